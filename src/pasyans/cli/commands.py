@@ -1,0 +1,3 @@
+"""Imports every command module so that its commands are registered on the app."""
+
+from __future__ import annotations

@@ -1,0 +1,391 @@
+"""The rules at work: legal moves (the single source of truth), apply, and position flags.
+
+Every function takes the game's :class:`GameSpec` and a :class:`State`. ``apply`` is the
+unchecked fast path (for moves that came from :func:`legal_moves`); :func:`play_checked`
+validates first and raises :class:`IllegalMoveError` with a reason.
+"""
+
+from __future__ import annotations
+
+from pasyans.cards import ACE, KING, Card, shuffled
+from pasyans.engine.moves import Move
+from pasyans.errors import DealNumberError, IllegalMoveError
+from pasyans.position import Event, State, Table
+from pasyans.rules.spec import (
+    Build,
+    EmptyColumn,
+    Foundations,
+    GameSpec,
+    PileKind,
+    Score,
+    Stock,
+)
+
+MAX_DEAL = 2**31 - 1
+"""Deals are numbered 1 … MAX_DEAL."""
+
+
+def check_deal_number(deal: int) -> int:
+    if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= MAX_DEAL:
+        raise DealNumberError(f"a deal number is a whole number from 1 to {MAX_DEAL}")
+    return deal
+
+
+def deck_for(spec: GameSpec) -> list[Card]:
+    from pasyans.cards import double_deck
+
+    return double_deck(spec.deck_suits)
+
+
+def initial_state(spec: GameSpec, deal: int) -> State:
+    """The layout of deal number ``deal``: the stable shuffle of the game's deck, laid out."""
+    check_deal_number(deal)
+    return spec.deal(spec, shuffled(deck_for(spec), deal)).freeze()
+
+
+# --- Legal moves --------------------------------------------------------------------------
+
+
+def _top(pile: tuple[Card, ...]) -> Card:
+    return pile[-1]
+
+
+def _is_rank_below(card: Card, onto: Card, same_suit: bool) -> bool:
+    """``card`` is one rank lower than ``onto`` (and of its suit when ``same_suit``)."""
+    if same_suit:
+        return onto - card == 4
+    return (onto >> 2) - (card >> 2) == 1
+
+
+def foundation_accepts(spec: GameSpec, index: int, pile: tuple[Card, ...], card: Card) -> bool:
+    """Whether foundation ``index`` (its own pile ``pile``) takes ``card`` now."""
+    if spec.foundations is Foundations.UP:
+        if not pile:
+            return (card >> 2) + 1 == ACE
+        return card - pile[-1] == 4
+    if spec.foundations is Foundations.UP_DOWN:
+        nth = spec.indexes_of(PileKind.FOUNDATION).index(index)
+        going_up, fixed_suit = nth < 4, nth % 4
+        if card & 3 != fixed_suit:
+            return False
+        if not pile:
+            return (card >> 2) + 1 == (ACE if going_up else KING)
+        return card - pile[-1] == (4 if going_up else -4)
+    return False
+
+
+def _movable_counts(spec: GameSpec, state: State, i: int) -> range:
+    """How many cards may leave pile ``i`` as one unit: 1, or 1..k for a same-suit run."""
+    pile = state.piles[i]
+    free = len(pile) - state.down[i]
+    if free <= 0:
+        return range(0)
+    if not spec.runs_move or spec.piles[i].kind is not PileKind.COLUMN:
+        return range(1, 2)
+    k = 1
+    while k < free and pile[-k - 1] - pile[-k] == 4:
+        k += 1
+    return range(1, k + 1)
+
+
+def _source_indexes(spec: GameSpec, state: State) -> list[int]:
+    out = []
+    for i, p in enumerate(spec.piles):
+        if p.kind in (PileKind.STOCK, PileKind.DONE) or not state.piles[i]:
+            continue
+        if p.locked_by is not None and state.piles[spec.pile_index(p.locked_by)]:
+            continue
+        out.append(i)
+    return out
+
+
+def column_accepts(
+    spec: GameSpec, state: State, dst: int, src_kind: PileKind, lowest: Card
+) -> bool:
+    """Whether column ``dst`` takes a unit whose lowest card is ``lowest`` from ``src_kind``."""
+    if src_kind not in spec.feeds.get(PileKind.COLUMN, frozenset()):
+        return False
+    pile = state.piles[dst]
+    if pile:
+        if spec.column_build is Build.NONE:
+            return False
+        return _is_rank_below(lowest, pile[-1], spec.column_build is Build.DOWN_SUIT)
+    if src_kind in spec.empty_column_refuses:
+        return False
+    if spec.empty_column is EmptyColumn.ANY:
+        return True
+    if spec.empty_column is EmptyColumn.KINGS:
+        return (lowest >> 2) + 1 == KING
+    return False
+
+
+def legal_moves(spec: GameSpec, state: State) -> list[Move]:
+    """Every legal move, in a stable order: by source pile, then foundations, columns,
+    reserve cells; the stock click last. Nothing else decides legality."""
+    piles = state.piles
+    kinds = [p.kind for p in spec.piles]
+    foundations = spec.indexes_of(PileKind.FOUNDATION)
+    columns = spec.indexes_of(PileKind.COLUMN)
+    reserves = spec.indexes_of(PileKind.RESERVE)
+    to_found = spec.feeds.get(PileKind.FOUNDATION, frozenset())
+    to_reserve = spec.feeds.get(PileKind.RESERVE, frozenset())
+    ids = [p.id for p in spec.piles]
+    out: list[Move] = []
+    for i in _source_indexes(spec, state):
+        kind = kinds[i]
+        pile = piles[i]
+        counts = _movable_counts(spec, state, i)
+        if not counts:
+            continue
+        card = pile[-1]
+        if kind in to_found:
+            for f in foundations:
+                if foundation_accepts(spec, f, piles[f], card):
+                    out.append(Move(ids[i], ids[f], 1))
+        whole = len(pile) if kind is PileKind.COLUMN else -1
+        for n in counts:
+            lowest = pile[-n]
+            for c in columns:
+                if c == i or (n == whole and not piles[c]):
+                    continue  # a whole column into an empty one changes nothing
+                if column_accepts(spec, state, c, kind, lowest):
+                    out.append(Move(ids[i], ids[c], n))
+        if kind in to_reserve:
+            for r in reserves:
+                if not piles[r]:
+                    out.append(Move(ids[i], ids[r], 1))
+    if stock_action(spec, state) is not None:
+        out.append(Move.stock())
+    return out
+
+
+def stock_action(spec: GameSpec, state: State) -> str | None:
+    """What a stock click does now: ``"deal"``, ``"turn"``, ``"redeal"``, or None."""
+    if spec.stock is Stock.NONE:
+        return None
+    stock = state.piles[spec.pile_index("stock")]
+    if spec.stock is Stock.TURN:
+        if stock:
+            return "turn"
+        waste = state.piles[spec.pile_index("waste")]
+        return "redeal" if waste and state.redeals < spec.passes - 1 else None
+    if spec.stock is Stock.DEAL_ROW:
+        if not stock or any(not state.piles[c] for c in spec.indexes_of(PileKind.COLUMN)):
+            return None
+        return "deal"
+    # DEAL_COLUMNS
+    if stock:
+        return "deal"
+    columns = spec.indexes_of(PileKind.COLUMN)
+    if any(state.piles[c] for c in columns) and state.redeals < spec.passes - 1:
+        return "redeal"
+    return None
+
+
+def stock_refusal(spec: GameSpec, state: State) -> tuple[str, str] | None:
+    """Why the stock cannot be clicked now, as ``(code, English message)``; None if it can."""
+    if spec.stock is Stock.NONE:
+        return ("no_stock", "This game has no stock.")
+    if stock_action(spec, state) is not None:
+        return None
+    stock = state.piles[spec.pile_index("stock")]
+    if spec.stock is Stock.DEAL_ROW and stock:
+        return (
+            "stock_empty_column",
+            "You cannot deal while a column is empty: put a card in every column first.",
+        )
+    if spec.passes > 1 and state.redeals >= spec.passes - 1:
+        return ("no_redeals_left", "The stock is empty and no redeal is left.")
+    return ("stock_empty", "The stock is empty.")
+
+
+# --- Apply --------------------------------------------------------------------------------
+
+
+def apply(spec: GameSpec, state: State, move: Move, events: list[Event] | None = None) -> State:
+    """The position after ``move`` and its automatic follow-ups. Unchecked: the move must
+    come from :func:`legal_moves`. When ``events`` is a list, what happened is appended."""
+    t = Table(state, events)
+    if move.dst is None:
+        _click_stock(spec, t)
+    else:
+        src, dst = spec.index[move.src], spec.index[move.dst]
+        cards = t.take(src, move.cards)
+        t.put(dst, cards)
+        t.note({"type": "move", "from": move.src, "to": move.dst, "cards": move.cards})
+    if spec.after_action is not None:
+        spec.after_action(spec, t)
+    return t.freeze()
+
+
+def _click_stock(spec: GameSpec, t: Table) -> None:
+    s = spec.index["stock"]
+    if spec.stock is Stock.TURN:
+        w = spec.index["waste"]
+        if t.piles[s]:
+            t.put(w, t.take(s, 1))
+            t.note({"type": "turn", "from": "stock", "to": "waste", "cards": 1})
+        else:
+            t.piles[s] = tuple(reversed(t.piles[w]))
+            t.piles[w] = ()
+            t.redeals += 1
+            t.note({"type": "redeal", "from": "waste", "to": "stock", "cards": len(t.piles[s])})
+        return
+    columns = spec.indexes_of(PileKind.COLUMN)
+    if spec.stock is Stock.DEAL_ROW:
+        for c in columns:
+            t.put(c, t.take(s, 1))
+        t.note({"type": "deal", "from": "stock", "cards": len(columns)})
+        return
+    # DEAL_COLUMNS: four cards onto each column in turn; a redeal regathers them first.
+    if not t.piles[s]:
+        gathered: tuple[Card, ...] = ()
+        for c in columns:
+            gathered += t.piles[c]
+            t.piles[c] = ()
+        t.piles[s] = tuple(reversed(gathered))
+        t.redeals += 1
+        t.note({"type": "redeal", "from": "columns", "to": "stock", "cards": len(gathered)})
+    per = spec.params.get("deal_per_column", 4)
+    for c in columns:
+        if not t.piles[s]:
+            break
+        n = min(per, len(t.piles[s]))
+        t.put(c, tuple(reversed(t.take(s, n))))
+        t.note({"type": "deal", "from": "stock", "to": spec.piles[c].id, "cards": n})
+
+
+def is_legal(spec: GameSpec, state: State, move: Move) -> bool:
+    return move in legal_moves(spec, state)
+
+
+def play_checked(
+    spec: GameSpec, state: State, move: Move, events: list[Event] | None = None
+) -> State:
+    """Apply ``move`` if it is legal; otherwise raise :class:`IllegalMoveError` with why."""
+    if move.dst is None:
+        refusal = stock_refusal(spec, state)
+        if refusal is not None:
+            raise IllegalMoveError(refusal[1], refusal[0])
+        return apply(spec, state, move, events)
+    if move not in legal_moves(spec, state):
+        code, message = explain_illegal(spec, state, move)
+        raise IllegalMoveError(message, code)
+    return apply(spec, state, move, events)
+
+
+def explain_illegal(spec: GameSpec, state: State, move: Move) -> tuple[str, str]:
+    """A reason code and an English sentence for a refused card move."""
+    text = move.to_str()
+    if not spec.has_pile(move.src) or (move.dst is not None and not spec.has_pile(move.dst)):
+        return ("unknown_pile", f"{text}: this game has no such pile.")
+    i = spec.index[move.src]
+    p = spec.piles[i]
+    pile = state.piles[i]
+    if not pile:
+        return ("empty_source", f"{text}: {move.src} is empty.")
+    if p.locked_by is not None and state.piles[spec.index[p.locked_by]]:
+        return ("locked", f"{text}: the spine cannot be played while the tailbone lies on it.")
+    if p.kind in (PileKind.STOCK, PileKind.DONE):
+        return ("not_playable", f"{text}: cards do not leave {move.src} by hand.")
+    if move.cards > len(_movable_counts(spec, state, i)):
+        return ("not_a_run", f"{text}: only a same-suit descending run moves as one unit.")
+    return ("does_not_fit", f"{text}: that card cannot go there.")
+
+
+# --- Flags --------------------------------------------------------------------------------
+
+
+def cards_on_foundations(spec: GameSpec, state: State) -> int:
+    kinds = (PileKind.FOUNDATION, PileKind.DONE)
+    return sum(len(state.piles[i]) for i, p in enumerate(spec.piles) if p.kind in kinds)
+
+
+def is_won(spec: GameSpec, state: State) -> bool:
+    return cards_on_foundations(spec, state) == 104
+
+
+def is_stuck(spec: GameSpec, state: State) -> bool:
+    """Not won, and no legal move, deal or redeal left (or a game hook says none helps)."""
+    if is_won(spec, state):
+        return False
+    if spec.stuck_hook is not None and spec.stuck_hook(spec, Table(state)):
+        return True
+    return not legal_moves(spec, state)
+
+
+def has_hidden_cards(spec: GameSpec, state: State) -> bool:
+    """Whether any card is face down (a face-down column card, or any card in a stock)."""
+    if any(state.down):
+        return True
+    return spec.has_pile("stock") and bool(state.piles[spec.index["stock"]])
+
+
+def foundation_moves(spec: GameSpec, state: State) -> list[Move]:
+    return [
+        m
+        for m in legal_moves(spec, state)
+        if m.dst is not None and spec.piles[spec.index[m.dst]].kind is PileKind.FOUNDATION
+    ]
+
+
+def autocollect_moves(spec: GameSpec, state: State, budget: int = 20_000) -> list[Move] | None:
+    """A proof that the rest can go up: foundation moves only, ending in a win; else None.
+
+    Offered only when no card is hidden, so the proof never depends on secret cards.
+    Searches depth first with memory; ``budget`` bounds the positions visited.
+    """
+    if spec.foundations is Foundations.NONE or is_won(spec, state):
+        return None
+    if has_hidden_cards(spec, state):
+        return None
+    seen: set[State] = set()
+    path: list[Move] = []
+    left = [budget]
+
+    def search(s: State) -> bool:
+        if is_won(spec, s):
+            return True
+        if s in seen or left[0] <= 0:
+            return False
+        seen.add(s)
+        left[0] -= 1
+        for m in foundation_moves(spec, s):
+            path.append(m)
+            if search(apply(spec, s, m)):
+                return True
+            path.pop()
+        return False
+
+    return list(path) if search(state) else None
+
+
+def score(spec: GameSpec, state: State, moves_made: int) -> int:
+    """Score per GAMES.md; Spider counts the moves made so far."""
+    if spec.score is Score.SPIDER:
+        runs = len(state.piles[spec.index["done"]]) // 13
+        return 500 - moves_made + 100 * runs
+    return cards_on_foundations(spec, state)
+
+
+def smart_moves(spec: GameSpec, state: State, pile_id: str, index: int | None = None) -> list[Move]:
+    """Legal moves of the card at ``index`` of a pile (default: its top card), in smart-move
+    order: foundations, then non-empty columns, then empty columns, then reserve cells."""
+    if not spec.has_pile(pile_id):
+        return []
+    pile = state.piles[spec.index[pile_id]]
+    if index is None:
+        index = len(pile) - 1
+    if not 0 <= index < len(pile):
+        return []
+    n = len(pile) - index
+
+    def rank_of(m: Move) -> tuple[int, int]:
+        assert m.dst is not None
+        d = spec.index[m.dst]
+        kind = spec.piles[d].kind
+        order = {PileKind.FOUNDATION: 0, PileKind.COLUMN: 1 if state.piles[d] else 2}
+        return (order.get(kind, 3), d)
+
+    mine = [m for m in legal_moves(spec, state) if m.src == pile_id and m.cards == n]
+    return sorted(mine, key=rank_of)
