@@ -35,9 +35,13 @@ class Game:
         options: Mapping[str, object] | None = None,
         *,
         start: State | None = None,
+        kind: str = "random",
     ) -> None:
         self.spec: GameSpec = get_game(game_id, options)
         self.deal = core.check_deal_number(deal)
+        self.kind = kind
+        """How deal numbers become layouts: ``random`` (the plain shuffle) or ``solvable``
+        (see :mod:`pasyans.deals`); ``start`` must then be given."""
         self.start = start if start is not None else core.initial_state(self.spec, deal)
         self._states: list[State] = [self.start]
         self._moves: list[Move] = []
@@ -181,15 +185,24 @@ class Game:
             "game": self.id,
             "options": self.options,
             "deal": self.deal,
+            "kind": self.kind,
             "rules_version": RULES_VERSION,
             "moves": [m.to_str() for m in self.moves],
         }
 
     @classmethod
     def from_saved(cls, saved: Mapping[str, Any], *, start: State | None = None) -> Game:
-        """Rebuild a saved game by replaying its moves; raises :class:`SavedGameError`."""
+        """Rebuild a saved game by replaying its moves; raises :class:`SavedGameError`.
+
+        A ``solvable`` deal needs its ``start`` (use :func:`pasyans.deals.load_game`)."""
         try:
-            game = cls(saved["game"], saved["deal"], saved.get("options"), start=start)
+            game = cls(
+                saved["game"],
+                saved["deal"],
+                saved.get("options"),
+                start=start,
+                kind=saved.get("kind", "random"),
+            )
             if saved.get("rules_version", RULES_VERSION) != RULES_VERSION:
                 raise SavedGameError("saved with other rules")
             for text in saved.get("moves", []):

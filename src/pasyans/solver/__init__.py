@@ -1,0 +1,1 @@
+"""The solver: exact search, solvable deals, honest hints and winnability sweeps."""
