@@ -1,0 +1,213 @@
+"""Game knowledge for the search, as small named helpers derived from a game's spec.
+
+The search itself knows only the engine's protocol (``legal_moves``, ``apply``,
+``is_won``). Everything game-specific comes in through :class:`Knowledge`:
+
+- :func:`canonical_key` — the transposition-table key. Piles the rules treat alike are
+  sorted: the columns when no rule depends on a column's place (no stock dealing into
+  them in order), the foundations when any empty one takes any Ace, the two spine piles
+  of Backbone. A foundation that builds up in suit from the Ace is keyed by its top card.
+- :func:`safe_foundation_move` — a foundation move that can be played at once without
+  losing a win (see ``docs/solver.md`` for why each rule is sound).
+- :func:`dedupe` — of several moves that lead to equivalent positions (the same card to
+  two alike empty columns or two alike foundations) only the first is kept.
+- :func:`priority` — move ordering, best first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind, Stock
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What the search needs to know about one game (with its options)."""
+
+    spec: GameSpec
+    columns: tuple[int, ...]
+    foundations: tuple[int, ...]
+    others: tuple[int, ...]
+    spines: tuple[int, ...]
+    columns_alike: Callable[[State], bool]
+    foundations_alike: bool
+    foundations_permanent: bool
+
+    def key(self, state: State) -> Hashable:
+        return canonical_key(self, state)
+
+    def children(self, state: State, moves: list[Move]) -> list[Move]:
+        """The moves to search from ``state``, best first (a single safe move if any)."""
+        safe = safe_foundation_move(self, state, moves)
+        if safe is not None:
+            return [safe]
+        kept = dedupe(self, state, moves)
+        kept.sort(key=lambda m: priority(self, state, m), reverse=True)
+        return kept
+
+
+def knowledge_for(spec: GameSpec) -> Knowledge:
+    """Derive the helpers from the spec's data (no game ids are looked at)."""
+    columns = spec.indexes_of(PileKind.COLUMN)
+    foundations = spec.indexes_of(PileKind.FOUNDATION)
+    spines = spec.indexes_of(PileKind.SPINE)
+    grouped = set(columns) | set(foundations) | set(spines)
+    others = tuple(i for i in range(len(spec.piles)) if i not in grouped)
+
+    if spec.stock in (Stock.NONE, Stock.TURN):
+        # Nothing is ever dealt into a column by its place: columns are interchangeable.
+        def alike(state: State) -> bool:
+            return True
+    elif spec.stock is Stock.DEAL_ROW:
+        stock = spec.index["stock"]
+
+        # Spider deals one card to t1, t2, … in order: alike only once the stock is empty.
+        def alike(state: State) -> bool:
+            return not state.piles[stock]
+    else:  # DEAL_COLUMNS: refills and redeals go by the columns' places.
+
+        def alike(state: State) -> bool:
+            return False
+
+    return Knowledge(
+        spec=spec,
+        columns=columns,
+        foundations=foundations,
+        others=others,
+        spines=spines,
+        columns_alike=alike,
+        foundations_alike=spec.foundations is Foundations.UP,
+        foundations_permanent=PileKind.FOUNDATION not in spec.feeds.get(PileKind.COLUMN, ()),
+    )
+
+
+def canonical_key(k: Knowledge, state: State) -> Hashable:
+    """A key equal for positions the rules cannot tell apart (see module docstring)."""
+    piles, down = state.piles, state.down
+    if k.columns_alike(state):
+        cols: tuple[object, ...] = tuple(sorted((piles[c], down[c]) for c in k.columns))
+    else:
+        cols = tuple((piles[c], down[c]) for c in k.columns)
+    if k.foundations_alike:
+        founds: tuple[object, ...] = tuple(
+            sorted(piles[f][-1] if piles[f] else -1 for f in k.foundations)
+        )
+    else:
+        founds = tuple(len(piles[f]) for f in k.foundations)
+    spines = tuple(sorted(piles[s] for s in k.spines))
+    rest = tuple((piles[i], down[i]) for i in k.others)
+    return (cols, founds, spines, rest, state.redeals)
+
+
+def _kind(k: Knowledge, pile_id: str) -> PileKind:
+    return k.spec.piles[k.spec.index[pile_id]].kind
+
+
+def safe_foundation_move(k: Knowledge, state: State, moves: list[Move]) -> Move | None:
+    """A foundation move that never loses a win, or None.
+
+    Only for foundations that build up in suit from the Ace (Spine, Backbone):
+    - an Ace is always safe (nothing is ever built on an Ace, and while an Ace is off the
+      foundations one of the eight foundations is empty);
+    - when foundation cards never leave (Spine, Backbone classic) and columns build down
+      in suit, a card is safe once both copies of the card one rank lower in its suit are
+      on the foundations: nothing can ever be built on it again.
+    """
+    if k.spec.foundations is not Foundations.UP:
+        return None
+    piles = state.piles
+    general = k.foundations_permanent and k.spec.column_build is Build.DOWN_SUIT
+    for m in moves:
+        if m.dst is None or _kind(k, m.dst) is not PileKind.FOUNDATION:
+            continue
+        card = piles[k.spec.index[m.src]][-1]
+        r = card >> 2
+        if r == 0:
+            return m
+        if not general:
+            continue
+        if r == 1:
+            return m  # a two: only an Ace could go on it, and Aces never need a column
+        if _copies_up(piles, k.foundations, card - 4) >= 2:
+            return m
+    return None
+
+
+def _copies_up(piles: tuple[tuple[int, ...], ...], foundations: tuple[int, ...], card: int) -> int:
+    """How many copies of ``card`` are on the foundations (up-in-suit foundations)."""
+    n = 0
+    for f in foundations:
+        p = piles[f]
+        if p and (p[-1] & 3) == (card & 3) and p[-1] >= card:
+            n += 1
+    return n
+
+
+def dedupe(k: Knowledge, state: State, moves: list[Move]) -> list[Move]:
+    """Drop moves that lead to the same canonical position as an earlier move."""
+    piles, down = state.piles, state.down
+    alike = k.columns_alike(state)
+    seen: set[tuple[object, ...]] = set()
+    out: list[Move] = []
+    for m in moves:
+        if m.dst is None:
+            out.append(m)
+            continue
+        d = k.spec.index[m.dst]
+        kind = k.spec.piles[d].kind
+        if kind is PileKind.COLUMN and alike:
+            tag: tuple[object, ...] = (m.src, m.cards, "c", piles[d], down[d])
+        elif kind is PileKind.FOUNDATION and k.foundations_alike:
+            tag = (m.src, m.cards, "f", piles[d][-1] if piles[d] else -1)
+        else:
+            out.append(m)
+            continue
+        if tag in seen:
+            continue
+        seen.add(tag)
+        out.append(m)
+    return out
+
+
+def priority(k: Knowledge, state: State, m: Move) -> int:
+    """A move's place in the search order: higher first."""
+    spec = k.spec
+    if m.dst is None:
+        return 0
+    s, d = spec.index[m.src], spec.index[m.dst]
+    src_kind, dst_kind = spec.piles[s].kind, spec.piles[d].kind
+    src = state.piles[s]
+    left = len(src) - m.cards
+    value = 0
+    if dst_kind is PileKind.FOUNDATION:
+        value += 100
+    if src_kind is PileKind.FOUNDATION:
+        return -50
+    if src_kind is PileKind.COLUMN:
+        if left == 0:
+            value += 30  # empties a column
+        elif state.down[s] >= left:
+            value += 40  # turns up a face-down card
+        elif dst_kind is PileKind.COLUMN:
+            below, lowest = src[left - 1], src[left]
+            if below - lowest == 4:
+                value -= 40  # the unit already sits on its same-suit parent
+            elif (below >> 2) - (lowest >> 2) == 1:
+                value -= 10  # already on a parent of another suit
+    elif src_kind in (PileKind.SPINE, PileKind.TAILBONE, PileKind.WASTE):
+        value += 20
+    if dst_kind is PileKind.COLUMN:
+        dst = state.piles[d]
+        if dst:
+            value += 10
+            if dst[-1] - src[left] == 4:
+                value += 15  # same suit
+        else:
+            value -= 20
+    if dst_kind is PileKind.RESERVE:
+        value -= 5
+    return value
