@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, NoReturn
 
 import typer
@@ -108,6 +108,12 @@ def pile_line(pile_id: str, parts: Iterable[Text], width: int = 9) -> Text:
     line.append_text(Text(" ").join(list(parts)))
     line.rstrip()
     return line
+
+
+def header(game_id: str, deal: int, kind: str, options: Mapping[str, str]) -> Text:
+    """``spider  deal 7  random  suits=2``: what is on the table."""
+    words = [game_id, f"deal {deal}", kind, *(f"{k}={v}" for k, v in options.items())]
+    return Text("  ".join(words), style="bold")
 
 
 class Output:

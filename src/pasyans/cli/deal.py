@@ -21,13 +21,14 @@ from pasyans.cli.common import (
     DealOpt,
     GameArg,
     KindOpt,
-    Output,
     OptionsOpt,
+    Output,
     card_text,
     choose_deal,
     choose_kind,
     error_line,
     fail,
+    header,
     parse_options,
     pile_line,
 )
@@ -69,9 +70,7 @@ def deal_json(game_id: str, deal: int, options: Mapping[str, str], kind: str) ->
 def deal_lines(data: Mapping[str, Any]) -> list[Text]:
     """A readable table: one line per pile with its card count; face-down cards are shown
     inside ``[ ]`` (they are secret to a player, not to this tool)."""
-    options = " ".join(f"{k}={v}" for k, v in data["options"].items())
-    head = f"{data['game']}  deal {data['deal']}  {data['kind']}" + (f"  {options}" if options else "")
-    out = [Text(head, style="bold")]
+    out = [header(data["game"], data["deal"], data["kind"], data["options"])]
     for pile_id, codes in data["piles"].items():
         down = data["face_down"][pile_id]
         parts = [Text(str(len(codes)).rjust(3))]

@@ -26,6 +26,7 @@ from pasyans.cli.common import (
     choose_kind,
     error_line,
     fail,
+    header,
     parse_options,
     pile_line,
 )
@@ -75,9 +76,7 @@ def _pile_parts(pile_id: str, pile: Mapping[str, Any]) -> list[Text]:
 def table_lines(view: Mapping[str, Any], kind: str, *, redeals: bool = True) -> list[Text]:
     """The player's table: a header, one line per pile, counters, flags and legal moves.
     ``redeals``: whether the game has redeals at all (else their count is left out)."""
-    options = " ".join(f"{k}={v}" for k, v in view["options"].items())
-    head = f"{view['game']}  deal {view['deal']}  {kind}" + (f"  {options}" if options else "")
-    out = [Text(head, style="bold")]
+    out = [header(view["game"], view["deal"], kind, view["options"])]
     for pile_id, pile in view["piles"].items():
         out.append(pile_line(pile_id, _pile_parts(pile_id, pile)))
     c, f = view["counters"], view["flags"]
