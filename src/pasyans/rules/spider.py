@@ -52,14 +52,6 @@ def _after(spec: GameSpec, t: Table) -> None:
             t.note({"type": "flip", "pile": pid})
 
 
-def _stuck(spec: GameSpec, t: Table) -> bool:
-    """With fewer than 10 cards on the table and cards in the stock, no deal can ever
-    happen and no run can be completed: the moves left cannot help."""
-    stock = t.piles[spec.pile_index("stock")]
-    on_table = sum(len(t.piles[c]) for c in spec.indexes_of(PileKind.COLUMN))
-    return bool(stock) and on_table < 10
-
-
 def _configure(spec: GameSpec, values: Mapping[str, str]) -> GameSpec:
     suits = {"4": (0, 1, 2, 3), "2": (SPADES, HEARTS), "1": (SPADES,)}[values["suits"]]
     return replace(spec, deck_suits=suits)
@@ -83,7 +75,6 @@ SPIDER = GameSpec(
     score=Score.SPIDER,
     runs_move=True,
     after_action=_after,
-    stuck_hook=_stuck,
     options=(
         OptionSpec(
             "suits",
