@@ -370,7 +370,8 @@ def score(spec: GameSpec, state: State, moves_made: int) -> int:
 
 def smart_moves(spec: GameSpec, state: State, pile_id: str, index: int | None = None) -> list[Move]:
     """Legal moves of the card at ``index`` of a pile (default: its top card), in smart-move
-    order: foundations, then non-empty columns, then empty columns, then reserve cells."""
+    order: foundations, then non-empty columns, then empty columns, then reserve cells.
+    Card moves only: a click on the stock is the stock action, not a smart move."""
     if not spec.has_pile(pile_id):
         return []
     pile = state.piles[spec.index[pile_id]]
@@ -387,5 +388,9 @@ def smart_moves(spec: GameSpec, state: State, pile_id: str, index: int | None = 
         order = {PileKind.FOUNDATION: 0, PileKind.COLUMN: 1 if state.piles[d] else 2}
         return (order.get(kind, 3), d)
 
-    mine = [m for m in legal_moves(spec, state) if m.src == pile_id and m.cards == n]
+    mine = [
+        m
+        for m in legal_moves(spec, state)
+        if m.dst is not None and m.src == pile_id and m.cards == n
+    ]
     return sorted(mine, key=rank_of)
