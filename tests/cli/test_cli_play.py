@@ -288,3 +288,13 @@ def test_in_a_terminal_it_prompts_and_colours() -> None:
     assert "Type a move, or ? for help." in text
     assert "\x1b[" in text  # Rich colours on a terminal
     assert "played: t1>t5" in text and "quit: deal 1, 1 moves" in text
+
+
+def test_stock_clicks_say_what_they_did(invoke: Invoke) -> None:
+    # Nivernais: 72 cards in the stock are three deals of 24; the fourth click redeals.
+    out = invoke(["play", "nivernais", "-d", "3"], stdin="stock\n" * 4).stdout
+    played = [line for line in out.splitlines() if line.startswith("played: ")]
+    assert played == ["played: stock (deal)"] * 3 + ["played: stock (redeal; deal)"]
+    assert "redeals left 1 (passes left 2)" in tables(out)[-1][-2]
+    turned = invoke(["play", "backbone", "-d", "3"], stdin="stock\n").stdout
+    assert "played: stock (turn)" in turned

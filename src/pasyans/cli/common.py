@@ -15,12 +15,12 @@ from rich.text import Text
 from pasyans.deals import default_kind
 from pasyans.engine.core import MAX_DEAL, check_deal_number
 from pasyans.errors import OptionError, PasyansError
-from pasyans.rules.registry import resolve_options
+from pasyans.rules.registry import GAMES, resolve_options
 
 USAGE_ERROR = 2
 """Exit code of every error a user can fix by changing the command line."""
 
-GameArg = Annotated[str, typer.Argument(help="Game id: spine, backbone, backbone-classic, …")]
+GameArg = Annotated[str, typer.Argument(help=f"Game id: {', '.join(GAMES)}.")]
 DealOpt = Annotated[
     int | None,
     typer.Option("--deal", "-d", help=f"Deal number 1…{MAX_DEAL}; random when left out."),
@@ -104,7 +104,8 @@ def card_text(code: str | None, *, face_down: bool = False) -> Text:
 
 def pile_line(pile_id: str, parts: Iterable[Text], width: int = 9) -> Text:
     """``pile_id`` padded to ``width``, then the parts separated by single spaces."""
-    line = Text(pile_id.ljust(width), style="bold")
+    line = Text()
+    line.append(pile_id.ljust(width), style="bold")
     line.append_text(Text(" ").join(list(parts)))
     line.rstrip()
     return line

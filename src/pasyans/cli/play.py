@@ -109,9 +109,16 @@ def _flags_text(view: Mapping[str, Any], f: Mapping[str, Any], redeals: bool) ->
 
 
 def _describe(events: list[Event]) -> str:
-    """The automatic follow-ups of a move, e.g. ``flip t3; complete t3``."""
-    auto = [e for e in events if e.get("type") not in ("move", "turn", "deal")]
-    words = [f"{e['type']} {e.get('pile') or e.get('from', '')}".strip() for e in auto]
+    """What a move set off, e.g. ``(flip t3)``, ``(complete t3; flip t3)``, ``(deal)``."""
+    where = {"flip": "pile", "complete": "from", "refill": "to"}
+    words: list[str] = []
+    for e in events:
+        kind = str(e.get("type", ""))
+        if kind == "move":
+            continue
+        word = f"{kind} {e.get(where[kind], '')}".strip() if kind in where else kind
+        if word not in words:
+            words.append(word)
     return f" ({'; '.join(words)})" if words else ""
 
 
