@@ -2,4 +2,5 @@
 
 from __future__ import annotations
 
+import pasyans.cli.serve  # noqa: F401
 from pasyans.cli import deal, play  # noqa: F401

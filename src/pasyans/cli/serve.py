@@ -1,0 +1,63 @@
+"""``pasyans serve``: run the web site (uvicorn) on 127.0.0.1:8000 by default.
+
+Migrations run once, here in the parent process, before uvicorn starts its workers; each
+worker then builds the app from the environment without migrating again.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from typer import Option
+
+from pasyans.cli import app
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, Option(help="Address to listen on [127.0.0.1].")] = None,
+    port: Annotated[int | None, Option(help="Port [8000].", min=1, max=65535)] = None,
+    workers: Annotated[
+        int | None, Option(help="Worker processes [1]; use PostgreSQL for more.", min=1, max=64)
+    ] = None,
+    data_dir: Annotated[Path | None, Option(help="Where the SQLite file lives [./data].")] = None,
+    reload: Annotated[bool, Option(help="Restart on code changes (development).")] = False,
+) -> None:
+    """Run the site: the JSON API, the browser table and the /docs page."""
+    import uvicorn
+
+    from pasyans.server import migrate
+    from pasyans.server.settings import Settings
+
+    overrides: dict[str, object] = {}
+    for name, value in (("host", host), ("port", port), ("workers", workers)):
+        if value is not None:
+            overrides[name] = value
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    url = settings.resolved_database_url()
+    migrate.upgrade(url)
+    # Workers read their settings from the environment: hand over what was decided here.
+    os.environ["PASYANS_DATABASE_URL"] = url
+    os.environ["PASYANS_DATA_DIR"] = str(settings.data_dir)
+    os.environ["PASYANS_MIGRATE_ON_START"] = "false"
+    where = "SQLite " + url.removeprefix("sqlite:///") if url.startswith("sqlite") else "PostgreSQL"
+    typer.echo(
+        f"Pasyans on http://{settings.host}:{settings.port} ({settings.workers} worker(s), {where})"
+    )
+    uvicorn.run(
+        "pasyans.server.app:app_from_env",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=None if reload else settings.workers,
+        reload=reload,
+        proxy_headers=settings.trust_proxy,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        log_level=settings.log_level,
+        server_header=False,
+    )

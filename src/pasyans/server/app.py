@@ -1,0 +1,70 @@
+"""The web application: :func:`create_app` builds it from :class:`Settings`.
+
+``uvicorn --factory pasyans.server.app:app_from_env`` builds it from ``PASYANS_*``
+environment variables (what ``pasyans serve`` runs in every worker).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI
+
+from pasyans import __version__
+from pasyans.server import errors, migrate
+from pasyans.server.cache import GameCache
+from pasyans.server.db import make_engine, make_sessionmaker
+from pasyans.server.docs import install_docs
+from pasyans.server.limits import RateLimiter
+from pasyans.server.routes import catalog, games, health, pages
+from pasyans.server.security import Security
+from pasyans.server.settings import Settings
+
+log = logging.getLogger("pasyans.server")
+
+DESCRIPTION = """The JSON API of the Pasyans patience site. Errors are
+`{"error": {"code", "message", "message_en", "message_ru"}}` with a stable `code`;
+see `docs/api.md` for every endpoint, example and error code."""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A ready application: database engine, migrations (unless disabled), routes."""
+    settings = settings if settings is not None else Settings()
+    url = settings.resolved_database_url()
+    if settings.migrate_on_start:
+        migrate.upgrade(url)
+    engine = make_engine(url, pool_size=settings.db_pool_size)
+
+    app = FastAPI(
+        title="Pasyans",
+        version=__version__,
+        description=DESCRIPTION,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = make_sessionmaker(engine)
+    app.state.game_cache = GameCache(settings.game_cache_size)
+    app.state.limiters = {
+        name: RateLimiter(per_minute, burst)
+        for name, per_minute, burst in (
+            ("hint", settings.rate_hint_per_minute, settings.rate_hint_burst),
+            ("new_game", settings.rate_new_game_per_minute, settings.rate_new_game_burst),
+        )
+        if per_minute > 0
+    }
+    errors.install(app)
+    app.include_router(catalog.router)
+    app.include_router(games.router)
+    app.include_router(health.router)
+    app.include_router(pages.router)
+    install_docs(app)
+    app.mount("/static", pages.static_files(), name="static")
+    app.add_middleware(Security, settings=settings)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The factory uvicorn calls in each worker: settings from the environment."""
+    return create_app(Settings())

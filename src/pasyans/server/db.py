@@ -1,0 +1,53 @@
+"""Database engines and sessions, for SQLite (the default) and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session, sessionmaker
+
+WRITE = {"pasyans_write": True}
+"""Execution options for a session that will write: on SQLite its transaction begins with
+``BEGIN IMMEDIATE`` so that a read-then-write never fails on a concurrent writer."""
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def make_engine(url: str, *, pool_size: int = 5) -> Engine:
+    """An engine for ``url``: SQLite in WAL mode with a busy timeout, or a pooled server."""
+    if is_sqlite(url):
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=pool_size,
+            max_overflow=2 * pool_size,
+        )
+        _sqlite_setup(engine)
+        return engine
+    return create_engine(url, pool_size=pool_size, max_overflow=2 * pool_size, pool_pre_ping=True)
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy (not the driver) decide when transactions begin.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get("pasyans_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(bind=engine, expire_on_commit=False)

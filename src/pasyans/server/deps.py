@@ -1,0 +1,46 @@
+"""FastAPI dependencies, as ``Annotated`` aliases: ``SettingsDep``, ``SessionDep``,
+``PlayerDep`` (the player's token hash) and ``ContextDep``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.orm import Session, sessionmaker
+
+from pasyans.server.cache import GameCache
+from pasyans.server.service import Context
+from pasyans.server.settings import Settings
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    maker: sessionmaker[Session] = request.app.state.sessionmaker
+    with maker() as session:
+        yield session
+
+
+def get_player(request: Request) -> str:
+    """The hash of the player's token (set by :class:`~pasyans.server.security.PlayerCookie`)."""
+    token_hash: str = request.state.token_hash
+    return token_hash
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+SessionDep = Annotated[Session, Depends(get_session)]
+PlayerDep = Annotated[str, Depends(get_player)]
+
+
+def get_context(
+    request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
+) -> Context:
+    cache: GameCache = request.app.state.game_cache
+    return Context(session=session, token_hash=player, cache=cache, settings=settings)
+
+
+ContextDep = Annotated[Context, Depends(get_context)]

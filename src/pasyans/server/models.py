@@ -1,0 +1,69 @@
+"""The database tables (SQLAlchemy 2 ORM). Migrations in :mod:`pasyans.server.migrations`
+must follow every change here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    """An anonymous player: only the SHA-256 of their cookie token is stored."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameRow(Base):
+    """One game a player started: its saved-game record plus counters and timestamps.
+
+    The position is rebuilt by replaying ``moves`` (then ``redo`` played and undone) on the
+    deal's start (:func:`pasyans.deals.load_game`); the row is the source of truth.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options_key: Mapped[str] = mapped_column(String(200))
+    """Canonical ``name=value&…`` of every option (sorted), to find the current game."""
+    deal: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(16))
+    rules_version: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[list[str]] = mapped_column(JSON)
+    """The moves that led to the current position, in text notation."""
+    redo: Mapped[list[str]] = mapped_column(JSON)
+    """Undone moves, the next one to redo first."""
+    version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    """playing, won, lost (given up) or abandoned (another game of the same kind started)."""
+    undos: Mapped[int] = mapped_column(Integer, default=0)
+    hints: Mapped[int] = mapped_column(Integer, default=0)
+    restarts: Mapped[int] = mapped_column(Integer, default=0)
+    moves_total: Mapped[int] = mapped_column(Integer, default=0)
+    """Every move, redo and autocollected card ever played in this game (restarts included)."""
+    score: Mapped[int] = mapped_column(Integer, default=0)
+    foundation_cards: Mapped[int] = mapped_column(Integer, default=0)
+    time_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    first_move_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ix_games_player_current", "player_id", "game", "options_key", "status"),
+        Index("ix_games_player_created", "player_id", "created_at"),
+    )

@@ -1,0 +1,162 @@
+"""``/api/games`` and ``/api/current``: create, read and play games."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, status
+
+from pasyans.rules import resolve_options
+from pasyans.server import service, store
+from pasyans.server.deps import ContextDep
+from pasyans.server.errors import ApiError
+from pasyans.server.limits import HintLimit, NewGameLimit
+from pasyans.server.schemas import (
+    ActiveOut,
+    EmptyIn,
+    ErrorOut,
+    EventsOut,
+    GameCreateIn,
+    GameListOut,
+    GameOut,
+    GameSummary,
+    HintOut,
+    MoveIn,
+    VersionIn,
+    WinnableOut,
+)
+from pasyans.server.solving import hint_for, winnable_for
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+E: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "No such game for this player"},
+    409: {"model": ErrorOut, "description": "Stale version or finished game, with the state"},
+    422: {"model": ErrorOut, "description": "Invalid or illegal request; nothing changes"},
+}
+
+
+@router.post("/games", status_code=status.HTTP_201_CREATED, responses=E)
+def create_game(body: GameCreateIn, ctx: ContextDep, _limit: NewGameLimit) -> GameOut:
+    """Start a game; it becomes the current game for its game id and options."""
+    out = service.create(ctx, body.game, body.options, body.deal, body.solvable)
+    return GameOut.model_validate(out)
+
+
+@router.get("/games", responses=E)
+def list_games(
+    ctx: ContextDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> GameListOut:
+    """The player's games, newest first."""
+    rows = store.list_games(ctx.session, ctx.token_hash, limit=limit, offset=offset)
+    return GameListOut(
+        games=[
+            GameSummary(
+                id=r.id,
+                game=r.game,
+                options=dict(r.options),
+                deal=r.deal,
+                kind=r.kind,
+                status=r.status,
+                moves=len(r.moves),
+                undos=r.undos,
+                hints=r.hints,
+                score=r.score,
+                time_ms=r.time_ms,
+                created_at=store.aware(r.created_at),
+                finished_at=None if r.finished_at is None else store.aware(r.finished_at),
+            )
+            for r in rows
+        ]
+    )
+
+
+@router.get("/current", responses=E)
+def current_game(
+    request: Request, ctx: ContextDep, game: Annotated[str, Query(max_length=40)]
+) -> GameOut:
+    """The player's unfinished game for ``game`` and the options given as query parameters."""
+    options = {k: v for k, v in request.query_params.items() if k != "game"}
+    values = resolve_options(game, options)
+    row = store.current_game(ctx.session, ctx.token_hash, game, store.options_key(values))
+    if row is None:
+        raise ApiError("not_found", "No unfinished game.", message_ru="Незаконченной партии нет.")
+    return GameOut.model_validate(service.read(ctx, row))
+
+
+@router.get("/games/{game_id}", responses=E)
+def get_game(game_id: str, ctx: ContextDep) -> GameOut:
+    return GameOut.model_validate(service.read(ctx, service.owned(ctx, game_id)))
+
+
+@router.post("/games/{game_id}/moves", responses=E)
+def play_move(game_id: str, body: MoveIn, ctx: ContextDep) -> EventsOut:
+    """Play a move; ``events`` lists the move and its automatic follow-ups in order."""
+    move = body.move_data()
+    out, events = service.change(
+        ctx,
+        game_id,
+        body.version,
+        lambda g, r: service.play(g, r, move),
+        counts_as_move=True,
+    )
+    return EventsOut.model_validate({**out, "events": events})
+
+
+@router.post("/games/{game_id}/undo", responses=E)
+def undo(game_id: str, body: VersionIn, ctx: ContextDep) -> EventsOut:
+    out, events = service.change(ctx, game_id, body.version, service.undo)
+    return EventsOut.model_validate({**out, "events": events})
+
+
+@router.post("/games/{game_id}/redo", responses=E)
+def redo(game_id: str, body: VersionIn, ctx: ContextDep) -> EventsOut:
+    out, events = service.change(ctx, game_id, body.version, service.redo, counts_as_move=True)
+    return EventsOut.model_validate({**out, "events": events})
+
+
+@router.post("/games/{game_id}/autocollect", responses=E)
+def autocollect(game_id: str, body: VersionIn, ctx: ContextDep) -> EventsOut:
+    """Send every remaining card to the foundations; one event list, one version step."""
+    out, events = service.change(
+        ctx, game_id, body.version, service.autocollect, counts_as_move=True
+    )
+    return EventsOut.model_validate({**out, "events": events})
+
+
+@router.post("/games/{game_id}/restart", responses=E)
+def restart(game_id: str, body: VersionIn, ctx: ContextDep) -> EventsOut:
+    out, events = service.change(ctx, game_id, body.version, service.restart)
+    return EventsOut.model_validate({**out, "events": events})
+
+
+@router.post("/games/{game_id}/giveup", responses=E)
+def give_up(game_id: str, body: VersionIn, ctx: ContextDep) -> GameOut:
+    out, _ = service.change(ctx, game_id, body.version, service.give_up)
+    return GameOut.model_validate(out)
+
+
+@router.post("/games/{game_id}/hint", responses=E)
+def hint(game_id: str, body: VersionIn, ctx: ContextDep, _limit: HintLimit) -> HintOut:
+    """One useful move judged from what the player can see; counts a hint."""
+    found = hint_for(ctx, game_id, body.version)
+
+    def count(game: Any, row: Any) -> None:
+        game.hints += 1
+
+    out, _ = service.change(ctx, game_id, body.version, count)
+    return HintOut.model_validate({**out, "hint": found})
+
+
+@router.post("/games/{game_id}/winnable", responses=E)
+def winnable(game_id: str, body: VersionIn, ctx: ContextDep, _limit: HintLimit) -> WinnableOut:
+    """Whether the position can still be won, within the server's time budget."""
+    return WinnableOut(result=winnable_for(ctx, game_id, body.version))
+
+
+@router.post("/games/{game_id}/active", responses=E)
+def active(game_id: str, body: EmptyIn, ctx: ContextDep) -> ActiveOut:
+    """The page's heartbeat while visible: counts active playing time."""
+    return ActiveOut(time_ms=service.heartbeat(ctx, game_id))

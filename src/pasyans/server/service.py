@@ -1,0 +1,226 @@
+"""What the endpoints do with a game: rebuild it, change it, store it, describe it.
+
+Every change follows the same path (:func:`change`): lock the player's row, check the
+status and version, apply the engine's action to the rebuilt Game, write the row back with
+version + 1, commit, and only then answer.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy.orm import Session
+
+from pasyans import deals
+from pasyans.engine import MAX_DEAL, Game
+from pasyans.errors import PasyansError
+from pasyans.rules import get_game, resolve_options
+from pasyans.rules.registry import RULES_VERSION
+from pasyans.server import store
+from pasyans.server.cache import GameCache
+from pasyans.server.errors import ApiError
+from pasyans.server.models import GameRow
+from pasyans.server.settings import Settings
+
+T = TypeVar("T")
+
+
+@dataclass
+class Context:
+    """Everything a request needs to work on games: the session, the player, the cache."""
+
+    session: Session
+    token_hash: str
+    cache: GameCache
+    settings: Settings
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def rebuild(row: GameRow) -> Game:
+    """The Game of a row, by replay: played moves, then the redo list played and undone."""
+    game = deals.load_game(store.saved_record(row))
+    for _ in row.redo:
+        game.undo()
+    game.undos = row.undos
+    game.hints = row.hints
+    return game
+
+
+def checkout(ctx: Context, row: GameRow) -> Game:
+    """The row's Game, from the cache or rebuilt; the caller owns it until :func:`checkin`."""
+    game = ctx.cache.take(row.id, row.version)
+    return game if game is not None else rebuild(row)
+
+
+def checkin(ctx: Context, row: GameRow, game: Game) -> None:
+    ctx.cache.put(row.id, row.version, game)
+
+
+def describe(row: GameRow, game: Game) -> dict[str, Any]:
+    """The game object of the API (``docs/api.md``)."""
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": dict(row.options),
+        "deal": row.deal,
+        "kind": row.kind,
+        "status": row.status,
+        "version": row.version,
+        "time_ms": row.time_ms,
+        "view": game.view(),
+    }
+
+
+def read(ctx: Context, row: GameRow) -> dict[str, Any]:
+    game = checkout(ctx, row)
+    out = describe(row, game)
+    checkin(ctx, row, game)
+    return out
+
+
+def owned(ctx: Context, game_id: str, *, for_update: bool = False) -> GameRow:
+    row = store.find_game(ctx.session, ctx.token_hash, game_id, for_update=for_update)
+    if row is None:
+        raise ApiError("not_found", "No such game.", message_ru="Такой партии нет.")
+    return row
+
+
+# --- creating -----------------------------------------------------------------------------
+
+
+def deal_kind(game_id: str, solvable: bool | None) -> str:
+    if solvable is None:
+        return deals.default_kind(game_id)
+    return "solvable" if solvable else "random"
+
+
+def create(
+    ctx: Context,
+    game_id: str,
+    options: Mapping[str, object],
+    deal: int | None,
+    solvable: bool | None,
+) -> dict[str, Any]:
+    values = resolve_options(game_id, options)
+    number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
+    kind = deal_kind(game_id, solvable)
+    get_game(game_id, values)
+    game = deals.new_game(game_id, number, values, kind)
+    ctx.session.connection(execution_options={"pasyans_write": True})
+    player = store.ensure_player(ctx.session, ctx.token_hash)
+    view = game.view()
+    row = store.add_game(
+        ctx.session,
+        player,
+        game=game_id,
+        options=game.options,
+        deal=number,
+        kind=kind,
+        rules_version=RULES_VERSION,
+        summary=view["counters"],
+    )
+    ctx.session.commit()
+    checkin(ctx, row, game)
+    return {**describe(row, game), "view": view}
+
+
+# --- changing -----------------------------------------------------------------------------
+
+
+def change(
+    ctx: Context,
+    game_id: str,
+    version: int,
+    action: Callable[[Game, GameRow], T],
+    *,
+    counts_as_move: bool = False,
+) -> tuple[dict[str, Any], T]:
+    """Apply ``action`` to the game at ``version`` and store the result (see module doc).
+
+    ``action`` gets the Game and the row (to update the redo list and counters) and may
+    raise a :class:`PasyansError`, which changes nothing."""
+    if ctx.session.in_transaction():
+        ctx.session.rollback()  # a write must begin its own transaction (SQLite: IMMEDIATE)
+    ctx.session.connection(execution_options={"pasyans_write": True})
+    row = owned(ctx, game_id, for_update=True)
+    if row.status != store.PLAYING:
+        raise ApiError("game_over", extra=read(ctx, row))
+    if row.version != version:
+        raise ApiError("stale_version", extra=read(ctx, row))
+    game = checkout(ctx, row)
+    before = game.moves_made
+    try:
+        result = action(game, row)
+    except PasyansError:
+        ctx.session.rollback()
+        raise  # the Game is dropped, not returned to the cache: it is rebuilt when needed
+    t = store.now()
+    store.count_activity(row, t, ctx.settings.active_gap_seconds)
+    view = game.view()
+    row.moves = [m.to_str() for m in game.moves]
+    row.undos = game.undos
+    row.hints = game.hints
+    row.score = view["counters"]["score"]
+    row.foundation_cards = view["counters"]["foundation_cards"]
+    if counts_as_move and game.moves_made > before:
+        row.moves_total += game.moves_made - before
+        if row.first_move_at is None:
+            row.first_move_at = t
+    if view["flags"]["won"]:
+        row.status = "won"
+        row.finished_at = t
+    row.version += 1
+    row.updated_at = t
+    ctx.session.commit()
+    checkin(ctx, row, game)
+    return {**describe(row, game), "view": view}, result
+
+
+def play(game: Game, row: GameRow, move: str | dict[str, Any]) -> list[dict[str, Any]]:
+    events = game.play(move)
+    row.redo = []
+    return events
+
+
+def undo(game: Game, row: GameRow) -> list[dict[str, Any]]:
+    move = game.undo()
+    row.redo = [move.to_str(), *row.redo]
+    return [{"type": "undo", "move": move.to_str()}]
+
+
+def redo(game: Game, row: GameRow) -> list[dict[str, Any]]:
+    events = game.redo()
+    row.redo = list(row.redo[1:])
+    return events
+
+
+def autocollect(game: Game, row: GameRow) -> list[dict[str, Any]]:
+    events = game.autocollect()
+    row.redo = []
+    return events
+
+
+def restart(game: Game, row: GameRow) -> list[dict[str, Any]]:
+    game.restart()
+    row.redo = []
+    row.restarts += 1
+    return [{"type": "restart"}]
+
+
+def give_up(game: Game, row: GameRow) -> None:
+    row.status = "lost"
+    row.finished_at = store.now()
+
+
+def heartbeat(ctx: Context, game_id: str) -> int:
+    """A sign of activity from the page: counts time, changes nothing else."""
+    ctx.session.connection(execution_options={"pasyans_write": True})
+    row = owned(ctx, game_id, for_update=True)
+    store.count_activity(row, store.now(), ctx.settings.active_gap_seconds)
+    ctx.session.commit()
+    return row.time_ms

@@ -1,0 +1,60 @@
+"""Server settings, read from ``PASYANS_*`` environment variables (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told. ``Settings()`` reads the environment; tests build
+    one directly: ``Settings(database_url="sqlite:///...")``."""
+
+    model_config = SettingsConfigDict(env_prefix="PASYANS_", extra="ignore")
+
+    data_dir: Path = Field(default=Path("data"), description="Created at start.")
+    database_url: str = Field(
+        default="",
+        description="SQLAlchemy URL; empty means a SQLite file pasyans.sqlite3 in data_dir. "
+        "PostgreSQL: postgresql+psycopg://user:password@host/dbname.",
+    )
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    workers: int = Field(default=1, ge=1, le=64)
+    migrate_on_start: bool = Field(
+        default=True, description="Apply Alembic migrations when the app is built."
+    )
+    secure_cookies: Literal["auto", "always", "never"] = Field(
+        default="auto",
+        description="auto: Secure cookies when the request came over https.",
+    )
+    trust_proxy: bool = Field(
+        default=False,
+        description="Believe X-Forwarded-Proto / X-Forwarded-For from the reverse proxy.",
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1", description="Proxies uvicorn trusts when trust_proxy is on."
+    )
+    max_body_bytes: int = Field(default=16 * 1024, ge=256)
+    hint_seconds: float = Field(default=1.0, gt=0, le=30)
+    winnable_seconds: float = Field(default=2.0, gt=0, le=60)
+    active_gap_seconds: float = Field(
+        default=30.0, gt=0, description="Longest gap between signs of activity that counts."
+    )
+    game_cache_size: int = Field(default=256, ge=0, description="Rebuilt games kept per process.")
+    rate_hint_per_minute: float = Field(default=30, ge=0, description="0: no limit.")
+    rate_hint_burst: int = Field(default=10, ge=1)
+    rate_new_game_per_minute: float = Field(default=60, ge=0, description="0: no limit.")
+    rate_new_game_burst: int = Field(default=30, ge=1)
+    db_pool_size: int = Field(default=5, ge=1)
+    log_level: str = "info"
+
+    def resolved_database_url(self) -> str:
+        """The database URL, with the SQLite default filled in (and its directory made)."""
+        if self.database_url:
+            return self.database_url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{(self.data_dir / 'pasyans.sqlite3').resolve()}"

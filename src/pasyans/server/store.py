@@ -1,0 +1,189 @@
+"""Data access: every query the server makes is here, on SQLAlchemy sessions.
+
+Rows are read ``FOR UPDATE`` before a change (PostgreSQL locks the row; SQLite's write
+transactions begin ``IMMEDIATE``), so two requests on one game are serialised and the
+loser sees the new version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from pasyans.server.models import GameRow, Player
+
+PLAYING = "playing"
+FINISHED = ("won", "lost", "abandoned")
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(t: datetime) -> datetime:
+    """SQLite gives timestamps back without a zone; they were written in UTC."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def options_key(options: Mapping[str, str]) -> str:
+    """The canonical form of a full option set: ``name=value&…`` sorted by name."""
+    return "&".join(f"{k}={v}" for k, v in sorted(options.items()))
+
+
+def player_id(session: Session, token_hash: str) -> int | None:
+    return session.scalar(select(Player.id).where(Player.token_hash == token_hash))
+
+
+def ensure_player(session: Session, token_hash: str) -> int:
+    """The player's id, creating the row on their first write."""
+    found = player_id(session, token_hash)
+    if found is not None:
+        return found
+    try:
+        with session.begin_nested():
+            player = Player(token_hash=token_hash, created_at=now())
+            session.add(player)
+            session.flush()
+            return player.id
+    except IntegrityError:  # created at the same moment by a parallel request
+        found = player_id(session, token_hash)
+        assert found is not None
+        return found
+
+
+def find_game(
+    session: Session, token_hash: str, game_id: str, *, for_update: bool = False
+) -> GameRow | None:
+    """The game ``game_id`` if it belongs to this player; None otherwise (missing or not
+    theirs: the caller answers both the same way)."""
+    stmt = (
+        select(GameRow)
+        .join(Player, Player.id == GameRow.player_id)
+        .where(GameRow.id == game_id[:64], Player.token_hash == token_hash)
+    )
+    if for_update:
+        stmt = stmt.with_for_update(of=GameRow)
+    return session.scalar(stmt)
+
+
+def current_game(session: Session, token_hash: str, game: str, key: str) -> GameRow | None:
+    """The player's unfinished game of this game id and option set, newest first."""
+    stmt = (
+        select(GameRow)
+        .join(Player, Player.id == GameRow.player_id)
+        .where(
+            Player.token_hash == token_hash,
+            GameRow.game == game,
+            GameRow.options_key == key,
+            GameRow.status == PLAYING,
+        )
+        .order_by(GameRow.created_at.desc())
+        .limit(1)
+    )
+    return session.scalar(stmt)
+
+
+def add_game(
+    session: Session,
+    player: int,
+    *,
+    game: str,
+    options: dict[str, str],
+    deal: int,
+    kind: str,
+    rules_version: int,
+    summary: Mapping[str, int],
+) -> GameRow:
+    """Insert a new game; the player's other unfinished games of the same game id and
+    options become ``abandoned`` (the new one is now current)."""
+    t = now()
+    key = options_key(options)
+    session.execute(
+        update(GameRow)
+        .where(
+            GameRow.player_id == player,
+            GameRow.game == game,
+            GameRow.options_key == key,
+            GameRow.status == PLAYING,
+        )
+        .values(status="abandoned", finished_at=t, updated_at=t, version=GameRow.version + 1)
+    )
+    row = GameRow(
+        id=new_game_id(),
+        player_id=player,
+        game=game,
+        options=dict(options),
+        options_key=key,
+        deal=deal,
+        kind=kind,
+        rules_version=rules_version,
+        moves=[],
+        redo=[],
+        version=1,
+        status=PLAYING,
+        undos=0,
+        hints=0,
+        restarts=0,
+        moves_total=0,
+        score=summary.get("score", 0),
+        foundation_cards=summary.get("foundation_cards", 0),
+        time_ms=0,
+        created_at=t,
+        updated_at=t,
+        last_active_at=t,
+        first_move_at=None,
+        finished_at=None,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def count_activity(row: GameRow, at: datetime, gap_seconds: float) -> None:
+    """Add the time since the last sign of activity when it is short enough to mean the
+    player was at the table; a longer gap adds nothing."""
+    if row.status != PLAYING:
+        return
+    gap = (at - aware(row.last_active_at)).total_seconds()
+    if 0 <= gap <= gap_seconds:
+        row.time_ms += int(gap * 1000)
+    row.last_active_at = at
+
+
+def list_games(session: Session, token_hash: str, *, limit: int, offset: int) -> Sequence[GameRow]:
+    stmt = (
+        select(GameRow)
+        .join(Player, Player.id == GameRow.player_id)
+        .where(Player.token_hash == token_hash)
+        .order_by(GameRow.created_at.desc(), GameRow.id)
+        .limit(limit)
+        .offset(offset)
+    )
+    return session.scalars(stmt).all()
+
+
+def saved_record(row: GameRow) -> dict[str, Any]:
+    """The saved-game record of the row, redo moves included (for ``deals.load_game``)."""
+    return {
+        "game": row.game,
+        "options": dict(row.options),
+        "deal": row.deal,
+        "kind": row.kind,
+        "rules_version": row.rules_version,
+        "moves": list(row.moves) + list(row.redo),
+    }
