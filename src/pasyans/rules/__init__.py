@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pasyans.rules.registry import GAMES, game_ids, get_game, resolve_options
+from pasyans.rules.registry import GAMES, game_ids, get_game, resolve_options, variants
 from pasyans.rules.spec import GameSpec, OptionSpec, PileKind, PileSpec
 
 __all__ = [
@@ -14,4 +14,5 @@ __all__ = [
     "game_ids",
     "get_game",
     "resolve_options",
+    "variants",
 ]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import product
 
 from pasyans.errors import OptionError, UnknownGameError
 from pasyans.rules.backbone import BACKBONE, BACKBONE_CLASSIC
@@ -26,6 +27,20 @@ GAMES: dict[str, GameSpec] = {
 
 def game_ids() -> list[str]:
     return list(GAMES)
+
+
+def variants() -> list[tuple[str, dict[str, str]]]:
+    """Every registered game with every combination of its option values, defaults first.
+
+    >>> len(variants()), variants()[0]
+    (18, ('spine', {'empty': 'kings', 'runs': 'single', 'spine': '56'}))
+    """
+    out = []
+    for game_id, spec in GAMES.items():
+        names = [o.name for o in spec.options]
+        for values in product(*(o.values for o in spec.options)):
+            out.append((game_id, dict(zip(names, values, strict=True))))
+    return out
 
 
 def resolve_options(game_id: str, options: Mapping[str, object] | None = None) -> dict[str, str]:
