@@ -8,6 +8,7 @@ Servers and the CLI create and load games through here, so both kinds rebuild th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Literal
 
 from pasyans.engine import Game, initial_state
@@ -20,16 +21,30 @@ DealKind = Literal["random", "solvable"]
 KINDS: tuple[str, ...] = ("random", "solvable")
 
 
+SOLVABLE_BY_DEFAULT = frozenset({"spine"})
+"""Games whose random deals are almost never winnable: they deal solvable layouts unless
+the player asks for a random one."""
+
+
 def default_kind(game_id: str) -> str:
     """The kind of deal a new game gets when the player does not choose."""
-    return "random"
+    return "solvable" if game_id in SOLVABLE_BY_DEFAULT else "random"
 
 
 def start_position(spec: GameSpec, deal: int, kind: str = "random") -> State:
-    """The starting layout of deal ``deal`` of the given kind."""
+    """The starting layout of deal ``deal`` of the given kind (same number, same layout)."""
     if kind == "random":
         return initial_state(spec, deal)
-    raise OptionError(f"deal kind {kind[:20]!r} is not available (kinds: random)")
+    if kind == "solvable":
+        return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal)
+    raise OptionError(f"deal kind {kind[:20]!r} is not available (kinds: random, solvable)")
+
+
+@lru_cache(maxsize=256)
+def _solvable(game_id: str, options: tuple[tuple[str, str], ...], deal: int) -> State:
+    from pasyans.solver.generate import solvable_layout
+
+    return solvable_layout(get_game(game_id, dict(options)), deal)
 
 
 def new_game(

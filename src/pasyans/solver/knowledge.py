@@ -130,8 +130,6 @@ def safe_foundation_move(k: Knowledge, state: State, moves: list[Move]) -> Move 
             return m
         if not general:
             continue
-        if r == 1:
-            return m  # a two: only an Ace could go on it, and Aces never need a column
         if _copies_up(piles, k.foundations, card - 4) >= 2:
             return m
     return None
