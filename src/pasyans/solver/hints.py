@@ -1,18 +1,30 @@
-"""Hints that use only what the player can see.
+"""Hints that never cheat, and "is this still winnable?".
 
-This first version is a ranked heuristic over visible cards; the solver issue makes
-perfect-information positions use exact search. The interface stays the same.
+- No hidden card (Spine always; the other games once nothing is face down and the stock is
+  empty): the hint is the first move of a win the exact search finds within the budget;
+  when the search proves there is no win, or runs out of time, the hint says so.
+- Hidden cards: the position is first projected to what the player sees
+  (:func:`visible`: every face-down and stock card becomes the same placeholder), and only
+  that projection reaches the ranked heuristic. The true hidden cards are never read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
-from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.rules.spec import Build, GameSpec, PileKind
+from pasyans.solver.search import solve
+
+HIDDEN = 1000
+"""The placeholder for a card the player cannot see. It matches no rank and no suit, so no
+rule ever lets it move or take a card."""
+
+Winnable = Literal["won", "lost", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -24,12 +36,86 @@ class Hint:
     source: str  # "solver", "heuristic" or "none"
     winnable: bool | None
     message: str
+    message_ru: str = ""
+
+
+def visible(spec: GameSpec, state: State) -> State:
+    """The position as the player sees it: face-down and stock cards replaced by
+    :data:`HIDDEN` (their number stays visible, their identity does not)."""
+    piles = list(state.piles)
+    for i, p in enumerate(spec.piles):
+        pile = piles[i]
+        n = len(pile) if p.kind is PileKind.STOCK else min(state.down[i], len(pile))
+        if n:
+            piles[i] = (HIDDEN,) * n + pile[n:]
+    return State(tuple(piles), state.down, state.redeals)
 
 
 def suggest(
     spec: GameSpec, state: State, *, seconds: float = 1.0, history: Sequence[State] = ()
 ) -> Hint:
-    """A useful move from ``state`` judged only from visible cards, or a "no move" hint."""
+    """A hint for ``state``: from the exact search when no card is hidden, otherwise from
+    the visible cards alone. ``history``: positions already played (not suggested again
+    by the heuristic). ``seconds`` bounds the search."""
+    if core.is_won(spec, state):
+        return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
+    if core.has_hidden_cards(spec, state):
+        view = visible(spec, state)
+        move = heuristic_move(spec, view, [visible(spec, h) for h in history])
+        if move is None:
+            return Hint(
+                None, "none", None, "No useful move is in sight.", "Полезного хода не видно."
+            )
+        return Hint(
+            move,
+            "heuristic",
+            None,
+            "A move that looks useful (cards are still hidden).",
+            "Этот ход выглядит полезным (часть карт ещё скрыта).",
+        )
+    result = solve(spec, state, seconds=seconds)
+    if result.result == "won":
+        return Hint(
+            result.moves[0], "solver", True, "This move starts a win.", "Этот ход ведёт к победе."
+        )
+    if result.result == "lost":
+        return Hint(
+            None,
+            "solver",
+            False,
+            "No win is possible from here: undo, or start a new deal.",
+            "Отсюда выиграть нельзя: отмените ходы или начните новую раздачу.",
+        )
+    move = heuristic_move(spec, state, history)
+    message = "No win was found in the time allowed; this move looks useful."
+    message_ru = "За отведённое время победа не найдена; этот ход выглядит полезным."
+    if move is None:
+        return Hint(
+            None,
+            "none",
+            None,
+            "No win was found in the time allowed.",
+            "За отведённое время победа не найдена.",
+        )
+    return Hint(move, "heuristic", None, message, message_ru)
+
+
+def winnable(spec: GameSpec, state: State, *, seconds: float = 1.0) -> Winnable:
+    """Is this still winnable? ``won`` (a win was found), ``lost`` (proven) or ``unknown``.
+
+    With hidden cards the answer comes from the player's view only: ``lost`` when no move,
+    deal or redeal is left, ``won`` when the game is won, otherwise ``unknown``.
+    """
+    if core.is_won(spec, state):
+        return "won"
+    if core.has_hidden_cards(spec, state):
+        return "lost" if core.is_stuck(spec, visible(spec, state)) else "unknown"
+    return solve(spec, state, seconds=seconds).result
+
+
+def heuristic_move(spec: GameSpec, state: State, history: Sequence[State] = ()) -> Move | None:
+    """The best-ranked move by visible features, or None when no move looks useful.
+    Call it on :func:`visible` positions when cards are hidden."""
     seen = set(history)
     best: tuple[int, Move] | None = None
     for m in core.legal_moves(spec, state):
@@ -39,16 +125,16 @@ def suggest(
         value = _value(spec, state, m, after)
         if value > 0 and (best is None or value > best[0]):
             best = (value, m)
-    if best is None:
-        return Hint(None, "none", None, "No useful move.")
-    return Hint(best[1], "heuristic", None, "A move that looks useful.")
+    return None if best is None else best[1]
 
 
 def _value(spec: GameSpec, before: State, move: Move, after: State) -> int:
     if move.dst is None:
         return 1
-    dst_kind = spec.piles[spec.index[move.dst]].kind
+    dst = spec.index[move.dst]
+    dst_kind = spec.piles[dst].kind
     src = spec.index[move.src]
+    src_kind = spec.piles[src].kind
     gained = core.cards_on_foundations(spec, after) - core.cards_on_foundations(spec, before)
     value = 100 * max(gained, 0)
     if dst_kind is PileKind.FOUNDATION:
@@ -57,9 +143,18 @@ def _value(spec: GameSpec, before: State, move: Move, after: State) -> int:
         value += 40  # turns up a card
     if not after.piles[src]:
         value += 20  # empties a pile
-    if dst_kind is PileKind.COLUMN and before.piles[spec.index[move.dst]]:
+    pile = before.piles[src]
+    left = len(pile) - move.cards
+    if dst_kind is PileKind.COLUMN and before.piles[dst]:
         value += 10
-    src_kind = spec.piles[src].kind
+        if before.piles[dst][-1] - pile[left] == 4:
+            value += 5  # builds in suit
+        if src_kind is PileKind.COLUMN and left > before.down[src]:
+            below = pile[left - 1]
+            if below - pile[left] == 4 or (
+                spec.column_build is Build.DOWN_ANY and (below >> 2) - (pile[left] >> 2) == 1
+            ):
+                value -= 30  # it already sits on a card it builds on: moving it gains nothing
     if src_kind in (PileKind.SPINE, PileKind.TAILBONE, PileKind.WASTE):
         value += 5
     if src_kind is PileKind.FOUNDATION:
