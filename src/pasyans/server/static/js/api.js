@@ -1,0 +1,76 @@
+// The JSON API of the server (same origin, cookie identity). No rules here.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const err = (body && body.error) || {};
+    super(err.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = err.code || (status === 0 ? "offline" : `http_${status}`);
+    this.messageRu = err.message_ru || err.message || "";
+    this.body = body || {};
+  }
+}
+
+async function call(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? { Accept: "application/json" } : {
+        Accept: "application/json",
+        "Content-Type": "application/json",
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, null);
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+let catalogPromise = null;
+
+/** The list of games with their titles, options, deal kinds and rules. */
+export function catalog() {
+  if (!catalogPromise) {
+    catalogPromise = call("GET", "/api/catalog").then((d) => (Array.isArray(d) ? d : d.games || []));
+    catalogPromise.catch(() => (catalogPromise = null));
+  }
+  return catalogPromise;
+}
+
+export const newGame = (game, { deal, options, solvable } = {}) => {
+  const body = { game };
+  if (deal != null) body.deal = deal;
+  if (options) body.options = options;
+  if (solvable != null) body.solvable = solvable;
+  return call("POST", "/api/games", body);
+};
+
+export const getGame = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
+
+/** The player's unfinished game of this game and options, or null. */
+export async function currentGame(game, options) {
+  const q = new URLSearchParams({ game, ...options });
+  try {
+    return await call("GET", `/api/current?${q}`);
+  } catch (e) {
+    if (e.status === 404) return null;
+    throw e;
+  }
+}
+
+export const playMove = (id, move, version) =>
+  call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move, version });
+
+/** undo, redo, autocollect, restart, giveup, hint, winnable */
+export const action = (id, name, version) =>
+  call("POST", `/api/games/${encodeURIComponent(id)}/${name}`, { version });

@@ -1,0 +1,90 @@
+// Entry point: routes on location.pathname and wires the page-wide settings.
+import * as api from "./api.js";
+import { title } from "./catalog.js";
+import { h } from "./dom.js";
+import { getLang, setLang, t, translate } from "./i18n.js";
+import { showHome } from "./home.js";
+import { showPlay } from "./play.js";
+import { prefs, setPref } from "./prefs.js";
+import { showRules } from "./rules.js";
+
+const main = document.getElementById("main");
+let page = null;
+
+function message(key, textKey) {
+  main.replaceChildren(h("h1", {}, t(key)), textKey ? h("p", {}, t(textKey)) : null, h("p", {}, h("a", { href: "/" }, t("nav.games"))));
+}
+
+async function route() {
+  if (page && page.destroy) page.destroy();
+  page = null;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const params = new URLSearchParams(location.search);
+  document.body.classList.toggle("at-table", path.startsWith("/play/"));
+  translate();
+  syncPrefButtons();
+  let games;
+  try {
+    games = await api.catalog();
+  } catch {
+    main.replaceChildren(h("p.message.error", {}, t("msg.offline")));
+    return;
+  }
+  const m = /^\/(play|rules)\/([\w-]+)$/.exec(path);
+  if (path === "/") return showHome(main, games);
+  if (m) {
+    const entry = games.find((g) => g.id === m[2]);
+    if (!entry) return message("notfound.title");
+    if (m[1] === "rules") return showRules(main, entry);
+    document.title = `${title(entry)} · ${t("brand")}`;
+    page = await showPlay(main, entry, params);
+    return;
+  }
+  if (/^\/(stats|history|replay\/[\w-]+)$/.test(path)) return message("soon.title", "soon.text");
+  return message("notfound.title");
+}
+
+function syncPrefButtons() {
+  const p = prefs();
+  document.getElementById("pref-large").setAttribute("aria-pressed", String(!!p.large));
+  document.getElementById("pref-timer").setAttribute("aria-pressed", String(p.timer !== false));
+  const lang = document.getElementById("pref-lang");
+  lang.textContent = getLang() === "ru" ? "EN" : "RU";
+  lang.setAttribute("lang", getLang() === "ru" ? "en" : "ru");
+  document.body.classList.toggle("no-timer", p.timer === false);
+  document.body.classList.toggle("large", !!p.large);
+}
+
+function navigate(url) {
+  history.pushState(null, "", url);
+  route();
+}
+
+document.getElementById("pref-lang").addEventListener("click", () => {
+  setLang(getLang() === "ru" ? "en" : "ru");
+  route();
+});
+document.getElementById("pref-large").addEventListener("click", () => {
+  setPref("large", !prefs().large);
+  syncPrefButtons();
+  if (page) page.draw({ instant: true });
+});
+document.getElementById("pref-timer").addEventListener("click", () => {
+  setPref("timer", prefs().timer === false);
+  syncPrefButtons();
+});
+
+// Same-origin links are handled here, without a page load.
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[href]");
+  if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return;
+  e.preventDefault();
+  navigate(url.pathname + url.search);
+});
+window.addEventListener("pasyans:navigate", (e) => navigate(e.detail));
+window.addEventListener("popstate", route);
+
+document.documentElement.lang = getLang();
+route();

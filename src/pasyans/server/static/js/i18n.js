@@ -1,0 +1,244 @@
+// Russian and English strings; the language comes from localStorage, else the browser.
+import { prefs, setPref } from "./prefs.js";
+
+const STRINGS = {
+  en: {
+    brand: "Pasyans",
+    skip: "Skip to content",
+    "nav.games": "Games",
+    "pref.large": "Large",
+    "pref.timer": "Timer",
+    "pref.lang_label": "Language: switch to Russian",
+    "home.title": "Patience games",
+    "home.lead": "Five two-deck patience games. Choose the options and play; every deal has a number you can share.",
+    "home.play": "Play",
+    "home.rules": "Rules",
+    "home.deal_kind": "Deal",
+    "kind.solvable": "solvable only",
+    "kind.random": "random",
+    "kind.random_spine": "random (almost never solvable)",
+    "rules.title": "Rules: {title}",
+    "rules.play": "Play {title}",
+    "rules.none": "The rules text is not available.",
+    "btn.new": "New game",
+    "btn.replay": "Replay deal",
+    "btn.goto": "Go",
+    "btn.undo": "Undo",
+    "btn.redo": "Redo",
+    "btn.hint": "Hint",
+    "btn.autocollect": "Autocollect",
+    "btn.rules": "Rules",
+    "btn.close": "Close",
+    "deal.label": "Deal number",
+    "deal.n": "Deal {n}",
+    "stat.moves": "Moves",
+    "stat.score": "Score",
+    "stat.time": "Time",
+    "stat.hints": "Hints",
+    "stat.undos": "Undos",
+    "stat.foundation": "On foundations",
+    "stock.passes": "Passes left: {n}",
+    "stock.redeals": "Redeals left: {n}",
+    "stock.deals": "Deals left: {n}",
+    "refusal.stock_empty_column": "You cannot deal while a column is empty: put a card in every column first.",
+    "refusal.no_redeals_left": "The stock is empty and no redeal is left.",
+    "refusal.stock_empty": "The stock is empty.",
+    "refusal.no_stock": "This game has no stock.",
+    "msg.no_move": "This card has no move now.",
+    "msg.no_hint": "No useful move found.",
+    "msg.hint": "Hint: {move}",
+    "msg.stale": "The game changed in another tab; the table shows the latest position.",
+    "msg.error": "Something went wrong: {message}",
+    "msg.offline": "The server cannot be reached. Your game is saved; try again.",
+    "msg.nothing_undo": "Nothing to undo.",
+    "msg.nothing_redo": "Nothing to redo.",
+    "won.title": "You won!",
+    "won.text": "Deal {deal} is solved.",
+    "stuck.title": "No moves left",
+    "stuck.text": "There is no legal move, deal or redeal left in this position.",
+    "notfound.title": "Page not found",
+    "soon.title": "Coming soon",
+    "soon.text": "This page is not ready yet.",
+    "loading": "Loading…",
+    "table.label": "{title}, deal {deal}",
+    "pile.column": "Column {n}",
+    "pile.foundation": "Foundation {n}",
+    "pile.foundation_up": "Foundation {n}, up from Ace, {suit}",
+    "pile.foundation_down": "Foundation {n}, down from King, {suit}",
+    "pile.reserve": "Cell {n}",
+    "pile.stock": "Stock",
+    "pile.waste": "Waste",
+    "pile.spine": "Spine",
+    "pile.spine1": "Spine, left",
+    "pile.spine2": "Spine, right",
+    "pile.tailbone": "Tailbone",
+    "pile.done": "Completed runs",
+    "pile.summary": "{name}, {count} cards",
+    "pile.summary_top": "{name}, {count} cards, top: {top}",
+    "pile.empty": "{name}, empty",
+    "pile.locked": "locked by the tailbone",
+    "card.down": "Face-down card",
+    "rank": ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"],
+    "suit": { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
+    "card.name": "{rank} of {suit}",
+    "move.done": "{card} to {pile}.",
+    "follow.flip": "A card turned up.",
+    "follow.complete": "A run was completed.",
+    "follow.refill": "A column was refilled.",
+    "up": "up",
+    "down": "down",
+  },
+  ru: {
+    brand: "Пасьянсы",
+    skip: "К содержанию",
+    "nav.games": "Игры",
+    "pref.large": "Крупно",
+    "pref.timer": "Таймер",
+    "pref.lang_label": "Язык: переключить на английский",
+    "home.title": "Пасьянсы",
+    "home.lead": "Пять пасьянсов на две колоды. Выберите правила и играйте; у каждой раздачи есть номер, которым можно поделиться.",
+    "home.play": "Играть",
+    "home.rules": "Правила",
+    "home.deal_kind": "Раздача",
+    "kind.solvable": "только решаемые",
+    "kind.random": "случайная",
+    "kind.random_spine": "случайная (почти никогда не решается)",
+    "rules.title": "Правила: {title}",
+    "rules.play": "Играть: {title}",
+    "rules.none": "Текст правил недоступен.",
+    "btn.new": "Новая игра",
+    "btn.replay": "Сыграть заново",
+    "btn.goto": "Перейти",
+    "btn.undo": "Отменить",
+    "btn.redo": "Вернуть",
+    "btn.hint": "Подсказка",
+    "btn.autocollect": "Автосбор",
+    "btn.rules": "Правила",
+    "btn.close": "Закрыть",
+    "deal.label": "Номер раздачи",
+    "deal.n": "Раздача {n}",
+    "stat.moves": "Ходы",
+    "stat.score": "Очки",
+    "stat.time": "Время",
+    "stat.hints": "Подсказки",
+    "stat.undos": "Отмены",
+    "stat.foundation": "На базах",
+    "stock.passes": "Осталось проходов: {n}",
+    "stock.redeals": "Осталось пересдач: {n}",
+    "stock.deals": "Осталось раздач: {n}",
+    "refusal.stock_empty_column": "Нельзя сдавать, пока есть пустой столбец: сначала положите карту в каждый столбец.",
+    "refusal.no_redeals_left": "Колода кончилась, пересдач больше нет.",
+    "refusal.stock_empty": "Колода пуста.",
+    "refusal.no_stock": "В этом пасьянсе нет колоды.",
+    "msg.no_move": "Этой карте сейчас некуда идти.",
+    "msg.no_hint": "Полезного хода не найдено.",
+    "msg.hint": "Подсказка: {move}",
+    "msg.stale": "Игра изменилась в другой вкладке; на столе последняя позиция.",
+    "msg.error": "Что-то пошло не так: {message}",
+    "msg.offline": "Сервер недоступен. Игра сохранена; попробуйте ещё раз.",
+    "msg.nothing_undo": "Нечего отменять.",
+    "msg.nothing_redo": "Нечего возвращать.",
+    "won.title": "Победа!",
+    "won.text": "Раздача {deal} разложена.",
+    "stuck.title": "Ходов больше нет",
+    "stuck.text": "В этой позиции не осталось ни хода, ни сдачи, ни пересдачи.",
+    "notfound.title": "Страница не найдена",
+    "soon.title": "Скоро",
+    "soon.text": "Эта страница ещё не готова.",
+    "loading": "Загрузка…",
+    "table.label": "{title}, раздача {deal}",
+    "pile.column": "Столбец {n}",
+    "pile.foundation": "База {n}",
+    "pile.foundation_up": "База {n}, вверх от туза, {suit}",
+    "pile.foundation_down": "База {n}, вниз от короля, {suit}",
+    "pile.reserve": "Ячейка {n}",
+    "pile.stock": "Колода",
+    "pile.waste": "Сброс",
+    "pile.spine": "Хребет",
+    "pile.spine1": "Позвоночник, левый",
+    "pile.spine2": "Позвоночник, правый",
+    "pile.tailbone": "Копчик",
+    "pile.done": "Собранные ряды",
+    "pile.summary": "{name}, карт: {count}",
+    "pile.summary_top": "{name}, карт: {count}, сверху: {top}",
+    "pile.empty": "{name}, пусто",
+    "pile.locked": "закрыт копчиком",
+    "card.down": "Карта рубашкой вверх",
+    "rank": ["Туз", "Двойка", "Тройка", "Четвёрка", "Пятёрка", "Шестёрка", "Семёрка", "Восьмёрка", "Девятка", "Десятка", "Валет", "Дама", "Король"],
+    "suit": { C: "треф", D: "бубен", H: "червей", S: "пик" },
+    "card.name": "{rank} {suit}",
+    "move.done": "{card}: {pile}.",
+    "follow.flip": "Открылась карта.",
+    "follow.complete": "Собран ряд.",
+    "follow.refill": "Столбец пополнен.",
+    "up": "вверх",
+    "down": "вниз",
+  },
+};
+
+export const RANKS = "A23456789TJQK";
+export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+export function detectLang() {
+  const saved = prefs().lang;
+  if (saved === "ru" || saved === "en") return saved;
+  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  return nav.toLowerCase().startsWith("ru") ? "ru" : "en";
+}
+
+let lang = detectLang();
+
+export function getLang() {
+  return lang;
+}
+
+export function setLang(value) {
+  lang = value === "ru" ? "ru" : "en";
+  setPref("lang", lang);
+  document.documentElement.lang = lang;
+}
+
+/** A string by key, with {name} placeholders filled from params. */
+export function t(key, params = {}) {
+  const table = STRINGS[lang];
+  let s = key in table ? table[key] : STRINGS.en[key] ?? key;
+  if (typeof s !== "string") return s;
+  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** Pick the right language from an object like {ru: "...", en: "..."}. */
+export function pick(obj) {
+  if (obj == null) return "";
+  if (typeof obj === "string") return obj;
+  return obj[lang] ?? obj.en ?? obj.ru ?? "";
+}
+
+/** "Queen of hearts" / "Дама червей" for a card code like "QH". */
+export function cardName(code) {
+  if (!code) return t("card.down");
+  const rank = t("rank")[RANKS.indexOf(code[0])];
+  return t("card.name", { rank, suit: t("suit")[code[1]] });
+}
+
+/** A pile's name in words: "Column 3", "Foundation 5, down from King, hearts". */
+export function pileName(id, pile) {
+  const m = /^([a-z]+?)(\d+)$/.exec(id);
+  if (id === "spine1" || id === "spine2") return t(`pile.${id}`);
+  if (m && m[1] === "t") return t("pile.column", { n: m[2] });
+  if (m && m[1] === "r") return t("pile.reserve", { n: m[2] });
+  if (m && m[1] === "f") {
+    if (pile && pile.suit && pile.build) {
+      return t(`pile.foundation_${pile.build}`, { n: m[2], suit: t("suit")[pile.suit] });
+    }
+    return t("pile.foundation", { n: m[2] });
+  }
+  return t(`pile.${id}`);
+}
+
+/** Fill every [data-i18n] element of root with its string. */
+export function translate(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) {
+    el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  }
+}

@@ -1,0 +1,501 @@
+// The table page: loads or starts a game, draws it, and turns input into API calls.
+import * as api from "./api.js";
+import { dealKinds, defaultKind, optionsFrom, title } from "./catalog.js";
+import { showStuck, showWon, closeDialogs } from "./dialogs.js";
+import { announce, formatTime, h } from "./dom.js";
+import { cardName, getLang, pileName, t } from "./i18n.js";
+import { TableInput } from "./input.js";
+import { layout } from "./layout.js";
+import { findMove, foundationMove, smartMoves, stockMove, targetsOf } from "./moves.js";
+import { prefs } from "./prefs.js";
+import { TableRenderer } from "./render.js";
+import { GameTimer } from "./timer.js";
+
+export class PlayPage {
+  constructor(main, entry, params) {
+    this.main = main;
+    this.entry = entry;
+    this.options = optionsFrom(entry, params);
+    const kind = params.get("kind");
+    this.kind = kind && dealKinds(entry).includes(kind) ? kind : null;
+    const deal = Number(params.get("deal"));
+    this.askedDeal = Number.isInteger(deal) && deal > 0 ? deal : null;
+    this.game = null; // {id, version, view, kind?}
+    this.busy = false;
+    this.cycle = null;
+    this.lastSmart = null;
+    this.shownEnd = null;
+    this.timer = null;
+    this.build();
+  }
+
+  // --- page ---------------------------------------------------------------------------
+
+  build() {
+    const b = (key, fn, extra = {}) =>
+      h("button.btn", { type: "button", "data-action": key, onclick: fn, ...extra }, t(`btn.${key}`));
+    this.els = {
+      undo: b("undo", () => this.undo(), { "aria-keyshortcuts": "Z Control+Z" }),
+      redo: b("redo", () => this.redo(), { "aria-keyshortcuts": "Y Control+Y" }),
+      hint: b("hint", () => this.hint(), { "aria-keyshortcuts": "H" }),
+      autocollect: b("autocollect", () => this.autocollect(), { hidden: true }),
+      dealInput: h("input", {
+        type: "number", min: "1", inputmode: "numeric", name: "deal", id: "deal-input",
+        "aria-label": t("deal.label"), placeholder: t("deal.label"),
+      }),
+      moves: h("b", { "data-stat": "moves" }, "0"),
+      score: h("b", { "data-stat": "score" }, "0"),
+      time: h("b", { "data-stat": "time" }, "0:00"),
+      deal: h("span.deal-no", {}, ""),
+      message: h("div.message", { role: "status", id: "message" }),
+    };
+    this.els.autocollect.classList.add("accent");
+    const dealForm = h(
+      "form.deal-form",
+      { onsubmit: (e) => { e.preventDefault(); this.gotoDeal(); } },
+      this.els.dealInput,
+      h("button.btn", { type: "submit" }, t("btn.goto")),
+    );
+    const toolbar = h(
+      "div.toolbar",
+      { role: "toolbar", "aria-label": title(this.entry) },
+      h("span.game-title", {}, title(this.entry)),
+      h("div.group", {}, b("new", () => this.newGame()), b("replay", () => this.replay()), dealForm),
+      h("div.group", {}, this.els.undo, this.els.redo, this.els.hint, this.els.autocollect),
+      h(
+        "div.stats",
+        {},
+        this.els.deal,
+        h("span", {}, `${t("stat.moves")}: `, this.els.moves),
+        h("span", {}, `${t("stat.score")}: `, this.els.score),
+        h("span.stat-time", {}, `${t("stat.time")}: `, this.els.time),
+      ),
+    );
+    this.tableEl = h("section.table", { "aria-label": title(this.entry), "data-game": this.entry.id });
+    this.main.replaceChildren(
+      h("div.play", {}, toolbar, this.els.message, h("div.table-wrap", {}, this.tableEl)),
+    );
+    this.renderer = new TableRenderer(this.tableEl);
+    this.input = new TableInput(this.renderer, {
+      busy: () => this.busy || !this.game,
+      targets: (pile, index) => (this.game ? targetsOf(this.game.view, pile, index) : []),
+      click: (info, e) => this.onClick(info, e),
+      dblclick: (info) => this.onDblClick(info),
+      drop: (pile, index, target) => this.onDrop(pile, index, target),
+    });
+    this.onKey = (e) => this.key(e);
+    this.onResize = () => this.draw({ instant: true });
+    document.addEventListener("keydown", this.onKey);
+    window.addEventListener("resize", this.onResize);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
+    if (this.timer) this.timer.stop();
+    closeDialogs();
+  }
+
+  // --- loading ------------------------------------------------------------------------
+
+  async load() {
+    this.say(t("loading"));
+    try {
+      let g = await api.currentGame(this.entry.id, this.options);
+      const want = this.askedDeal;
+      const kindOk = (x) => !this.kind || !x.kind || x.kind === this.kind;
+      if (want !== null && !(g && g.view.deal === want && kindOk(g))) g = null;
+      if (!g) g = await api.newGame(this.entry.id, this.createArgs(want));
+      this.setGame(g, { instant: true });
+      this.say("");
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  createArgs(deal) {
+    const args = { options: this.options };
+    if (deal !== null && deal !== undefined) args.deal = deal;
+    if (this.kind) args.solvable = this.kind === "solvable";
+    return args;
+  }
+
+  setGame(g, opts = {}) {
+    const fresh = !this.game || this.game.id !== g.id;
+    this.game = { ...this.game, ...g };
+    if (fresh) {
+      if (this.timer) this.timer.stop();
+      this.timer = new GameTimer(g.id, (ms) => (this.els.time.textContent = formatTime(ms)));
+      this.shownEnd = null;
+      this.cycle = null;
+    }
+    if (g.kind) this.kind = g.kind;
+    this.updateUrl();
+    this.update(opts);
+  }
+
+  updateUrl() {
+    const q = new URLSearchParams(this.options);
+    q.set("deal", String(this.game.view.deal));
+    if (this.kind && dealKinds(this.entry).length > 1 && this.kind !== defaultKind(this.entry)) {
+      q.set("kind", this.kind);
+    }
+    const url = `/play/${this.entry.id}?${q}`;
+    if (location.pathname + location.search !== url) history.replaceState(null, "", url);
+  }
+
+  // --- drawing ------------------------------------------------------------------------
+
+  draw({ events = [], instant = false } = {}) {
+    if (!this.game) return;
+    const view = this.game.view;
+    const box = this.tableEl.parentElement.getBoundingClientRect();
+    const width = Math.max(320, this.tableEl.parentElement.clientWidth);
+    const height = Math.max(360, window.innerHeight - (box.top + window.scrollY) - 8);
+    const geom = layout(view, width, height, !!prefs().large);
+    this.tableEl.classList.toggle("small", geom.c.w < 64);
+    this.renderer.render(view, geom, { events, instant });
+    for (const p of this.renderer.placed) {
+      if (p.code && targetsOf(view, p.pile, p.index).length) {
+        p.el.setAttribute("role", "button");
+        p.el.tabIndex = 0;
+      }
+    }
+    const stock = this.renderer.pileEl("stock");
+    if (stock) {
+      const base = stock.querySelector(".pile-base");
+      base.setAttribute("role", "button");
+      base.removeAttribute("aria-hidden");
+      base.tabIndex = 0;
+      base.setAttribute("aria-label", stock.getAttribute("aria-label"));
+      base.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.clickStock();
+        }
+      });
+    }
+  }
+
+  update({ events = [], instant = false } = {}) {
+    const g = this.game;
+    const v = g.view;
+    this.tableEl.dataset.gameId = g.id;
+    this.tableEl.dataset.version = String(g.version);
+    this.tableEl.setAttribute("aria-label", t("table.label", { title: title(this.entry), deal: v.deal }));
+    this.draw({ events, instant });
+    this.els.undo.disabled = !v.flags.can_undo;
+    this.els.redo.disabled = !v.flags.can_redo;
+    this.els.autocollect.hidden = !v.flags.autocollect;
+    this.els.moves.textContent = String(v.counters.moves);
+    this.els.score.textContent = String(v.counters.score);
+    this.els.deal.textContent = t("deal.n", { n: v.deal });
+    this.els.dealInput.value = "";
+    document.body.classList.toggle("no-timer", prefs().timer === false);
+    if (v.flags.won) this.timer.stop();
+    else this.timer.start();
+    this.els.time.textContent = formatTime(this.timer.elapsed());
+    this.checkEnd(events.length);
+  }
+
+  checkEnd(animating) {
+    const v = this.game.view;
+    const key = `${this.game.id}@${this.game.version}`;
+    if (!(v.flags.won || v.flags.stuck)) {
+      closeDialogs();
+      return;
+    }
+    if (this.shownEnd === key) return;
+    this.shownEnd = key;
+    const delay = animating ? Math.min(2500, 200 + animating * 100) : 0;
+    setTimeout(() => {
+      if (!this.game || `${this.game.id}@${this.game.version}` !== key) return;
+      const actions = { newGame: () => this.newGame(), replay: () => this.replay(), undo: () => this.undo() };
+      if (v.flags.won) {
+        showWon(v, this.timer.elapsed(), actions);
+        announce(t("won.title"));
+      } else {
+        showStuck(actions);
+        announce(t("stuck.title"));
+      }
+    }, delay);
+  }
+
+  say(text, cls = "") {
+    this.els.message.textContent = text;
+    this.els.message.className = `message ${cls}`.trim();
+  }
+
+  fail(e) {
+    if (e.status === 0) this.say(t("msg.offline"), "error");
+    else {
+      const msg = getLang() === "ru" ? e.messageRu || e.message : e.message;
+      this.say(msg || t("msg.error", { message: e.code }), "error");
+    }
+  }
+
+  clearHints() {
+    this.renderer.clearMarks("hint");
+    this.renderer.clearMarks("hint-target");
+  }
+
+  // --- calling the server -------------------------------------------------------------
+
+  /** Run one API call at a time; a stale version (409) takes the server's position. */
+  async run(fn, { quiet = false } = {}) {
+    if (this.busy || !this.game) return null;
+    this.busy = true;
+    this.clearHints();
+    try {
+      const res = await fn(this.game);
+      if (!quiet) this.say("");
+      return res;
+    } catch (e) {
+      if (e.status === 409 && e.body && e.body.view) {
+        this.game = { ...this.game, version: e.body.version, view: e.body.view };
+        this.update({ instant: true });
+        this.say(t("msg.stale"), "error");
+      } else {
+        this.fail(e);
+      }
+      return null;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async play(move, { cycle = null } = {}) {
+    const res = await this.run((g) => api.playMove(g.id, move.text ?? move, g.version));
+    if (!res) return false;
+    this.game = { ...this.game, ...res };
+    this.cycle = cycle;
+    this.update({ events: res.events || [] });
+    this.describe(move, res.events || []);
+    return true;
+  }
+
+  describe(move, events) {
+    const m = move.json || {};
+    const parts = [];
+    if (m.to) {
+      const pile = this.game.view.piles[m.to];
+      const code = pile && pile.cards[pile.cards.length - (m.cards || 1)];
+      if (code) parts.push(t("move.done", { card: cardName(code), pile: pileName(m.to, pile) }));
+    }
+    for (const e of events) {
+      if (e.type === "flip") parts.push(t("follow.flip"));
+      if (e.type === "complete") parts.push(t("follow.complete"));
+      if (e.type === "refill") parts.push(t("follow.refill"));
+    }
+    if (parts.length) announce(parts.join(" "));
+  }
+
+  async simple(name) {
+    const res = await this.run((g) => api.action(g.id, name, g.version));
+    if (!res) return null;
+    this.game = { ...this.game, ...res };
+    this.cycle = null;
+    this.update({ events: res.events || [], instant: name === "restart" });
+    return res;
+  }
+
+  undo() {
+    if (this.game && !this.game.view.flags.can_undo) return this.say(t("msg.nothing_undo"));
+    return this.simple("undo");
+  }
+
+  redo() {
+    if (this.game && !this.game.view.flags.can_redo) return this.say(t("msg.nothing_redo"));
+    return this.simple("redo");
+  }
+
+  autocollect() {
+    return this.simple("autocollect");
+  }
+
+  async replay() {
+    const res = await this.simple("restart");
+    if (res) this.timer.reset();
+  }
+
+  async hint() {
+    const res = await this.run((g) => api.action(g.id, "hint", g.version), { quiet: true });
+    if (!res) return;
+    const hint = res.hint || {};
+    if (res.view) {
+      this.game = { ...this.game, version: res.version ?? this.game.version, view: res.view };
+      this.update({ instant: true });
+    }
+    const m = hint.move;
+    if (!m) {
+      this.say(getLang() === "ru" ? hint.message_ru || t("msg.no_hint") : hint.message || t("msg.no_hint"));
+      announce(t("msg.no_hint"));
+      return;
+    }
+    const j = m.json || {};
+    if (!j.to) {
+      this.renderer.markPile("stock", "hint-target");
+    } else {
+      const n = this.game.view.piles[j.from].cards.length;
+      this.renderer.markCards(j.from, n - (j.cards || 1), "hint");
+      this.renderer.markPile(j.to, "hint-target");
+    }
+    const text = t("msg.hint", { move: m.text });
+    this.say(text);
+    announce(text);
+  }
+
+  async newGame() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const g = await api.newGame(this.entry.id, this.createArgs(null));
+      this.game = null;
+      this.setGame(g, { instant: true });
+      this.say("");
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async gotoDeal() {
+    const n = Number(this.els.dealInput.value);
+    if (!Number.isInteger(n) || n < 1 || this.busy) return;
+    this.busy = true;
+    try {
+      const g = await api.newGame(this.entry.id, this.createArgs(n));
+      this.game = null;
+      this.setGame(g, { instant: true });
+      this.say("");
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // --- input --------------------------------------------------------------------------
+
+  clickStock() {
+    const v = this.game.view;
+    const m = stockMove(v);
+    if (m) return this.play(m);
+    const r = v.stock && v.stock.refusal;
+    if (r) {
+      const key = `refusal.${r.code}`;
+      const text = t(key) === key ? r.message : t(key);
+      this.say(text, "error");
+      announce(text);
+    }
+    return null;
+  }
+
+  onClick(info, e) {
+    if (!this.game || this.busy) return;
+    if (info.pile === "stock") return this.clickStock();
+    if (info.index === null || !info.faceUp) return;
+    const v = this.game.view;
+    // The second click of a double-click that already reached a foundation does nothing.
+    if (e && e.detail >= 2 && this.lastSmart && this.lastSmart.foundation) return;
+    const c = this.cycle;
+    if (c && c.version === this.game.version && c.pile === info.pile && c.index === info.index) {
+      return this.cycleNext(c);
+    }
+    const list = smartMoves(v, info.pile, info.index);
+    if (!list.length) {
+      info.card.classList.remove("shake");
+      void info.card.offsetWidth;
+      info.card.classList.add("shake");
+      this.say(t("msg.no_move"));
+      return;
+    }
+    return this.smartPlay(list, 0, info.pile);
+  }
+
+  async smartPlay(list, k, origin) {
+    const m = list[k];
+    const v = this.game.view;
+    const n = m.json.cards || 1;
+    const dst = m.json.to;
+    const ok = await this.play(m);
+    if (!ok) return;
+    const pile = this.game.view.piles[dst];
+    this.lastSmart = { foundation: v.piles[dst].kind === "foundation" };
+    this.cycle = {
+      list: list.map((x) => x.json.to),
+      k,
+      n,
+      origin,
+      pile: dst,
+      index: pile.cards.length - n,
+      version: this.game.version,
+    };
+  }
+
+  async cycleNext(c) {
+    // Try the card's next destination from where it lies now; if that is not legal from
+    // here, take the move back and play the next destination from the original place.
+    const v = this.game.view;
+    for (let k = c.k + 1; k < c.list.length; k++) {
+      const to = c.list[k];
+      if (to === c.pile) continue;
+      const direct = findMove(v, c.pile, to, c.n);
+      if (direct) {
+        const ok = await this.play(direct);
+        if (ok) this.afterCycle(c, k, to);
+        return;
+      }
+      break;
+    }
+    const res = await this.simple("undo");
+    if (!res) return;
+    const k = c.k + 1;
+    if (k >= c.list.length) return; // every destination tried: the card is back home
+    const m = findMove(this.game.view, c.origin, c.list[k], c.n);
+    if (!m) return;
+    const ok = await this.play(m);
+    if (ok) this.afterCycle(c, k, c.list[k]);
+  }
+
+  afterCycle(c, k, to) {
+    const pile = this.game.view.piles[to];
+    this.cycle = { ...c, k, pile: to, index: pile.cards.length - c.n, version: this.game.version };
+    this.lastSmart = { foundation: pile.kind === "foundation" };
+  }
+
+  onDblClick(info) {
+    if (!this.game || this.busy || info.index === null || !info.faceUp) return;
+    const m = foundationMove(this.game.view, info.pile, info.index);
+    if (m) this.play(m);
+  }
+
+  async onDrop(pile, index, target) {
+    const v = this.game.view;
+    const n = v.piles[pile].cards.length - index;
+    const m = findMove(v, pile, target, n);
+    if (!m) return false;
+    return this.play(m);
+  }
+
+  key(e) {
+    if (!this.game || e.altKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || document.querySelector("dialog[open]")) return;
+    const k = e.key.toLowerCase();
+    if (k === "z" && (e.ctrlKey || e.metaKey) && e.shiftKey) this.redo();
+    else if (k === "z") this.undo();
+    else if (k === "y") this.redo();
+    else if (k === "h" && !e.ctrlKey && !e.metaKey) this.hint();
+    else return;
+    e.preventDefault();
+  }
+}
+
+/** The table page for `gameId` (an entry of the catalog). */
+export async function showPlay(main, entry, params) {
+  const page = new PlayPage(main, entry, params);
+  await page.load();
+  return page;
+}
