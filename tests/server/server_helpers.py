@@ -1,0 +1,59 @@
+"""Small helpers shared by the server tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+CARD = re.compile(r"^(?:[A2-9TJQK][CDHS])$")
+
+
+def new_game(client: TestClient, game: str = "spider", **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json={"game": game, "deal": 123, **body})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def state(client: TestClient, game_id: str) -> dict[str, Any]:
+    r = client.get(f"/api/games/{game_id}")
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def post(client: TestClient, game_id: str, action: str, **body: Any) -> Any:
+    return client.post(f"/api/games/{game_id}/{action}", json=body)
+
+
+def move(client: TestClient, g: dict[str, Any], text: str | None = None) -> dict[str, Any]:
+    """Play ``text`` (default: the first listed legal move) on ``g``; the new game object."""
+    m = text if text is not None else g["view"]["moves"][0]["text"]
+    r = post(client, g["id"], "moves", move=m, version=g["version"])
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def strings_outside_piles(data: Any, path: tuple[str, ...] = ()) -> list[str]:
+    """Every string in a response except the cards of the view's piles."""
+    out: list[str] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if path[-1:] == ("view",) and k == "piles":
+                continue
+            out += strings_outside_piles(v, (*path, str(k)))
+    elif isinstance(data, list):
+        for v in data:
+            out += strings_outside_piles(v, path)
+    elif isinstance(data, str):
+        out.append(data)
+    return out
+
+
+def assert_no_hidden(data: Any) -> None:
+    """No card code anywhere outside the view's piles (events, hints, errors...)."""
+    leaked = [s for s in strings_outside_piles(data) if CARD.match(s)]
+    assert not leaked, leaked
