@@ -7,6 +7,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = err.code || (status === 0 ? "offline" : `http_${status}`);
     this.messageRu = err.message_ru || err.message || "";
+    this.messageEn = err.message_en || err.message || "";
     this.body = body || {};
   }
 }
@@ -74,3 +75,6 @@ export const playMove = (id, move, version) =>
 /** undo, redo, autocollect, restart, giveup, hint, winnable */
 export const action = (id, name, version) =>
   call("POST", `/api/games/${encodeURIComponent(id)}/${name}`, { version });
+
+/** The page's heartbeat while it is in use; answers {time_ms}. */
+export const active = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/active`, {});

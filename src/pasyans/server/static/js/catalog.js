@@ -11,17 +11,21 @@ export function otherTitle(entry, lang) {
 }
 
 export function options(entry) {
-  return (entry.options || []).map((o) => ({
-    name: o.name,
-    values: o.values || [],
-    default: o.default ?? (o.values || [])[0],
-    title: pick(o.titles || o.title || { ru: o.title_ru, en: o.title_en }) || o.name,
-    valueTitles: (() => {
-      const vt = o.value_titles || o.values_titles || { ru: o.value_titles_ru, en: o.value_titles_en };
-      const list = pick(vt);
-      return Array.isArray(list) && list.length ? list : o.values;
-    })(),
-  }));
+  return (entry.options || []).map((o) => {
+    const raw = o.values || [];
+    const values = raw.map((v) => (typeof v === "object" ? String(v.value) : String(v)));
+    const legacy = pick(o.value_titles || {});
+    const valueTitles = raw.map((v, i) =>
+      typeof v === "object" ? pick(v.titles || v.title) || values[i] : (Array.isArray(legacy) && legacy[i]) || values[i],
+    );
+    return {
+      name: o.name,
+      values,
+      default: String(o.default ?? values[0]),
+      title: pick(o.titles || o.title || { ru: o.title_ru, en: o.title_en }) || o.name,
+      valueTitles,
+    };
+  });
 }
 
 export function dealKinds(entry) {
@@ -33,8 +37,12 @@ export function defaultKind(entry) {
   return entry.default_kind || entry.default_deal_kind || dealKinds(entry)[0] || "random";
 }
 
-export function rulesText(entry) {
-  return pick(entry.rules || entry.rules_text || { ru: entry.rules_ru, en: entry.rules_en });
+/** The rules as sections [{title, paragraphs}] in the chosen language. */
+export function rulesSections(entry) {
+  const r = pick(entry.rules || entry.rules_text || {});
+  if (Array.isArray(r)) return r;
+  if (typeof r === "string" && r) return [{ title: "", paragraphs: r.split(/\n\s*\n/) }];
+  return [];
 }
 
 /** Options from URL search params, defaults filled in, unknown names dropped. */

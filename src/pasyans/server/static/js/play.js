@@ -125,7 +125,10 @@ export class PlayPage {
     this.game = { ...this.game, ...g };
     if (fresh) {
       if (this.timer) this.timer.stop();
-      this.timer = new GameTimer(g.id, (ms) => (this.els.time.textContent = formatTime(ms)));
+      this.timer = new GameTimer(
+        (ms) => (this.els.time.textContent = formatTime(ms)),
+        () => api.active(this.game.id).then((r) => r.time_ms).catch(() => null),
+      );
       this.shownEnd = null;
       this.cycle = null;
     }
@@ -192,7 +195,8 @@ export class PlayPage {
     this.els.deal.textContent = t("deal.n", { n: v.deal });
     this.els.dealInput.value = "";
     document.body.classList.toggle("no-timer", prefs().timer === false);
-    if (v.flags.won) this.timer.stop();
+    if (typeof g.time_ms === "number") this.timer.sync(g.time_ms);
+    if (v.flags.won || (g.status && g.status !== "playing")) this.timer.stop();
     else this.timer.start();
     this.els.time.textContent = formatTime(this.timer.elapsed());
     this.checkEnd(events.length);
@@ -229,7 +233,7 @@ export class PlayPage {
   fail(e) {
     if (e.status === 0) this.say(t("msg.offline"), "error");
     else {
-      const msg = getLang() === "ru" ? e.messageRu || e.message : e.message;
+      const msg = getLang() === "ru" ? e.messageRu || e.message : e.messageEn || e.message;
       this.say(msg || t("msg.error", { message: e.code }), "error");
     }
   }
@@ -313,9 +317,9 @@ export class PlayPage {
     return this.simple("autocollect");
   }
 
-  async replay() {
-    const res = await this.simple("restart");
-    if (res) this.timer.reset();
+  /** The same deal again, as a new game (a finished game cannot be restarted). */
+  replay() {
+    return this.startGame(this.game ? this.game.view.deal : null);
   }
 
   async hint() {
@@ -340,32 +344,32 @@ export class PlayPage {
       this.renderer.markCards(j.from, n - (j.cards || 1), "hint");
       this.renderer.markPile(j.to, "hint-target");
     }
-    const text = t("msg.hint", { move: m.text });
+    const src = this.game.view.piles[j.from];
+    const code = src && src.cards[src.cards.length - (j.cards || 1)];
+    const words = j.to
+      ? t("move.done", { card: cardName(code), pile: pileName(j.to, this.game.view.piles[j.to]) })
+      : t("pile.stock");
+    const text = t("msg.hint", { move: words });
     this.say(text);
     announce(text);
   }
 
-  async newGame() {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      const g = await api.newGame(this.entry.id, this.createArgs(null));
-      this.game = null;
-      this.setGame(g, { instant: true });
-      this.say("");
-    } catch (e) {
-      this.fail(e);
-    } finally {
-      this.busy = false;
-    }
+  newGame() {
+    return this.startGame(null);
   }
 
-  async gotoDeal() {
+  gotoDeal() {
     const n = Number(this.els.dealInput.value);
-    if (!Number.isInteger(n) || n < 1 || this.busy) return;
+    if (!Number.isInteger(n) || n < 1) return null;
+    return this.startGame(n);
+  }
+
+  async startGame(deal) {
+    if (this.busy) return;
     this.busy = true;
+    closeDialogs();
     try {
-      const g = await api.newGame(this.entry.id, this.createArgs(n));
+      const g = await api.newGame(this.entry.id, this.createArgs(deal));
       this.game = null;
       this.setGame(g, { instant: true });
       this.say("");

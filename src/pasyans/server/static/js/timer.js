@@ -1,13 +1,21 @@
-// Time spent on a game, kept per game id in localStorage so a reload keeps counting.
-const PREFIX = "pasyans.time.";
+// Playing time: the server counts it (time_ms, kept with the game); the page shows it
+// ticking and sends the heartbeat (every 10 s while visible and focused) that makes it count.
+const BEAT_MS = 10000;
 
 export class GameTimer {
-  constructor(gameId, onTick) {
-    this.key = PREFIX + gameId;
+  constructor(onTick, heartbeat) {
     this.onTick = onTick;
-    this.base = Number(localStorage.getItem(this.key) || 0) || 0;
+    this.heartbeat = heartbeat;
+    this.base = 0;
     this.since = null;
-    this.handle = null;
+    this.tick = null;
+    this.beat = null;
+  }
+
+  /** Take the server's figure as the truth. */
+  sync(ms) {
+    this.base = ms;
+    if (this.since !== null) this.since = Date.now();
   }
 
   elapsed() {
@@ -17,31 +25,21 @@ export class GameTimer {
   start() {
     if (this.since !== null) return;
     this.since = Date.now();
-    this.handle = setInterval(() => {
-      this.save();
-      this.onTick(this.elapsed());
+    this.tick = setInterval(() => {
+      if (document.visibilityState === "visible") this.onTick(this.elapsed());
     }, 1000);
+    this.beat = setInterval(async () => {
+      if (document.visibilityState !== "visible" || !document.hasFocus()) return;
+      const ms = await this.heartbeat();
+      if (typeof ms === "number" && this.since !== null) this.sync(ms);
+    }, BEAT_MS);
   }
 
   stop() {
     if (this.since === null) return;
     this.base = this.elapsed();
     this.since = null;
-    clearInterval(this.handle);
-    this.save();
-  }
-
-  reset() {
-    this.base = 0;
-    if (this.since !== null) this.since = Date.now();
-    this.save();
-  }
-
-  save() {
-    try {
-      localStorage.setItem(this.key, String(Math.round(this.elapsed())));
-    } catch {
-      /* ignore */
-    }
+    clearInterval(this.tick);
+    clearInterval(this.beat);
   }
 }
