@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pasyans.cards import card_code, double_deck
-from pasyans.engine.core import initial_state, legal_moves, play_checked
+from pasyans.engine.core import column_accepts, initial_state, legal_moves, play_checked
 from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -135,3 +135,31 @@ def test_a_saved_game_replays_to_the_identical_state(
     saved = json.loads(json.dumps(game.to_saved()))
     again = Game.from_saved(saved)
     assert again.state == game.state and again.moves == game.moves
+
+
+@FAST
+@given(variant, deal, choices)
+def test_listed_column_moves_agree_with_column_accepts(
+    v: tuple[str, dict[str, str]], n: int, picks: list[int]
+) -> None:
+    game = Game(v[0], n, v[1])
+    walk(game, picks)
+    spec, state = game.spec, game.state
+    listed = {m for m in game.legal_moves() if m.dst and m.dst.startswith("t")}
+    expected = set()
+    for m in game.legal_moves():
+        if m.dst is None:
+            continue
+        src = spec.pile_index(m.src)
+        for c in spec.indexes_of(PileKind.COLUMN):
+            kind = spec.piles[src].kind
+            whole = m.cards == len(state.piles[src]) and not state.piles[c]
+            lowest = state.piles[src][-m.cards]
+            if c != src and not whole and column_accepts(spec, state, c, kind, lowest):
+                expected.add(Move(m.src, spec.piles[c].id, m.cards))
+    assert expected <= listed
+    for m in listed:
+        src = spec.pile_index(m.src)
+        lowest = state.piles[src][-m.cards]
+        d = spec.pile_index(m.dst or "")
+        assert column_accepts(spec, state, d, spec.piles[src].kind, lowest)

@@ -129,6 +129,9 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
     reserves = spec.indexes_of(PileKind.RESERVE)
     to_found = spec.feeds.get(PileKind.FOUNDATION, frozenset())
     to_reserve = spec.feeds.get(PileKind.RESERVE, frozenset())
+    to_column = spec.feeds.get(PileKind.COLUMN, frozenset())
+    builds = spec.column_build is not Build.NONE
+    same_suit = spec.column_build is Build.DOWN_SUIT
     ids = [p.id for p in spec.piles]
     out: list[Move] = []
     for i in _source_indexes(spec, state):
@@ -143,12 +146,23 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
                 if foundation_accepts(spec, f, piles[f], card):
                     out.append(Move(ids[i], ids[f], 1))
         whole = len(pile) if kind is PileKind.COLUMN else -1
-        for n in counts:
+        empty = EmptyColumn.NONE if kind in spec.empty_column_refuses else spec.empty_column
+        for n in counts if kind in to_column else ():
             lowest = pile[-n]
-            for c in columns:
-                if c == i or (n == whole and not piles[c]):
-                    continue  # a whole column into an empty one changes nothing
-                if column_accepts(spec, state, c, kind, lowest):
+            for c in columns:  # inlined column_accepts, the hot loop of every search
+                target = piles[c]
+                if c == i:
+                    continue
+                if target:
+                    top = target[-1]
+                    if builds and (
+                        top - lowest == 4 if same_suit else (top >> 2) - (lowest >> 2) == 1
+                    ):
+                        out.append(Move(ids[i], ids[c], n))
+                elif n != whole and (  # a whole column into an empty one changes nothing
+                    empty is EmptyColumn.ANY
+                    or (empty is EmptyColumn.KINGS and (lowest >> 2) + 1 == KING)
+                ):
                     out.append(Move(ids[i], ids[c], n))
         if kind in to_reserve:
             for r in reserves:

@@ -136,9 +136,14 @@ class GameSpec:
     option_values: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, int] = field(default_factory=dict)
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    by_kind: Mapping[PileKind, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", {p.id: i for i, p in enumerate(self.piles)})
+        kinds = {
+            kind: tuple(i for i, p in enumerate(self.piles) if p.kind is kind) for kind in PileKind
+        }
+        object.__setattr__(self, "by_kind", kinds)
 
     def pile_index(self, pile_id: str) -> int:
         """Index of a pile id in :attr:`piles`; raises ``KeyError`` for an unknown id."""
@@ -149,7 +154,7 @@ class GameSpec:
 
     def indexes_of(self, kind: PileKind) -> tuple[int, ...]:
         """Indexes of every pile of a kind, left to right."""
-        return tuple(i for i, p in enumerate(self.piles) if p.kind is kind)
+        return self.by_kind[kind]
 
 
 def piles(kind: PileKind, prefix: str, count: int) -> tuple[PileSpec, ...]:
