@@ -283,3 +283,15 @@ def test_smart_moves_every_legal_move_reachable() -> None:
     }
     reachable = {m for pile_id, idx in by_card for m in game.smart_moves(pile_id, idx)}
     assert reachable == {m for m in game.legal_moves() if not m.is_stock}
+
+
+def test_autocollect_a_whole_table() -> None:
+    ranks = "A23456789TJQK"
+    piles = {f"t{i}": " ".join(f"{r}{s}" for r in ranks[::-1]) for i, s in enumerate("CDHSCDHS", 1)}
+    game = Game("spine", 1, start=build_state(SPINE, piles))
+    moves = autocollect_moves(SPINE, game.state)
+    assert moves is not None and len(moves) == 104
+    game.autocollect()
+    assert game.won and game.moves_made == 104
+    blocked = {**piles, "t8": piles["t8"].replace("2S AS", "AS 2S")}
+    assert autocollect_moves(SPINE, build_state(SPINE, blocked)) is None

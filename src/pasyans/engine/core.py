@@ -347,24 +347,49 @@ def autocollect_moves(spec: GameSpec, state: State, budget: int = 20_000) -> lis
     """A proof that the rest can go up: foundation moves only, ending in a win; else None.
 
     Offered only when no card is hidden, so the proof never depends on secret cards.
-    Searches depth first with memory; ``budget`` bounds the positions visited.
+    Searches depth first with memory; ``budget`` bounds the positions visited (None when
+    it runs out: the engine never guesses). Foundations that build up in suit from any
+    Ace are interchangeable, so equal foundations are tried once and positions that
+    differ only by which foundation holds what are one position.
     """
     if spec.foundations is Foundations.NONE or is_won(spec, state):
         return None
     if has_hidden_cards(spec, state):
         return None
-    seen: set[State] = set()
+    alike = spec.foundations is Foundations.UP
+    found = spec.indexes_of(PileKind.FOUNDATION)
+    others = [i for i in range(len(spec.piles)) if i not in found]
+    seen: set[object] = set()
     path: list[Move] = []
     left = [budget]
+
+    def key(s: State) -> object:
+        if not alike:
+            return s
+        return (tuple(s.piles[i] for i in others), tuple(sorted(s.piles[f] for f in found)))
+
+    def candidates(s: State) -> list[Move]:
+        moves = foundation_moves(spec, s)
+        if not alike:
+            return moves
+        tried: set[tuple[str, tuple[Card, ...]]] = set()
+        out = []
+        for m in moves:
+            k = (m.src, s.piles[spec.index[m.dst or ""]])
+            if k not in tried:
+                tried.add(k)
+                out.append(m)
+        return out
 
     def search(s: State) -> bool:
         if is_won(spec, s):
             return True
-        if s in seen or left[0] <= 0:
+        k = key(s)
+        if k in seen or left[0] <= 0:
             return False
-        seen.add(s)
+        seen.add(k)
         left[0] -= 1
-        for m in foundation_moves(spec, s):
+        for m in candidates(s):
             path.append(m)
             if search(apply(spec, s, m)):
                 return True
