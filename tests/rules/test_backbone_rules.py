@@ -186,3 +186,8 @@ def test_classic_stock_turns_one_card_with_one_redeal() -> None:
     assert stock_action(CLASSIC, turned) == "redeal"
     again = play_checked(CLASSIC, play_checked(CLASSIC, turned, STOCK), STOCK)
     assert stock_action(CLASSIC, again) is None
+
+
+def test_one_card_per_move_says_so(rules: Rules) -> None:
+    s = build_state(BACKBONE, {"t1": "8S 7S", "t2": "9S"})
+    assert "one card" in rules.refused(BACKBONE, s, "t1>t2:2", code="not_a_run")

@@ -303,6 +303,8 @@ def explain_illegal(spec: GameSpec, state: State, move: Move) -> tuple[str, str]
     if p.kind in (PileKind.STOCK, PileKind.DONE):
         return ("not_playable", f"{text}: cards do not leave {move.src} by hand.")
     if move.cards > len(_movable_counts(spec, state, i)):
+        if not spec.runs_move or p.kind is not PileKind.COLUMN:
+            return ("not_a_run", f"{text}: only one card moves at a time here.")
         return ("not_a_run", f"{text}: only a same-suit descending run moves as one unit.")
     return ("does_not_fit", f"{text}: that card cannot go there.")
 
