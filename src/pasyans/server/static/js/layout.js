@@ -7,8 +7,10 @@ const BADGE = 14; // room for the line under the stock (passes or deals left)
 
 function size(width, slots, cap) {
   const gap = width < 600 ? GAP / 2 : GAP;
-  const w = Math.floor(Math.min(cap, width / (slots + (slots + 1) * gap)));
-  return { w, h: Math.round(w * RATIO), g: Math.max(3, Math.round(w * gap)) };
+  const w0 = Math.min(cap, width / (slots + (slots + 1) * gap));
+  const g = Math.max(3, Math.round(w0 * gap));
+  const w = Math.floor(Math.min(cap, (width - (slots + 1) * g) / slots));
+  return { w, h: Math.round(w * RATIO), g };
 }
 
 function slotX(c, i, offset = 0) {

@@ -1,0 +1,136 @@
+"""Browser-test fixtures: Debian's Chromium through Playwright, and the real app served by
+uvicorn on 127.0.0.1 (a free port, a temporary SQLite database) for the whole session.
+
+Without /usr/bin/chromium the browser tests are skipped locally and FAIL in CI (CI=true).
+Every test fails on a console error or an uncaught page error (the one expected 404 of
+``/api/current``, "no unfinished game yet", is allowed). Screenshots go to
+``PASYANS_SCREENSHOT_DIR`` (default ``build/screenshots``) for review.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(here):
+            item.add_marker(pytest.mark.browser)
+            if not CHROMIUM.exists() and os.environ.get("CI") != "true":
+                item.add_marker(pytest.mark.skip(reason="no /usr/bin/chromium"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _chromium_present() -> None:
+    if not CHROMIUM.exists() and os.environ.get("CI") == "true":
+        pytest.fail("CI=true but /usr/bin/chromium is missing")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "locale": "en-US", "viewport": {"width": 1280, "height": 800}}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real app on 127.0.0.1:PORT; yields its base URL."""
+    import uvicorn
+
+    from pasyans.server.app import create_app
+    from pasyans.server.settings import Settings
+
+    data = tmp_path_factory.mktemp("e2e-data")
+    settings = Settings(
+        data_dir=data,
+        database_url=f"sqlite:///{data / 'e2e.sqlite3'}",
+        rate_hint_per_minute=0,
+        rate_new_game_per_minute=0,
+    )
+    app = create_app(settings)
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the live server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: str) -> str:
+    return live_server
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    d = Path(os.environ.get("PASYANS_SCREENSHOT_DIR", ROOT / "build" / "screenshots"))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+@pytest.fixture(autouse=True)
+def console_errors(request: pytest.FixtureRequest) -> Iterator[list[str]]:
+    """Collects console errors and page errors of every page; the test fails on any."""
+    errors: list[str] = []
+    if "page" not in request.fixturenames:
+        yield errors
+        return
+    page = request.getfixturevalue("page")
+
+    def on_console(msg: Any) -> None:
+        if msg.type != "error":
+            return
+        url = (msg.location or {}).get("url", "")
+        if "/api/current" in url and "404" in msg.text:
+            return
+        errors.append(f"console: {msg.text} ({url})")
+
+    page.context.on("console", on_console)
+    page.context.on("weberror", lambda e: errors.append(f"page error: {e.error}"))
+    yield errors
+    assert not errors, "\n".join(errors)

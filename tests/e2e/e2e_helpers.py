@@ -1,0 +1,118 @@
+"""Helpers for the browser tests: open a table, read what it shows, drive the API."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from playwright.sync_api import Locator, Page, expect
+
+from pasyans.engine.moves import Move
+
+GAMES = ["spine", "backbone", "backbone-classic", "spider", "nivernais"]
+
+
+def open_table(
+    page: Page,
+    game: str,
+    deal: int | None = None,
+    options: dict[str, str] | None = None,
+    kind: str | None = "random",
+) -> str:
+    """Go to the table of ``game`` and wait until it is drawn; returns the game's id."""
+    q: dict[str, str] = dict(options or {})
+    if deal is not None:
+        q["deal"] = str(deal)
+    if kind is not None:
+        q["kind"] = kind
+    page.goto(f"/play/{game}" + (f"?{urlencode(q)}" if q else ""))
+    return wait_table(page)
+
+
+def wait_table(page: Page) -> str:
+    table = page.locator("section.table")
+    expect(table).to_have_attribute("data-game-id", _any())
+    expect(table.locator(".card").first).to_be_attached()
+    gid = table.get_attribute("data-game-id")
+    assert gid
+    return gid
+
+
+def _any() -> Any:
+    import re
+
+    return re.compile(r".+")
+
+
+def version(page: Page) -> int:
+    return int(page.locator("section.table").get_attribute("data-version") or "0")
+
+
+def wait_version(page: Page, v: int) -> None:
+    expect(page.locator("section.table")).to_have_attribute("data-version", str(v))
+
+
+def game_object(page: Page) -> dict[str, Any]:
+    gid = page.locator("section.table").get_attribute("data-game-id")
+    res = page.request.get(f"/api/games/{gid}")
+    assert res.ok, res.text()
+    data: dict[str, Any] = res.json()
+    return data
+
+
+def api_play(page: Page, moves: list[Move]) -> dict[str, Any]:
+    """Play ``moves`` through the API as the page's player; returns the last answer."""
+    g = game_object(page)
+    for m in moves:
+        res = page.request.post(
+            f"/api/games/{g['id']}/moves", data={"move": m.to_str(), "version": g["version"]}
+        )
+        assert res.ok, res.text()
+        g = res.json()
+    return g
+
+
+def dom_piles(page: Page) -> dict[str, list[str | None]]:
+    """What the table shows: pile id → card codes bottom to top (None = face down)."""
+    raw: dict[str, list[str | None]] = page.locator("section.table").evaluate(
+        """t => {
+            const out = {};
+            for (const p of t.querySelectorAll('.pile[data-pile]')) {
+                out[p.dataset.pile] = [...p.querySelectorAll(':scope > .card')]
+                    .sort((a, b) => a.dataset.index - b.dataset.index)
+                    .map(c => c.classList.contains('down') ? null : c.dataset.card);
+            }
+            return out;
+        }"""
+    )
+    return raw
+
+
+def card(page: Page, pile: str, index: int) -> Locator:
+    return page.locator(f'.pile[data-pile="{pile}"] > .card[data-index="{index}"]')
+
+
+def top_index(view: dict[str, Any], pile: str) -> int:
+    return len(view["piles"][pile]["cards"]) - 1
+
+
+def drag(page: Page, source: Locator, target: Locator, *, steps: int = 12) -> None:
+    """Press on the visible top strip of ``source`` and drop over the middle of ``target``."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    assert a and b
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + min(8, a["height"] / 4)
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 3, y0 + 3, steps=2)
+    page.mouse.move(x1, y1, steps=steps)
+    page.mouse.up()
+
+
+def drop_spot(page: Page, pile: str) -> Locator:
+    """Where a drop onto ``pile`` aims: its top card, or the empty pile's outline."""
+    cards = page.locator(f'.pile[data-pile="{pile}"] > .card')
+    if cards.count():
+        return cards.last
+    return page.locator(f'.pile[data-pile="{pile}"] > .pile-base')

@@ -1,0 +1,85 @@
+"""Move lists that reach the positions the browser tests need, found with the engine.
+
+The browser never sees these: the tests play them through the API (as a player would),
+then look at the page.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from pasyans.deals import new_game
+from pasyans.engine import Game, core
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.solver.search import solve
+
+
+def random_line(
+    game: Game,
+    goal: Callable[[GameSpec, State], bool],
+    *,
+    seed: int,
+    steps: int,
+    stock: bool = True,
+) -> list[Move] | None:
+    """A random legal line from the game's position that reaches ``goal``, or None."""
+    rng = random.Random(seed)
+    spec, state = game.spec, game.state
+    line: list[Move] = []
+    for _ in range(steps):
+        if goal(spec, state):
+            return line
+        moves = [m for m in core.legal_moves(spec, state) if stock or m.dst is not None]
+        if not moves:
+            return None
+        m = rng.choice(moves)
+        state = core.apply(spec, state, m)
+        line.append(m)
+    return line if goal(spec, state) else None
+
+
+def spider_empty_column(deal: int = 1) -> tuple[dict[str, str], list[Move]]:
+    """Spider (one suit) moves that empty a column while the stock still has cards."""
+    options = {"suits": "1"}
+
+    def goal(spec: GameSpec, s: State) -> bool:
+        cols = spec.indexes_of(PileKind.COLUMN)
+        return bool(s.piles[spec.index["stock"]]) and any(not s.piles[c] for c in cols)
+
+    for seed in range(2000):
+        line = random_line(new_game("spider", deal, options, "random"), goal, seed=seed, steps=200, stock=False)
+        if line is not None:
+            return options, line
+    raise AssertionError("no Spider line to an empty column found")
+
+
+def nivernais_stuck() -> tuple[int, list[Move]]:
+    """A Nivernais deal and a line that leaves it stuck (every random playout ends)."""
+    for deal in range(1, 200):
+        for seed in range(20):
+            g = new_game("nivernais", deal, None, "random")
+            line = random_line(g, core.is_stuck, seed=seed, steps=2000)
+            if line is not None:
+                return deal, line
+    raise AssertionError("no stuck Nivernais line found")
+
+
+def spine_win(deal: int) -> list[Move]:
+    """The solver's winning line for a solvable Spine deal."""
+    g = new_game("spine", deal, None, "solvable")
+    result = solve(g.spec, g.state, seconds=30)
+    assert result.result == "won", result
+    return list(result.moves)
+
+
+def first_card_move(game_id: str, options: dict[str, str] | None = None) -> tuple[int, Move]:
+    """A random deal of ``game_id`` whose start has a card move (not the stock)."""
+    for deal in range(1, 500):
+        g = new_game(game_id, deal, options, "random")
+        for m in g.legal_moves():
+            if m.dst is not None:
+                return deal, m
+    raise AssertionError(f"no {game_id} deal with a card move at the start")
