@@ -24,8 +24,12 @@ class Game:
 
     >>> g = Game("spider", deal=1, options={"suits": "1"})
     >>> events = g.play(g.legal_moves()[0])
-    >>> g.undo(); g.moves_made
-    0
+    >>> g.moves_made, g.score
+    (1, 499)
+    >>> g.undo()
+    Move.parse('t1>t5')
+    >>> g.moves_made, g.undos, g.score
+    (0, 1, 500)
     """
 
     def __init__(
