@@ -33,6 +33,8 @@ def upgrade(url: str, revision: str = "head") -> None:
     )
     try:
         with engine.connect() as conn:
+            # SQLite: BEGIN IMMEDIATE, so a second process waits and then finds head.
+            conn.execution_options(pasyans_write=True)
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _LOCK_KEY})
                 conn.commit()

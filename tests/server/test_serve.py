@@ -1,0 +1,129 @@
+"""``pasyans serve`` really starts (a subprocess on a free port), and the version check holds
+under real parallel requests: SQLite with one worker, PostgreSQL with two workers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+PASYANS = Path(sys.executable).parent / "pasyans"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server(str):
+    """The base URL of the server, knowing its database backend."""
+
+    backend: str
+
+    def __new__(cls, base: str, backend: str) -> Server:
+        self = super().__new__(cls, base)
+        self.backend = backend
+        return self
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """The base URL of a running ``pasyans serve``."""
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
+    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        env["PASYANS_DATABASE_URL"] = url
+        args += ["--workers", "2"]
+    log = (tmp_path / "server.log").open("w")
+    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, (tmp_path / "server.log").read_text()
+            time.sleep(0.2)
+        yield Server(base, request.param)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        log.close()
+
+
+def test_serve_answers_and_makes_its_database(server: Server, tmp_path: Path) -> None:
+    r = httpx.get(f"{server}/healthz")
+    assert r.json() == {"status": "ok"}
+    assert httpx.get(f"{server}/").status_code == 200
+    sqlite_file = tmp_path / "data" / "pasyans.sqlite3"
+    assert sqlite_file.exists() == (server.backend == "sqlite")
+    with httpx.Client(base_url=server) as c:
+        g = c.post("/api/games", json={"game": "spider", "deal": 9}).json()
+        m = g["view"]["moves"][0]["text"]
+        assert c.post(f"/api/games/{g['id']}/moves", json={"move": m, "version": 1}).is_success
+
+
+def test_parallel_requests_never_lose_or_duplicate_a_move(server: Server) -> None:
+    with httpx.Client(base_url=server, timeout=30) as c:
+        g = c.post("/api/games", json={"game": "spider", "deal": 77, "options": {"suits": 1}})
+        game: dict[str, Any] = g.json()
+        cookies = dict(c.cookies)
+    gid = game["id"]
+    first = game["view"]["moves"][0]["text"]
+
+    def same_move(_: int) -> int:
+        with httpx.Client(base_url=server, cookies=cookies, timeout=30) as tab:
+            body = {"move": first, "version": 1}
+            return tab.post(f"/api/games/{gid}/moves", json=body).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(same_move, range(8)))
+    assert sorted(codes) == [200] + [409] * 7
+
+    def keep_playing(_: int) -> int:
+        """Play until 5 moves of ours are acknowledged, retrying on 409."""
+        acked = 0
+        with httpx.Client(base_url=server, cookies=cookies, timeout=30) as tab:
+            now = tab.get(f"/api/games/{gid}").json()
+            while acked < 5:
+                moves = now["view"]["moves"]
+                body = {"move": moves[acked % len(moves)]["text"], "version": now["version"]}
+                r = tab.post(f"/api/games/{gid}/moves", json=body)
+                if r.status_code == 200:
+                    acked += 1
+                else:
+                    assert r.status_code == 409, r.text
+                now = r.json()
+        return acked
+
+    with ThreadPoolExecutor(6) as pool:
+        acked = sum(pool.map(keep_playing, range(6)))
+    with httpx.Client(base_url=server, cookies=cookies) as c:
+        final = c.get(f"/api/games/{gid}").json()
+    assert final["version"] == 2 + acked
+    assert final["view"]["counters"]["moves"] == 1 + acked
