@@ -51,7 +51,8 @@ def test_json_forms() -> None:
 @pytest.mark.parametrize(
     "text",
     ["", "t3", "t3>", ">t3", "t3>t3", "t11>t1", "f9>t1", "r0>f1", "x>y", "t1>t2:0",
-     "t1>t2:-1", "t1>t2:two", "stock>t1", "t1>stock", "t1>t2>t3", "stock stock", "t1->t2"],
+     "t1>t2:-1", "t1>t2:two", "stock>t1", "t1>stock", "t1>t2>t3", "stock stock", "t1->t2",
+     "t1>t2:105", "t1>t2:199", "t1>t2:200"],
 )  # fmt: skip
 def test_bad_text_is_an_invalid_move_error(text: str) -> None:
     with pytest.raises(InvalidMoveError) as err:

@@ -72,6 +72,8 @@ class Move:
                 f"not a move: {text[:40]!r} (expected e.g. 't3>f1', 't3>t5:4' or 'stock')"
             )
         src, dst, n = m.group(1), m.group(2), int(m.group(3) or 1)
+        if n > 104:
+            raise InvalidMoveError(f"a move moves at most 104 cards: {text[:40]!r}")
         if src == dst:
             raise InvalidMoveError(f"a move needs two different piles: {text[:40]!r}")
         if STOCK in (src, dst):
