@@ -45,6 +45,26 @@ def test_malformed_json(client: TestClient) -> None:
     _error(r, 400, "malformed_json")
 
 
+def test_not_json(client: TestClient) -> None:
+    r = client.post(
+        "/api/games", content=b'{"game": "spine"}', headers={"content-type": "text/plain"}
+    )
+    _error(r, 415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "spider", "deal": True},
+        {"game": "spider", "deal": "5"},
+        {"game": "spider", "options": {"suits": True}},
+        {"game": "spider", "options": {"suits": 2.0}},
+    ],
+)
+def test_no_type_coercion(client: TestClient, body: dict[str, Any]) -> None:
+    _error(client.post("/api/games", json=body), 422, "validation_error")
+
+
 def test_oversized_body(make_app: Any) -> None:
     app = make_app(max_body_bytes=1024)
     with TestClient(app) as c:

@@ -169,6 +169,9 @@ def install(app: FastAPI) -> None:
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return error_response(request, ApiError("malformed_json"))
+        content_type = request.headers.get("content-type", "")
+        if request.method in ("POST", "PUT", "PATCH") and "json" not in content_type:
+            return error_response(request, ApiError("unsupported_media_type"))
         details = [
             {"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
             for e in errors[:20]

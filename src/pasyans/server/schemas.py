@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-OptionValue = str | int
+OptionValue = StrictStr | StrictInt
 
 PlayerView = dict[str, Any]
 """The engine's player view; face-down cards are null."""
@@ -20,7 +20,7 @@ class StrictIn(BaseModel):
 
 class GameCreateIn(StrictIn):
     game: str = Field(max_length=40, examples=["spider"])
-    deal: int | None = Field(default=None, description="1 … 2147483647; random when omitted.")
+    deal: StrictInt | None = Field(default=None, description="1 … 2147483647; random when omitted.")
     options: dict[str, OptionValue] = Field(default_factory=dict, examples=[{"suits": 2}])
     solvable: bool | None = Field(
         default=None, description="true: a proven-winnable deal; omitted: the game's default."
@@ -28,17 +28,17 @@ class GameCreateIn(StrictIn):
 
 
 class VersionIn(StrictIn):
-    version: int = Field(ge=0, description="The version the request was made on.")
+    version: StrictInt = Field(ge=0, description="The version the request was made on.")
 
 
 class MoveJson(StrictIn):
     from_: str = Field(alias="from", max_length=12)
     to: str | None = Field(default=None, max_length=12)
-    cards: int | None = Field(default=None, ge=1, le=104)
+    cards: StrictInt | None = Field(default=None, ge=1, le=104)
 
 
 class MoveIn(VersionIn):
-    move: str | MoveJson = Field(
+    move: StrictStr | MoveJson = Field(
         description="Text notation ('t3>f1', 't3>t5:4', 'stock') or its JSON form.",
         examples=["t3>f1"],
     )
