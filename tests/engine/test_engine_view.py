@@ -70,3 +70,14 @@ def test_no_hidden_card_in_the_json() -> None:
         for c in pile[game.state.down[i]:]
     )  # fmt: skip
     assert sorted(CODE.findall(text)) == sorted(card_code(c) for c in visible)
+
+
+def test_the_example_in_the_docs_is_the_real_output() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "player-view.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    shown = text.split("```json\n", 1)[1].split("```", 1)[0]
+    scope: dict[str, object] = {}
+    exec(code, scope)
+    assert scope["view"] == json.loads(shown)
