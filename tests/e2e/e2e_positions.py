@@ -50,7 +50,9 @@ def spider_empty_column(deal: int = 1) -> tuple[dict[str, str], list[Move]]:
         return bool(s.piles[spec.index["stock"]]) and any(not s.piles[c] for c in cols)
 
     for seed in range(2000):
-        line = random_line(new_game("spider", deal, options, "random"), goal, seed=seed, steps=200, stock=False)
+        line = random_line(
+            new_game("spider", deal, options, "random"), goal, seed=seed, steps=200, stock=False
+        )
         if line is not None:
             return options, line
     raise AssertionError("no Spider line to an empty column found")

@@ -6,10 +6,14 @@ const GAP = 0.14; // gap between slots, in card widths
 const BADGE = 14; // room for the line under the stock (passes or deals left)
 
 function size(width, slots, cap) {
-  const gap = width < 600 ? GAP / 2 : GAP;
+  // Large mode (cap > 100): narrower gaps, and cards never under 44 px (the table may
+  // then scroll sideways on a phone).
+  const large = cap > 100;
+  const gap = width < 600 || large ? GAP / 2 : GAP;
   const w0 = Math.min(cap, width / (slots + (slots + 1) * gap));
   const g = Math.max(3, Math.round(w0 * gap));
-  const w = Math.floor(Math.min(cap, (width - (slots + 1) * g) / slots));
+  let w = Math.floor(Math.min(cap, (width - (slots + 1) * g) / slots));
+  if (large) w = Math.max(w, 44);
   return { w, h: Math.round(w * RATIO), g };
 }
 

@@ -157,7 +157,8 @@ export class PlayPage {
     const height = Math.max(360, window.innerHeight - (box.top + window.scrollY) - 8);
     const geom = layout(view, width, height, !!prefs().large);
     this.tableEl.classList.toggle("small", geom.c.w < 64);
-    this.renderer.render(view, geom, { events, instant });
+    this.tableEl.classList.toggle("large", !!prefs().large);
+    this.animationMs = this.renderer.render(view, geom, { events, instant });
     for (const p of this.renderer.placed) {
       if (p.code && targetsOf(view, p.pile, p.index).length) {
         p.el.setAttribute("role", "button");
@@ -211,7 +212,7 @@ export class PlayPage {
     }
     if (this.shownEnd === key) return;
     this.shownEnd = key;
-    const delay = animating ? Math.min(2500, 200 + animating * 100) : 0;
+    const delay = animating ? Math.min(3000, this.animationMs || 0) : 0;
     setTimeout(() => {
       if (!this.game || `${this.game.id}@${this.game.version}` !== key) return;
       const actions = { newGame: () => this.newGame(), replay: () => this.replay(), undo: () => this.undo() };

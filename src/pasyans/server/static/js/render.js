@@ -26,7 +26,8 @@ export class TableRenderer {
     this.geom = null;
   }
 
-  /** Draw `view` laid out as `geom`; animate from the last render unless `instant`. */
+  /** Draw `view` laid out as `geom`; animate from the last render unless `instant`.
+   * Returns how long the animation runs, in ms. */
   render(view, geom, { events = [], instant = false } = {}) {
     const old = this.placed;
     const animate = !instant && old.length > 0 && !reducedMotion();
@@ -79,7 +80,7 @@ export class TableRenderer {
     }
     this.placed = placed;
     this.byPile = byPile;
-    if (animate) this.animate(old, placed, byPile, events);
+    return animate ? this.animate(old, placed, byPile, events) : 0;
   }
 
   decorate(base, id, pile, view, g) {
@@ -172,9 +173,9 @@ export class TableRenderer {
         Object.keys(arrivals).forEach((id, j) => take(id, e.cards || 1, k + j * 0.25));
       }
     });
-    const ms = events.length > 12 ? 90 : 170;
     let last = 0;
     for (const v of step.values()) last = Math.max(last, v);
+    const ms = last > 8 ? Math.max(25, Math.min(90, 1800 / last)) : 170;
     for (const p of placed) {
       const s = start.get(p);
       if (!s) continue;
@@ -188,6 +189,7 @@ export class TableRenderer {
       p.el.classList.add("from");
       if (s.flip) p.el.classList.add("flip-in");
     }
+    if (!start.size) return 0;
     void this.root.offsetWidth; // commit the start positions
     for (const p of placed) {
       if (!p.el.classList.contains("from")) continue;
@@ -195,6 +197,7 @@ export class TableRenderer {
       p.el.classList.remove("from");
       p.el.addEventListener("transitionend", () => p.el.classList.remove("gliding", "flip-in"), { once: true });
     }
+    return Math.round(last * ms) + 260;
   }
 
   pileEl(id) {
