@@ -85,3 +85,16 @@ def first_card_move(game_id: str, options: dict[str, str] | None = None) -> tupl
             if m.dst is not None:
                 return deal, m
     raise AssertionError(f"no {game_id} deal with a card move at the start")
+
+
+def card_with_choices(game_id: str, at_least: int = 2) -> tuple[int, str, int, list[Move]]:
+    """A random deal whose start has a card with several smart-move destinations."""
+    for deal in range(1, 2000):
+        g = new_game(game_id, deal, None, "random")
+        for pid in {m.src for m in g.legal_moves() if m.dst is not None}:
+            n = len(g.state.piles[g.spec.index[pid]])
+            for index in range(n - 1, -1, -1):
+                smart = g.smart_moves(pid, index)
+                if len(smart) >= at_least:
+                    return deal, pid, index, smart
+    raise AssertionError(f"no {game_id} deal with a card of {at_least} destinations")

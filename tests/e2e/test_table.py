@@ -21,7 +21,7 @@ from e2e_helpers import (
     wait_table,
     wait_version,
 )
-from e2e_positions import first_card_move
+from e2e_positions import card_with_choices, first_card_move
 from playwright.sync_api import Browser, Page, expect
 
 from pasyans.cards import card_code
@@ -217,3 +217,20 @@ def test_no_face_down_card_is_in_the_page(page: Page) -> None:
     allowed = {"--x", "--y", "--z", "--fx", "--fy", "--delay"}
     assert set(re.findall(r"--?[\w-]+(?=:)", styles)) <= allowed
     assert not downs.evaluate_all("els => els.map(e => e.textContent).join('')")
+
+
+def test_repeated_clicks_cycle_through_every_destination(page: Page) -> None:
+    deal, pid, index, smart = card_with_choices("spider", 3)
+    open_table(page, "spider", deal=deal)
+    code = dom_piles(page)[pid][index]
+    where, at = pid, index
+    for m in smart:
+        dst = m.dst or ""
+        there = page.locator(f'.pile[data-pile="{dst}"] > .card[data-card="{code}"]')
+        before = there.count()
+        card(page, where, at).click()
+        expect(there).to_have_count(before + 1)
+        where, at = dst, len(dom_piles(page)[dst]) - 1
+        assert dom_piles(page)[dst][at] == code
+        page.wait_for_timeout(300)
+    assert game_object(page)["view"]["counters"]["undos"] == 0

@@ -22,6 +22,20 @@ export function smartMoves(view, pileId, index) {
     .sort((a, b) => rank(a) - rank(b));
 }
 
+/** Smart moves for clicking: empty piles of one kind are interchangeable, so only the
+ * first of them is kept (cycling then visits only destinations that differ). */
+export function clickMoves(view, pileId, index) {
+  const seen = new Set();
+  return smartMoves(view, pileId, index).filter((m) => {
+    const dst = view.piles[m.json.to];
+    if (dst.cards.length) return true;
+    const key = `${dst.kind}/${dst.build || ""}/${dst.suit || ""}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Pile ids the unit at (pileId, index) may be dropped on. */
 export function targetsOf(view, pileId, index) {
   return smartMoves(view, pileId, index).map((m) => m.json.to);

@@ -6,7 +6,7 @@ import { announce, formatTime, h } from "./dom.js";
 import { cardName, getLang, pileName, t } from "./i18n.js";
 import { TableInput } from "./input.js";
 import { layout } from "./layout.js";
-import { findMove, foundationMove, smartMoves, stockMove, targetsOf } from "./moves.js";
+import { clickMoves, findMove, foundationMove, stockMove, targetsOf } from "./moves.js";
 import { prefs } from "./prefs.js";
 import { TableRenderer } from "./render.js";
 import { GameTimer } from "./timer.js";
@@ -408,7 +408,7 @@ export class PlayPage {
     if (c && c.version === this.game.version && c.pile === info.pile && c.index === info.index) {
       return this.cycleNext(c);
     }
-    const list = smartMoves(v, info.pile, info.index);
+    const list = clickMoves(v, info.pile, info.index);
     if (!list.length) {
       info.card.classList.remove("shake");
       void info.card.offsetWidth;
@@ -421,52 +421,39 @@ export class PlayPage {
 
   async smartPlay(list, k, origin) {
     const m = list[k];
-    const v = this.game.view;
     const n = m.json.cards || 1;
-    const dst = m.json.to;
     const ok = await this.play(m);
-    if (!ok) return;
-    const pile = this.game.view.piles[dst];
-    this.lastSmart = { foundation: v.piles[dst].kind === "foundation" };
-    this.cycle = {
-      list: list.map((x) => x.json.to),
-      k,
-      n,
-      origin,
-      pile: dst,
-      index: pile.cards.length - n,
-      version: this.game.version,
-    };
+    if (ok) this.afterCycle({ list: list.map((x) => x.json.to), n }, k, origin, m.json.to);
   }
 
+  /** The next click on the card just moved: its next destination. Played straight from
+   * where the card lies when that is legal; otherwise the last move is taken back and the
+   * destination played from the place before. When every destination has been tried, the
+   * click counts as a fresh one from where the card lies now. */
   async cycleNext(c) {
-    // Try the card's next destination from where it lies now; if that is not legal from
-    // here, take the move back and play the next destination from the original place.
     const v = this.game.view;
-    for (let k = c.k + 1; k < c.list.length; k++) {
-      const to = c.list[k];
-      if (to === c.pile) continue;
-      const direct = findMove(v, c.pile, to, c.n);
-      if (direct) {
-        const ok = await this.play(direct);
-        if (ok) this.afterCycle(c, k, to);
-        return;
-      }
-      break;
+    let k = c.k + 1;
+    while (k < c.list.length && c.list[k] === c.pile) k++;
+    if (k >= c.list.length) {
+      this.cycle = null;
+      const list = clickMoves(v, c.pile, c.index);
+      if (list.length) await this.smartPlay(list, 0, c.pile);
+      return;
     }
-    const res = await this.simple("undo");
-    if (!res) return;
-    const k = c.k + 1;
-    if (k >= c.list.length) return; // every destination tried: the card is back home
-    const m = findMove(this.game.view, c.origin, c.list[k], c.n);
-    if (!m) return;
-    const ok = await this.play(m);
-    if (ok) this.afterCycle(c, k, c.list[k]);
+    const to = c.list[k];
+    const direct = findMove(v, c.pile, to, c.n);
+    if (direct) {
+      if (await this.play(direct)) this.afterCycle(c, k, c.pile, to);
+      return;
+    }
+    if (!(await this.simple("undo"))) return;
+    const m = findMove(this.game.view, c.prev, to, c.n);
+    if (m && (await this.play(m))) this.afterCycle(c, k, c.prev, to);
   }
 
-  afterCycle(c, k, to) {
+  afterCycle(c, k, prev, to) {
     const pile = this.game.view.piles[to];
-    this.cycle = { ...c, k, pile: to, index: pile.cards.length - c.n, version: this.game.version };
+    this.cycle = { ...c, k, prev, pile: to, index: pile.cards.length - c.n, version: this.game.version };
     this.lastSmart = { foundation: pile.kind === "foundation" };
   }
 
