@@ -15,7 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pasyans.cards import card_code, double_deck
-from pasyans.engine.core import column_accepts, initial_state, legal_moves, play_checked
+from pasyans.engine.core import (
+    column_accepts,
+    foundation_accepts,
+    foundation_targets,
+    initial_state,
+    legal_moves,
+    play_checked,
+)
 from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -163,3 +170,21 @@ def test_listed_column_moves_agree_with_column_accepts(
         lowest = state.piles[src][-m.cards]
         d = spec.pile_index(m.dst or "")
         assert column_accepts(spec, state, d, spec.piles[src].kind, lowest)
+
+
+@FAST
+@given(variant, deal, choices)
+def test_foundation_targets_agree_with_foundation_accepts(
+    v: tuple[str, dict[str, str]], n: int, picks: list[int]
+) -> None:
+    game = Game(v[0], n, v[1])
+    walk(game, picks)
+    spec, state = game.spec, game.state
+    targets = foundation_targets(spec, state)
+    for card in set(double_deck(spec.deck_suits)):
+        accepted = [
+            f
+            for f in spec.indexes_of(PileKind.FOUNDATION)
+            if foundation_accepts(spec, f, state.piles[f], card)
+        ]
+        assert targets.get(card, []) == accepted

@@ -74,6 +74,29 @@ def foundation_accepts(spec: GameSpec, index: int, pile: tuple[Card, ...], card:
     return False
 
 
+def foundation_targets(spec: GameSpec, state: State) -> dict[Card, list[int]]:
+    """Every card some foundation takes now, mapped to those foundations left to right
+    (the same answers as :func:`foundation_accepts`, computed once per position)."""
+    out: dict[Card, list[int]] = {}
+    for nth, f in enumerate(spec.indexes_of(PileKind.FOUNDATION)):
+        pile = state.piles[f]
+        top = pile[-1] if pile else -1
+        wanted: tuple[Card, ...] = ()
+        if spec.foundations is Foundations.UP:
+            wanted = (0, 1, 2, 3) if not pile else (top + 4,) if top < 48 else ()
+        elif spec.foundations is Foundations.UP_DOWN:
+            first = nth % 4 if nth < 4 else 48 + nth % 4  # the Ace or the King of its suit
+            if not pile:
+                wanted = (first,)
+            elif nth < 4:
+                wanted = (top + 4,) if top < 48 else ()
+            else:
+                wanted = (top - 4,) if top >= 4 else ()
+        for card in wanted:
+            out.setdefault(card, []).append(f)
+    return out
+
+
 def _movable_counts(spec: GameSpec, state: State, i: int) -> range:
     """How many cards may leave pile ``i`` as one unit: 1, or 1..k for a same-suit run."""
     pile = state.piles[i]
@@ -124,12 +147,12 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
     reserve cells; the stock click last. Nothing else decides legality."""
     piles = state.piles
     kinds = [p.kind for p in spec.piles]
-    foundations = spec.indexes_of(PileKind.FOUNDATION)
     columns = spec.indexes_of(PileKind.COLUMN)
     reserves = spec.indexes_of(PileKind.RESERVE)
     to_found = spec.feeds.get(PileKind.FOUNDATION, frozenset())
     to_reserve = spec.feeds.get(PileKind.RESERVE, frozenset())
     to_column = spec.feeds.get(PileKind.COLUMN, frozenset())
+    targets = foundation_targets(spec, state) if to_found else {}
     builds = spec.column_build is not Build.NONE
     same_suit = spec.column_build is Build.DOWN_SUIT
     ids = [p.id for p in spec.piles]
@@ -142,9 +165,8 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
             continue
         card = pile[-1]
         if kind in to_found:
-            for f in foundations:
-                if foundation_accepts(spec, f, piles[f], card):
-                    out.append(Move(ids[i], ids[f], 1))
+            for f in targets.get(card, ()):
+                out.append(Move(ids[i], ids[f], 1))
         whole = len(pile) if kind is PileKind.COLUMN else -1
         empty = EmptyColumn.NONE if kind in spec.empty_column_refuses else spec.empty_column
         for n in counts if kind in to_column else ():
