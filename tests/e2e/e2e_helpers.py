@@ -98,6 +98,7 @@ def top_index(view: dict[str, Any], pile: str) -> int:
 
 def drag(page: Page, source: Locator, target: Locator, *, steps: int = 12) -> None:
     """Press on the visible top strip of ``source`` and drop over the middle of ``target``."""
+    settle(page)
     a = source.bounding_box()
     b = target.bounding_box()
     assert a and b
@@ -116,3 +117,29 @@ def drop_spot(page: Page, pile: str) -> Locator:
     if cards.count():
         return cards.last
     return page.locator(f'.pile[data-pile="{pile}"] > .pile-base')
+
+
+def touch_drag(page: Page, source: Locator, target: Locator, *, steps: int = 10) -> None:
+    """A finger drag (real touch events through the DevTools protocol)."""
+    settle(page)
+    a = source.bounding_box()
+    b = target.bounding_box()
+    assert a and b
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + min(8, a["height"] / 4)
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", x0, y0)
+    for i in range(1, steps + 1):
+        touch("touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+    touch("touchEnd", x1, y1)
+    cdp.detach()
+
+
+def settle(page: Page) -> None:
+    """Wait until no card is gliding (animations end before positions are read)."""
+    expect(page.locator(".card.gliding, .card.returning")).to_have_count(0)

@@ -17,6 +17,7 @@ from e2e_helpers import (
     drop_spot,
     game_object,
     open_table,
+    touch_drag,
     version,
     wait_table,
     wait_version,
@@ -75,6 +76,14 @@ def test_table_on_a_phone(browser: Browser, base_url: str, game: str, shots: Pat
     wait_version(page, v + 1)
     assert game_object(page)["view"]["counters"]["moves"] == 1
     assert dom_piles(page)[smart.dst or ""][-1] is not None
+    # A finger drags it back (when the move back is legal) or undoes it with the button.
+    page.get_by_role("button", name="Undo").tap()
+    wait_version(page, v + 2)
+    n = len(g.state.piles[g.spec.index[move.src]])
+    touch_drag(page, card(page, move.src, n - move.cards), drop_spot(page, move.dst or ""))
+    wait_version(page, v + 3)
+    assert dom_piles(page)[move.dst or ""][-move.cards] is not None
+    assert game_object(page)["view"]["counters"]["moves"] == 1
     ctx.close()
     assert not errors
 

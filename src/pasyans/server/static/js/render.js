@@ -195,7 +195,9 @@ export class TableRenderer {
       if (!p.el.classList.contains("from")) continue;
       p.el.classList.add("gliding");
       p.el.classList.remove("from");
-      p.el.addEventListener("transitionend", () => p.el.classList.remove("gliding", "flip-in"), { once: true });
+      const done = () => p.el.classList.remove("gliding", "flip-in");
+      p.el.addEventListener("transitionend", done, { once: true });
+      setTimeout(done, Math.round(last * ms) + 600);
     }
     return Math.round(last * ms) + 260;
   }
