@@ -35,7 +35,7 @@ FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthChe
 
 variant = st.sampled_from(VARIANTS)
 deal = st.integers(min_value=1, max_value=2**31 - 1)
-choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120)
+choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=5, max_size=120)
 
 
 def walk(game: Game, picks: list[int]) -> None:
