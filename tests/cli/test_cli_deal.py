@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
+from pasyans.deals import default_kind
 from pasyans.engine.core import MAX_DEAL
 from pasyans.rules.registry import GAMES
 
@@ -87,7 +88,7 @@ def test_deal_json_has_the_layout_of_games_md(
         out = _deal_json(invoke, game, deal, options)
         assert out.endswith("\n") and out.count("\n") == 1  # exactly one JSON document
         data: dict[str, Any] = json.loads(out)
-        assert data["game"] == game and data["deal"] == deal and data["kind"] == "random"
+        assert data["game"] == game and data["deal"] == deal and data["kind"] == default_kind(game)
         assert data["options"] == given  # all options, defaults included
         sizes = expected_sizes(game, given)
         assert list(data["piles"]) == list(GAMES[game].index)

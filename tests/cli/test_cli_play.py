@@ -18,6 +18,7 @@ from typer.testing import Result
 from pasyans.cards import card_code, make_card
 from pasyans.cli.common import Output
 from pasyans.cli.play import HELP, Session, table_lines
+from pasyans.deals import new_game
 from pasyans.engine import Game, Move
 from pasyans.position import State
 from pasyans.rules.registry import GAMES
@@ -102,9 +103,10 @@ def test_scripted_session_moves_refusals_undo_redo_quit(invoke: Invoke) -> None:
 
 
 def _three_moves(game_id: str) -> tuple[Game, list[str]]:
-    """The first deal (from 1) where three moves can be played, each the first legal one."""
+    """The first deal (from 1) of the game's default kind where three moves can be played,
+    each the first legal one."""
     for deal in range(1, 200):
-        game, script = Game(game_id, deal), []
+        game, script = new_game(game_id, deal), []
         while len(script) < 3 and game.legal_moves():
             script.append(game.legal_moves()[0].to_str())
             game.play(script[-1])
