@@ -17,6 +17,7 @@ from pasyans.server.db import make_engine, make_sessionmaker
 from pasyans.server.docs import install_docs
 from pasyans.server.limits import RateLimiter
 from pasyans.server.routes import catalog, games, health, pages
+from pasyans.server.routes import stats as stats_routes
 from pasyans.server.security import Security
 from pasyans.server.settings import Settings
 
@@ -57,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(catalog.router)
     app.include_router(games.router)
+    app.include_router(stats_routes.router)
     app.include_router(health.router)
     app.include_router(pages.router)
     install_docs(app)

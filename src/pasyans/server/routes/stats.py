@@ -1,0 +1,234 @@
+"""``/api/stats``, ``/api/history`` and ``/api/games/{id}/replay``: the player's records.
+
+The counting rules are in :mod:`pasyans.server.stats` and ``docs/statistics.md``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field, StrictBool
+
+from pasyans.errors import PasyansError
+from pasyans.rules import resolve_options
+from pasyans.server import replay, service, stats, store
+from pasyans.server.deps import ContextDep
+from pasyans.server.errors import ApiError
+from pasyans.server.schemas import ErrorOut, PlayerView, StrictIn
+
+router = APIRouter(prefix="/api", tags=["stats"])
+
+E: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "No such game for this player"},
+    422: {"model": ErrorOut, "description": "Invalid request; nothing changes"},
+}
+
+Result = Literal["won", "given_up", "abandoned", "playing"]
+
+
+class Best(BaseModel):
+    value: int = Field(description="Milliseconds (best time) or moves (fewest moves).")
+    deal: int
+    kind: str
+    game: str
+    options: dict[str, str]
+    id: str = Field(description="The game, for its replay.")
+
+
+class Point(BaseModel):
+    at: datetime = Field(description="When the game ended.")
+    result: Result
+    time_ms: int
+    moves: int
+    deal: int
+    game: str
+
+
+class Figures(BaseModel):
+    played: int = Field(description="Counted games that ended: won + lost.")
+    won: int
+    lost: int = Field(description="given_up + abandoned.")
+    given_up: int
+    abandoned: int
+    win_rate: float | None = Field(description="won / played, 0…1; null when none played.")
+    clean_wins: int = Field(description="Wins with no hint, undo or restart.")
+    in_progress: int = Field(description="Counted games not finished yet (not in played).")
+    current_streak: int
+    best_streak: int
+    best_time: Best | None
+    fewest_moves: Best | None
+    average_time_ms: int | None = Field(description="Of won games.")
+    average_moves: float | None = Field(description="Of won games.")
+    hints: int
+    undos: int
+    points: list[Point] = Field(description="The last 1000 games that ended, oldest first.")
+
+
+class GameFigures(Figures):
+    game: str
+    options: dict[str, str]
+    options_key: str
+
+
+class StatsOut(BaseModel):
+    total: Figures
+    games: list[GameFigures]
+
+
+class HistoryItem(BaseModel):
+    id: str
+    game: str
+    options: dict[str, str]
+    deal: int
+    kind: str
+    result: Result
+    clean: bool
+    time_ms: int
+    moves: int = Field(description="Moves of the final line (what the table showed).")
+    moves_total: int = Field(description="Every move played, undone ones and restarts too.")
+    score: int
+    hints: int
+    undos: int
+    restarts: int
+    started_at: datetime
+    finished_at: datetime | None
+    date: datetime = Field(description="finished_at, or started_at while in progress.")
+
+
+class HistoryOut(BaseModel):
+    items: list[HistoryItem]
+    page: int
+    per_page: int
+    total: int
+    pages: int
+
+
+class ResetIn(StrictIn):
+    confirm: StrictBool = Field(description="Must be true: the reset cannot be undone.")
+
+
+class ResetOut(BaseModel):
+    deleted: int
+
+
+class ReplayOut(BaseModel):
+    id: str
+    game: str
+    options: dict[str, str]
+    deal: int
+    kind: str
+    result: Result
+    time_ms: int
+    score: int
+    hints: int
+    undos: int
+    step: int = Field(description="Moves played in the view: 0 … steps.")
+    steps: int
+    moves: list[str] = Field(description="The line in text notation; step k follows moves[k-1].")
+    view: PlayerView
+
+
+@router.get("/stats", responses=E)
+def get_stats(
+    request: Request, ctx: ContextDep, game: Annotated[str | None, Query(max_length=40)] = None
+) -> StatsOut:
+    """The player's figures per game and option set, and the total over them.
+
+    ``?game=spider`` keeps one game; option parameters too (``&suits=2``) keep one option
+    set (the others take their defaults)."""
+    key = None
+    if game is not None:
+        options = {k: v for k, v in request.query_params.items() if k != "game"}
+        values = resolve_options(game, options)
+        if options:
+            key = store.options_key(values)
+    elif len(request.query_params):
+        raise ApiError("validation_error", "Options need a game: ?game=ID&name=value.")
+    player = store.player_id(ctx.session, ctx.token_hash)
+    recs = stats.records(ctx.session, player, game=game, key=key)
+    return StatsOut.model_validate(stats.statistics(recs))
+
+
+@router.get("/history", responses=E)
+def get_history(
+    ctx: ContextDep,
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> HistoryOut:
+    """The player's counted games (at least one move made), newest first."""
+    player = store.player_id(ctx.session, ctx.token_hash)
+    recs, total = stats.history(ctx.session, player, page=page, per_page=per_page)
+    return HistoryOut(
+        items=[
+            HistoryItem(
+                id=r.id,
+                game=r.game,
+                options=r.options,
+                deal=r.deal,
+                kind=r.kind,
+                result=r.result,  # type: ignore[arg-type]
+                clean=r.clean,
+                time_ms=r.time_ms,
+                moves=r.moves,
+                moves_total=r.moves_total,
+                score=r.score,
+                hints=r.hints,
+                undos=r.undos,
+                restarts=r.restarts,
+                started_at=r.created_at,
+                finished_at=r.finished_at,
+                date=r.finished_at or r.created_at,
+            )
+            for r in recs
+        ],
+        page=page,
+        per_page=per_page,
+        total=total,
+        pages=max(1, -(-total // per_page)),
+    )
+
+
+@router.post("/stats/reset", responses=E)
+def reset_stats(body: ResetIn, ctx: ContextDep) -> ResetOut:
+    """Forget the player's finished games (figures, charts and history); games in progress
+    stay. The body must be ``{"confirm": true}``."""
+    if not body.confirm:
+        raise ApiError(
+            "confirmation_required",
+            'Resetting needs {"confirm": true}.',
+            message_ru='Для сброса нужно {"confirm": true}.',
+        )
+    ctx.session.connection(execution_options={"pasyans_write": True})
+    player = store.player_id(ctx.session, ctx.token_hash)
+    deleted = stats.reset(ctx.session, player)
+    ctx.session.commit()
+    return ResetOut(deleted=deleted)
+
+
+@router.get("/games/{game_id}/replay", responses=E)
+def get_replay(
+    game_id: str, ctx: ContextDep, step: Annotated[int, Query(ge=0, le=100_000)] = 0
+) -> ReplayOut:
+    """The position after ``step`` moves of the game's line, as the player saw it (face-down
+    cards stay hidden), with the whole line's moves. Any of the player's games."""
+    row = service.owned(ctx, game_id)
+    try:
+        out = replay.replay(row, step)
+    except PasyansError as e:
+        raise ApiError("bad_saved_game", str(e)) from e
+    rec = stats.record_of(row)
+    return ReplayOut(
+        id=row.id,
+        game=row.game,
+        options=rec.options,
+        deal=row.deal,
+        kind=row.kind,
+        result=rec.result,  # type: ignore[arg-type]
+        time_ms=row.time_ms,
+        score=row.score,
+        hints=row.hints,
+        undos=row.undos,
+        **out,
+    )
