@@ -54,7 +54,7 @@ def test_rules_pages(page: Page) -> None:
 
 def test_language_switch_is_remembered(page: Page) -> None:
     open_table(page, "backbone", deal=3)
-    expect(page.locator('[data-action="undo"]')).to_have_text("Undo")
+    expect(page.locator('[data-action="undo"] .lbl')).to_have_text("Undo")
     first = page.locator(".card[data-card]").first
     code = first.get_attribute("data-card") or ""
     assert (first.get_attribute("aria-label") or "").endswith(
@@ -63,7 +63,7 @@ def test_language_switch_is_remembered(page: Page) -> None:
     page.locator("#pref-lang").click()
     wait_table(page)
     expect(page.locator("html")).to_have_attribute("lang", "ru")
-    expect(page.locator('[data-action="undo"]')).to_have_text("Отменить")
+    expect(page.locator('[data-action="undo"] .lbl')).to_have_text("Отменить")
     first = page.locator(f'.card[data-card="{code}"]').first
     expect(first).to_have_attribute(
         "aria-label",
@@ -71,10 +71,10 @@ def test_language_switch_is_remembered(page: Page) -> None:
     )
     page.reload()
     wait_table(page)
-    expect(page.locator('[data-action="undo"]')).to_have_text("Отменить")
+    expect(page.locator('[data-action="undo"] .lbl')).to_have_text("Отменить")
     page.locator("#pref-lang").click()
     wait_table(page)
-    expect(page.locator('[data-action="undo"]')).to_have_text("Undo")
+    expect(page.locator('[data-action="undo"] .lbl')).to_have_text("Undo")
 
 
 def test_russian_browser_gets_russian(browser: Browser, base_url: str) -> None:

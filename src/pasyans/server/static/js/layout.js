@@ -6,14 +6,12 @@ const GAP = 0.14; // gap between slots, in card widths
 const BADGE = 14; // room for the line under the stock (passes or deals left)
 
 function size(width, slots, cap) {
-  // Large mode (cap > 100): narrower gaps, and cards never under 44 px (the table may
-  // then scroll sideways on a phone).
+  // Large mode (cap > 100): narrower gaps, so the cards grow as far as the width allows.
   const large = cap > 100;
   const gap = width < 600 || large ? GAP / 2 : GAP;
   const w0 = Math.min(cap, width / (slots + (slots + 1) * gap));
   const g = Math.max(3, Math.round(w0 * gap));
-  let w = Math.floor(Math.min(cap, (width - (slots + 1) * g) / slots));
-  if (large) w = Math.max(w, 44);
+  const w = Math.floor(Math.min(cap, (width - (slots + 1) * g) / slots));
   return { w, h: Math.round(w * RATIO), g };
 }
 

@@ -32,8 +32,14 @@ export class PlayPage {
   // --- page ---------------------------------------------------------------------------
 
   build() {
+    const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?" };
     const b = (key, fn, extra = {}) =>
-      h("button.btn", { type: "button", "data-action": key, onclick: fn, ...extra }, t(`btn.${key}`));
+      h(
+        "button.btn",
+        { type: "button", "data-action": key, "aria-label": t(`btn.${key}`), onclick: fn, ...extra },
+        ICONS[key] ? h("span.ico", { "aria-hidden": "true" }, ICONS[key]) : null,
+        h("span.lbl", {}, t(`btn.${key}`)),
+      );
     this.els = {
       undo: b("undo", () => this.undo(), { "aria-keyshortcuts": "Z Control+Z" }),
       redo: b("redo", () => this.redo(), { "aria-keyshortcuts": "Y Control+Y" }),
@@ -54,14 +60,20 @@ export class PlayPage {
       "form.deal-form",
       { onsubmit: (e) => { e.preventDefault(); this.gotoDeal(); } },
       this.els.dealInput,
-      h("button.btn", { type: "submit" }, t("btn.goto")),
+      h(
+        "button.btn",
+        { type: "submit", "aria-label": t("btn.goto") },
+        h("span.ico", { "aria-hidden": "true" }, "→"),
+        h("span.lbl", {}, t("btn.goto")),
+      ),
     );
     const toolbar = h(
       "div.toolbar",
       { role: "toolbar", "aria-label": title(this.entry) },
       h("span.game-title", {}, title(this.entry)),
       h("div.group", {}, b("new", () => this.newGame()), b("replay", () => this.replay()), dealForm),
-      h("div.group", {}, this.els.undo, this.els.redo, this.els.hint, this.els.autocollect),
+      h("div.group", {}, this.els.undo, this.els.redo, this.els.hint),
+      this.els.autocollect,
       h(
         "div.stats",
         {},
