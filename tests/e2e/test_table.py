@@ -223,7 +223,7 @@ def test_no_face_down_card_is_in_the_page(page: Page) -> None:
     for attrs in downs.evaluate_all("els => els.map(e => e.getAttributeNames().sort().join(' '))"):
         assert attrs == "aria-label class data-index role style"
     styles = downs.evaluate_all("els => els.map(e => e.getAttribute('style')).join(';')")
-    allowed = {"--x", "--y", "--z", "--fx", "--fy", "--delay"}
+    allowed = {"--x", "--y", "--z", "--zs", "--fx", "--fy", "--delay"}
     assert set(re.findall(r"--?[\w-]+(?=:)", styles)) <= allowed
     assert not downs.evaluate_all("els => els.map(e => e.textContent).join('')")
 

@@ -148,7 +148,7 @@ function spider(view, width, height, large) {
   out.done = { x: dx, y: top, w: 8 * c.w + 7 * c.g, h: c.h, cards: [], runs: 8 };
   out.done.cards = done.map((_, i) => {
     const x = slotX(c, 2 + Math.floor(i / 13));
-    return { x, y: top };
+    return { x, y: top, z: 14 - (i % 13) }; // the run's King on top
   });
   const y = top + c.h + 2 * c.g + BADGE;
   const bottom = Math.max(height, y + c.h * 3);

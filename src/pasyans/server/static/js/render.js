@@ -66,14 +66,14 @@ export class TableRenderer {
         const el = cardElement(code);
         el.dataset.index = String(i);
         setPos(el, q.x - g.x, q.y - g.y);
-        el.style.setProperty("--z", String(i + 1));
+        el.style.setProperty("--z", String(q.z ?? i + 1));
         if (q.across) {
           el.classList.add("across");
           el.style.setProperty("--z", "80");
         }
         if (q.strip) el.classList.add("strip");
         pel.append(el);
-        placed.push({ pile: id, index: i, code, x: q.x, y: q.y, el });
+        placed.push({ pile: id, index: i, code, x: q.x, y: q.y, z: q.z ?? i + 1, el });
         byPile[id].push(placed[placed.length - 1]);
       });
       root.append(pel);
@@ -146,7 +146,7 @@ export class TableRenderer {
       if (p.code) from = (oldByCode.get(p.code) || []).find((o) => !used.has(o)) || null;
       if (from) {
         used.add(from);
-        start.set(p, { x: from.x, y: from.y });
+        start.set(p, { x: from.x, y: from.y, z: from.z });
         continue;
       }
       const o = oldAt.get(`${p.pile}/${p.index}`);
@@ -186,6 +186,7 @@ export class TableRenderer {
       p.el.style.setProperty("--fx", `${dx}px`);
       p.el.style.setProperty("--fy", `${dy}px`);
       p.el.style.setProperty("--delay", `${Math.round(k * ms)}ms`);
+      if (s.z) p.el.style.setProperty("--zs", String(s.z));
       p.el.classList.add("from");
       if (s.flip) p.el.classList.add("flip-in");
     }
