@@ -61,8 +61,8 @@ def checkin(ctx: Context, row: GameRow, game: Game) -> None:
     ctx.cache.put(row.id, row.version, game)
 
 
-def describe(row: GameRow, game: Game) -> dict[str, Any]:
-    """The game object of the API (``docs/api.md``)."""
+def describe(row: GameRow, game: Game, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game object of the API (``docs/api.md``); ``view`` when already computed."""
     return {
         "id": row.id,
         "game": row.game,
@@ -72,7 +72,7 @@ def describe(row: GameRow, game: Game) -> dict[str, Any]:
         "status": row.status,
         "version": row.version,
         "time_ms": row.time_ms,
-        "view": game.view(),
+        "view": game.view() if view is None else view,
     }
 
 
@@ -126,7 +126,7 @@ def create(
     )
     ctx.session.commit()
     checkin(ctx, row, game)
-    return {**describe(row, game), "view": view}
+    return describe(row, game, view)
 
 
 # --- changing -----------------------------------------------------------------------------
@@ -153,12 +153,20 @@ def change(
     if row.version != version:
         raise ApiError("stale_version", extra=read(ctx, row))
     game = checkout(ctx, row)
-    before = game.moves_made
+    key = (row.id, row.version)
+    before, position, counters = game.moves_made, game.state, (game.undos, game.hints)
     try:
         result = action(game, row)
     except PasyansError:
         ctx.session.rollback()
-        raise  # the Game is dropped, not returned to the cache: it is rebuilt when needed
+        # The engine refuses before changing anything; keep the Game only if that held.
+        if (game.moves_made, game.state, (game.undos, game.hints)) == (
+            before,
+            position,
+            counters,
+        ):
+            ctx.cache.put(*key, game)
+        raise
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()
@@ -178,7 +186,7 @@ def change(
     row.updated_at = t
     ctx.session.commit()
     checkin(ctx, row, game)
-    return {**describe(row, game), "view": view}, result
+    return describe(row, game, view), result
 
 
 def play(game: Game, row: GameRow, move: str | dict[str, Any]) -> list[dict[str, Any]]:
