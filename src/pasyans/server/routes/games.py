@@ -30,9 +30,13 @@ from pasyans.server.solving import hint_for, winnable_for
 router = APIRouter(prefix="/api", tags=["games"])
 
 E: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "The body is not JSON"},
     404: {"model": ErrorOut, "description": "No such game for this player"},
     409: {"model": ErrorOut, "description": "Stale version or finished game, with the state"},
+    413: {"model": ErrorOut, "description": "The body is too large"},
+    415: {"model": ErrorOut, "description": "The body is not application/json"},
     422: {"model": ErrorOut, "description": "Invalid or illegal request; nothing changes"},
+    429: {"model": ErrorOut, "description": "Too many costly requests (hint, new game)"},
 }
 
 
@@ -157,6 +161,6 @@ def winnable(game_id: str, body: VersionIn, ctx: ContextDep, _limit: HintLimit) 
 
 
 @router.post("/games/{game_id}/active", responses=E)
-def active(game_id: str, body: EmptyIn, ctx: ContextDep) -> ActiveOut:
+def active(game_id: str, ctx: ContextDep, body: EmptyIn | None = None) -> ActiveOut:
     """The page's heartbeat while visible: counts active playing time."""
     return ActiveOut(time_ms=service.heartbeat(ctx, game_id))
