@@ -36,16 +36,29 @@ def _check_view_against_truth(app: FastAPI, data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 @settings(
-    max_examples=12,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(data=st.data(), suits=st.sampled_from(["1", "2", "4"]), deal=st.integers(1, 10**6))
+@given(
+    data=st.data(),
+    game=st.sampled_from(
+        [
+            ("spider", {"suits": "1"}),
+            ("spider", {"suits": "2"}),
+            ("spider", {"suits": "4"}),
+            ("backbone", {}),
+            ("backbone-classic", {}),
+            ("nivernais", {}),
+        ]
+    ),
+    deal=st.integers(1, 10**6),
+)
 def test_random_play_never_shows_a_face_down_card(
-    app: FastAPI, data: st.DataObject, suits: str, deal: int
+    app: FastAPI, data: st.DataObject, game: tuple[str, dict[str, str]], deal: int
 ) -> None:
     with TestClient(app) as c:
-        g = new_game(c, options={"suits": suits}, deal=deal)
+        g = new_game(c, game[0], options=game[1], deal=deal, solvable=False)
         _check_view_against_truth(app, g)
         for _ in range(data.draw(st.integers(5, 40))):
             action = data.draw(st.sampled_from(["move"] * 6 + ["undo", "redo", "hint"]))
