@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from pasyans import deals
 from pasyans.engine import MAX_DEAL, Game
 from pasyans.errors import PasyansError
-from pasyans.rules import get_game, resolve_options
+from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
 from pasyans.server import store
 from pasyans.server.cache import GameCache
@@ -109,7 +109,6 @@ def create(
     values = resolve_options(game_id, options)
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     kind = deal_kind(game_id, solvable)
-    get_game(game_id, values)
     game = deals.new_game(game_id, number, values, kind)
     ctx.session.connection(execution_options={"pasyans_write": True})
     player = store.ensure_player(ctx.session, ctx.token_hash)
