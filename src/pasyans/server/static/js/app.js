@@ -7,6 +7,9 @@ import { showHome } from "./home.js";
 import { showPlay } from "./play.js";
 import { prefs, setPref } from "./prefs.js";
 import { showRules } from "./rules.js";
+import { showHistory } from "./history.js";
+import { showReplay } from "./replay.js";
+import { sharedTitle, showStats } from "./stats.js";
 
 const main = document.getElementById("main");
 let page = null;
@@ -36,11 +39,14 @@ async function route() {
     const entry = games.find((g) => g.id === m[2]);
     if (!entry) return message("notfound.title");
     if (m[1] === "rules") return showRules(main, entry);
-    document.title = `${title(entry)} · ${t("brand")}`;
+    document.title = sharedTitle(entry, params) || `${title(entry)} · ${t("brand")}`;
     page = await showPlay(main, entry, params);
     return;
   }
-  if (/^\/(stats|history|replay\/[\w-]+)$/.test(path)) return message("soon.title", "soon.text");
+  if (path === "/stats") return (page = await showStats(main, games));
+  if (path === "/history") return showHistory(main, games, params);
+  const replay = /^\/replay\/([\w-]+)$/.exec(path);
+  if (replay) return (page = await showReplay(main, games, replay[1], params));
   return message("notfound.title");
 }
 

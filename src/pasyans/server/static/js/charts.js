@@ -123,6 +123,8 @@ export function winsLossesChart(points, opts) {
   return svg;
 }
 
+const TIME_STEPS = [15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 18000, 36000].map((x) => x * 1000);
+
 /** "m:ss" or "h:mm:ss" for an axis. */
 function clock(ms) {
   const s = Math.round(ms / 1000);
@@ -148,13 +150,14 @@ export function timeChart(points, opts) {
     t0 -= 60000;
     t1 += 60000;
   }
-  const top = Math.max(60000, ...wins.map((p) => p.time_ms)) * 1.08;
+  const slowest = Math.max(...wins.map((p) => p.time_ms));
+  const step = TIME_STEPS.find((ms) => slowest / ms <= 4) || TIME_STEPS[TIME_STEPS.length - 1];
+  const top = Math.max(step, Math.ceil(slowest / step) * step);
   const x = (t) => pad.l + ((t - t0) / (t1 - t0)) * (width - pad.l - pad.r);
   const y = (ms) => height - pad.b - (ms / top) * (height - pad.t - pad.b);
   const axes = el("g", { class: "axes" });
-  for (const f of [0, 0.5, 1]) {
-    const ms = (top / 1.08) * f;
-    axes.append(el("line", { x1: pad.l, x2: width - pad.r, y1: y(ms), y2: y(ms), class: f ? "grid" : "zero" }));
+  for (let ms = 0; ms <= top; ms += step) {
+    axes.append(el("line", { x1: pad.l, x2: width - pad.r, y1: y(ms), y2: y(ms), class: ms ? "grid" : "zero" }));
     axes.append(el("text", { x: pad.l - 6, y: y(ms) + 4, "text-anchor": "end" }, clock(ms)));
   }
   axes.append(el("text", { x: pad.l, y: height - 6, "text-anchor": "start" }, opts.formatDate(new Date(t0))));

@@ -1,0 +1,104 @@
+// The history page: the player's counted games, newest first, a page at a time, each with
+// its replay, the same deal to play fresh, and a share link.
+import { title } from "./catalog.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import {
+  copyLink, entryOf, errorText, formatDate, number, optionsLabel, playUrl, request, s, shareUrl, time,
+} from "./stats.js";
+
+const PER_PAGE = 20;
+
+function resultCell(item) {
+  return h(
+    "span",
+    { class: `result ${item.result}` },
+    s(`result.${item.result}`),
+    item.clean ? h("span.clean", {}, ` · ${s("result.clean")}`) : null,
+  );
+}
+
+function row(games, item) {
+  const entry = entryOf(games, item.game);
+  const opts = optionsLabel(entry, item.options);
+  const cell = (key, ...content) => h("td", { "data-label": s(`col.${key}`), "data-col": key }, ...content);
+  const actions = [h("a.act", { href: `/replay/${encodeURIComponent(item.id)}`, "data-action": "replay" }, s("act.replay"))];
+  if (item.result === "playing") {
+    actions.push(h("a.act", { href: playUrl(entry, item), "data-action": "play" }, s("act.continue")));
+  } else {
+    actions.push(
+      h("a.act", { href: playUrl(entry, item), "data-action": "play" }, s("act.play")),
+      h("button.act.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, s("act.share")),
+    );
+  }
+  return h(
+    "tr",
+    { "data-id": item.id, "data-result": item.result },
+    h("th", { scope: "row", "data-label": s("col.date") }, h("time", { datetime: item.date }, formatDate(item.date, "short"))),
+    cell("game", h("span.title", {}, title(entry)), opts ? h("span.opts", {}, opts) : null),
+    cell("deal", String(item.deal), item.kind === "solvable" && entry.default_deal_kind !== "solvable" ? h("span.opts", {}, ` (${s("kind.solvable")})`) : null),
+    cell("result", resultCell(item)),
+    cell("time", time(item.time_ms)),
+    cell("moves", number(item.moves)),
+    cell("score", number(item.score)),
+    cell("hints", number(item.hints)),
+    cell("undos", number(item.undos)),
+    h("td.actions", { "data-label": s("col.actions") }, h("div.row-actions", {}, actions)),
+  );
+}
+
+function pager(data) {
+  const link = (page, key, rel) =>
+    page >= 1 && page <= data.pages
+      ? h("a.btn", { href: page === 1 ? "/history" : `/history?page=${page}`, rel, "data-action": rel }, s(key))
+      : h("span.btn.disabled", { "aria-disabled": "true" }, s(key));
+  return h(
+    "nav.pager",
+    { "aria-label": s("history.title") },
+    link(data.page - 1, "history.newer", "prev"),
+    h("span.page-no", {}, s("history.page", { page: data.page, pages: data.pages })),
+    link(data.page + 1, "history.older", "next"),
+  );
+}
+
+export async function showHistory(main, games, params) {
+  document.title = `${s("history.title")} · ${t("brand")}`;
+  const asked = Number(params.get("page"));
+  const page = Number.isInteger(asked) && asked >= 1 ? asked : 1;
+  const head = h(
+    "div.page-head",
+    {},
+    h("h1", {}, s("history.title")),
+    h("div.page-links", {}, h("a", { href: "/stats" }, s("nav.stats"))),
+  );
+  main.replaceChildren(h("div.history-page", {}, head, h("p", {}, t("loading"))));
+  let data;
+  try {
+    data = await request("GET", `/api/history?page=${page}&per_page=${PER_PAGE}`);
+  } catch (e) {
+    main.replaceChildren(h("div.history-page", {}, head, h("p.message.error", { role: "alert" }, errorText(e))));
+    return null;
+  }
+  const parts = [head, h("p.lead", {}, s("history.lead"))];
+  if (!data.total) {
+    parts.push(h("p.empty", { "data-empty": "history" }, s("history.empty")));
+  } else {
+    const cols = ["date", "game", "deal", "result", "time", "moves", "score", "hints", "undos", "actions"];
+    parts.push(
+      h(
+        "div.table-scroll",
+        {},
+        h(
+          "table.history-table",
+          {},
+          h("caption.visually-hidden", {}, s("history.title")),
+          h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, s(`col.${c}`))))),
+          h("tbody", {}, data.items.map((item) => row(games, item))),
+        ),
+      ),
+    );
+    if (data.pages > 1) parts.push(pager(data));
+  }
+  main.replaceChildren(h("div.history-page", {}, parts));
+  return null;
+}
