@@ -34,7 +34,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     url = settings.resolved_database_url()
     if settings.migrate_on_start:
         migrate.upgrade(url)
-    engine = make_engine(url, pool_size=settings.db_pool_size)
+    engine = make_engine(
+        url, pool_size=settings.db_pool_size, synchronous=settings.sqlite_synchronous
+    )
 
     app = FastAPI(
         title="Pasyans",

@@ -17,8 +17,11 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, *, pool_size: int = 5) -> Engine:
-    """An engine for ``url``: SQLite in WAL mode with a busy timeout, or a pooled server."""
+def make_engine(url: str, *, pool_size: int = 5, synchronous: str = "FULL") -> Engine:
+    """An engine for ``url``: SQLite in WAL mode with a busy timeout, or a pooled server.
+
+    ``synchronous`` (SQLite): ``FULL`` makes every commit durable even on power loss;
+    ``NORMAL`` survives a crash of the process but not of the machine, and is faster."""
     if is_sqlite(url):
         engine = create_engine(
             url,
@@ -26,19 +29,19 @@ def make_engine(url: str, *, pool_size: int = 5) -> Engine:
             pool_size=pool_size,
             max_overflow=2 * pool_size,
         )
-        _sqlite_setup(engine)
+        _sqlite_setup(engine, "NORMAL" if synchronous.upper() == "NORMAL" else "FULL")
         return engine
     return create_engine(url, pool_size=pool_size, max_overflow=2 * pool_size, pool_pre_ping=True)
 
 
-def _sqlite_setup(engine: Engine) -> None:
+def _sqlite_setup(engine: Engine, synchronous: str) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # Let SQLAlchemy (not the driver) decide when transactions begin.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.close()

@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     rate_hint_burst: int = Field(default=10, ge=1)
     rate_new_game_per_minute: float = Field(default=60, ge=0, description="0: no limit.")
     rate_new_game_burst: int = Field(default=30, ge=1)
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL",
+        description="FULL: every commit survives a power loss; NORMAL: only a process crash.",
+    )
     db_pool_size: int = Field(default=5, ge=1)
     log_level: str = "info"
 
