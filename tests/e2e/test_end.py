@@ -70,6 +70,16 @@ def test_a_double_click_plays_the_last_card_and_wins(page: Page) -> None:
     expect(dialog).to_be_visible()
     g = game_object(page)
     assert g["view"]["flags"]["won"] and g["status"] == "won"
+    # A reload shows the won game again, not a fresh deal; switching language keeps it.
+    page.reload()
+    assert wait_table(page) == g["id"]
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    page.locator("#pref-lang").click()
+    expect(dialog).to_contain_text("Победа")
+    assert page.locator("section.table").get_attribute("data-game-id") == g["id"]
+    page.keyboard.press("Escape")
+    page.locator("#pref-lang").click()
     # A new game from the dialog.
     dialog.get_by_role("button", name="New game").click()
     expect(page.locator("dialog")).to_have_count(0)

@@ -68,7 +68,14 @@ function navigate(url) {
 
 document.getElementById("pref-lang").addEventListener("click", () => {
   setLang(getLang() === "ru" ? "en" : "ru");
-  route();
+  if (page && page.retranslate) {
+    translate();
+    syncPrefButtons();
+    document.title = `${title(page.entry)} · ${t("brand")}`;
+    page.retranslate();
+  } else {
+    route();
+  }
 });
 document.getElementById("pref-large").addEventListener("click", () => {
   setPref("large", !prefs().large);

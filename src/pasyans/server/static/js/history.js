@@ -1,10 +1,10 @@
 // The history page: the player's counted games, newest first, a page at a time, each with
 // its replay, the same deal to play fresh, and a share link.
 import { title } from "./catalog.js";
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import {
-  copyLink, entryOf, errorText, formatDate, number, optionsLabel, playUrl, request, s, shareUrl, time,
+  confirmDialog, copyLink, entryOf, errorText, formatDate, number, optionsLabel, playUrl, request, s, shareUrl, time,
 } from "./stats.js";
 
 const PER_PAGE = 20;
@@ -18,13 +18,35 @@ function resultCell(item) {
   );
 }
 
-function row(games, item) {
+/** Give up a game in progress (after a confirmation); true when done. */
+async function giveUp(item) {
+  const ok = await confirmDialog({
+    titleText: s("giveup.title"),
+    text: s("giveup.text"),
+    confirm: s("act.giveup"),
+    cancel: s("reset.cancel"),
+  });
+  if (!ok) return false;
+  try {
+    const g = await request("GET", `/api/games/${encodeURIComponent(item.id)}`);
+    await request("POST", `/api/games/${encodeURIComponent(item.id)}/giveup`, { version: g.version });
+    return true;
+  } catch (e) {
+    toast(errorText(e));
+    return false;
+  }
+}
+
+function row(games, item, refresh) {
   const entry = entryOf(games, item.game);
   const opts = optionsLabel(entry, item.options);
   const cell = (key, ...content) => h("td", { "data-label": s(`col.${key}`), "data-col": key }, ...content);
   const actions = [h("a.act", { href: `/replay/${encodeURIComponent(item.id)}`, "data-action": "replay" }, s("act.replay"))];
   if (item.result === "playing") {
-    actions.push(h("a.act", { href: playUrl(entry, item), "data-action": "play" }, s("act.continue")));
+    actions.push(
+      h("a.act", { href: playUrl(entry, item), "data-action": "play" }, s("act.continue")),
+      h("button.act.linkish", { type: "button", "data-action": "giveup", onclick: async () => (await giveUp(item)) && refresh() }, s("act.giveup")),
+    );
   } else {
     actions.push(
       h("a.act", { href: playUrl(entry, item), "data-action": "play" }, s("act.play")),
@@ -93,7 +115,7 @@ export async function showHistory(main, games, params) {
           {},
           h("caption.visually-hidden", {}, s("history.title")),
           h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, s(`col.${c}`))))),
-          h("tbody", {}, data.items.map((item) => row(games, item))),
+          h("tbody", {}, data.items.map((item) => row(games, item, () => showHistory(main, games, params)))),
         ),
       ),
     );

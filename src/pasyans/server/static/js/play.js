@@ -7,7 +7,7 @@ import { cardName, getLang, pileName, t } from "./i18n.js";
 import { TableInput } from "./input.js";
 import { layout } from "./layout.js";
 import { clickMoves, findMove, foundationMove, stockMove, targetsOf } from "./moves.js";
-import { prefs } from "./prefs.js";
+import { prefs, setPref } from "./prefs.js";
 import { TableRenderer } from "./render.js";
 import { GameTimer } from "./timer.js";
 
@@ -117,12 +117,39 @@ export class PlayPage {
       const want = this.askedDeal;
       const kindOk = (x) => !this.kind || !x.kind || x.kind === this.kind;
       if (want !== null && !(g && g.view.deal === want && kindOk(g))) g = null;
+      if (!g && want !== null) g = await this.lastGame(want, kindOk);
       if (!g) g = await api.newGame(this.entry.id, this.createArgs(want));
       this.setGame(g, { instant: true });
       this.say("");
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /** The game this browser last showed for this game and options (it may be finished:
+   * reloading a won game shows it won), when it has the asked deal. */
+  async lastGame(deal, kindOk) {
+    const id = prefs()[this.lastKey()];
+    if (!id) return null;
+    try {
+      const g = await api.getGame(id);
+      return g.view.deal === deal && kindOk(g) ? g : null;
+    } catch {
+      return null;
+    }
+  }
+
+  lastKey() {
+    return `last:${this.entry.id}?${new URLSearchParams(this.options)}`;
+  }
+
+  /** Draw everything again in the current language, keeping the game. */
+  retranslate() {
+    const g = this.game;
+    this.destroy();
+    this.game = null;
+    this.build();
+    if (g) this.setGame(g, { instant: true });
   }
 
   createArgs(deal) {
@@ -145,6 +172,7 @@ export class PlayPage {
       this.cycle = null;
     }
     if (g.kind) this.kind = g.kind;
+    if (prefs()[this.lastKey()] !== g.id) setPref(this.lastKey(), g.id);
     this.updateUrl();
     this.update(opts);
   }
@@ -269,9 +297,9 @@ export class PlayPage {
       return res;
     } catch (e) {
       if (e.status === 409 && e.body && e.body.view) {
-        this.game = { ...this.game, version: e.body.version, view: e.body.view };
+        this.game = { ...this.game, ...e.body, version: e.body.version, view: e.body.view };
         this.update({ instant: true });
-        this.say(t("msg.stale"), "error");
+        this.say(t(e.code === "game_over" ? "msg.game_over" : "msg.stale"), "error");
       } else {
         this.fail(e);
       }
