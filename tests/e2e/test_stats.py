@@ -92,7 +92,8 @@ def test_won_and_abandoned_games_show_in_stats_history_and_replay(page: Page, sh
             page.locator("#pref-lang").click()
             expect(page.locator("h1")).to_have_text("Статистика")
             expect(page.locator(".topnav")).to_contain_text("История")
-            expect(page.locator('[data-tile="win_rate"] .value')).to_have_text(re.compile(r"^50\s%$"))
+            rate = page.locator('[data-tile="win_rate"] .value')
+            expect(rate).to_have_text(re.compile(r"^50\s%$"))
         for width, height in ((1280, 800), (390, 844)):
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(150)

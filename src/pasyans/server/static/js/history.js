@@ -4,7 +4,8 @@ import { title } from "./catalog.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import {
-  confirmDialog, copyLink, entryOf, errorText, formatDate, number, optionsLabel, playUrl, request, s, shareUrl, time,
+  confirmDialog, copyLink, entryOf, errorText, formatDate, number, optionsLabel, playAgainLink, playUrl, request, s,
+  shareUrl, time,
 } from "./stats.js";
 
 const PER_PAGE = 20;
@@ -49,7 +50,7 @@ function row(games, item, refresh) {
     );
   } else {
     actions.push(
-      h("a.act", { href: playUrl(entry, item), "data-action": "play" }, s("act.play")),
+      playAgainLink(entry, item, s("act.play"), { class: "act" }),
       h("button.act.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, s("act.share")),
     );
   }

@@ -6,7 +6,9 @@ import { t } from "./i18n.js";
 import { layout } from "./layout.js";
 import { prefs, reducedMotion } from "./prefs.js";
 import { TableRenderer } from "./render.js";
-import { copyLink, entryOf, errorText, number, optionsLabel, playUrl, request, s, shareUrl, time } from "./stats.js";
+import {
+  copyLink, entryOf, errorText, number, optionsLabel, playAgainLink, request, s, shareUrl, time,
+} from "./stats.js";
 
 const AUTOPLAY_MS = 700;
 const ICONS = { first: "⇤", back: "←", play: "▶", pause: "❚❚", forward: "→", last: "⇥" };
@@ -92,7 +94,7 @@ class ReplayPage {
       h("span", { "data-stat": "hints" }, `${s("col.hints")}: ${number(d.hints)}`),
       h("span", { "data-stat": "undos" }, `${s("col.undos")}: ${number(d.undos)}`),
     ];
-    const links = [h("a", { href: playUrl(entry, d), "data-action": "play-fresh" }, s("act.play")), h("a", { href: "/history" }, s("nav.history"))];
+    const links = [playAgainLink(entry, d, s("act.play"), { "data-action": "play-fresh" }), h("a", { href: "/history" }, s("nav.history"))];
     if (d.result !== "playing") {
       const item = { ...d, moves: d.steps };
       links.splice(1, 0, h("button.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, s("act.share")));

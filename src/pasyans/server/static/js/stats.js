@@ -328,6 +328,26 @@ export function playUrl(entry, item) {
   return `/play/${entry.id}?${q}`;
 }
 
+/** A link to play the same deal again as a new game: the click starts the game first (the
+ * table page would otherwise show this browser's finished game of that deal). */
+export function playAgainLink(entry, item, label, attrs = {}) {
+  const href = playUrl(entry, item);
+  const start = async (e) => {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    const body = { game: entry.id, deal: item.deal, options: item.options };
+    if (item.kind) body.solvable = item.kind === "solvable";
+    try {
+      await request("POST", "/api/games", body);
+    } catch (err) {
+      toast(errorText(err));
+      return;
+    }
+    window.dispatchEvent(new CustomEvent("pasyans:navigate", { detail: href }));
+  };
+  return h("a", { href, "data-action": "play", ...attrs, onclick: start }, label);
+}
+
 /** The same deal with the result's figures (no personal data): result, moves, time (s). */
 export function shareUrl(entry, item) {
   const q = new URLSearchParams(playUrl(entry, item).split("?")[1]);
