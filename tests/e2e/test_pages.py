@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from e2e_helpers import GAMES, open_table, wait_table
+from e2e_helpers import GAMES, card, dom_piles, open_table, version, wait_table, wait_version
+from e2e_positions import first_card_move
 from playwright.sync_api import Browser, Page, expect
 
 TITLES = {
@@ -112,3 +113,25 @@ def test_large_cards_and_timer_settings(page: Page) -> None:
     page.reload()
     wait_table(page)
     expect(page.locator(".stat-time")).to_be_hidden()
+
+
+def test_reduced_motion_moves_nothing(browser: Browser, base_url: str) -> None:
+    ctx = browser.new_context(base_url=base_url, locale="en-US", reduced_motion="reduce")
+    page = ctx.new_page()
+    deal, move = first_card_move("spider")
+    open_table(page, "spider", deal=deal)
+    page.evaluate(
+        """() => {
+            window.__glides = 0;
+            new MutationObserver(ms => { for (const m of ms)
+                if (m.target.classList && m.target.classList.contains('gliding')) window.__glides++;
+            }).observe(document.body, {subtree: true, attributes: true});
+        }"""
+    )
+    n = len(dom_piles(page)[move.src])
+    v = version(page)
+    card(page, move.src, n - 1).click()
+    wait_version(page, v + 1)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__glides") == 0
+    ctx.close()
