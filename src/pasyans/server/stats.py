@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -37,7 +37,14 @@ from pasyans.server.models import GameRow
 POINTS_LIMIT = 1000
 """The most recent finished games a group sends for its charts."""
 
-RESULTS = {"won": "won", "lost": "given_up", "abandoned": "abandoned", "playing": "playing"}
+Result = Literal["won", "given_up", "abandoned", "playing"]
+
+RESULTS: dict[str, Result] = {
+    "won": "won",
+    "lost": "given_up",
+    "abandoned": "abandoned",
+    "playing": "playing",
+}
 """A row's status → the result the API shows (``given_up`` reads better than ``lost``)."""
 
 
@@ -81,8 +88,8 @@ class Record:
         return self.won and self.hints == 0 and self.undos == 0 and self.restarts == 0
 
     @property
-    def result(self) -> str:
-        return RESULTS.get(self.status, self.status)
+    def result(self) -> Result:
+        return RESULTS[self.status]
 
     def finish_order(self) -> tuple[datetime, datetime, str]:
         assert self.finished_at is not None
@@ -90,6 +97,11 @@ class Record:
 
 
 def record_of(row: GameRow) -> Record:
+    return _record(row, len(row.moves))
+
+
+def _record(row: Any, moves: int) -> Record:
+    """A record from a game row or a selected row with the same column names."""
     return Record(
         id=row.id,
         game=row.game,
@@ -98,7 +110,7 @@ def record_of(row: GameRow) -> Record:
         deal=row.deal,
         kind=row.kind,
         status=row.status,
-        moves=len(row.moves),
+        moves=moves,
         moves_total=row.moves_total,
         score=row.score,
         hints=row.hints,
@@ -111,6 +123,29 @@ def record_of(row: GameRow) -> Record:
     )
 
 
+COLUMNS = (
+    GameRow.id,
+    GameRow.game,
+    GameRow.options,
+    GameRow.options_key,
+    GameRow.deal,
+    GameRow.kind,
+    GameRow.status,
+    GameRow.moves_total,
+    GameRow.score,
+    GameRow.hints,
+    GameRow.undos,
+    GameRow.restarts,
+    GameRow.time_ms,
+    GameRow.created_at,
+    GameRow.first_move_at,
+    GameRow.finished_at,
+    func.json_array_length(GameRow.moves).label("line"),
+)
+"""What the statistics read: every column but the move lists, which only their length
+(SQLite and PostgreSQL both have ``json_array_length``) is needed of."""
+
+
 # --- queries ------------------------------------------------------------------------------
 
 
@@ -120,12 +155,12 @@ def records(
     """The player's counted games (a move was made), optionally of one game / option set."""
     if player is None:
         return []
-    stmt = select(GameRow).where(GameRow.player_id == player, GameRow.first_move_at.is_not(None))
+    stmt = select(*COLUMNS).where(GameRow.player_id == player, GameRow.first_move_at.is_not(None))
     if game is not None:
         stmt = stmt.where(GameRow.game == game)
     if key is not None:
         stmt = stmt.where(GameRow.options_key == key)
-    return [record_of(r) for r in session.scalars(stmt)]
+    return [_record(r, r.line) for r in session.execute(stmt)]
 
 
 def history(
@@ -137,13 +172,13 @@ def history(
     where = (GameRow.player_id == player, GameRow.first_move_at.is_not(None))
     total = session.scalar(select(func.count()).select_from(GameRow).where(*where)) or 0
     stmt = (
-        select(GameRow)
+        select(*COLUMNS)
         .where(*where)
         .order_by(GameRow.created_at.desc(), GameRow.id.desc())
         .limit(per_page)
         .offset((page - 1) * per_page)
     )
-    return [record_of(r) for r in session.scalars(stmt)], total
+    return [_record(r, r.line) for r in session.execute(stmt)], total
 
 
 def reset(session: Session, player: int | None) -> int:

@@ -6,7 +6,7 @@ The counting rules are in :mod:`pasyans.server.stats` and ``docs/statistics.md``
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, StrictBool
@@ -17,6 +17,7 @@ from pasyans.server import replay, service, stats, store
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
 from pasyans.server.schemas import ErrorOut, PlayerView, StrictIn
+from pasyans.server.stats import Result
 
 router = APIRouter(prefix="/api", tags=["stats"])
 
@@ -24,8 +25,6 @@ E: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No such game for this player"},
     422: {"model": ErrorOut, "description": "Invalid request; nothing changes"},
 }
-
-Result = Literal["won", "given_up", "abandoned", "playing"]
 
 
 class Best(BaseModel):
@@ -168,7 +167,7 @@ def get_history(
                 options=r.options,
                 deal=r.deal,
                 kind=r.kind,
-                result=r.result,  # type: ignore[arg-type]
+                result=r.result,
                 clean=r.clean,
                 time_ms=r.time_ms,
                 moves=r.moves,
@@ -225,7 +224,7 @@ def get_replay(
         options=rec.options,
         deal=row.deal,
         kind=row.kind,
-        result=rec.result,  # type: ignore[arg-type]
+        result=rec.result,
         time_ms=row.time_ms,
         score=row.score,
         hints=row.hints,
