@@ -12,7 +12,7 @@ function size(width, slots, cap) {
   const w0 = Math.min(cap, width / (slots + (slots + 1) * gap));
   const g = Math.max(3, Math.round(w0 * gap));
   const w = Math.floor(Math.min(cap, (width - (slots + 1) * g) / slots));
-  return { w, h: Math.round(w * RATIO), g };
+  return { w, h: Math.round(w * RATIO), g, up: large ? 0.34 : 0.27 };
 }
 
 function slotX(c, i, offset = 0) {
@@ -25,7 +25,7 @@ function fan(c, x, y, cards, bottom, minUp) {
   if (n === 0) return [];
   const down = cards.filter((k) => k === null).length;
   let offDown = Math.round(c.h * 0.1);
-  let offUp = Math.round(c.h * 0.27);
+  let offUp = Math.round(c.h * c.up);
   const need = down * offDown + Math.max(0, n - down - 1) * offUp;
   const room = bottom - y - c.h;
   if (need > room && need > 0) {
@@ -53,7 +53,7 @@ function pile(x, y, c, cards) {
 }
 
 function minUp(c) {
-  return Math.max(11, Math.round(c.h * 0.2));
+  return Math.max(11, Math.round(c.h * (c.up - 0.07)));
 }
 
 function caps(large) {
