@@ -99,6 +99,9 @@ def test_won_and_abandoned_games_show_in_stats_history_and_replay(page: Page, sh
             page.wait_for_timeout(150)
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= width, f"{lang} {width}: the page scrolls sideways ({wide}px)"
+            table = page.locator(".stats-page .table-scroll")
+            inner = table.evaluate("e => e.scrollWidth - e.clientWidth")
+            assert inner <= 0, f"{lang} {width}: the figures table scrolls sideways"
             page.screenshot(path=str(shots / f"stats-{lang}-{width}.png"), full_page=True)
     page.locator("#pref-lang").click()
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -181,6 +184,14 @@ def test_a_shared_result_names_its_figures_in_the_title(page: Page) -> None:
     page.goto(f"/play/spine?deal={WIN_DEAL}&result=<b>&moves=104&time=75")
     wait_table(page)
     assert page.title() == "Spine · Pasyans"
+    page.locator("#pref-lang").click()
+    page.goto(f"/play/spine?deal={WIN_DEAL}&result=given_up&moves=1&time=3725")
+    wait_table(page)
+    title = f"Сдана, ходов: 1, 1:02:05 · Хребет, раздача {WIN_DEAL} · Пасьянсы"
+    assert page.title() == title
+    page.goto(f"/play/spine?deal={WIN_DEAL}&result=won&moves=104&time=75")
+    wait_table(page)
+    assert page.title().startswith("Победа за 104 хода, 1:15 · ")
 
 
 def test_share_link_from_the_history(page: Page) -> None:

@@ -95,9 +95,10 @@ const STRINGS = {
     "act.share": "Copy link",
     "share.copied": "Link copied.",
     "share.copy": "Copy this link: {url}",
-    "share.won": "Won in {moves} moves, {time}",
-    "share.given_up": "Given up after {moves} moves, {time}",
-    "share.abandoned": "Left after {moves} moves, {time}",
+    "share.won": "Won in {moves}, {time}",
+    "share.given_up": "Given up after {moves}, {time}",
+    "share.abandoned": "Left after {moves}, {time}",
+    "n.moves": ["{n} move", "{n} moves"],
     "share.title": "{result} · {title}, deal {deal}",
     "replay.title": "Replay: {title}, deal {deal}",
     "replay.first": "First",
@@ -200,9 +201,10 @@ const STRINGS = {
     "act.share": "Ссылка",
     "share.copied": "Ссылка скопирована.",
     "share.copy": "Скопируйте ссылку: {url}",
-    "share.won": "Победа за {moves} ход., {time}",
-    "share.given_up": "Сдана после {moves} ход., {time}",
-    "share.abandoned": "Брошена после {moves} ход., {time}",
+    "share.won": "Победа за {moves}, {time}",
+    "share.given_up": "Сдана, ходов: {n}, {time}",
+    "share.abandoned": "Брошена, ходов: {n}, {time}",
+    "n.moves": ["{n} ход", "{n} хода", "{n} ходов"],
     "share.title": "{result} · {title}, раздача {deal}",
     "replay.title": "Повтор: {title}, раздача {deal}",
     "replay.first": "В начало",
@@ -225,6 +227,17 @@ export function s(key, params = {}) {
   const value = key in table ? table[key] : STRINGS.en[key] ?? key;
   if (typeof value !== "string") return value;
   return value.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** "1 move", "5 moves"; Russian: "1 ход", "3 хода", "5 ходов". */
+export function plural(key, n) {
+  const forms = s(key);
+  let i;
+  if (forms.length === 2) i = n === 1 ? 0 : 1;
+  else if (n % 10 === 1 && n % 100 !== 11) i = 0;
+  else if (n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14)) i = 1;
+  else i = 2;
+  return forms[i].replace("{n}", String(n));
 }
 
 /** Fill the nav links (and any element) marked data-stats-i18n. */
@@ -365,7 +378,7 @@ export function sharedTitle(entry, params) {
   const deal = Number(params.get("deal"));
   if (!["won", "given_up", "abandoned"].includes(result)) return null;
   if (![moves, secs, deal].every((n) => Number.isInteger(n) && n >= 0 && n < 1e10)) return null;
-  const figures = s(`share.${result}`, { moves, time: formatTime(secs * 1000) });
+  const figures = s(`share.${result}`, { moves: plural("n.moves", moves), n: moves, time: formatTime(secs * 1000) });
   return `${s("share.title", { result: figures, title: title(entry), deal })} · ${t("brand")}`;
 }
 
