@@ -56,8 +56,10 @@ def new_game(
     return Game(game_id, deal, options, start=start_position(spec, deal, k), kind=k)
 
 
-def load_game(saved: Mapping[str, Any]) -> Game:
-    """Rebuild a saved game (see :meth:`Game.to_saved`) of either kind."""
+def load_game(saved: Mapping[str, Any], *, trusted: bool = False) -> Game:
+    """Rebuild a saved game (see :meth:`Game.to_saved`) of either kind; ``trusted`` as in
+    :meth:`Game.from_saved`."""
     spec = get_game(saved["game"], saved.get("options"))
     kind = saved.get("kind", "random")
-    return Game.from_saved(saved, start=start_position(spec, saved["deal"], kind))
+    start = start_position(spec, saved["deal"], kind)
+    return Game.from_saved(saved, start=start, trusted=trusted)

@@ -42,8 +42,11 @@ class Context:
 
 
 def rebuild(row: GameRow) -> Game:
-    """The Game of a row, by replay: played moves, then the redo list played and undone."""
-    game = deals.load_game(store.saved_record(row))
+    """The Game of a row, by replay: played moves, then the redo list played and undone.
+
+    The trusted replay: each stored move was checked when played, and is tested again with
+    the per-move legality test (a corrupt row raises ``SavedGameError``)."""
+    game = deals.load_game(store.saved_record(row), trusted=True)
     for _ in row.redo:
         game.undo()
     game.undos = row.undos
