@@ -139,13 +139,14 @@ def test_drag_and_drop(page: Page, game: str) -> None:
     assert game_object(page)["view"]["counters"]["moves"] == 1
 
 
-def test_undo_and_redo_by_keys(page: Page) -> None:
-    deal, move = first_card_move("spider")
-    open_table(page, "spider", deal=deal)
+@pytest.mark.parametrize("game", GAMES)
+def test_undo_and_redo_by_keys_and_buttons(page: Page, game: str) -> None:
+    deal, move = first_card_move(game)
+    open_table(page, game, deal=deal)
     start = dom_piles(page)
     v = version(page)
     n = len(start[move.src])
-    card(page, move.src, n - 1).click()
+    card(page, move.src, n - move.cards).click()
     wait_version(page, v + 1)
     moved = dom_piles(page)
     page.keyboard.press("z")
@@ -160,9 +161,16 @@ def test_undo_and_redo_by_keys(page: Page) -> None:
     page.keyboard.press("y")
     wait_version(page, v + 5)
     assert dom_piles(page) == moved
-    counters = game_object(page)["view"]["counters"]
-    assert counters["moves"] == 1 and counters["undos"] == 2
     expect(page.locator('[data-action="redo"]')).to_be_disabled()
+    page.get_by_role("button", name="Undo").click()
+    wait_version(page, v + 6)
+    assert dom_piles(page) == start
+    expect(page.locator('[data-action="undo"]')).to_be_disabled()
+    page.get_by_role("button", name="Redo").click()
+    wait_version(page, v + 7)
+    assert dom_piles(page) == moved
+    counters = game_object(page)["view"]["counters"]
+    assert counters["moves"] == 1 and counters["undos"] == 3
 
 
 @pytest.mark.parametrize("game", GAMES)
