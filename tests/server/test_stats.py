@@ -322,6 +322,12 @@ def test_reset_needs_confirmation_and_keeps_the_game_in_progress(client: TestCli
     for body in ({}, {"confirm": False}, {"confirm": "yes"}, {"confirm": 1}):
         r = client.post("/api/stats/reset", json=body)
         assert r.status_code == 422, (body, r.text)
+    r = client.post("/api/stats/reset", content="{", headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert client.post("/api/stats/reset", content="confirm=true").status_code == 415
+    assert client.post("/api/stats/reset", json={"confirm": False}).json()["error"]["code"] == (
+        "confirmation_required"
+    )
     assert figures(client)["total"]["played"] == 2
     r = client.post("/api/stats/reset", json={"confirm": True})
     assert r.status_code == 200 and r.json() == {"deleted": 2}

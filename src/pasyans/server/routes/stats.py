@@ -25,6 +25,12 @@ E: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No such game for this player"},
     422: {"model": ErrorOut, "description": "Invalid request; nothing changes"},
 }
+E_BODY: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "The body is not JSON"},
+    413: {"model": ErrorOut, "description": "The body is too large"},
+    415: {"model": ErrorOut, "description": "The body is not application/json"},
+    422: {"model": ErrorOut, "description": "No confirmation; nothing changes"},
+}
 
 
 class Best(BaseModel):
@@ -129,7 +135,7 @@ class ReplayOut(BaseModel):
     view: PlayerView
 
 
-@router.get("/stats", responses=E)
+@router.get("/stats", responses={422: E[422]})
 def get_stats(
     request: Request, ctx: ContextDep, game: Annotated[str | None, Query(max_length=40)] = None
 ) -> StatsOut:
@@ -150,7 +156,7 @@ def get_stats(
     return StatsOut.model_validate(stats.statistics(recs))
 
 
-@router.get("/history", responses=E)
+@router.get("/history", responses={422: E[422]})
 def get_history(
     ctx: ContextDep,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
@@ -189,7 +195,7 @@ def get_history(
     )
 
 
-@router.post("/stats/reset", responses=E)
+@router.post("/stats/reset", responses=E_BODY)
 def reset_stats(body: ResetIn, ctx: ContextDep) -> ResetOut:
     """Forget the player's finished games (figures, charts and history); games in progress
     stay. The body must be ``{"confirm": true}``."""
