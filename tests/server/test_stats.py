@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from server_helpers import CARD, assert_no_hidden, move, new_game, post
 from sqlalchemy import update
 
@@ -18,7 +21,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.rules.spec import PileKind
 from pasyans.server.models import GameRow
-from pasyans.server.stats import streaks
+from pasyans.server.stats import Record, streaks, summarize
 
 # Spine solvable deal 1 can be autocollected from the start (104 moves); "t4>t2" first
 # keeps it collectable and makes the line 105 moves.
@@ -416,3 +419,74 @@ def test_spider_replay_never_shows_a_face_down_card(client: TestClient) -> None:
             assert None not in shown[hidden:], (k, p.id)
         # Every face-down card of the deal is still hidden somewhere: 104 cards in all.
         assert sum(len(p["cards"]) for p in step["view"]["piles"].values()) == 104
+
+
+# --- the counting functions, on random records -------------------------------------------
+
+STATUSES = ["won", "lost", "abandoned", "playing"]
+
+
+@st.composite
+def record_lists(draw: st.DrawFn) -> list[Record]:
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    out = []
+    for i in range(draw(st.integers(0, 25))):
+        status = draw(st.sampled_from(STATUSES))
+        moved = status == "won" or draw(st.booleans())
+        end = t0 + timedelta(minutes=draw(st.integers(0, 10_000)))
+        out.append(
+            Record(
+                id=f"g{i}",
+                game=draw(st.sampled_from(["spine", "spider"])),
+                options={},
+                options_key="",
+                deal=draw(st.integers(1, 5)),
+                kind="random",
+                status=status,
+                moves=draw(st.integers(1, 300)),
+                moves_total=0,
+                score=0,
+                hints=draw(st.integers(0, 2)),
+                undos=draw(st.integers(0, 2)),
+                restarts=draw(st.integers(0, 1)),
+                time_ms=draw(st.integers(0, 5)) * 1000,
+                created_at=t0,
+                first_move_at=t0 if moved else None,
+                finished_at=None if status == "playing" else end,
+            )
+        )
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(record_lists())
+def test_summary_matches_a_plain_recount(recs: list[Record]) -> None:
+    f = summarize(recs)
+    ended = sorted(
+        (r for r in recs if r.first_move_at and r.finished_at),
+        key=lambda r: (r.finished_at, r.created_at, r.id),
+    )
+    wins = [r for r in ended if r.status == "won"]
+    assert f["played"] == len(ended) == f["won"] + f["lost"]
+    assert f["lost"] == f["given_up"] + f["abandoned"]
+    assert f["won"] == len(wins)
+    assert f["clean_wins"] == sum(r.hints == r.undos == r.restarts == 0 for r in wins)
+    assert f["in_progress"] == sum(
+        r.first_move_at is not None and r.finished_at is None for r in recs
+    )
+    # Streaks: the longest run of wins, and the run at the end.
+    text = "".join("W" if r.status == "won" else "L" for r in ended)
+    assert f["best_streak"] == max((len(run) for run in text.split("L")), default=0)
+    assert f["current_streak"] == len(text) - len(text.rstrip("W"))
+    # Bests: the minimum, held by the first game that reached it.
+    if wins:
+        fastest = min(r.time_ms for r in wins)
+        assert f["best_time"]["value"] == fastest
+        assert f["best_time"]["id"] == next(r.id for r in wins if r.time_ms == fastest)
+        fewest = min(r.moves for r in wins)
+        assert f["fewest_moves"]["id"] == next(r.id for r in wins if r.moves == fewest)
+        assert f["average_moves"] == round(sum(r.moves for r in wins) / len(wins), 1)
+    else:
+        assert f["best_time"] is None and f["average_time_ms"] is None
+    assert [p["result"] for p in f["points"]] == [r.result for r in ended]
+    assert f["hints"] == sum(r.hints for r in ended)
