@@ -474,7 +474,7 @@ function figuresTable(data, games) {
 }
 
 function tiles(total) {
-  const tile = (key, value) => h("div.tile", { "data-tile": key }, h("span.value", {}, value), h("span.label", {}, s(`col.${key}`)));
+  const tile = (key, value) => h("div.tile", { "data-tile": key }, h("span.label", {}, s(`col.${key}`)), h("span.value", {}, value));
   return h(
     "div.tiles",
     {},
