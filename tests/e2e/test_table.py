@@ -3,6 +3,7 @@ undo/redo keys, reload and shared URLs, hidden cards kept out of the page."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -257,3 +258,27 @@ def test_repeated_clicks_cycle_through_every_destination(page: Page) -> None:
         assert dom_piles(page)[dst][at] == code
         page.wait_for_timeout(300)
     assert game_object(page)["view"]["counters"]["undos"] == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_random_session_always_shows_the_servers_position(page: Page, game: str) -> None:
+    """Clicks, stock, undo and redo at random: after each, the page shows the view."""
+    rng = random.Random(f"{game}-session")
+    open_table(page, game, deal=rng.randint(1, 10_000))
+    for _ in range(14):
+        v = version(page)
+        movable = page.locator(".card[role=button]")
+        choice = rng.random()
+        if choice < 0.6 and movable.count():
+            movable.nth(rng.randrange(movable.count())).click()
+        elif choice < 0.8 and page.locator('.pile[data-pile="stock"]').count():
+            page.locator('.pile[data-pile="stock"] > .pile-base').click()
+        elif choice < 0.9:
+            page.keyboard.press("z")
+        else:
+            page.keyboard.press("y")
+        expect(page.locator("section.table")).not_to_have_attribute("data-busy", "true")
+        page.keyboard.press("Escape")  # a stuck dialog may have opened
+        g = game_object(page)
+        assert version(page) == g["version"] >= v
+        assert dom_piles(page) == {p: x["cards"] for p, x in g["view"]["piles"].items()}

@@ -289,7 +289,7 @@ export class PlayPage {
   /** Run one API call at a time; a stale version (409) takes the server's position. */
   async run(fn, { quiet = false } = {}) {
     if (this.busy || !this.game) return null;
-    this.busy = true;
+    this.setBusy(true);
     this.clearHints();
     try {
       const res = await fn(this.game);
@@ -305,8 +305,15 @@ export class PlayPage {
       }
       return null;
     } finally {
-      this.busy = false;
+      this.setBusy(false);
     }
+  }
+
+  /** While a request is out, input waits; `data-busy` lets tests wait too. */
+  setBusy(on) {
+    this.busy = on;
+    if (on) this.tableEl.dataset.busy = "true";
+    else delete this.tableEl.dataset.busy;
   }
 
   async play(move, { cycle = null } = {}) {
@@ -407,7 +414,7 @@ export class PlayPage {
 
   async startGame(deal) {
     if (this.busy) return;
-    this.busy = true;
+    this.setBusy(true);
     closeDialogs();
     try {
       const g = await api.newGame(this.entry.id, this.createArgs(deal));
@@ -417,7 +424,7 @@ export class PlayPage {
     } catch (e) {
       this.fail(e);
     } finally {
-      this.busy = false;
+      this.setBusy(false);
     }
   }
 
