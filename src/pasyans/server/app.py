@@ -7,6 +7,7 @@ environment variables (what ``pasyans serve`` runs in every worker).
 from __future__ import annotations
 
 import logging
+import threading
 
 from fastapi import FastAPI
 
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.game_cache = GameCache(settings.game_cache_size)
+    app.state.write_lock = threading.Lock() if engine.dialect.name == "sqlite" else None
     app.state.limiters = {
         name: RateLimiter(per_minute, burst)
         for name, per_minute, burst in (

@@ -40,7 +40,13 @@ def get_context(
     request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
 ) -> Context:
     cache: GameCache = request.app.state.game_cache
-    return Context(session=session, token_hash=player, cache=cache, settings=settings)
+    return Context(
+        session=session,
+        token_hash=player,
+        cache=cache,
+        settings=settings,
+        write_lock=request.app.state.write_lock,
+    )
 
 
 ContextDep = Annotated[Context, Depends(get_context)]

@@ -8,7 +8,9 @@ version + 1, commit, and only then answer.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -36,6 +38,24 @@ class Context:
     token_hash: str
     cache: GameCache
     settings: Settings
+    write_lock: threading.Lock | None = None
+    """SQLite only: one writer at a time in this process, queued here instead of in
+    SQLite's busy handler (which sleeps up to 100 ms between tries)."""
+
+
+@contextmanager
+def writing(ctx: Context) -> Iterator[None]:
+    """Hold the process's write lock (SQLite) for a write transaction; a transaction left
+    open by an error is rolled back before the lock is released."""
+    if ctx.write_lock is None:
+        yield
+        return
+    with ctx.write_lock:
+        try:
+            yield
+        finally:
+            if ctx.session.in_transaction():
+                ctx.session.rollback()
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -113,20 +133,23 @@ def create(
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     kind = deal_kind(game_id, solvable)
     game = deals.new_game(game_id, number, values, kind)
-    ctx.session.connection(execution_options={"pasyans_write": True})
-    player = store.ensure_player(ctx.session, ctx.token_hash)
     view = game.view()
-    row = store.add_game(
-        ctx.session,
-        player,
-        game=game_id,
-        options=game.options,
-        deal=number,
-        kind=kind,
-        rules_version=RULES_VERSION,
-        summary=view["counters"],
-    )
-    ctx.session.commit()
+    if ctx.session.in_transaction():
+        ctx.session.rollback()
+    with writing(ctx):
+        ctx.session.connection(execution_options={"pasyans_write": True})
+        player = store.ensure_player(ctx.session, ctx.token_hash)
+        row = store.add_game(
+            ctx.session,
+            player,
+            game=game_id,
+            options=game.options,
+            deal=number,
+            kind=kind,
+            rules_version=RULES_VERSION,
+            summary=view["counters"],
+        )
+        ctx.session.commit()
     checkin(ctx, row, game)
     return describe(row, game, view)
 
@@ -148,6 +171,17 @@ def change(
     raise a :class:`PasyansError`, which changes nothing."""
     if ctx.session.in_transaction():
         ctx.session.rollback()  # a write must begin its own transaction (SQLite: IMMEDIATE)
+    with writing(ctx):
+        return _change(ctx, game_id, version, action, counts_as_move)
+
+
+def _change(
+    ctx: Context,
+    game_id: str,
+    version: int,
+    action: Callable[[Game, GameRow], T],
+    counts_as_move: bool,
+) -> tuple[dict[str, Any], T]:
     ctx.session.connection(execution_options={"pasyans_write": True})
     row = owned(ctx, game_id, for_update=True)
     if row.status != store.PLAYING:
@@ -229,8 +263,11 @@ def give_up(game: Game, row: GameRow) -> None:
 
 def heartbeat(ctx: Context, game_id: str) -> int:
     """A sign of activity from the page: counts time, changes nothing else."""
-    ctx.session.connection(execution_options={"pasyans_write": True})
-    row = owned(ctx, game_id, for_update=True)
-    store.count_activity(row, store.now(), ctx.settings.active_gap_seconds)
-    ctx.session.commit()
-    return row.time_ms
+    if ctx.session.in_transaction():
+        ctx.session.rollback()
+    with writing(ctx):
+        ctx.session.connection(execution_options={"pasyans_write": True})
+        row = owned(ctx, game_id, for_update=True)
+        store.count_activity(row, store.now(), ctx.settings.active_gap_seconds)
+        ctx.session.commit()
+        return row.time_ms

@@ -1,0 +1,318 @@
+"""Load benchmark: N simulated players against a real ``pasyans serve`` on 127.0.0.1.
+
+Each player has its own cookie (so its own games), starts a game and plays legal moves
+picked at random from its view's list, waiting a think time between moves, for a bounded
+time; a finished or stuck game is replaced by a new one. Prints requests/s, the p50, p95
+and p99 latency of a move (client side) and the error count, per player count::
+
+    uv run python benchmarks/load.py --players 16 64 256 --duration 25
+    uv run python benchmarks/load.py --postgres --workers 2 --players 16 64 256
+    uv run python benchmarks/load.py --database-url postgresql+psycopg://... --workers 2
+
+``--postgres`` starts a throwaway PostgreSQL cluster (initdb into a temporary directory,
+fsync on, 127.0.0.1, free port) and removes it afterwards. ``--think 0`` gives a closed
+loop with no pause: the saturation throughput. Client and server share the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+PASYANS = Path(sys.executable).parent / "pasyans"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# --- a throwaway PostgreSQL ---------------------------------------------------------------
+
+
+def _pg_bin() -> Path:
+    for c in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (c / "pg_ctl").is_file():
+            return c
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).parent
+    raise SystemExit("PostgreSQL binaries not found (apt-get install postgresql)")
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return cmd
+    return ["su", "postgres", "-s", "/bin/sh", "-c", shlex.join(cmd)]
+
+
+@contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A fresh cluster (durable: fsync on) on 127.0.0.1; yields its SQLAlchemy URL."""
+    import pwd
+
+    bin_dir = _pg_bin()
+    tmp = Path(tempfile.mkdtemp(prefix="pasyans-load-pg-"))
+    if os.geteuid() == 0:
+        pw = pwd.getpwnam("postgres")
+        os.chown(tmp, pw.pw_uid, pw.pw_gid)
+    tmp.chmod(0o700)
+    data, port = tmp / "data", free_port()
+    pg_ctl = str(bin_dir / "pg_ctl")
+
+    def run(cmd: list[str]) -> None:
+        subprocess.run(_as_postgres(cmd), check=True, capture_output=True, timeout=120)
+
+    started = False
+    try:
+        run([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+             "-E", "UTF8", "--no-sync"])  # fmt: skip
+        options = f"-k {tmp} -h 127.0.0.1 -p {port} -c max_connections=200"
+        run([pg_ctl, "-D", str(data), "-l", str(tmp / "log"), "-o", options, "-w", "start"])
+        started = True
+        run([str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
+             "pasyans_load"])  # fmt: skip
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/pasyans_load"
+    finally:
+        if started:
+            subprocess.run(_as_postgres([pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"]),
+                           capture_output=True, timeout=60)  # fmt: skip
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- the server ---------------------------------------------------------------------------
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU time (user + system) of every live process in the process group ``pgid``."""
+    total = 0
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ...
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+@dataclass
+class Server:
+    base: str
+    pgid: int
+
+
+@contextmanager
+def serve(database_url: str | None, workers: int, extra_env: dict[str, str]) -> Iterator[Server]:
+    """``pasyans serve`` on a free port of 127.0.0.1 (its own process group)."""
+    tmp = Path(tempfile.mkdtemp(prefix="pasyans-load-"))
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+    env.update(PASYANS_DATA_DIR=str(tmp / "data"), PASYANS_LOG_LEVEL="warning", **extra_env)
+    if database_url:
+        env["PASYANS_DATABASE_URL"] = database_url
+    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port),
+            "--workers", str(workers)]  # fmt: skip
+    log = (tmp / "server.log").open("w")
+    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit((tmp / "server.log").read_text())
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("the server did not start:\n" + (tmp / "server.log").read_text())
+            time.sleep(0.2)
+        yield Server(base, proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- the players --------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds, moves only
+    requests: int = 0
+    errors: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    measure_from: float = 0.0
+    """Monotonic time when the warm-up ends: requests before it are not counted."""
+
+    def error(self, kind: str) -> None:
+        self.errors += 1
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+
+async def player(
+    base: str, game: str, deadline: float, think: float, rnd: random.Random, tally: Tally
+) -> None:
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+        state: dict[str, Any] | None = None
+        await asyncio.sleep(rnd.uniform(0, max(think, 0.05)))  # do not all start at once
+        while time.monotonic() < deadline:
+            try:
+                if state is None or state["status"] != "playing" or not state["view"]["moves"]:
+                    r = await client.post("/api/games", json={"game": game})
+                    tally.requests += time.monotonic() >= tally.measure_from
+                    if r.status_code != 201:
+                        tally.error(f"new game {r.status_code}")
+                        await asyncio.sleep(1)
+                        continue
+                    state = r.json()
+                    tally.games += 1
+                    continue
+                move = rnd.choice(state["view"]["moves"])["text"]
+                body = {"move": move, "version": state["version"]}
+                t0 = time.perf_counter()
+                r = await client.post(f"/api/games/{state['id']}/moves", json=body)
+                elapsed = time.perf_counter() - t0
+                counted = time.monotonic() - elapsed >= tally.measure_from
+                tally.requests += counted
+                if r.status_code == 200:
+                    if counted:
+                        tally.latencies.append(elapsed)
+                    state = r.json()
+                else:
+                    tally.error(f"move {r.status_code}")
+                    state = None
+            except httpx.HTTPError as e:
+                tally.error(type(e).__name__)
+                state = None
+            if think > 0:
+                await asyncio.sleep(rnd.uniform(0.5 * think, 1.5 * think))
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, round(p / 100 * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+async def run_load(
+    server: Server, players: int, duration: float, warmup: float, think: float, game: str
+) -> tuple[Tally, float, float]:
+    """Run the players for ``warmup + duration`` seconds; the tally of the last
+    ``duration`` seconds and the server's and this process's CPU seconds in them."""
+    start = time.monotonic()
+    tally = Tally(measure_from=start + warmup)
+    deadline = tally.measure_from + duration
+    cpu: list[float] = []
+
+    async def snapshot() -> None:
+        await asyncio.sleep(warmup)
+        cpu.extend((group_cpu_seconds(server.pgid), time.process_time()))
+
+    await asyncio.gather(
+        snapshot(),
+        *(
+            player(server.base, game, deadline, think, random.Random(i), tally)
+            for i in range(players)
+        ),
+    )
+    return tally, group_cpu_seconds(server.pgid) - cpu[0], time.process_time() - cpu[1]
+
+
+def report(
+    label: str, players: int, duration: float, tally: Tally, server_cpu: float, client_cpu: float
+) -> str:
+    lat = sorted(tally.latencies)
+    p50, p95, p99 = (percentile(lat, p) * 1000 for p in (50, 95, 99))
+    mean = statistics.fmean(lat) * 1000 if lat else float("nan")
+    line = (
+        f"| {label} | {players} | {tally.requests / duration:.0f} | {len(lat)} | "
+        f"{p50:.1f} | {p95:.1f} | {p99:.1f} | {mean:.1f} | {tally.errors} | "
+        f"{server_cpu / duration:.0%} | {client_cpu / duration:.0%} |"
+    )
+    if tally.error_kinds:
+        line += f" {tally.error_kinds}"
+    return line
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--players", type=int, nargs="+", default=[16, 64, 256])
+    ap.add_argument("--duration", type=float, default=25.0, help="seconds measured per run")
+    ap.add_argument("--warmup", type=float, default=5.0, help="seconds not measured first")
+    think_help = "mean pause between a player's moves, s (uniform 0.5x..1.5x); 0: none"
+    ap.add_argument("--think", type=float, default=1.0, help=think_help)
+    ap.add_argument("--game", default="spider")
+    ap.add_argument("--workers", type=int, default=None, help="[1 on SQLite, 2 on PostgreSQL]")
+    ap.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL")
+    ap.add_argument("--database-url", default=None, help="an existing database to use")
+    ap.add_argument("--sqlite-synchronous", choices=["FULL", "NORMAL"], default=None)
+    args = ap.parse_args()
+
+    pg = args.postgres or (args.database_url or "").startswith("postgresql")
+    workers = args.workers or (2 if pg else 1)
+    extra = {"PASYANS_RATE_NEW_GAME_PER_MINUTE": "0"}
+    if args.sqlite_synchronous:
+        extra["PASYANS_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
+    backend = "PostgreSQL" if pg else f"SQLite {args.sqlite_synchronous or 'FULL'}"
+    label = f"{backend}, {workers} worker{'s' if workers > 1 else ''}"
+
+    database = throwaway_postgres() if args.postgres else _given(args.database_url)
+    with database as url, serve(url, workers, extra) as server:
+        print(
+            f"# {label}; think {args.think} s; {args.duration:.0f} s measured after "
+            f"{args.warmup:.0f} s warm-up; {args.game}"
+        )
+        print(
+            "| setup | players | req/s | moves | p50 ms | p95 ms | p99 ms | mean ms | errors "
+            "| server CPU | client CPU |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for n in args.players:
+            tally, server_cpu, client_cpu = asyncio.run(
+                run_load(server, n, args.duration, args.warmup, args.think, args.game)
+            )
+            line = report(label, n, args.duration, tally, server_cpu, client_cpu)
+            print(line, flush=True)
+
+
+@contextmanager
+def _given(url: str | None) -> Iterator[str | None]:
+    yield url
+
+
+if __name__ == "__main__":
+    main()
