@@ -282,3 +282,27 @@ def test_a_random_session_always_shows_the_servers_position(page: Page, game: st
         g = game_object(page)
         assert version(page) == g["version"] >= v
         assert dom_piles(page) == {p: x["cards"] for p, x in g["view"]["piles"].items()}
+
+
+def test_a_second_tab_catches_up_instead_of_losing_a_move(
+    page: Page, console_errors: list[str]
+) -> None:
+    deal, move = first_card_move("backbone")
+    gid = open_table(page, "backbone", deal=deal)
+    other = page.context.new_page()
+    other.goto(page.url)
+    assert wait_table(other) == gid
+    v = version(page)
+    n = len(dom_piles(page)[move.src])
+    card(page, move.src, n - move.cards).click()
+    wait_version(page, v + 1)
+    # The other tab still shows the old position; its move is refused as stale and it
+    # redraws the server's position.
+    assert version(other) == v
+    other.keyboard.press("h")
+    expect(other.locator("#message")).to_contain_text("another tab")
+    wait_version(other, v + 1)
+    assert dom_piles(other) == dom_piles(page)
+    # The browser logs the 409 it was meant to get; nothing else.
+    assert len(console_errors) == 1 and "409 (Conflict)" in console_errors[0]
+    console_errors.clear()
