@@ -55,8 +55,7 @@ export class TableInput {
     window.addEventListener("pointercancel", this.onCancel);
   }
 
-  unit() {
-    const p = this.press;
+  unit(p = this.press) {
     return this.r.cardsOf(p.pile).filter((q) => q.index >= p.index);
   }
 
@@ -129,7 +128,7 @@ export class TableInput {
       this.press = null;
       const ok = await this.h.drop(p.pile, p.index, target);
       if (ok) return;
-      for (const q of this.unit.call({ press: p, r: this.r })) {
+      for (const q of this.unit(p)) {
         q.x -= p.dx;
         q.y -= p.dy;
       }
@@ -140,7 +139,7 @@ export class TableInput {
   }
 
   glideBack(p) {
-    const els = this.r.cardsOf(p.pile).filter((q) => q.index >= p.index).map((q) => q.el);
+    const els = this.unit(p).map((q) => q.el);
     for (const el of els) {
       if (!el.isConnected) continue;
       el.classList.add("returning");

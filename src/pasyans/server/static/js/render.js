@@ -134,7 +134,7 @@ export class TableRenderer {
     const start = new Map();
     for (const p of placed) {
       const o = oldAt.get(`${p.pile}/${p.index}`);
-      if (o && o.code === p.code && (p.code || true)) {
+      if (o && o.code === p.code) {
         start.set(p, { x: o.x, y: o.y, same: true });
         used.add(o);
       }
