@@ -70,7 +70,7 @@ export class PlayPage {
     const toolbar = h(
       "div.toolbar",
       { role: "toolbar", "aria-label": title(this.entry) },
-      h("span.game-title", {}, title(this.entry)),
+      h("a.game-title", { href: `/rules/${this.entry.id}`, title: t("btn.rules") }, title(this.entry)),
       h("div.group", {}, b("new", () => this.newGame()), b("replay", () => this.replay()), dealForm),
       h("div.group", {}, this.els.undo, this.els.redo, this.els.hint),
       this.els.autocollect,
