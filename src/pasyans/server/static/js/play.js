@@ -396,7 +396,7 @@ export class PlayPage {
     const code = src && src.cards[src.cards.length - (j.cards || 1)];
     const words = j.to
       ? t("move.done", { card: cardName(code), pile: pileName(j.to, this.game.view.piles[j.to]) })
-      : t("pile.stock");
+      : t("hint.stock");
     const text = t("msg.hint", { move: words });
     this.say(text);
     announce(text);
