@@ -1,0 +1,239 @@
+"""Crash test: ``pasyans serve`` is killed with SIGKILL in the middle of a load of concurrent
+players, restarted on the same database, and then
+
+- every move, undo and redo the server acknowledged is in its game (the clients keep what
+  was acknowledged; a request cut off by the kill may or may not have happened, nothing
+  else may differ),
+- every stored game replays with the engine's checked replay (no half-written game),
+- the restarted server serves and plays every game.
+
+On SQLite (one worker) and on PostgreSQL (two workers). Servers listen on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
+
+from pasyans import deals
+from pasyans.server import store
+from pasyans.server.models import GameRow
+
+PASYANS = Path(sys.executable).parent / "pasyans"
+PLAYERS = 8
+MIN_ACKS = 12 * PLAYERS
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Serve:
+    """``pasyans serve`` as a subprocess in its own process group."""
+
+    def __init__(self, url: str, workers: int, log: Path) -> None:
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+        env.update(
+            PASYANS_DATABASE_URL=url,
+            PASYANS_DATA_DIR=str(log.parent / "data"),
+            PASYANS_RATE_NEW_GAME_PER_MINUTE="0",
+        )
+        args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--workers", str(workers)]  # fmt: skip
+        self.log = log
+        self._out = log.open("a")
+        self.proc = subprocess.Popen(args, env=env, stdout=self._out, stderr=subprocess.STDOUT,
+                                     start_new_session=True)  # fmt: skip
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.proc.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL to the server and its workers: no shutdown code runs."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=20)
+        self._out.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        self._out.close()
+
+
+@dataclass
+class Known:
+    """What the client knows of one game from acknowledged answers."""
+
+    version: int
+    line: list[str] = field(default_factory=list)
+    redo: list[str] = field(default_factory=list)  # the next move to redo first
+    in_flight: tuple[str, str] | None = None  # (action, move) sent, never answered
+
+    def after(self, action: str, move: str) -> Known:
+        line, redo = list(self.line), list(self.redo)
+        if action == "moves":
+            line, redo = [*line, move], []
+        elif action == "undo":
+            redo = [line.pop(), *redo]
+        elif action == "redo":
+            line = [*line, redo.pop(0)]
+        return Known(self.version + 1, line, redo)
+
+
+@dataclass
+class Player:
+    cookies: dict[str, str] = field(default_factory=dict)
+    games: dict[str, Known] = field(default_factory=dict)
+    acks: int = 0
+    failure: str | None = None
+
+
+def play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
+    try:
+        _play(base, seed, who, stop)
+    except Exception as e:  # reported by the test, not lost in the thread
+        who.failure = repr(e)
+
+
+def _play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
+    """Moves (mostly), undos and redos on the player's own game until the server dies."""
+    rnd = random.Random(seed)
+    with httpx.Client(base_url=base, timeout=10) as c:
+        game: dict[str, Any] | None = None
+        while not stop.is_set():
+            if game is None or game["status"] != "playing" or not game["view"]["moves"]:
+                try:
+                    r = c.post("/api/games", json={"game": "spider", "options": {"suits": 1}})
+                except httpx.TransportError:
+                    return
+                assert r.status_code == 201, r.text
+                game = r.json()
+                who.games[game["id"]] = Known(game["version"])
+                who.cookies = dict(c.cookies)
+                continue
+            known = who.games[game["id"]]
+            roll = rnd.random()
+            if roll < 0.15 and game["view"]["flags"]["can_undo"]:
+                action, move = "undo", ""
+            elif roll < 0.25 and game["view"]["flags"]["can_redo"]:
+                action, move = "redo", ""
+            else:
+                action, move = "moves", rnd.choice(game["view"]["moves"])["text"]
+            body: dict[str, Any] = {"version": game["version"]}
+            if action == "moves":
+                body["move"] = move
+            known.in_flight = (action, move)
+            try:
+                r = c.post(f"/api/games/{game['id']}/{action}", json=body)
+            except httpx.TransportError:
+                return  # the kill: this request may or may not have been committed
+            assert r.status_code == 200, r.text
+            game = r.json()
+            now = known.after(action, move)
+            assert game["version"] == now.version
+            who.games[game["id"]] = now
+            who.acks += 1
+
+
+def test_sigkill_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None:
+    workers = 1 if db_url.startswith("sqlite") else 2
+    server = Serve(db_url, workers, tmp_path / "server.log")
+    players = [Player() for _ in range(PLAYERS)]
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=play, args=(server.base, i, p, stop), daemon=True)
+        for i, p in enumerate(players)
+    ]
+    try:
+        for t in threads:
+            t.start()
+        # Kill in the middle of the load: once enough has been acknowledged.
+        started = time.monotonic()
+        while sum(p.acks for p in players) < MIN_ACKS and time.monotonic() - started < 30:
+            time.sleep(0.05)
+        server.kill()  # in the middle of the load: requests are in flight
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+            assert not t.is_alive()
+    finally:
+        stop.set()
+        server.stop()
+    assert [p.failure for p in players if p.failure] == []
+    acks = sum(p.acks for p in players)
+    assert acks >= MIN_ACKS, f"too little load before the kill: {acks} acknowledgements"
+
+    server = Serve(db_url, workers, tmp_path / "server.log")
+    try:
+        engine = create_engine(db_url, poolclass=NullPool)
+        with Session(engine) as session:
+            rows = {r.id: r for r in session.scalars(select(GameRow))}
+        engine.dispose()
+        for row in rows.values():
+            # Nothing half-written: every stored game replays, checked move by move.
+            game = deals.load_game(store.saved_record(row))
+            for _ in row.redo:
+                game.undo()
+            assert [m.to_str() for m in game.moves] == list(row.moves)
+        cut_off = committed = 0
+        for who in players:
+            with httpx.Client(base_url=server.base, cookies=who.cookies, timeout=30) as c:
+                for game_id, known in who.games.items():
+                    row = rows[game_id]
+                    stored = (row.version, list(row.moves), list(row.redo))
+                    possible = [(known.version, known.line, known.redo)]
+                    if known.in_flight is not None:
+                        after = known.after(*known.in_flight)
+                        possible.append((after.version, after.line, after.redo))
+                    assert stored in possible, (game_id, stored, possible)
+                    cut_off += known.in_flight is not None
+                    committed += known.in_flight is not None and stored == possible[-1]
+                    # The restarted server serves the game and plays on from there.
+                    r = c.get(f"/api/games/{game_id}")
+                    assert r.status_code == 200, r.text
+                    now = r.json()
+                    assert now["version"] == row.version
+                    assert now["view"]["counters"]["moves"] == len(row.moves)
+                    if now["status"] == "playing" and now["view"]["moves"]:
+                        body = {"move": now["view"]["moves"][0]["text"], "version": row.version}
+                        assert c.post(f"/api/games/{game_id}/moves", json=body).status_code == 200
+    finally:
+        server.stop()
+    print(
+        f"crash on {db_url.split(':')[0]}: {acks} acknowledged actions, {len(rows)} games, "
+        f"{cut_off} requests cut off by the kill ({committed} of them committed)"
+    )
+    crash_log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in crash_log, crash_log[-3000:]
