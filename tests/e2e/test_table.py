@@ -306,3 +306,22 @@ def test_a_second_tab_catches_up_instead_of_losing_a_move(
     # The browser logs the 409 it was meant to get; nothing else.
     assert len(console_errors) == 1 and "409 (Conflict)" in console_errors[0]
     console_errors.clear()
+
+
+def test_enter_on_a_focused_card_plays_it_and_focus_follows(page: Page) -> None:
+    deal, pid, index, smart = card_with_choices("spider", 2)
+    open_table(page, "spider", deal=deal)
+    code = dom_piles(page)[pid][index]
+    v = version(page)
+    card(page, pid, index).focus()
+    page.keyboard.press("Enter")
+    wait_version(page, v + 1)
+    focused = page.locator(".card:focus")
+    expect(focused).to_have_attribute("data-card", code or "")
+    assert focused.evaluate("e => e.closest('.pile').dataset.pile") == smart[0].dst
+    page.keyboard.press("Enter")  # again: the next destination
+    wait_version(page, v + 2)
+    expect(page.locator(".card:focus")).to_have_attribute("data-card", code or "")
+    assert page.locator(".card:focus").evaluate("e => e.closest('.pile').dataset.pile") == (
+        smart[1].dst
+    )

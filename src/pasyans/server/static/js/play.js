@@ -198,6 +198,7 @@ export class PlayPage {
     const geom = layout(view, width, height, !!prefs().large);
     this.tableEl.classList.toggle("small", geom.c.w < 64);
     this.tableEl.classList.toggle("large", !!prefs().large);
+    const focus = this.focusedSpot();
     this.animationMs = this.renderer.render(view, geom, { events, instant });
     for (const p of this.renderer.placed) {
       if (p.code && targetsOf(view, p.pile, p.index).length) {
@@ -219,6 +220,27 @@ export class PlayPage {
         }
       });
     }
+    this.restoreFocus(focus);
+  }
+
+  /** Where keyboard focus is on the table (a card or the stock), to keep it there. */
+  focusedSpot() {
+    const el = document.activeElement;
+    if (!el || !this.tableEl.contains(el)) return null;
+    const pile = el.closest(".pile");
+    return pile ? { pile: pile.dataset.pile, index: el.dataset.index ?? null } : null;
+  }
+
+  restoreFocus(spot) {
+    if (!spot) return;
+    const pile = this.renderer.pileEl(spot.pile);
+    if (!pile) return;
+    if (spot.pile === "stock") return pile.querySelector(".pile-base").focus({ preventScroll: true });
+    const same = spot.index !== null && pile.querySelector(`:scope > .card[data-index="${spot.index}"]`);
+    const target = (same && same.getAttribute("role") === "button" && same) ||
+      [...pile.querySelectorAll(':scope > .card[role="button"]')].pop() ||
+      this.tableEl.querySelector('.card[role="button"]');
+    if (target) target.focus({ preventScroll: true });
   }
 
   update({ events = [], instant = false } = {}) {
@@ -446,6 +468,7 @@ export class PlayPage {
 
   onClick(info, e) {
     if (!this.game || this.busy) return;
+    this.byKeyboard = !!e && e.type === "keydown";
     if (info.pile === "stock") return this.clickStock();
     if (info.index === null || !info.faceUp) return;
     const v = this.game.view;
@@ -502,6 +525,14 @@ export class PlayPage {
     const pile = this.game.view.piles[to];
     this.cycle = { ...c, k, prev, pile: to, index: pile.cards.length - c.n, version: this.game.version };
     this.lastSmart = { foundation: pile.kind === "foundation" };
+    // From the keyboard, focus follows the card, so Enter again tries its next place.
+    if (this.byKeyboard) {
+      const el = this.renderer.pileEl(to)?.querySelector(`:scope > .card[data-index="${this.cycle.index}"]`);
+      if (el) {
+        el.tabIndex = 0;
+        el.focus({ preventScroll: true });
+      }
+    }
   }
 
   onDblClick(info) {
