@@ -36,6 +36,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _chromium_present() -> None:
     if not CHROMIUM.exists() and os.environ.get("CI") == "true":
         pytest.fail("CI=true but /usr/bin/chromium is missing")
+    # The machine may be shared and busy: give the page more time than the default 5 s.
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
