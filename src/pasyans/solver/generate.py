@@ -217,7 +217,7 @@ def solvable_spine(spec: GameSpec, deal: int) -> State:
     raise GenerationError(f"no solvable Spine layout found for deal {deal}")
 
 
-def solvable_shuffle(spec: GameSpec, deal: int) -> State:
+def solvable_shuffle(spec: GameSpec, deal: int, nodes: int = SOLVABLE_NODES) -> State:
     """The first candidate shuffle for ``deal`` that the solver proves won: the deal's own
     shuffle first, then shuffles seeded by the deal number's SplitMix64 stream."""
     check_deal_number(deal)
@@ -226,7 +226,7 @@ def solvable_shuffle(spec: GameSpec, deal: int) -> State:
     seed = deal
     for _ in range(MAX_ATTEMPTS):
         state = spec.deal(spec, shuffled(deck, seed)).freeze()
-        if solve(spec, state, nodes=SOLVABLE_NODES).result == "won":
+        if solve(spec, state, nodes=nodes).result == "won":
             return state
         seed = stream.next()
     raise GenerationError(f"no solvable {spec.id} layout found for deal {deal}")

@@ -1,0 +1,94 @@
+"""Hints never cheat: with hidden cards only the visible projection counts; without, the
+hint is the first move of a win (or says honestly that there is none)."""
+
+from __future__ import annotations
+
+from pasyans.cards import SplitMix64
+from pasyans.deals import start_position
+from pasyans.engine.core import apply, has_hidden_cards, initial_state, legal_moves
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.solver.hints import HIDDEN, suggest, visible, winnable
+from pasyans.solver.search import solve
+
+
+def _reshuffle_hidden(spec: GameSpec, state: State, seed: int) -> State:
+    """The same visible position with the hidden cards (face down and stock) permuted."""
+    places = []
+    for i, p in enumerate(spec.piles):
+        n = len(state.piles[i]) if p.kind is PileKind.STOCK else state.down[i]
+        places += [(i, k) for k in range(n)]
+    cards = [state.piles[i][k] for i, k in places]
+    rng = SplitMix64(seed)
+    for j in range(len(cards) - 1, 0, -1):
+        r = rng.below(j + 1)
+        cards[j], cards[r] = cards[r], cards[j]
+    piles = [list(p) for p in state.piles]
+    for (i, k), c in zip(places, cards, strict=True):
+        piles[i][k] = c
+    return State(tuple(tuple(p) for p in piles), state.down, state.redeals)
+
+
+def test_same_visible_position_different_hidden_cards_same_hint() -> None:
+    for game, options in [("spider", {"suits": "4"}), ("backbone", {}), ("nivernais", {})]:
+        spec = get_game(game, options)
+        for deal in (1, 2, 3):
+            a = initial_state(spec, deal)
+            b = _reshuffle_hidden(spec, a, deal)
+            assert a != b and visible(spec, a) == visible(spec, b)
+            history = [a]
+            a2 = apply(spec, a, legal_moves(spec, a)[0])
+            b2 = apply(spec, b, legal_moves(spec, b)[0])
+            if visible(spec, a2) == visible(spec, b2):  # the move turned nothing up
+                assert suggest(spec, a2, history=history) == suggest(spec, b2, history=[b])
+            assert suggest(spec, a) == suggest(spec, b)
+            assert winnable(spec, a) == winnable(spec, b) == "unknown"
+
+
+def test_visible_projection_hides_every_hidden_card() -> None:
+    spec = get_game("spider")
+    state = initial_state(spec, 4)
+    view = visible(spec, state)
+    stock = spec.index["stock"]
+    assert set(view.piles[stock]) == {HIDDEN}
+    for c in spec.indexes_of(PileKind.COLUMN):
+        assert view.piles[c][: state.down[c]] == (HIDDEN,) * state.down[c]
+        assert view.piles[c][-1] == state.piles[c][-1]
+
+
+def test_spine_hint_starts_a_win() -> None:
+    spec = get_game("spine")
+    state = start_position(spec, 11, "solvable")
+    assert not has_hidden_cards(spec, state)
+    hint = suggest(spec, state, seconds=5)
+    assert hint.source == "solver" and hint.winnable is True and hint.move is not None
+    assert hint.move in legal_moves(spec, state)
+    assert solve(spec, apply(spec, state, hint.move), nodes=50_000).result == "won"
+    assert winnable(spec, state, seconds=5) == "won"
+
+
+def test_lost_position_says_so() -> None:
+    spec = get_game("spine")
+    state = initial_state(spec, 1)  # random Spine deals are essentially never winnable
+    assert solve(spec, state).result == "lost"
+    hint = suggest(spec, state)
+    assert hint.move is None and hint.winnable is False
+    assert "No win is possible" in hint.message and hint.message_ru
+    assert winnable(spec, state) == "lost"
+
+
+def test_unknown_within_the_budget_is_honest() -> None:
+    spec = get_game("spider", {"suits": "4"})
+    state = initial_state(spec, 1)
+    # Everything face up and the stock dealt out is not needed: a zero budget on a
+    # full-information Spider position gives "unknown".
+    stock = spec.index["stock"]
+    piles = list(state.piles)
+    piles[spec.index["t1"]] = piles[spec.index["t1"]] + piles[stock]
+    piles[stock] = ()
+    open_state = State(tuple(piles), (0,) * len(piles), 0)
+    assert not has_hidden_cards(spec, open_state)
+    hint = suggest(spec, open_state, seconds=0.0)
+    assert hint.winnable is None
+    assert "No win was found" in hint.message
