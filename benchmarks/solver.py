@@ -1,0 +1,93 @@
+"""Solver benchmark: prints its figures (not a timed test).
+
+    uv run python benchmarks/solver.py                    # everything, as issue 5 asks
+    uv run python benchmarks/solver.py --deals 20 --seconds 2 --games spine,backbone
+
+Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
+Part 2, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
+one deal per worker process; solved / lost / unknown counts, median and p90 time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from pasyans.rules import get_game
+from pasyans.rules.registry import variants
+from pasyans.solver.generate import solvable_spine
+from pasyans.solver.search import solve
+from pasyans.solver.sweep import Task, decide
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def spine_part(count: int) -> None:
+    print(f"== Spine solvable deals 1…{count} (default options) ==")
+    spec = get_game("spine")
+    gen: list[float] = []
+    solve_times: list[float] = []
+    rates: list[float] = []
+    for deal in range(1, count + 1):
+        t = time.perf_counter()
+        state = solvable_spine(spec, deal)
+        gen.append(time.perf_counter() - t)
+        r = solve(spec, state, seconds=10)
+        solve_times.append(r.seconds)
+        if r.seconds > 0:
+            rates.append(r.nodes / r.seconds)
+    print(
+        f"generate+verify: median {statistics.median(gen) * 1000:.0f} ms, "
+        f"p90 {pct(gen, 0.9) * 1000:.0f} ms, max {max(gen) * 1000:.0f} ms"
+    )
+    print(
+        f"solve:           median {statistics.median(solve_times) * 1000:.0f} ms, "
+        f"p90 {pct(solve_times, 0.9) * 1000:.0f} ms"
+    )
+    print(f"nodes/s:         median {statistics.median(rates):.0f}")
+
+
+def sweep_part(games: set[str] | None, deals: int, seconds: float, jobs: int) -> None:
+    print(f"== Deals 1…{deals} of every game and option, {seconds:g} s per deal, {jobs} jobs ==")
+    print(f"{'game':<18}{'options':<30}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}{'p90 s':>8}")
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for game, options in variants():
+            if games is not None and game not in games:
+                continue
+            opts = tuple(sorted(options.items()))
+            tasks = [Task(game, opts, d, "random", seconds, None) for d in range(1, deals + 1)]
+            rows = list(pool.map(decide, tasks, chunksize=1))
+            counts = {k: sum(r["result"] == k for r in rows) for k in ("won", "lost", "unknown")}
+            times = [float(r["seconds"]) for r in rows]
+            text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
+            print(
+                f"{game:<18}{text:<30}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
+                f"{statistics.median(times):>10.2f}{pct(times, 0.9):>8.2f}",
+                flush=True,
+            )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--spine-deals", type=int, default=50)
+    ap.add_argument("--games", default="", help="comma-separated game ids (default: all)")
+    ap.add_argument("--skip-spine", action="store_true")
+    ap.add_argument("--skip-sweep", action="store_true")
+    a = ap.parse_args()
+    if not a.skip_spine:
+        spine_part(a.spine_deals)
+    if not a.skip_sweep:
+        games = set(a.games.split(",")) if a.games else None
+        sweep_part(games, a.deals, a.seconds, a.jobs)
+
+
+if __name__ == "__main__":
+    main()
