@@ -6,7 +6,8 @@ The search itself knows only the engine's protocol (``legal_moves``, ``apply``,
 - :func:`canonical_key` — the transposition-table key. Piles the rules treat alike are
   sorted: the columns when no rule depends on a column's place (no stock dealing into
   them in order), the foundations when any empty one takes any Ace, the two spine piles
-  of Backbone. A foundation that builds up in suit from the Ace is keyed by its top card.
+  of Backbone, Nivernais' reserve cells (no rule reads a cell's place). A foundation that
+  builds up in suit from the Ace is keyed by its top card.
 - :func:`safe_foundation_move` — a foundation move that can be played at once without
   losing a win (see ``docs/solver.md`` for why each rule is sound).
 - :func:`dedupe` — of several moves that lead to equivalent positions (the same card to
@@ -33,6 +34,7 @@ class Knowledge:
     foundations: tuple[int, ...]
     others: tuple[int, ...]
     spines: tuple[int, ...]
+    reserves: tuple[int, ...]
     columns_alike: Callable[[State], bool]
     foundations_alike: bool
     foundations_permanent: bool
@@ -55,7 +57,8 @@ def knowledge_for(spec: GameSpec) -> Knowledge:
     columns = spec.indexes_of(PileKind.COLUMN)
     foundations = spec.indexes_of(PileKind.FOUNDATION)
     spines = spec.indexes_of(PileKind.SPINE)
-    grouped = set(columns) | set(foundations) | set(spines)
+    reserves = spec.indexes_of(PileKind.RESERVE)
+    grouped = set(columns) | set(foundations) | set(spines) | set(reserves)
     others = tuple(i for i in range(len(spec.piles)) if i not in grouped)
 
     if spec.stock in (Stock.NONE, Stock.TURN):
@@ -79,6 +82,7 @@ def knowledge_for(spec: GameSpec) -> Knowledge:
         foundations=foundations,
         others=others,
         spines=spines,
+        reserves=reserves,
         columns_alike=alike,
         foundations_alike=spec.foundations is Foundations.UP,
         foundations_permanent=PileKind.FOUNDATION not in spec.feeds.get(PileKind.COLUMN, ()),
@@ -99,8 +103,9 @@ def canonical_key(k: Knowledge, state: State) -> Hashable:
     else:
         founds = tuple(len(piles[f]) for f in k.foundations)
     spines = tuple(sorted(piles[s] for s in k.spines))
+    cells = tuple(sorted(piles[r] for r in k.reserves))
     rest = tuple((piles[i], down[i]) for i in k.others)
-    return (cols, founds, spines, rest, state.redeals)
+    return (cols, founds, spines, cells, rest, state.redeals)
 
 
 def _kind(k: Knowledge, pile_id: str) -> PileKind:
@@ -117,6 +122,8 @@ def safe_foundation_move(k: Knowledge, state: State, moves: list[Move]) -> Move 
       in suit, a card is safe once both copies of the card one rank lower in its suit are
       on the foundations: nothing can ever be built on it again.
     """
+    if k.spec.foundations is Foundations.UP_DOWN:
+        return _safe_from_cell(k, state, moves)
     if k.spec.foundations is not Foundations.UP:
         return None
     piles = state.piles
@@ -131,6 +138,25 @@ def safe_foundation_move(k: Knowledge, state: State, moves: list[Move]) -> Move 
         if not general:
             continue
         if _copies_up(piles, k.foundations, card - 4) >= 2:
+            return m
+    return None
+
+
+def _safe_from_cell(k: Knowledge, state: State, moves: list[Move]) -> Move | None:
+    """Up-and-down foundations (Nivernais): a reserve cell's card whose other copy is
+    already on a foundation has one home left; playing it there at once only frees a cell
+    earlier (cells play no part in refills or redeals)."""
+    piles = state.piles
+    for m in moves:
+        if m.dst is None:
+            continue
+        src = k.spec.index[m.src]
+        if k.spec.piles[src].kind is not PileKind.RESERVE:
+            continue
+        if k.spec.piles[k.spec.index[m.dst]].kind is not PileKind.FOUNDATION:
+            continue
+        card = piles[src][-1]
+        if sum(card in piles[f] for f in k.foundations) >= 1:
             return m
     return None
 
@@ -161,6 +187,8 @@ def dedupe(k: Knowledge, state: State, moves: list[Move]) -> list[Move]:
             tag: tuple[object, ...] = (m.src, m.cards, "c", piles[d], down[d])
         elif kind is PileKind.FOUNDATION and k.foundations_alike:
             tag = (m.src, m.cards, "f", piles[d][-1] if piles[d] else -1)
+        elif kind is PileKind.RESERVE:
+            tag = (m.src, m.cards, "r", piles[d])
         else:
             out.append(m)
             continue
