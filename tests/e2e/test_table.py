@@ -267,7 +267,7 @@ def test_a_random_session_always_shows_the_servers_position(page: Page, game: st
     open_table(page, game, deal=rng.randint(1, 10_000))
     for _ in range(14):
         v = version(page)
-        movable = page.locator(".card[role=button]")
+        movable = page.locator(".card.playable")
         choice = rng.random()
         if choice < 0.6 and movable.count():
             movable.nth(rng.randrange(movable.count())).click()
@@ -308,18 +308,18 @@ def test_a_second_tab_catches_up_instead_of_losing_a_move(
     console_errors.clear()
 
 
-def test_enter_on_a_focused_card_plays_it_and_focus_follows(page: Page) -> None:
+def test_m_on_a_focused_card_plays_it_and_focus_follows(page: Page) -> None:
     deal, pid, index, smart = card_with_choices("spider", 2)
     open_table(page, "spider", deal=deal)
     code = dom_piles(page)[pid][index]
     v = version(page)
     card(page, pid, index).focus()
-    page.keyboard.press("Enter")
+    page.keyboard.press("m")
     wait_version(page, v + 1)
     focused = page.locator(".card:focus")
     expect(focused).to_have_attribute("data-card", code or "")
     assert focused.evaluate("e => e.closest('.pile').dataset.pile") == smart[0].dst
-    page.keyboard.press("Enter")  # again: the next destination
+    page.keyboard.press("m")  # again: the next destination
     wait_version(page, v + 2)
     expect(page.locator(".card:focus")).to_have_attribute("data-card", code or "")
     assert page.locator(".card:focus").evaluate("e => e.closest('.pile').dataset.pile") == (

@@ -13,6 +13,7 @@ import { sharedTitle, showStats } from "./stats.js";
 
 const main = document.getElementById("main");
 let page = null;
+let sharedParams = null; // the result a shared link carries, kept for its page title
 
 function message(key, textKey) {
   main.replaceChildren(h("h1", {}, t(key)), textKey ? h("p", {}, t(textKey)) : null, h("p", {}, h("a", { href: "/" }, t("nav.games"))));
@@ -39,6 +40,7 @@ async function route() {
     const entry = games.find((g) => g.id === m[2]);
     if (!entry) return message("notfound.title");
     if (m[1] === "rules") return showRules(main, entry);
+    sharedParams = params;
     document.title = sharedTitle(entry, params) || `${title(entry)} · ${t("brand")}`;
     page = await showPlay(main, entry, params);
     return;
@@ -59,6 +61,8 @@ function syncPrefButtons() {
   lang.setAttribute("lang", getLang() === "ru" ? "en" : "ru");
   document.body.classList.toggle("no-timer", p.timer === false);
   document.body.classList.toggle("large", !!p.large);
+  document.getElementById("pref-four").setAttribute("aria-pressed", String(!!p.four));
+  document.body.classList.toggle("four-colour", !!p.four);
 }
 
 function navigate(url) {
@@ -71,7 +75,7 @@ document.getElementById("pref-lang").addEventListener("click", () => {
   if (page && page.retranslate) {
     translate();
     syncPrefButtons();
-    document.title = `${title(page.entry)} · ${t("brand")}`;
+    document.title = (sharedParams && sharedTitle(page.entry, sharedParams)) || `${title(page.entry)} · ${t("brand")}`;
     page.retranslate();
   } else {
     route();
@@ -81,6 +85,10 @@ document.getElementById("pref-large").addEventListener("click", () => {
   setPref("large", !prefs().large);
   syncPrefButtons();
   if (page) page.draw({ instant: true });
+});
+document.getElementById("pref-four").addEventListener("click", () => {
+  setPref("four", !prefs().four);
+  syncPrefButtons();
 });
 document.getElementById("pref-timer").addEventListener("click", () => {
   setPref("timer", prefs().timer === false);

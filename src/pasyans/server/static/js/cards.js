@@ -28,6 +28,7 @@ export function cardElement(code) {
   const suit = code[1];
   el.classList.add("up", RED.has(suit) ? "red" : "black", `s-${suit}`);
   el.dataset.card = code;
+  el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(code));
   const face = span("face");
   face.setAttribute("aria-hidden", "true");

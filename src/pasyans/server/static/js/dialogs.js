@@ -1,6 +1,6 @@
 // The end-of-game dialogs: won (summary, new game, replay) and stuck (undo, replay, new).
 import { h, formatTime } from "./dom.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 
 function open(dialog) {
   document.body.append(dialog);
@@ -63,6 +63,55 @@ export function showStuck(actions) {
       h("button.btn", { type: "button", onclick: act(actions.replay) }, t("btn.replay")),
       h("button.btn", { type: "button", onclick: act(actions.newGame) }, t("btn.new")),
     ),
+  );
+  return open(dialog);
+}
+
+/** Asks before giving up; resolves true when the player confirms. */
+export function confirmGiveUp() {
+  closeAll();
+  return new Promise((resolve) => {
+    let answer = false;
+    const done = (yes) => () => {
+      answer = yes;
+      dialog.close();
+    };
+    const dialog = h(
+      "dialog.end.giveup",
+      { "aria-labelledby": "giveup-title", "aria-describedby": "giveup-text", "data-dialog": "giveup" },
+      h("h2", { id: "giveup-title" }, t("giveup.title")),
+      h("p", { id: "giveup-text" }, t("giveup.text")),
+      h(
+        "div.actions",
+        {},
+        h("button.btn", { type: "button", "data-answer": "no", onclick: done(false) }, t("giveup.no")),
+        h("button.btn.danger", { type: "button", "data-answer": "yes", onclick: done(true) }, t("giveup.yes")),
+      ),
+    );
+    dialog.addEventListener("close", () => resolve(answer));
+    open(dialog);
+  });
+}
+
+/** The keyboard help: every key, in English and in Russian (the page's language first). */
+export function showHelp(keys) {
+  closeAll();
+  const ru = getLang() === "ru";
+  const cols = ru ? [2, 1] : [1, 2];
+  const dialog = h(
+    "dialog.end.help",
+    { "aria-labelledby": "help-title", "data-dialog": "help" },
+    h("h2", { id: "help-title" }, t("help.title")),
+    h(
+      "table.keys",
+      {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("help.key")),
+        h("th", { scope: "col", lang: ru ? "ru" : "en" }, ru ? t("help.ru") : t("help.en")),
+        h("th", { scope: "col", lang: ru ? "en" : "ru" }, ru ? t("help.en") : t("help.ru")))),
+      h("tbody", {}, keys.map((k) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k[0])),
+        h("td", { lang: ru ? "ru" : "en" }, k[cols[0]]), h("td", { lang: ru ? "en" : "ru" }, k[cols[1]])))),
+    ),
+    h("div.actions", {}, h("button.btn.primary", { type: "button", onclick: () => dialog.close() }, t("btn.close"))),
   );
   return open(dialog);
 }

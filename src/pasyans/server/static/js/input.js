@@ -30,13 +30,7 @@ export class TableInput {
     root.addEventListener("pointerdown", (e) => this.down(e));
     root.addEventListener("click", (e) => this.click(e));
     root.addEventListener("dblclick", (e) => this.dblclick(e));
-    root.addEventListener("keydown", (e) => {
-      if ((e.key === "Enter" || e.key === " ") && e.target.classList.contains("card")) {
-        e.preventDefault();
-        const info = cardInfo(e.target);
-        if (info) this.h.click(info, e);
-      }
-    });
+    // Keys are the table page's (play.js): Enter picks up, M plays the smart move.
     this.onMove = (e) => this.move(e);
     this.onUp = (e) => this.up(e);
     this.onCancel = () => this.cancel();

@@ -52,8 +52,10 @@ function pile(x, y, c, cards) {
   return { x, y, w: c.w, h: c.h, cards };
 }
 
+/** The least offset of a face-up card in a squeezed column: its corner index stays
+ * readable, and in large mode it stays a 24 px target. */
 function minUp(c) {
-  return Math.max(11, Math.round(c.h * (c.up - 0.07)));
+  return Math.max(c.up > 0.3 ? 24 : 11, Math.round(c.h * 0.15));
 }
 
 function caps(large) {

@@ -1,10 +1,11 @@
 // The table page: loads or starts a game, draws it, and turns input into API calls.
 import * as api from "./api.js";
 import { dealKinds, defaultKind, optionsFrom, title } from "./catalog.js";
-import { showStuck, showWon, closeDialogs } from "./dialogs.js";
+import { confirmGiveUp, showHelp, showStuck, showWon, closeDialogs } from "./dialogs.js";
 import { announce, formatTime, h } from "./dom.js";
 import { cardName, getLang, pileName, t } from "./i18n.js";
 import { TableInput } from "./input.js";
+import { KEYS, cardLabel, describeEvents, pileLabel, readTable, step, stops } from "./keyboard.js";
 import { layout } from "./layout.js";
 import { clickMoves, findMove, foundationMove, stockMove, targetsOf } from "./moves.js";
 import { prefs, setPref } from "./prefs.js";
@@ -26,13 +27,15 @@ export class PlayPage {
     this.lastSmart = null;
     this.shownEnd = null;
     this.timer = null;
+    this.cursor = null; // {pile, index}: the table's keyboard focus stop
+    this.held = null; // cards picked up from the keyboard
     this.build();
   }
 
   // --- page ---------------------------------------------------------------------------
 
   build() {
-    const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?" };
+    const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", giveup: "⚑", keys: "⌨" };
     const b = (key, fn, extra = {}) =>
       h(
         "button.btn",
@@ -44,7 +47,8 @@ export class PlayPage {
       undo: b("undo", () => this.undo(), { "aria-keyshortcuts": "Z Control+Z" }),
       redo: b("redo", () => this.redo(), { "aria-keyshortcuts": "Y Control+Y" }),
       hint: b("hint", () => this.hint(), { "aria-keyshortcuts": "H" }),
-      autocollect: b("autocollect", () => this.autocollect(), { hidden: true }),
+      autocollect: b("autocollect", () => this.autocollect(), { hidden: true, "aria-keyshortcuts": "A" }),
+      giveup: b("giveup", () => this.giveUp()),
       dealInput: h("input", {
         type: "number", min: "1", inputmode: "numeric", name: "deal", id: "deal-input",
         "aria-label": t("deal.label"), placeholder: t("deal.label"),
@@ -72,7 +76,8 @@ export class PlayPage {
       { role: "toolbar", "aria-label": title(this.entry) },
       h("a.game-title", { href: `/rules/${this.entry.id}`, title: t("btn.rules") }, title(this.entry)),
       h("div.group", {}, b("new", () => this.newGame()), b("replay", () => this.replay()), dealForm),
-      h("div.group", {}, this.els.undo, this.els.redo, this.els.hint),
+      h("div.group", {}, this.els.undo, this.els.redo, this.els.hint, this.els.giveup,
+        b("keys", () => this.help(), { "aria-keyshortcuts": "Shift+?" })),
       this.els.autocollect,
       h(
         "div.stats",
@@ -88,6 +93,14 @@ export class PlayPage {
       h("div.play", {}, toolbar, this.els.message, h("div.table-wrap", {}, this.tableEl)),
     );
     this.renderer = new TableRenderer(this.tableEl);
+    this.tableEl.addEventListener("focusin", (e) => {
+      const pile = e.target.closest(".pile");
+      if (!pile) return;
+      const i = e.target.dataset.index;
+      this.cursor = { pile: pile.dataset.pile, index: i === undefined ? null : Number(i) };
+      for (const el of this.tableEl.querySelectorAll('[tabindex="0"]')) el.tabIndex = -1;
+      e.target.tabIndex = 0;
+    });
     this.input = new TableInput(this.renderer, {
       busy: () => this.busy || !this.game,
       targets: (pile, index) => (this.game ? targetsOf(this.game.view, pile, index) : []),
@@ -198,53 +211,66 @@ export class PlayPage {
     const geom = layout(view, width, height, !!prefs().large);
     this.tableEl.classList.toggle("small", geom.c.w < 64);
     this.tableEl.classList.toggle("large", !!prefs().large);
-    const focus = this.focusedSpot();
+    const hadFocus = this.tableEl.contains(document.activeElement);
     this.animationMs = this.renderer.render(view, geom, { events, instant });
     for (const p of this.renderer.placed) {
-      if (p.code && targetsOf(view, p.pile, p.index).length) {
-        p.el.setAttribute("role", "button");
-        p.el.tabIndex = 0;
-      }
+      if (!p.code) continue;
+      p.el.setAttribute("aria-label", cardLabel(view, p.pile, p.index));
+      if (targetsOf(view, p.pile, p.index).length) p.el.classList.add("playable");
     }
-    const stock = this.renderer.pileEl("stock");
-    if (stock) {
-      const base = stock.querySelector(".pile-base");
-      base.setAttribute("role", "button");
-      base.removeAttribute("aria-hidden");
-      base.tabIndex = 0;
-      base.setAttribute("aria-label", stock.getAttribute("aria-label"));
-      base.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") {
-          e.preventDefault();
-          this.clickStock();
+    for (const id of Object.keys(view.piles)) {
+      const pel = this.renderer.pileEl(id);
+      if (!pel) continue;
+      for (const i of stops(view, id)) {
+        const el = i === null ? pel.querySelector(":scope > .pile-base") : pel.querySelector(`:scope > .card[data-index="${i}"]`);
+        if (!el) continue;
+        el.setAttribute("role", "button");
+        el.tabIndex = -1;
+        if (i === null) {
+          el.removeAttribute("aria-hidden");
+          el.setAttribute("aria-label", pileLabel(id, view.piles[id]));
         }
-      });
+      }
+      for (const el of pel.querySelectorAll(':scope > .card.up:not([role="button"])')) el.setAttribute("role", "img");
     }
-    this.restoreFocus(focus);
+    this.cursor = this.validSpot(this.cursor);
+    const el = this.spotEl(this.cursor);
+    if (el) {
+      el.tabIndex = 0;
+      if (hadFocus) el.focus({ preventScroll: true });
+    }
+    if (this.held) this.markHeld();
   }
 
-  /** Where keyboard focus is on the table (a card or the stock), to keep it there. */
-  focusedSpot() {
-    const el = document.activeElement;
-    if (!el || !this.tableEl.contains(el)) return null;
-    const pile = el.closest(".pile");
-    return pile ? { pile: pile.dataset.pile, index: el.dataset.index ?? null } : null;
+  /** The keyboard stop nearest to `spot` on the current table. */
+  validSpot(spot) {
+    const view = this.game.view;
+    if (spot && view.piles[spot.pile]) {
+      const s = stops(view, spot.pile);
+      return { pile: spot.pile, index: s.includes(spot.index) ? spot.index : s[s.length - 1] };
+    }
+    const first = Object.keys(view.piles).find((id) => view.piles[id].kind === "column") || Object.keys(view.piles)[0];
+    const s = stops(view, first);
+    return { pile: first, index: s[s.length - 1] };
   }
 
-  restoreFocus(spot) {
-    if (!spot) return;
-    const pile = this.renderer.pileEl(spot.pile);
-    if (!pile) return;
-    if (spot.pile === "stock") return pile.querySelector(".pile-base").focus({ preventScroll: true });
-    const same = spot.index !== null && pile.querySelector(`:scope > .card[data-index="${spot.index}"]`);
-    const target = (same && same.getAttribute("role") === "button" && same) ||
-      [...pile.querySelectorAll(':scope > .card[role="button"]')].pop() ||
-      this.tableEl.querySelector('.card[role="button"]');
-    if (target) target.focus({ preventScroll: true });
+  spotEl(spot) {
+    const pel = spot && this.renderer.pileEl(spot.pile);
+    if (!pel) return null;
+    return spot.index === null
+      ? pel.querySelector(":scope > .pile-base")
+      : pel.querySelector(`:scope > .card[data-index="${spot.index}"]`);
+  }
+
+  focusSpot(spot) {
+    this.cursor = this.validSpot(spot);
+    const el = this.spotEl(this.cursor);
+    if (el) el.focus();
   }
 
   update({ events = [], instant = false } = {}) {
     const g = this.game;
+    if (this.held && this.held.version !== g.version) this.held = null;
     const v = g.view;
     this.tableEl.dataset.gameId = g.id;
     this.tableEl.dataset.version = String(g.version);
@@ -253,6 +279,7 @@ export class PlayPage {
     this.els.undo.disabled = !v.flags.can_undo;
     this.els.redo.disabled = !v.flags.can_redo;
     this.els.autocollect.hidden = !v.flags.autocollect;
+    this.els.giveup.disabled = !!(v.flags.won || (g.status && g.status !== "playing"));
     this.els.moves.textContent = String(v.counters.moves);
     this.els.score.textContent = String(v.counters.score);
     this.els.deal.textContent = t("deal.n", { n: v.deal });
@@ -299,6 +326,7 @@ export class PlayPage {
       const msg = getLang() === "ru" ? e.messageRu || e.message : e.messageEn || e.message;
       this.say(msg || t("msg.error", { message: e.code }), "error");
     }
+    announce(this.els.message.textContent);
   }
 
   clearHints() {
@@ -322,6 +350,7 @@ export class PlayPage {
         this.game = { ...this.game, ...e.body, version: e.body.version, view: e.body.view };
         this.update({ instant: true });
         this.say(t(e.code === "game_over" ? "msg.game_over" : "msg.stale"), "error");
+        announce(this.els.message.textContent);
       } else {
         this.fail(e);
       }
@@ -348,20 +377,14 @@ export class PlayPage {
     return true;
   }
 
+  /** Announce what a move did, follow-ups included, in words from the new view. */
   describe(move, events) {
     const m = move.json || {};
-    const parts = [];
-    if (m.to) {
-      const pile = this.game.view.piles[m.to];
-      const code = pile && pile.cards[pile.cards.length - (m.cards || 1)];
-      if (code) parts.push(t("move.done", { card: cardName(code), pile: pileName(m.to, pile) }));
-    }
-    for (const e of events) {
-      if (e.type === "flip") parts.push(t("follow.flip"));
-      if (e.type === "complete") parts.push(t("follow.complete"));
-      if (e.type === "refill") parts.push(t("follow.refill"));
-    }
-    if (parts.length) announce(parts.join(" "));
+    const list = events.some((e) => e.type === "move") || !m.to
+      ? events
+      : [{ type: "move", from: m.from, to: m.to, cards: m.cards || 1 }, ...events];
+    const text = describeEvents(this.game.view, list);
+    if (text) announce(text);
   }
 
   async simple(name) {
@@ -370,6 +393,12 @@ export class PlayPage {
     this.game = { ...this.game, ...res };
     this.cycle = null;
     this.update({ events: res.events || [], instant: name === "restart" });
+    if (name === "undo") announce(t("kb.undone"));
+    else if (name === "redo") announce(`${t("kb.redone")} ${describeEvents(this.game.view, res.events || [])}`.trim());
+    else if (name === "autocollect") {
+      const n = (res.events || []).filter((e) => e.type === "move").reduce((a, e) => a + (e.cards || 1), 0);
+      announce(t("kb.collected", { n }));
+    }
     return res;
   }
 
@@ -384,7 +413,27 @@ export class PlayPage {
   }
 
   autocollect() {
+    if (this.game && !this.game.view.flags.autocollect) {
+      this.say(t("kb.no_autocollect"));
+      announce(t("kb.no_autocollect"));
+      return null;
+    }
     return this.simple("autocollect");
+  }
+
+  async giveUp() {
+    if (!this.game || this.busy) return;
+    if (!(await confirmGiveUp())) return;
+    const res = await this.run((g) => api.action(g.id, "giveup", g.version));
+    if (!res) return;
+    this.game = { ...this.game, ...res, status: res.status || "given_up" };
+    this.update({ instant: true });
+    this.say(t("giveup.done"));
+    announce(t("giveup.done"));
+  }
+
+  help() {
+    showHelp(KEYS);
   }
 
   /** The same deal again, as a new game (a finished game cannot be restarted). */
@@ -468,6 +517,7 @@ export class PlayPage {
 
   onClick(info, e) {
     if (!this.game || this.busy) return;
+    if (this.held) this.cancelHold(false);
     this.byKeyboard = !!e && e.type === "keydown";
     if (info.pile === "stock") return this.clickStock();
     if (info.index === null || !info.faceUp) return;
@@ -484,6 +534,7 @@ export class PlayPage {
       void info.card.offsetWidth;
       info.card.classList.add("shake");
       this.say(t("msg.no_move"));
+      announce(t("msg.no_move"));
       return;
     }
     return this.smartPlay(list, 0, info.pile);
@@ -549,17 +600,122 @@ export class PlayPage {
     return this.play(m);
   }
 
+  // --- keyboard ---------------------------------------------------------------------
+
   key(e) {
     if (!this.game || e.altKey) return;
     const tag = (e.target && e.target.tagName) || "";
     if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || document.querySelector("dialog[open]")) return;
-    const k = e.key.toLowerCase();
-    if (k === "z" && (e.ctrlKey || e.metaKey) && e.shiftKey) this.redo();
-    else if (k === "z") this.undo();
+    const inTable = this.tableEl.contains(e.target);
+    const ctrl = e.ctrlKey || e.metaKey;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (inTable && k.startsWith("Arrow") && !ctrl) this.focusSpot(step(this.game.view, this.renderer.geom, this.cursor, k));
+    else if (inTable && (k === "Enter" || k === " ") && !ctrl) this.enter();
+    else if (k === "Escape" && this.held) this.cancelHold(true);
+    else if (ctrl) {
+      if (k === "z" && e.shiftKey) this.redo();
+      else if (k === "z") this.undo();
+      else if (k === "y") this.redo();
+      else return;
+    } else if (k === "z") this.undo();
     else if (k === "y") this.redo();
-    else if (k === "h" && !e.ctrlKey && !e.metaKey) this.hint();
+    else if (k === "h") this.hint();
+    else if (k === "a") this.autocollect();
+    else if (k === "s" || k === "d") this.stockKey();
+    else if (k === "m") this.smartKey();
+    else if (k === "r") announce(readTable(this.game.view, this.renderer.geom));
+    else if (k === "?") this.help();
     else return;
     e.preventDefault();
+  }
+
+  stockKey() {
+    if (this.busy) return;
+    if (this.held) this.cancelHold(false);
+    if (!this.game.view.piles.stock) {
+      this.say(t("refusal.no_stock"), "error");
+      announce(t("refusal.no_stock"));
+      return;
+    }
+    this.clickStock();
+  }
+
+  smartKey() {
+    if (this.busy) return;
+    if (this.held) this.cancelHold(false);
+    const spot = this.cursor;
+    if (!spot) return;
+    if (spot.pile === "stock") return this.clickStock();
+    const el = this.spotEl(spot);
+    if (spot.index === null || !el) {
+      announce(t("msg.no_move"));
+      return;
+    }
+    this.onClick({ pile: spot.pile, index: spot.index, faceUp: true, card: el }, { type: "keydown" });
+  }
+
+  /** Enter/Space: pick up the focused card or run; with cards held, put them down here. */
+  enter() {
+    if (this.busy) return;
+    const v = this.game.view;
+    const spot = this.cursor;
+    if (!spot) return;
+    const held = this.held;
+    if (held) {
+      if (spot.pile === held.pile) return this.cancelHold(true);
+      const m = findMove(v, held.pile, spot.pile, held.n);
+      const from = v.piles[held.pile];
+      if (!m) {
+        const text = t("kb.not_here", { card: cardName(from.cards[held.index]), pile: pileName(spot.pile, v.piles[spot.pile]) });
+        this.say(text, "error");
+        announce(text);
+        return;
+      }
+      this.cancelHold(false);
+      this.byKeyboard = true;
+      this.cursor = { pile: spot.pile, index: v.piles[spot.pile].cards.length };
+      return this.play(m);
+    }
+    if (spot.pile === "stock") return this.clickStock();
+    const el = this.spotEl(spot);
+    if (spot.index === null || !el) {
+      announce(pileLabel(spot.pile, v.piles[spot.pile]));
+      return;
+    }
+    const targets = [...new Set(targetsOf(v, spot.pile, spot.index))];
+    if (!targets.length) {
+      el.classList.remove("shake");
+      void el.offsetWidth;
+      el.classList.add("shake");
+      this.say(t("msg.no_move"));
+      announce(t("msg.no_move"));
+      return;
+    }
+    const n = v.piles[spot.pile].cards.length - spot.index;
+    this.held = { pile: spot.pile, index: spot.index, n, targets, version: this.game.version };
+    this.markHeld();
+    const card = cardName(v.piles[spot.pile].cards[spot.index]) + (n > 1 ? t("move.more", { n: n - 1 }) : "");
+    const text = t("kb.picked", { card, targets: targets.map((id) => pileName(id, v.piles[id])).join(", ") });
+    this.say(text);
+    announce(text);
+  }
+
+  markHeld() {
+    const hd = this.held;
+    this.renderer.clearMarks("selected");
+    this.renderer.clearMarks("target");
+    this.renderer.markCards(hd.pile, hd.index, "selected");
+    for (const id of hd.targets) this.renderer.markPile(id, "target");
+  }
+
+  cancelHold(say) {
+    this.held = null;
+    this.renderer.clearMarks("selected");
+    this.renderer.clearMarks("target");
+    if (say) {
+      this.say(t("kb.cancel"));
+      announce(t("kb.cancel"));
+    }
   }
 }
 

@@ -86,7 +86,7 @@ export class TableRenderer {
   decorate(base, id, pile, view, g) {
     if (pile.kind === "foundation" && pile.build && pile.suit) {
       const b = document.createElement("span");
-      b.className = `fbadge ${pile.build} ${pile.suit === "D" || pile.suit === "H" ? "red" : "black"}`;
+      b.className = `fbadge ${pile.build} s-${pile.suit} ${pile.suit === "D" || pile.suit === "H" ? "red" : "black"}`;
       b.textContent = `${pile.build === "up" ? "↑ A" : "↓ K"}${SUIT_SYMBOL[pile.suit]}`;
       base.append(b);
       base.classList.add(`build-${pile.build}`);
