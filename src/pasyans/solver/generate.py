@@ -30,8 +30,13 @@ from pasyans.solver.search import solve
 SPINE_VERIFY_NODES = 2_000
 """Node budget of the forward solve that must confirm a generated Spine deal."""
 
-SOLVABLE_NODES = 30_000
-"""Node budget per candidate when looking for a solvable shuffle of another game."""
+SOLVABLE_NODES = 3_000
+"""Node budget per candidate when looking for a solvable shuffle of another game (about a
+second): Backbone and one-suit Spider are usually found in one to three candidates."""
+
+SHUFFLE_ATTEMPTS = 20
+"""Candidates tried for another game before giving up with :class:`GenerationError`
+(bounds the work to roughly 20 s; 2- and 4-suit Spider and Nivernais often give up)."""
 
 MAX_ATTEMPTS = 200
 
@@ -224,7 +229,7 @@ def solvable_shuffle(spec: GameSpec, deal: int, nodes: int = SOLVABLE_NODES) -> 
     stream = SplitMix64(deal)
     deck = deck_for(spec)
     seed = deal
-    for _ in range(MAX_ATTEMPTS):
+    for _ in range(SHUFFLE_ATTEMPTS):
         state = spec.deal(spec, shuffled(deck, seed)).freeze()
         if solve(spec, state, nodes=nodes).result == "won":
             return state
