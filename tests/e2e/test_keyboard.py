@@ -242,7 +242,7 @@ def test_names_say_what_and_where_and_hide_face_down_cards(page: Page) -> None:
         assert el.get_attribute("aria-label") == "Face-down card"
         assert el.get_attribute("data-card") is None
     stock = page.locator('.pile[data-pile="stock"] > .pile-base')
-    expect(stock).to_have_attribute("aria-label", re.compile(r"^Stock, \d+ cards$"))
+    expect(stock).to_have_attribute("aria-label", re.compile(r"^Stock, \d+ cards, deals left: \d+$"))
     # R reads the table: every column, face-down counts, never a hidden card.
     tab_to_table(page)
     page.keyboard.press("r")

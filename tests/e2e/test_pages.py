@@ -58,9 +58,8 @@ def test_language_switch_is_remembered(page: Page) -> None:
     expect(page.locator('[data-action="undo"] .lbl')).to_have_text("Undo")
     first = page.locator(".card[data-card]").first
     code = first.get_attribute("data-card") or ""
-    assert (first.get_attribute("aria-label") or "").endswith(
-        {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[code[1]]
-    )
+    suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[code[1]]
+    assert f" of {suit}, " in (first.get_attribute("aria-label") or "")
     page.locator("#pref-lang").click()
     wait_table(page)
     expect(page.locator("html")).to_have_attribute("lang", "ru")
@@ -68,7 +67,7 @@ def test_language_switch_is_remembered(page: Page) -> None:
     first = page.locator(f'.card[data-card="{code}"]').first
     expect(first).to_have_attribute(
         "aria-label",
-        re.compile({"C": "треф", "D": "бубен", "H": "червей", "S": "пик"}[code[1]] + "$"),
+        re.compile({"C": "треф", "D": "бубен", "H": "червей", "S": "пик"}[code[1]] + ", "),
     )
     page.reload()
     wait_table(page)

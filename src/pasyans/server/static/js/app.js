@@ -59,6 +59,8 @@ function syncPrefButtons() {
   const lang = document.getElementById("pref-lang");
   lang.textContent = getLang() === "ru" ? "EN" : "RU";
   lang.setAttribute("lang", getLang() === "ru" ? "en" : "ru");
+  // Named in the language it switches to, starting with its visible text.
+  lang.setAttribute("aria-label", getLang() === "ru" ? "EN — switch to English" : "RU — переключить на русский");
   document.body.classList.toggle("no-timer", p.timer === false);
   document.body.classList.toggle("large", !!p.large);
   document.getElementById("pref-four").setAttribute("aria-pressed", String(!!p.four));

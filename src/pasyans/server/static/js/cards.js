@@ -4,10 +4,12 @@ import { cardName, SUIT_SYMBOL } from "./i18n.js";
 
 const RED = new Set(["D", "H"]);
 
+// The rank and suit are drawn as CSS generated content (data-t), not text: the card's
+// accessible name is its aria-label, and a button's visible text must not contradict it.
 function span(cls, text) {
   const s = document.createElement("span");
   s.className = cls;
-  if (text !== undefined) s.textContent = text;
+  if (text !== undefined) s.dataset.t = text;
   return s;
 }
 

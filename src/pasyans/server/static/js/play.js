@@ -228,7 +228,9 @@ export class PlayPage {
         el.tabIndex = -1;
         if (i === null) {
           el.removeAttribute("aria-hidden");
-          el.setAttribute("aria-label", pileLabel(id, view.piles[id]));
+          const badge = el.querySelector(".stock-badge");
+          const more = badge ? `, ${badge.dataset.t[0].toLowerCase()}${badge.dataset.t.slice(1)}` : "";
+          el.setAttribute("aria-label", pileLabel(id, view.piles[id]) + more);
         }
       }
       for (const el of pel.querySelectorAll(':scope > .card.up:not([role="button"])')) el.setAttribute("role", "img");

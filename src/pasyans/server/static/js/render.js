@@ -87,23 +87,25 @@ export class TableRenderer {
     if (pile.kind === "foundation" && pile.build && pile.suit) {
       const b = document.createElement("span");
       b.className = `fbadge ${pile.build} s-${pile.suit} ${pile.suit === "D" || pile.suit === "H" ? "red" : "black"}`;
-      b.textContent = `${pile.build === "up" ? "↑ A" : "↓ K"}${SUIT_SYMBOL[pile.suit]}`;
+      b.dataset.t = `${pile.build === "up" ? "↑ A" : "↓ K"}${SUIT_SYMBOL[pile.suit]}`;
       base.append(b);
       base.classList.add(`build-${pile.build}`);
     } else if (pile.kind === "foundation") {
-      base.append(Object.assign(document.createElement("span"), { className: "mark", textContent: "A" }));
+      const mk = Object.assign(document.createElement("span"), { className: "mark" });
+      mk.dataset.t = "A";
+      base.append(mk);
     } else if (pile.kind === "stock") {
       const b = document.createElement("span");
       b.className = "stock-badge";
       const f = view.flags;
       const n = pile.cards.length;
-      if (view.game === "spider") b.textContent = t("stock.deals", { n: Math.floor(n / 10) });
-      else if (view.game === "nivernais") b.textContent = t("stock.redeals", { n: f.redeals_left });
-      else b.textContent = t("stock.passes", { n: f.passes_left });
+      if (view.game === "spider") b.dataset.t = t("stock.deals", { n: Math.floor(n / 10) });
+      else if (view.game === "nivernais") b.dataset.t = t("stock.redeals", { n: f.redeals_left });
+      else b.dataset.t = t("stock.passes", { n: f.passes_left });
       base.append(b);
       const c = document.createElement("span");
       c.className = "stock-count";
-      c.textContent = String(n);
+      c.dataset.t = String(n);
       base.append(c);
       if (!n && view.stock && view.stock.action === "redeal") base.classList.add("can-redeal");
     } else if (pile.kind === "done") {
@@ -116,7 +118,7 @@ export class TableRenderer {
     } else if (g.chain) {
       const s = document.createElement("span");
       s.className = "chain-label";
-      s.textContent = t("pile.spine");
+      s.dataset.t = t("pile.spine");
       base.append(s);
     }
   }
