@@ -328,3 +328,32 @@ def test_language_switch_keeps_a_shared_result_title(page: Page) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     after = page.title()
     assert "120" in after and after != before
+
+
+@pytest.mark.parametrize(("game", "n"), [("spider", 40), ("nivernais", 30), ("backbone", 24)])
+def test_long_columns_fit_the_viewport(page: Page, game: str, n: int) -> None:
+    """layout.js squeezes a long column so its last card ends above the table's bottom."""
+    open_table(page, game, deal=2)
+    view = game_object(page)["view"]
+    res = page.evaluate(
+        """async ([view, n]) => {
+            const { layout } = await import('/static/js/layout.js');
+            const long = Array.from({length: n}, (_, i) => (i < 5 ? null : 'QH'));
+            const v = {...view, piles: {...view.piles, t1: {...view.piles.t1, cards: long}}};
+            const out = [];
+            for (const [w, h, large] of [[1280, 700, false], [1280, 700, true], [390, 760, false]]) {
+                const g = layout(v, w, h, large);
+                const cards = g.piles.t1.cards;
+                const ups = cards.slice(6).map((q, i) => q.y - cards[i + 5].y);
+                out.push({bottom: cards[cards.length - 1].y + g.c.h, h, minUp: Math.min(...ups), large, w});
+            }
+            return out;
+        }""",
+        [view, n],
+    )
+    for r in res:
+        # A phone keeps its (already least) card size, and large mode its 24 px targets:
+        # past that, the page scrolls.
+        if r["w"] > 1000 and not r["large"]:
+            assert r["bottom"] <= r["h"], r
+        assert r["minUp"] >= (24 if r["large"] else 11), r

@@ -5,9 +5,8 @@ const RATIO = 1.4; // card height / width
 const GAP = 0.14; // gap between slots, in card widths
 const BADGE = 14; // room for the line under the stock (passes or deals left)
 
-function size(width, slots, cap) {
-  // Large mode (cap > 100): narrower gaps, so the cards grow as far as the width allows.
-  const large = cap > 100;
+function size(width, slots, cap, large = cap > 100) {
+  // Large mode: narrower gaps, so the cards grow as far as the width allows.
   const gap = width < 600 || large ? GAP / 2 : GAP;
   const w0 = Math.min(cap, width / (slots + (slots + 1) * gap));
   const g = Math.max(3, Math.round(w0 * gap));
@@ -62,6 +61,34 @@ function caps(large) {
   return large ? 132 : 100;
 }
 
+/** Height a fanned column needs at its tightest spacing. */
+function colNeed(c, cards) {
+  const n = cards.length;
+  if (!n) return c.h;
+  const down = cards.filter((k) => k === null).length;
+  return down * 4 + Math.max(0, n - down - 1) * minUp(c) + c.h;
+}
+
+/** Card size for `slots` across; smaller when a long column would not fit the height
+ * even at its tightest spacing (down to a floor, past which the page scrolls).
+ * `top(c)` is where the columns start for a card size. */
+function fitted(view, width, height, slots, large, top) {
+  const cols = Object.values(view.piles).filter((p) => p.kind === "column").map((p) => p.cards);
+  const floor = large ? 64 : 48;
+  let c = size(width, slots, caps(large), large);
+  while (c.w > floor) {
+    const need = Math.max(...cols.map((cards) => colNeed(c, cards)));
+    if (top(c) + need <= height) break;
+    c = size(width, slots, Math.max(floor, c.w - 4), large);
+  }
+  return c;
+}
+
+function centre(c, width, slots) {
+  c.left = Math.max(0, Math.floor((width - (slots * c.w + (slots + 1) * c.g)) / 2));
+  return c;
+}
+
 function spine(view, width, height, large) {
   const n = Number(view.options.spine || 56);
   const cap = caps(large);
@@ -105,8 +132,7 @@ function spine(view, width, height, large) {
 }
 
 function backbone(view, width, height, large) {
-  const c = size(width, 10, caps(large));
-  c.left = Math.max(0, Math.floor((width - (10 * c.w + 11 * c.g)) / 2));
+  const c = centre(fitted(view, width, height, 10, large, (cc) => 2 * cc.g + cc.h + 2 * cc.g + BADGE), width, 10);
   const out = {};
   const top = c.g;
   const order = ["stock", "waste", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
@@ -139,8 +165,7 @@ function backbone(view, width, height, large) {
 }
 
 function spider(view, width, height, large) {
-  const c = size(width, 10, caps(large));
-  c.left = Math.max(0, Math.floor((width - (10 * c.w + 11 * c.g)) / 2));
+  const c = centre(fitted(view, width, height, 10, large, (cc) => 2 * cc.g + cc.h + 2 * cc.g + BADGE), width, 10);
   const out = {};
   const top = c.g;
   const sx = slotX(c, 0);
@@ -165,10 +190,11 @@ function spider(view, width, height, large) {
 function nivernais(view, width, height, large) {
   // Top: the stock and the 8 foundations (4 up, 4 down). Below: 2 x 2 cells on each
   // side of the 6 columns.
-  const c = size(width, 10, caps(large));
-  c.left = Math.max(0, Math.floor((width - (10 * c.w + 11 * c.g)) / 2));
+  const badgeOf = (cc) => Math.max(13, Math.round(cc.w * 0.24)) + 6;
+  const colTop = (cc) => cc.g + badgeOf(cc) + cc.h + 2 * cc.g + BADGE + cc.g;
+  const c = centre(fitted(view, width, height, 10, large, colTop), width, 10);
   const out = {};
-  const badge = Math.max(13, Math.round(c.w * 0.24)) + 6;
+  const badge = badgeOf(c);
   const top = c.g + badge;
   const sx = slotX(c, 0);
   out.stock = pile(sx, top, c, stacked(sx, top, view.piles.stock.cards.length, 1, 12));
