@@ -27,9 +27,10 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def spine_part(count: int) -> None:
-    print(f"== Spine solvable deals 1…{count} (default options) ==")
-    spec = get_game("spine")
+def spine_part(count: int, options: dict[str, str]) -> None:
+    text = " ".join(f"{k}={v}" for k, v in options.items())
+    print(f"== Spine solvable deals 1…{count} ({text}) ==")
+    spec = get_game("spine", options)
     gen: list[float] = []
     solve_times: list[float] = []
     rates: list[float] = []
@@ -54,7 +55,7 @@ def spine_part(count: int) -> None:
 
 def sweep_part(games: set[str] | None, deals: int, seconds: float, jobs: int) -> None:
     print(f"== Deals 1…{deals} of every game and option, {seconds:g} s per deal, {jobs} jobs ==")
-    print(f"{'game':<18}{'options':<30}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}{'p90 s':>8}")
+    print(f"{'game':<18}{'options':<34}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}{'p90 s':>8}")
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for game, options in variants():
             if games is not None and game not in games:
@@ -66,7 +67,7 @@ def sweep_part(games: set[str] | None, deals: int, seconds: float, jobs: int) ->
             times = [float(r["seconds"]) for r in rows]
             text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
             print(
-                f"{game:<18}{text:<30}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
+                f"{game:<18}{text:<34}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
                 f"{statistics.median(times):>10.2f}{pct(times, 0.9):>8.2f}",
                 flush=True,
             )
@@ -80,10 +81,13 @@ def main() -> None:
     ap.add_argument("--spine-deals", type=int, default=50)
     ap.add_argument("--games", default="", help="comma-separated game ids (default: all)")
     ap.add_argument("--skip-spine", action="store_true")
+    ap.add_argument("--spine-all", action="store_true", help="every Spine option, not the default")
     ap.add_argument("--skip-sweep", action="store_true")
     a = ap.parse_args()
     if not a.skip_spine:
-        spine_part(a.spine_deals)
+        for game, options in variants():
+            if game == "spine" and (a.spine_all or options == variants()[0][1]):
+                spine_part(a.spine_deals, options)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         sweep_part(games, a.deals, a.seconds, a.jobs)

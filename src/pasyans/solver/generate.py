@@ -27,7 +27,7 @@ from pasyans.rules.spec import EmptyColumn, GameSpec, PileKind
 from pasyans.solver.autoplay import obvious_wins
 from pasyans.solver.search import solve
 
-SPINE_VERIFY_NODES = 2_000
+SPINE_VERIFY_NODES = 1_000
 """Node budget of the forward solve that must confirm a generated Spine deal."""
 
 SOLVABLE_NODES = 3_000
