@@ -184,6 +184,7 @@ def test_a_game_played_with_the_keyboard_alone(page: Page, game: str, shots: Pat
     wait_version(page, v0 + made + 2)
     g = check_page(page)
     assert g["view"]["counters"]["moves"] == moves0 + made
+    settle(page)
     page.screenshot(path=str(shots / f"keyboard-{game}.png"))
 
 
@@ -357,3 +358,32 @@ def test_long_columns_fit_the_viewport(page: Page, game: str, n: int) -> None:
         if r["w"] > 1000 and not r["large"]:
             assert r["bottom"] <= r["h"], r
         assert r["minUp"] >= (24 if r["large"] else 11), r
+
+
+def test_phone_help_focus_and_four_colours(browser: Any, base_url: str, shots: Path) -> None:
+    ctx = browser.new_context(
+        base_url=base_url, viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_table(page, "spider", deal=lively_deal("spider"))
+    page.locator("#pref-four").click()
+    tab_to_table(page)
+    view = game_object(page)["view"]
+    j = card_moves(view)[0]
+    go_to(page, view, j["from"], len(view["piles"][j["from"]]["cards"]) - 1)
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".table :focus-visible")).to_have_count(1)
+    page.screenshot(path=str(shots / "keyboard-phone.png"))
+    page.keyboard.press("Escape")
+    page.keyboard.press("Shift+?")
+    dialog = page.locator("dialog[data-dialog=help]")
+    expect(dialog).to_be_visible()
+    box = dialog.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert dialog.evaluate("d => d.scrollWidth <= d.clientWidth")  # nothing cut off sideways
+    page.screenshot(path=str(shots / "help-phone.png"))
+    ctx.close()
+    assert not errors
