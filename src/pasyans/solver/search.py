@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pasyans.engine.core import apply, is_won, legal_moves
@@ -37,7 +37,6 @@ class Result:
     moves: tuple[Move, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
-    stats: dict[str, int] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
