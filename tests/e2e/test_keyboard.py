@@ -39,7 +39,8 @@ def spot(page: Page) -> tuple[str, int | None] | None:
             const el = document.activeElement;
             const pile = el && el.closest('section.table .pile');
             if (!pile) return null;
-            return [pile.dataset.pile, el.dataset.index === undefined ? null : Number(el.dataset.index)];
+            const i = el.dataset.index;
+            return [pile.dataset.pile, i === undefined ? null : Number(i)];
         }"""
     )
     return None if raw is None else (raw[0], raw[1])
@@ -243,7 +244,8 @@ def test_names_say_what_and_where_and_hide_face_down_cards(page: Page) -> None:
         assert el.get_attribute("aria-label") == "Face-down card"
         assert el.get_attribute("data-card") is None
     stock = page.locator('.pile[data-pile="stock"] > .pile-base')
-    expect(stock).to_have_attribute("aria-label", re.compile(r"^Stock, \d+ cards, deals left: \d+$"))
+    stock_name = re.compile(r"^Stock, \d+ cards, deals left: \d+$")
+    expect(stock).to_have_attribute("aria-label", stock_name)
     # R reads the table: every column, face-down counts, never a hidden card.
     tab_to_table(page)
     page.keyboard.press("r")
@@ -251,7 +253,8 @@ def test_names_say_what_and_where_and_hide_face_down_cards(page: Page) -> None:
     text = live(page)
     assert "face down" in text
     shown = {name(c) for p in game_object(page)["view"]["piles"].values() for c in p["cards"] if c}
-    said = set(re.findall(r"(?:%s) of (?:clubs|diamonds|hearts|spades)" % "|".join(RANKS), text))
+    ranks = "|".join(RANKS)
+    said = set(re.findall(rf"(?:{ranks}) of (?:clubs|diamonds|hearts|spades)", text))
     assert said and said <= shown  # only face-up cards are ever named
 
 
@@ -342,11 +345,13 @@ def test_long_columns_fit_the_viewport(page: Page, game: str, n: int) -> None:
             const long = Array.from({length: n}, (_, i) => (i < 5 ? null : 'QH'));
             const v = {...view, piles: {...view.piles, t1: {...view.piles.t1, cards: long}}};
             const out = [];
-            for (const [w, h, large] of [[1280, 700, false], [1280, 700, true], [390, 760, false]]) {
+            const sizes = [[1280, 700, false], [1280, 700, true], [390, 760, false]];
+            for (const [w, h, large] of sizes) {
                 const g = layout(v, w, h, large);
                 const cards = g.piles.t1.cards;
                 const ups = cards.slice(6).map((q, i) => q.y - cards[i + 5].y);
-                out.push({bottom: cards[cards.length - 1].y + g.c.h, h, minUp: Math.min(...ups), large, w});
+                const bottom = cards[cards.length - 1].y + g.c.h;
+                out.push({bottom, h, minUp: Math.min(...ups), large, w});
             }
             return out;
         }""",
