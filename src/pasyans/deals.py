@@ -26,6 +26,21 @@ SOLVABLE_BY_DEFAULT = frozenset({"spine"})
 the player asks for a random one."""
 
 
+def kinds_for(game_id: str, options: Mapping[str, object] | None = None) -> tuple[str, ...]:
+    """The deal kinds offered for a game (and options, when given).
+
+    >>> kinds_for("spine"), kinds_for("spider", {"suits": "4"}), kinds_for("spider")
+    (('random', 'solvable'), ('random',), ('random', 'solvable'))
+    """
+    if game_id == "nivernais":
+        return ("random",)
+    if game_id == "spider" and options is not None:
+        suits = get_game(game_id, options).option_values["suits"]
+        if suits != "1":
+            return ("random",)
+    return KINDS
+
+
 def default_kind(game_id: str) -> str:
     """The kind of deal a new game gets when the player does not choose."""
     return "solvable" if game_id in SOLVABLE_BY_DEFAULT else "random"
@@ -36,6 +51,12 @@ def start_position(spec: GameSpec, deal: int, kind: str = "random") -> State:
     if kind == "random":
         return initial_state(spec, deal)
     if kind == "solvable":
+        if kind not in kinds_for(spec.id, spec.option_values):
+            raise OptionError(
+                f"solvable deals are not offered for {spec.id} with these options yet:"
+                " the solver cannot find won layouts quickly enough (docs/winnability.md)",
+                "solvable_unavailable",
+            )
         return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal)
     raise OptionError(f"deal kind {kind[:20]!r} is not available (kinds: random, solvable)")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 OptionValue = StrictStr | StrictInt
 
@@ -22,7 +22,7 @@ class GameCreateIn(StrictIn):
     game: str = Field(max_length=40, examples=["spider"])
     deal: StrictInt | None = Field(default=None, description="1 … 2147483647; random when omitted.")
     options: dict[str, OptionValue] = Field(default_factory=dict, examples=[{"suits": 2}])
-    solvable: bool | None = Field(
+    solvable: StrictBool | None = Field(
         default=None, description="true: a proven-winnable deal; omitted: the game's default."
     )
 
