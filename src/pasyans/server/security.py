@@ -7,6 +7,7 @@ errors included.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 from collections.abc import Iterable
@@ -19,6 +20,8 @@ from pasyans.server.docs import DOCS_CSP
 from pasyans.server.errors import EN, RU
 from pasyans.server.settings import Settings
 from pasyans.server.store import hash_token
+
+log = logging.getLogger("pasyans.server")
 
 COOKIE = "pasyans_player"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -81,17 +84,29 @@ class Security:
             if is_new:
                 extra.append((b"set-cookie", self._cookie(token, https).encode("latin-1")))
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _OURS]
                 message = {**message, "headers": headers + extra}
             await send(message)
 
         body_receive = await self._limited_body(scope, receive)
         if body_receive is None:
-            await self._too_large(send_with_headers, scope)
+            await self._error(send_with_headers, scope, 413, "body_too_large")
             return
-        await self.app(scope, body_receive, send_with_headers)
+        try:
+            await self.app(scope, body_receive, send_with_headers)
+        except Exception:
+            # Answered here rather than by Starlette's outermost error middleware, so that
+            # a 500 carries the security headers too.
+            log.exception("unhandled error on %s %s", scope.get("method"), scope["path"])
+            if started:
+                raise
+            await self._error(send_with_headers, scope, 500, "internal_error")
 
     def _token(self, scope: Scope) -> tuple[str, bool]:
         raw = _header(scope, b"cookie")
@@ -152,16 +167,16 @@ class Security:
 
         return replay
 
-    async def _too_large(self, send: Any, scope: Scope) -> None:
+    async def _error(self, send: Any, scope: Scope, status: int, code: str) -> None:
         accept = (_header(scope, b"accept-language") or "").lower()
         ru = accept.startswith("ru")
         body = json.dumps(
             {
                 "error": {
-                    "code": "body_too_large",
-                    "message": RU["body_too_large"] if ru else EN["body_too_large"],
-                    "message_en": EN["body_too_large"],
-                    "message_ru": RU["body_too_large"],
+                    "code": code,
+                    "message": RU[code] if ru else EN[code],
+                    "message_en": EN[code],
+                    "message_ru": RU[code],
                 }
             },
             ensure_ascii=False,
@@ -169,7 +184,7 @@ class Security:
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),
