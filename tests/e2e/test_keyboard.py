@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import GAMES, dom_piles, game_object, open_table, settle, wait_version
+from e2e_helpers import (
+    GAMES,
+    api_play,
+    dom_piles,
+    game_object,
+    open_table,
+    settle,
+    wait_table,
+    wait_version,
+)
+from e2e_positions import spine_win
 from playwright.sync_api import Page, expect
 
 from pasyans.cards import parse_card
@@ -393,3 +403,28 @@ def test_phone_help_focus_and_four_colours(browser: Any, base_url: str, shots: P
     page.screenshot(path=str(shots / "help-phone.png"))
     ctx.close()
     assert not errors
+
+
+def test_a_spine_game_finished_with_the_keyboard_is_announced_won(page: Page) -> None:
+    """The solver's winning line: all but the last moves through the API, the last ones with
+    the keyboard (pick up, arrows, put down); the win is shown and announced."""
+    deal = 2
+    line = spine_win(deal)
+    open_table(page, "spine", deal=deal, kind="solvable")
+    api_play(page, line[:-6])
+    page.reload()
+    wait_table(page)
+    tab_to_table(page)
+    for m in line[-6:]:
+        g = game_object(page)
+        view = g["view"]
+        index = len(view["piles"][m.src]["cards"]) - m.cards
+        go_to(page, view, m.src, index)
+        page.keyboard.press("Enter")
+        go_to(page, view, m.dst or "", stops(view, m.dst or "")[-1])
+        page.keyboard.press("Enter")
+        wait_version(page, g["version"] + 1)
+    dialog = page.locator('dialog[data-dialog="won"]')
+    expect(dialog).to_be_visible()
+    expect(page.locator("#announce")).to_have_text("You won!")
+    assert game_object(page)["status"] == "won"
