@@ -54,7 +54,7 @@ function pile(x, y, c, cards) {
 /** The least offset of a face-up card in a squeezed column: its corner index stays
  * readable, and in large mode it stays a 24 px target. */
 function minUp(c) {
-  return Math.max(c.up > 0.3 ? 24 : 11, Math.round(c.h * 0.15));
+  return c.up > 0.3 ? Math.max(24, Math.round(c.h * 0.25)) : Math.max(11, Math.round(c.h * 0.17));
 }
 
 function caps(large) {
