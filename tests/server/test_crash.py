@@ -237,3 +237,70 @@ def test_sigkill_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None
     )
     crash_log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in crash_log, crash_log[-3000:]
+
+
+def test_tabs_on_one_game_never_lose_or_duplicate_an_action(db_url: str, tmp_path: Path) -> None:
+    """Four tabs (threads, one cookie) play moves, undos and redos on the SAME game at once
+    against a real server (PostgreSQL: two workers). Every acknowledged action made exactly
+    one new version, and replaying the acknowledged actions in version order gives exactly
+    the stored line and redo list."""
+    workers = 1 if db_url.startswith("sqlite") else 2
+    server = Serve(db_url, workers, tmp_path / "server.log")
+    try:
+        with httpx.Client(base_url=server.base, timeout=30) as c:
+            game = c.post("/api/games", json={"game": "spider", "options": {"suits": 1}}).json()
+            cookies = dict(c.cookies)
+        acks: list[tuple[int, str, str]] = []  # (new version, action, move)
+        failures: list[str] = []
+
+        def tab(seed: int) -> None:
+            rnd = random.Random(seed)
+            try:
+                with httpx.Client(base_url=server.base, cookies=cookies, timeout=30) as t:
+                    now = t.get(f"/api/games/{game['id']}").json()
+                    for _ in range(15):
+                        flags = now["view"]["flags"]
+                        roll = rnd.random()
+                        if roll < 0.25 and flags["can_undo"]:
+                            action, move = "undo", ""
+                        elif roll < 0.4 and flags["can_redo"]:
+                            action, move = "redo", ""
+                        elif now["view"]["moves"]:
+                            action, move = "moves", rnd.choice(now["view"]["moves"])["text"]
+                        else:
+                            break
+                        body: dict[str, Any] = {"version": now["version"]}
+                        if move:
+                            body["move"] = move
+                        r = t.post(f"/api/games/{game['id']}/{action}", json=body)
+                        assert r.status_code in (200, 409), r.text
+                        if r.status_code == 200:
+                            acks.append((r.json()["version"], action, move))
+                        now = r.json()
+            except Exception as e:
+                failures.append(repr(e))
+
+        threads = [threading.Thread(target=tab, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert failures == []
+        versions = sorted(v for v, _, _ in acks)
+        assert versions == list(range(2, 2 + len(acks))), "a version acknowledged twice"
+        assert len(acks) >= 10
+        known = Known(1)
+        for _, action, move in sorted(acks):
+            known = known.after(action, move)
+        engine = create_engine(db_url, poolclass=NullPool)
+        with Session(engine) as session:
+            row = session.get(GameRow, game["id"])
+            assert row is not None
+            assert (row.version, list(row.moves), list(row.redo)) == (
+                known.version,
+                known.line,
+                known.redo,
+            )
+        engine.dispose()
+    finally:
+        server.stop()
