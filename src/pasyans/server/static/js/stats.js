@@ -1,6 +1,6 @@
 // The statistics page, and what the history and replay pages share with it: the RU/EN
 // strings of these pages, number and date formats, option labels, share links.
-import { ApiError } from "./api.js";
+import { call } from "./api.js";
 import { options as optionList, title } from "./catalog.js";
 import { h, formatTime, toast } from "./dom.js";
 import { getLang, t } from "./i18n.js";
@@ -247,27 +247,8 @@ export function translateNav(root = document) {
 
 // --- fetching -----------------------------------------------------------------------------
 
-export async function request(method, path, body) {
-  let res;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: "same-origin",
-      headers: body === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, null);
-  }
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new ApiError(res.status, data);
-  return data;
-}
+/** The API's own request function: one place for fetch, errors and JSON. */
+export const request = call;
 
 export function errorText(e) {
   if (e.status === 0) return t("msg.offline");
