@@ -38,18 +38,36 @@ class Knowledge:
     columns_alike: Callable[[State], bool]
     foundations_alike: bool
     foundations_permanent: bool
+    guided: bool = False
 
     def key(self, state: State) -> Hashable:
         return canonical_key(self, state)
 
     def children(self, state: State, moves: list[Move]) -> list[Move]:
         """The moves to search from ``state``, best first (a single safe move if any)."""
+        return self.guided_children(state, moves)[0]
+
+    def guided_children(
+        self, state: State, moves: list[Move], *, prune: bool = True
+    ) -> tuple[list[Move], bool]:
+        """Like :meth:`children`, plus whether a move was dropped by an *unproven* rule
+        (:func:`shuffle_moves`, only for games with ``guided``). If so, running out of
+        positions no longer proves a loss."""
         safe = safe_foundation_move(self, state, moves)
         if safe is not None:
-            return [safe]
+            return [safe], False
         kept = dedupe(self, state, moves)
-        kept.sort(key=lambda m: priority(self, state, m), reverse=True)
-        return kept
+        dropped = False
+        if self.guided and prune:
+            n = len(kept)
+            kept = [m for m in kept if not shuffle_move(self, state, m)]
+            dropped = len(kept) < n
+            kept.sort(key=lambda m: guided_priority(self, state, m), reverse=True)
+        elif self.guided:
+            kept.sort(key=lambda m: guided_priority(self, state, m), reverse=True)
+        else:
+            kept.sort(key=lambda m: priority(self, state, m), reverse=True)
+        return kept, dropped
 
 
 def knowledge_for(spec: GameSpec) -> Knowledge:
@@ -86,6 +104,9 @@ def knowledge_for(spec: GameSpec) -> Knowledge:
         columns_alike=alike,
         foundations_alike=spec.foundations is Foundations.UP,
         foundations_permanent=PileKind.FOUNDATION not in spec.feeds.get(PileKind.COLUMN, ()),
+        # Spider: no foundations to play to; wins come from building suits in the columns,
+        # so the search is guided by a heuristic and drops "shuffle" moves (unproven).
+        guided=spec.stock is Stock.DEAL_ROW,
     )
 
 
@@ -237,3 +258,99 @@ def priority(k: Knowledge, state: State, m: Move) -> int:
     if dst_kind is PileKind.RESERVE:
         value -= 5
     return value
+
+
+def shuffle_move(k: Knowledge, state: State, m: Move) -> bool:
+    """A column-to-column move that only shuffles a unit between equivalent places.
+
+    True when the move neither empties its column nor turns a card up, and the unit
+    already sits on a card one rank higher (its natural parent) while the destination
+    is no better: an empty column, or a parent that is not of the unit's suit when the
+    unit already sits on its suit (or any parent of another suit when it sits on one of
+    another suit). Such moves are *not* proven useless (they can make room for another
+    move), so the search that drops them may not conclude "lost".
+    """
+    if m.dst is None:
+        return False
+    spec = k.spec
+    s, d = spec.index[m.src], spec.index[m.dst]
+    if spec.piles[s].kind is not PileKind.COLUMN or spec.piles[d].kind is not PileKind.COLUMN:
+        return False
+    src = state.piles[s]
+    left = len(src) - m.cards
+    if left == 0 or state.down[s] >= left:
+        return False
+    below, lowest = src[left - 1], src[left]
+    if (below >> 2) - (lowest >> 2) != 1:
+        return False  # the unit does not sit on a parent: moving it frees that card
+    dst = state.piles[d]
+    if not dst:
+        return True
+    if below - lowest == 4:
+        return True  # already on its suit: anywhere else is the same or worse
+    return dst[-1] - lowest != 4  # on another suit: only a same-suit parent improves
+
+
+def _run_length(pile: tuple[int, ...], down: int) -> int:
+    """Length of the same-suit descending run at the top of a column."""
+    n = len(pile)
+    if n <= down:
+        return 0
+    i = n - 1
+    while i > down and pile[i - 1] - pile[i] == 4:
+        i -= 1
+    return n - i
+
+
+def guided_priority(k: Knowledge, state: State, m: Move) -> int:
+    """Spider's move order: build same-suit runs, turn cards up, empty columns."""
+    spec = k.spec
+    if m.dst is None:
+        return -100  # the stock last
+    s, d = spec.index[m.src], spec.index[m.dst]
+    src = state.piles[s]
+    left = len(src) - m.cards
+    lowest = src[left]
+    dst = state.piles[d]
+    value = 0
+    if dst:
+        if dst[-1] - lowest == 4:
+            value += 60 + 3 * (m.cards + _run_length(dst, state.down[d]))
+        else:
+            value += 10
+    else:
+        value -= 30
+    if left == 0:
+        value += 40
+    elif state.down[s] >= left:
+        value += 50 - 2 * state.down[s]
+    else:
+        below = src[left - 1]
+        if below - lowest == 4:
+            value -= 60
+        elif (below >> 2) - (lowest >> 2) == 1:
+            value -= 20
+    return value
+
+
+def distance(k: Knowledge, state: State) -> int:
+    """How far a Spider position looks from a win (lower is better): cards not yet in
+    complete runs, face-down cards and cards still in the stock weigh most, then every
+    place where a column's cards do not follow in suit."""
+    piles, down = state.piles, state.down
+    score = 0
+    for c in k.columns:
+        p = piles[c]
+        dn = down[c]
+        score += 3 * dn
+        for i in range(dn + 1, len(p)):
+            if p[i - 1] - p[i] != 4:
+                score += 2
+        if not p:
+            score -= 4
+    for i in k.others:
+        if k.spec.piles[i].kind is PileKind.STOCK:
+            score += len(piles[i])
+        elif k.spec.piles[i].kind is PileKind.DONE:
+            score -= 3 * len(piles[i])
+    return score

@@ -13,8 +13,9 @@ solvable deals, never for a hint in a position with hidden cards.
 
 from __future__ import annotations
 
+import heapq
 import time
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,11 +23,12 @@ from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver.knowledge import Knowledge, knowledge_for
+from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
 
 Outcome = Literal["won", "lost", "unknown"]
 
 _CLOCK_EVERY = 256
+_BEST_FIRST = False
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class Result:
     moves: tuple[Move, ...] = ()
     nodes: int = 0
     seconds: float = 0.0
+    exhausted: bool = False  # "unknown" only because unproven rules dropped moves
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,11 +79,34 @@ def solve(
     deadline = None if seconds is None else start + seconds
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
+    if k.guided and _BEST_FIRST:
+        return _best_first(spec, k, state, start, deadline, nodes)
+    r = _depth_first(spec, k, state, start, deadline, nodes, prune=k.guided)
+    if r.result == "unknown" and r.exhausted:
+        # Unproven rules dropped moves and the rest ran out: only a search without them
+        # can prove a loss. Spend what is left of the budget on it.
+        left = None if nodes is None else nodes - r.nodes
+        if left is None or left > 0:
+            again = _depth_first(spec, k, state, start, deadline, left, prune=False)
+            return Result(again.result, again.moves, r.nodes + again.nodes, again.seconds)
+    return Result(r.result, r.moves, r.nodes, r.seconds)
+
+
+def _depth_first(
+    spec: GameSpec,
+    k: Knowledge,
+    state: State,
+    start: float,
+    deadline: float | None,
+    nodes: int | None,
+    *,
+    prune: bool,
+) -> Result:
+    """The depth-first search; ``prune`` turns on the unproven rules of guided games."""
     seen = {k.key(state)}
     path: list[Move] = []
-    stack: list[tuple[State, Iterator[Move]]] = [
-        (state, iter(k.children(state, legal_moves(spec, state))))
-    ]
+    first, pruned = k.guided_children(state, legal_moves(spec, state), prune=prune)
+    stack: list[tuple[State, Iterator[Move]]] = [(state, iter(first))]
     count = 1
     while stack:
         s, it = stack[-1]
@@ -103,13 +129,69 @@ def solve(
             seen.add(key)
             count += 1
             path.append(m)
-            stack.append((t, iter(k.children(t, legal_moves(spec, t)))))
+            kids, dropped = k.guided_children(t, legal_moves(spec, t), prune=prune)
+            pruned = pruned or dropped
+            stack.append((t, iter(kids)))
             break
         else:
             stack.pop()
             if path:
                 path.pop()
+    # An unproven rule dropped moves somewhere (Spider's shuffles): no proof of a loss.
+    if pruned:
+        return Result("unknown", (), count, time.perf_counter() - start, exhausted=True)
     return Result("lost", (), count, time.perf_counter() - start)
+
+
+def _best_first(
+    spec: GameSpec,
+    k: Knowledge,
+    state: State,
+    start: float,
+    deadline: float | None,
+    nodes: int | None,
+) -> Result:
+    """Greedy best-first search for guided games (Spider): always expand the reached
+    position that looks closest to a win (:func:`pasyans.solver.knowledge.distance`).
+    Still visits each canonical position once, so running out of positions is a proof of
+    a loss unless an unproven rule dropped moves on the way."""
+    start_key = k.key(state)
+    parent: dict[Hashable, tuple[Hashable, Move] | None] = {start_key: None}
+    heap: list[tuple[int, int, Hashable, State]] = [(distance(k, state), 0, start_key, state)]
+    pruned = False
+    count = 0
+    tick = 0
+    while heap:
+        _, _, key, s = heapq.heappop(heap)
+        if nodes is not None and count >= nodes:
+            return Result("unknown", (), count, time.perf_counter() - start)
+        if deadline is not None and count % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+            return Result("unknown", (), count, time.perf_counter() - start)
+        count += 1
+        kids, dropped = k.guided_children(s, legal_moves(spec, s))
+        pruned = pruned or dropped
+        for m in kids:
+            t = apply(spec, s, m)
+            tkey = k.key(t)
+            if tkey in parent:
+                continue
+            parent[tkey] = (key, m)
+            if is_won(spec, t):
+                return Result("won", _path(parent, tkey), count, time.perf_counter() - start)
+            tick += 1
+            heapq.heappush(heap, (distance(k, t), tick, tkey, t))
+    outcome: Outcome = "unknown" if pruned else "lost"
+    return Result(outcome, (), count, time.perf_counter() - start)
+
+
+def _path(parent: dict[Hashable, tuple[Hashable, Move] | None], key: Hashable) -> tuple[Move, ...]:
+    moves: list[Move] = []
+    link = parent[key]
+    while link is not None:
+        key, m = link
+        moves.append(m)
+        link = parent[key]
+    return tuple(reversed(moves))
 
 
 def replay(spec: GameSpec, state: State, moves: tuple[Move, ...] | list[Move]) -> State:
