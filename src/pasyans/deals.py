@@ -53,8 +53,8 @@ def start_position(spec: GameSpec, deal: int, kind: str = "random") -> State:
     if kind == "solvable":
         if kind not in kinds_for(spec.id, spec.option_values):
             raise OptionError(
-                f"solvable deals are not offered for {spec.id} with these options yet:"
-                " the solver cannot find won layouts quickly enough (docs/winnability.md)",
+                "Solvable deals are not offered yet for Nivernais or for Spider with 2 or 4"
+                " suits (the solver cannot prove their deals won quickly): choose a random deal.",
                 "solvable_unavailable",
             )
         return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal)
