@@ -134,3 +134,18 @@ def test_reduced_motion_moves_nothing(browser: Browser, base_url: str) -> None:
     page.wait_for_timeout(300)
     assert page.evaluate("() => window.__glides") == 0
     ctx.close()
+
+
+def test_solvable_only_is_offered_where_the_catalog_says(page: Page) -> None:
+    page.goto("/")
+    spider = page.locator('li.game-card[data-game="spider"]')
+    solvable = spider.locator('input[name="kind"][value="solvable"]')
+    expect(solvable).to_be_disabled()  # four suits by default: not offered yet
+    spider.locator('input[name="suits"][value="1"]').check()
+    expect(solvable).to_be_enabled()
+    solvable.check()
+    spider.locator('input[name="suits"][value="2"]').check()
+    expect(solvable).to_be_disabled()
+    expect(spider.locator('input[name="kind"][value="random"]')).to_be_checked()
+    nivernais = page.locator('li.game-card[data-game="nivernais"]')
+    expect(nivernais.locator('input[name="kind"]')).to_have_count(0)

@@ -149,6 +149,9 @@ class CatalogGame(BaseModel):
     options: list[OptionOut]
     deal_kinds: list[str]
     default_deal_kind: str
+    solvable_options: list[dict[str, str]] = Field(
+        description="The option sets for which 'solvable only' deals are offered."
+    )
     max_deal: int
     rules: RulesText
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from pasyans import deals
 from pasyans.engine import MAX_DEAL
 from pasyans.rules import GAMES
+from pasyans.rules.registry import variants
 from pasyans.server.rules_text import rules_for
 from pasyans.server.schemas import (
     CatalogGame,
@@ -27,6 +28,15 @@ def deal_kinds(game_id: str) -> list[str]:
     """The deal kinds a game offers (``pasyans.deals.kinds_for`` when it exists)."""
     kinds_for = getattr(deals, "kinds_for", None)
     return list(kinds_for(game_id)) if kinds_for is not None else list(deals.KINDS)
+
+
+def solvable_options(game_id: str) -> list[dict[str, str]]:
+    """Every option set of the game for which "solvable only" deals are offered."""
+    return [
+        opts
+        for gid, opts in variants()
+        if gid == game_id and "solvable" in deals.kinds_for(gid, opts)
+    ]
 
 
 @cache
@@ -59,6 +69,7 @@ def catalog() -> CatalogOut:
                 options=options,
                 deal_kinds=deal_kinds(spec.id),
                 default_deal_kind=deals.default_kind(spec.id),
+                solvable_options=solvable_options(spec.id),
                 max_deal=MAX_DEAL,
                 rules=RulesText(
                     en=[RulesSection(title=t, paragraphs=list(p)) for t, p in text["en"]],

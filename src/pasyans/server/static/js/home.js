@@ -24,6 +24,20 @@ function gameCard(entry) {
       fs.append(h("label", {}, h("input", { type: "radio", name: "kind", value: k, checked: k === defaultKind(entry) }), kindLabel(entry, k)));
     }
     form.append(fs);
+    // "Solvable only" exists only for some option sets (the catalog lists them).
+    const offered = entry.solvable_options;
+    const syncKinds = () => {
+      const radio = form.querySelector('input[name="kind"][value="solvable"]');
+      if (!radio || !Array.isArray(offered)) return;
+      const chosen = Object.fromEntries(
+        options(entry).map((o) => [o.name, new FormData(form).get(o.name)]),
+      );
+      const ok = offered.some((set) => Object.entries(set).every(([k, v]) => chosen[k] === v));
+      radio.disabled = !ok;
+      if (!ok && radio.checked) form.querySelector('input[name="kind"][value="random"]').checked = true;
+    };
+    form.addEventListener("change", syncKinds);
+    syncKinds();
   }
   form.append(
     h(
