@@ -28,7 +28,7 @@ from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
 Outcome = Literal["won", "lost", "unknown"]
 
 _CLOCK_EVERY = 256
-_BEST_FIRST = False
+_FIRST_TRY = 20_000  # guided depth-first nodes before best-first, with no budget at all
 
 
 @dataclass(frozen=True)
@@ -79,17 +79,31 @@ def solve(
     deadline = None if seconds is None else start + seconds
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
-    if k.guided and _BEST_FIRST:
-        return _best_first(spec, k, state, start, deadline, nodes)
-    r = _depth_first(spec, k, state, start, deadline, nodes, prune=k.guided)
+    if not k.guided:
+        return _depth_first(spec, k, state, start, deadline, nodes, prune=False)
+    # Guided games (Spider): a short guided depth-first try (it wins most easy deals
+    # fast), then a greedy best-first search with the rest of the budget; both drop
+    # unproven "shuffle" moves, so if they run out of positions, a plain search gets
+    # what is left of the budget (only it can prove a loss).
+    n1 = None if nodes is None else nodes // 3
+    d1 = None if seconds is None else start + seconds / 3
+    if n1 is None and d1 is None:
+        n1 = _FIRST_TRY
+    r = _depth_first(spec, k, state, start, d1, n1, prune=True)
+    used = r.nodes
+    if r.result == "unknown" and not r.exhausted:
+        r = _best_first(spec, k, state, start, deadline, _left(nodes, used))
+        used += r.nodes
     if r.result == "unknown" and r.exhausted:
-        # Unproven rules dropped moves and the rest ran out: only a search without them
-        # can prove a loss. Spend what is left of the budget on it.
-        left = None if nodes is None else nodes - r.nodes
+        left = _left(nodes, used)
         if left is None or left > 0:
-            again = _depth_first(spec, k, state, start, deadline, left, prune=False)
-            return Result(again.result, again.moves, r.nodes + again.nodes, again.seconds)
-    return Result(r.result, r.moves, r.nodes, r.seconds)
+            r = _depth_first(spec, k, state, start, deadline, left, prune=False)
+            used += r.nodes
+    return Result(r.result, r.moves, used, time.perf_counter() - start)
+
+
+def _left(nodes: int | None, used: int) -> int | None:
+    return None if nodes is None else max(0, nodes - used)
 
 
 def _depth_first(
@@ -180,8 +194,9 @@ def _best_first(
                 return Result("won", _path(parent, tkey), count, time.perf_counter() - start)
             tick += 1
             heapq.heappush(heap, (distance(k, t), tick, tkey, t))
-    outcome: Outcome = "unknown" if pruned else "lost"
-    return Result(outcome, (), count, time.perf_counter() - start)
+    if pruned:
+        return Result("unknown", (), count, time.perf_counter() - start, exhausted=True)
+    return Result("lost", (), count, time.perf_counter() - start)
 
 
 def _path(parent: dict[Hashable, tuple[Hashable, Move] | None], key: Hashable) -> tuple[Move, ...]:
