@@ -192,3 +192,32 @@ def test_a_two_is_not_always_safe_to_play_up() -> None:
     r = solve(spec, state)
     assert r.result == "won"
     assert is_won(spec, replay(spec, state, r.moves))
+
+
+@pytest.mark.parametrize(
+    ("suits", "deal", "budget"), [("1", d, 1000) for d in range(1, 6)] + [("2", 7, 6000)]
+)
+def test_guided_spider_search_wins_random_deals(suits: str, deal: int, budget: int) -> None:
+    """Spider's guided search (shuffle moves dropped, best-first) finds real wins."""
+    spec = get_game("spider", {"suits": suits})
+    state = start_position(spec, deal, "random")
+    r = solve(spec, state, nodes=budget)
+    assert r.result == "won" and r.nodes <= budget
+    assert is_won(spec, replay(spec, state, r.moves))
+
+
+def test_shuffle_moves_are_dropped_but_never_make_a_loss() -> None:
+    """Moving 2S off its own 3S is a shuffle the guided search skips; the position is
+    lost, and that is proven only by the plain search run after the guided ones."""
+    from pasyans.engine.core import legal_moves
+    from pasyans.solver.knowledge import knowledge_for, shuffle_move
+
+    spec = get_game("spider", {"suits": "1"})
+    lost = _spider({"t1": ["AS"], "t2": ["3S", "2S"], "stock": list(reversed(_up("S", "K")))[:10]})
+    k = knowledge_for(spec)
+    moves = legal_moves(spec, lost)
+    assert any(m.src == "t2" and m.cards == 1 and shuffle_move(k, lost, m) for m in moves)
+    _, dropped = k.guided_children(lost, moves)
+    assert dropped
+    assert solve(spec, lost).result == "lost"
+    assert solve(spec, lost, nodes=3).result == "unknown"
