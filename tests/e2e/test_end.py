@@ -11,7 +11,8 @@ from e2e_positions import nivernais_stuck, spider_empty_column, spine_win
 from playwright.sync_api import Page, expect
 
 from pasyans.deals import new_game
-from pasyans.engine import core
+from pasyans.engine import State, core
+from pasyans.rules import GameSpec
 
 
 def test_autocollect_plays_the_rest_and_the_game_is_won(page: Page, shots: Path) -> None:
@@ -147,3 +148,24 @@ def test_hint_highlights_a_card_and_its_target(page: Page) -> None:
     page.get_by_role("button", name="Hint").click()
     wait_version(page, v + 2)
     expect(page.locator(".pile.hint-target")).to_have_count(1)
+
+
+def test_is_this_still_winnable_answers_honestly(page: Page) -> None:
+    open_table(page, "spine", deal=2, kind="solvable")
+    message = page.locator("#message")
+    page.get_by_role("button", name="Winnable?").click()
+    expect(message).to_have_text("Yes: a win still exists from here.")
+    # A random Spine deal that is not stuck at once (random Spine deals are lost).
+    deal = next(d for d in range(1, 100) if core.legal_moves(*_spine_random(d)))
+    open_table(page, "spine", deal=deal, kind="random")
+    page.get_by_role("button", name="Winnable?").click()
+    expect(message).to_have_text("No: no win is possible from here.")
+    open_table(page, "backbone", deal=1)  # the stock is hidden: no answer from the player's view
+    page.locator("section.table .card").first.focus()
+    page.keyboard.press("w")
+    expect(message).to_have_text("Not known: no answer in time, or cards are still hidden.")
+
+
+def _spine_random(deal: int) -> tuple[GameSpec, State]:
+    g = new_game("spine", deal, None, "random")
+    return g.spec, g.state

@@ -155,6 +155,7 @@ export const KEYS = [
   ["Z, Ctrl+Z", "Undo", "Отменить ход"],
   ["Y, Ctrl+Y, Ctrl+Shift+Z", "Redo", "Вернуть ход"],
   ["H", "Hint", "Подсказка"],
+  ["W", "Is this still winnable?", "Можно ли ещё выиграть?"],
   ["A", "Autocollect", "Автосбор"],
   ["R", "Read the whole table aloud", "Прочитать весь стол"],
   ["?", "This help", "Эта справка"],

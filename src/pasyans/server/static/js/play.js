@@ -35,7 +35,7 @@ export class PlayPage {
   // --- page ---------------------------------------------------------------------------
 
   build() {
-    const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", giveup: "⚑", keys: "⌨" };
+    const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨" };
     const b = (key, fn, extra = {}) =>
       h(
         "button.btn",
@@ -47,6 +47,7 @@ export class PlayPage {
       undo: b("undo", () => this.undo(), { "aria-keyshortcuts": "Z Control+Z" }),
       redo: b("redo", () => this.redo(), { "aria-keyshortcuts": "Y Control+Y" }),
       hint: b("hint", () => this.hint(), { "aria-keyshortcuts": "H" }),
+      winnable: b("winnable", () => this.winnable(), { "aria-keyshortcuts": "W" }),
       autocollect: b("autocollect", () => this.autocollect(), { hidden: true, "aria-keyshortcuts": "A" }),
       giveup: b("giveup", () => this.giveUp()),
       dealInput: h("input", {
@@ -76,7 +77,7 @@ export class PlayPage {
       { role: "toolbar", "aria-label": title(this.entry) },
       h("a.game-title", { href: `/rules/${this.entry.id}`, title: t("btn.rules") }, title(this.entry)),
       h("div.group", {}, b("new", () => this.newGame()), b("replay", () => this.replay()), dealForm),
-      h("div.group", {}, this.els.undo, this.els.redo, this.els.hint, this.els.giveup,
+      h("div.group", {}, this.els.undo, this.els.redo, this.els.hint, this.els.winnable, this.els.giveup,
         b("keys", () => this.help(), { "aria-keyshortcuts": "Shift+?" })),
       this.els.autocollect,
       h(
@@ -475,6 +476,15 @@ export class PlayPage {
     announce(text);
   }
 
+  /** "Is this still winnable?": the solver's answer within the server's budget. */
+  async winnable() {
+    const res = await this.run((g) => api.action(g.id, "winnable", g.version), { quiet: true });
+    if (!res) return;
+    const text = t(`msg.winnable_${res.result}`);
+    this.say(text);
+    announce(text);
+  }
+
   newGame() {
     return this.startGame(null);
   }
@@ -622,6 +632,7 @@ export class PlayPage {
     } else if (k === "z") this.undo();
     else if (k === "y") this.redo();
     else if (k === "h") this.hint();
+    else if (k === "w") this.winnable();
     else if (k === "a") this.autocollect();
     else if (k === "s" || k === "d") this.stockKey();
     else if (k === "m") this.smartKey();
