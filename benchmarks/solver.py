@@ -2,6 +2,7 @@
 
     uv run python benchmarks/solver.py                    # everything, as issue 5 asks
     uv run python benchmarks/solver.py --deals 20 --seconds 2 --games spine,backbone
+    uv run python benchmarks/solver.py --skip-spine --games spider --deals 20 --nodes 30000
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
 Part 2, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
@@ -53,15 +54,19 @@ def spine_part(count: int, options: dict[str, str]) -> None:
     print(f"nodes/s:         median {statistics.median(rates):.0f}")
 
 
-def sweep_part(games: set[str] | None, deals: int, seconds: float, jobs: int) -> None:
-    print(f"== Deals 1…{deals} of every game and option, {seconds:g} s per deal, {jobs} jobs ==")
+def sweep_part(
+    games: set[str] | None, deals: int, seconds: float, jobs: int, nodes: int | None = None
+) -> None:
+    budget = f"{nodes} nodes" if nodes is not None else f"{seconds:g} s"
+    print(f"== Deals 1…{deals} of every game and option, {budget} per deal, {jobs} jobs ==")
     print(f"{'game':<18}{'options':<34}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}{'p90 s':>8}")
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for game, options in variants():
             if games is not None and game not in games:
                 continue
             opts = tuple(sorted(options.items()))
-            tasks = [Task(game, opts, d, "random", seconds, None) for d in range(1, deals + 1)]
+            limit = None if nodes is not None else seconds
+            tasks = [Task(game, opts, d, "random", limit, nodes) for d in range(1, deals + 1)]
             rows = list(pool.map(decide, tasks, chunksize=1))
             counts = {k: sum(r["result"] == k for r in rows) for k in ("won", "lost", "unknown")}
             times = [float(r["seconds"]) for r in rows]
@@ -78,6 +83,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--nodes", type=int, default=None, help="node budget (reproducible)")
     ap.add_argument("--spine-deals", type=int, default=50)
     ap.add_argument("--games", default="", help="comma-separated game ids (default: all)")
     ap.add_argument("--skip-spine", action="store_true")
@@ -90,7 +96,7 @@ def main() -> None:
                 spine_part(a.spine_deals, options)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
-        sweep_part(games, a.deals, a.seconds, a.jobs)
+        sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes)
 
 
 if __name__ == "__main__":
