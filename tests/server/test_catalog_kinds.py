@@ -27,5 +27,9 @@ def test_solvable_where_not_offered_is_refused_at_once(client: TestClient) -> No
     err = r.json()["error"]
     assert err["code"] == "solvable_unavailable"
     assert "Паука" in err["message"] and "random deal" in err["message_en"]
+    # Issue 3's flat form: code and message (in the request's language) at the top.
+    assert r.json()["code"] == "solvable_unavailable" and r.json()["message"] == err["message_ru"]
+    en = client.post("/api/games", json=body, headers={"Accept-Language": "en"}).json()
+    assert en["code"] == "solvable_unavailable" and en["message"] == err["message_en"]
     listed = client.get("/api/games")
     assert listed.status_code == 200 and listed.json()["games"] == []  # nothing was created

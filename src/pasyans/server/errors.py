@@ -1,8 +1,9 @@
 """API errors: one JSON shape with a stable code and messages in English and Russian.
 
-``{"error": {"code", "message", "message_en", "message_ru"}}``; ``message`` follows the
-request's ``Accept-Language``. Engine errors (:class:`~pasyans.errors.PasyansError`) map to
-422 with their class's code; an illegal move also names the engine's precise ``reason``.
+``{"code", "message", "error": {"code", "message", "message_en", "message_ru"}}``;
+``message`` follows the request's ``Accept-Language``. Engine errors
+(:class:`~pasyans.errors.PasyansError`) map to 422 with their class's code; an illegal
+move also names the engine's precise ``reason``.
 """
 
 from __future__ import annotations
@@ -147,7 +148,8 @@ def error_body(request: Request, err: ApiError) -> dict[str, Any]:
         inner["reason"] = reason
     if "details" in err.extra:
         inner["details"] = err.extra["details"]
-    body: dict[str, Any] = {"error": inner}
+    # Issue 3's flat ``{"code", "message"}`` at the top, the full record under ``error``.
+    body: dict[str, Any] = {"code": inner["code"], "message": inner["message"], "error": inner}
     body.update({k: v for k, v in err.extra.items() if k not in ("reason", "details")})
     return body
 

@@ -173,4 +173,6 @@ class ErrorInner(BaseModel):
 
 
 class ErrorOut(BaseModel):
+    code: str = Field(description="Stable error code (the same as error.code).")
+    message: str = Field(description="In the request's language (Accept-Language: ru or en).")
     error: ErrorInner
