@@ -20,10 +20,8 @@ import argparse
 import asyncio
 import os
 import random
-import shlex
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,67 +35,22 @@ from typing import Any
 
 import httpx
 
+from pasyans import devtools
+from pasyans.devtools import free_port
+
 PASYANS = Path(sys.executable).parent / "pasyans"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-# --- a throwaway PostgreSQL ---------------------------------------------------------------
-
-
-def _pg_bin() -> Path:
-    for c in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
-        if (c / "pg_ctl").is_file():
-            return c
-    found = shutil.which("pg_ctl")
-    if found:
-        return Path(found).parent
-    raise SystemExit("PostgreSQL binaries not found (apt-get install postgresql)")
-
-
-def _as_postgres(cmd: list[str]) -> list[str]:
-    if os.geteuid() != 0:
-        return cmd
-    return ["su", "postgres", "-s", "/bin/sh", "-c", shlex.join(cmd)]
 
 
 @contextmanager
 def throwaway_postgres() -> Iterator[str]:
     """A fresh cluster (durable: fsync on) on 127.0.0.1; yields its SQLAlchemy URL."""
-    import pwd
-
-    bin_dir = _pg_bin()
-    tmp = Path(tempfile.mkdtemp(prefix="pasyans-load-pg-"))
-    if os.geteuid() == 0:
-        pw = pwd.getpwnam("postgres")
-        os.chown(tmp, pw.pw_uid, pw.pw_gid)
-    tmp.chmod(0o700)
-    data, port = tmp / "data", free_port()
-    pg_ctl = str(bin_dir / "pg_ctl")
-
-    def run(cmd: list[str]) -> None:
-        subprocess.run(_as_postgres(cmd), check=True, capture_output=True, timeout=120)
-
-    started = False
     try:
-        run([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-             "-E", "UTF8", "--no-sync"])  # fmt: skip
-        options = f"-k {tmp} -h 127.0.0.1 -p {port} -c max_connections=200"
-        run([pg_ctl, "-D", str(data), "-l", str(tmp / "log"), "-o", options, "-w", "start"])
-        started = True
-        run([str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
-             "pasyans_load"])  # fmt: skip
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/pasyans_load"
-    finally:
-        if started:
-            subprocess.run(_as_postgres([pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"]),
-                           capture_output=True, timeout=60)  # fmt: skip
-        shutil.rmtree(tmp, ignore_errors=True)
+        with devtools.throwaway_postgres(
+            "pasyans_load", fsync=True, server_options="-c max_connections=200", stop_mode="fast"
+        ) as url:
+            yield url
+    except devtools.PostgresUnavailable as e:
+        raise SystemExit(f"PostgreSQL cannot be started here: {e}") from e
 
 
 # --- the server ---------------------------------------------------------------------------

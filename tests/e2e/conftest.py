@@ -10,7 +10,6 @@ Every test fails on a console error or an uncaught page error (the one expected 
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from pasyans.devtools import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,13 +66,6 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "locale": "en-US", "viewport": {"width": 1280, "height": 800}}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real app on 127.0.0.1:PORT; yields its base URL."""
@@ -88,7 +82,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         rate_new_game_per_minute=0,
     )
     app = create_app(settings)
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

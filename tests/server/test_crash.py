@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from pasyans import deals
+from pasyans.devtools import free_port
 from pasyans.server import store
 from pasyans.server.models import GameRow
 
@@ -37,20 +38,11 @@ PLAYERS = 8
 MIN_ACKS = 12 * PLAYERS
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class Serve:
     """``pasyans serve`` as a subprocess in its own process group."""
 
     def __init__(self, url: str, workers: int, log: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
         env.update(

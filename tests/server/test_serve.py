@@ -16,16 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
+from pasyans.devtools import free_port
+
 PASYANS = Path(sys.executable).parent / "pasyans"
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server(str):
@@ -42,7 +35,7 @@ class Server(str):
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """The base URL of a running ``pasyans serve``."""
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
     env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
     args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]

@@ -1,0 +1,104 @@
+"""Helpers for the project's own tests and benchmarks: a free local port and a throwaway
+PostgreSQL cluster on 127.0.0.1. Not used by the site itself."""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shlex
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class PostgresUnavailable(RuntimeError):
+    """No PostgreSQL binaries, or no ``postgres`` user to run them as root."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def pg_bin() -> Path | None:
+    """The directory of ``initdb`` and ``pg_ctl`` (``PASYANS_PG_BIN``, Debian's, or PATH)."""
+    explicit = os.environ.get("PASYANS_PG_BIN")
+    candidates = [explicit] if explicit else []
+    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    on_path = shutil.which("pg_ctl")
+    if on_path:
+        candidates.append(str(Path(on_path).parent))
+    for c in candidates:
+        if c and (Path(c) / "pg_ctl").is_file() and (Path(c) / "initdb").is_file():
+            return Path(c)
+    return None
+
+
+def as_postgres(cmd: list[str]) -> list[str]:
+    """Run as ``postgres`` when we are root (initdb refuses root); as ourselves otherwise."""
+    if os.geteuid() != 0:
+        return cmd
+    if shutil.which("runuser"):
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return ["su", "postgres", "-s", "/bin/sh", "-c", shlex.join(cmd)]
+
+
+@contextmanager
+def throwaway_postgres(
+    database: str, *, fsync: bool, server_options: str = "", stop_mode: str = "immediate"
+) -> Iterator[str]:
+    """``initdb`` into a temporary directory, start on 127.0.0.1 on a free port, create
+    ``database``; yields its SQLAlchemy URL and always stops and removes the cluster.
+
+    Raises :class:`PostgresUnavailable` when it cannot be started here at all.
+    """
+    bin_dir = pg_bin()
+    if bin_dir is None:
+        raise PostgresUnavailable("no initdb/pg_ctl found (install the postgresql package)")
+    owner = None
+    if os.geteuid() == 0:
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError:
+            raise PostgresUnavailable("running as root and there is no 'postgres' user") from None
+    tmp = Path(tempfile.mkdtemp(prefix="pasyans-pg-"))
+    if owner is not None:
+        os.chown(tmp, owner.pw_uid, owner.pw_gid)
+    tmp.chmod(0o700)
+    data, port = tmp / "data", free_port()
+    pg_ctl = str(bin_dir / "pg_ctl")
+
+    def run(cmd: list[str]) -> None:
+        out = subprocess.run(as_postgres(cmd), capture_output=True, text=True, timeout=120)
+        if out.returncode != 0:
+            log = tmp / "server.log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{cmd[0]} failed: {out.stdout}{out.stderr}{tail}")
+
+    started = False
+    try:
+        run([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+             "-E", "UTF8", "--no-sync"])  # fmt: skip
+        options = f"{'' if fsync else '-F '}-k {tmp} -h 127.0.0.1 -p {port} {server_options}"
+        run([pg_ctl, "-D", str(data), "-l", str(tmp / "server.log"), "-o", options.strip(),
+             "-w", "start"])  # fmt: skip
+        started = True
+        run([str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
+             database])  # fmt: skip
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/{database}"
+    finally:
+        if started:
+            subprocess.run(
+                as_postgres([pg_ctl, "-D", str(data), "-m", stop_mode, "-w", "stop"]),
+                capture_output=True,
+                timeout=60,
+            )
+        shutil.rmtree(tmp, ignore_errors=True)
