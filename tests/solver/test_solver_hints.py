@@ -3,13 +3,16 @@ hint is the first move of a win (or says honestly that there is none)."""
 
 from __future__ import annotations
 
+import pytest
+
 from pasyans.cards import SplitMix64
 from pasyans.deals import start_position
-from pasyans.engine.core import apply, has_hidden_cards, initial_state, legal_moves
+from pasyans.engine.core import apply, has_hidden_cards, initial_state, is_won, legal_moves
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver.hints import HIDDEN, suggest, visible, winnable
+from pasyans.solver import hints
+from pasyans.solver.hints import HIDDEN, LINES, Lines, suggest, visible, winnable
 from pasyans.solver.search import solve
 
 
@@ -92,3 +95,48 @@ def test_unknown_within_the_budget_is_honest() -> None:
     hint = suggest(spec, open_state, seconds=0.0)
     assert hint.winnable is None
     assert "No win was found" in hint.message
+
+
+def test_following_a_solver_hint_needs_no_new_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = get_game("spine")
+    state = start_position(spec, 12, "solvable")
+    LINES.clear()
+    first = suggest(spec, state, seconds=5)
+    assert first.source == "solver" and first.move is not None
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(hints, "solve", no_search)
+    # The whole line is remembered: follow it to the end without a single new search.
+    steps = 0
+    while not is_won(spec, state):
+        hint = suggest(spec, state)
+        assert hint.source == "solver" and hint.winnable is True and hint.move is not None
+        assert hint.move in legal_moves(spec, state)
+        state = apply(spec, state, hint.move)
+        steps += 1
+    assert steps > 50
+    assert winnable(spec, state) == "won"
+
+
+def test_a_proven_loss_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = get_game("spine")
+    state = initial_state(spec, 2)
+    LINES.clear()
+    assert winnable(spec, state) == "lost"
+    monkeypatch.setattr(hints, "solve", lambda *a, **k: pytest.fail("searched again"))
+    assert suggest(spec, state).winnable is False
+    # Another game's spec never sees this game's memory.
+    other = get_game("spine", {"empty": "any"})
+    monkeypatch.undo()
+    assert LINES.get(other, state) == (False, None)
+
+
+def test_the_memory_is_bounded() -> None:
+    spec = get_game("spine")
+    lines = Lines(size=3)
+    states = [initial_state(spec, d) for d in range(1, 6)]
+    for s in states:
+        lines.lost(spec, s)
+    assert [lines.get(spec, s)[0] for s in states] == [False, False, True, True, True]

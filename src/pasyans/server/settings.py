@@ -39,7 +39,9 @@ class Settings(BaseSettings):
         default="127.0.0.1", description="Proxies uvicorn trusts when trust_proxy is on."
     )
     max_body_bytes: int = Field(default=16 * 1024, ge=256)
-    hint_seconds: float = Field(default=1.0, gt=0, le=30)
+    hint_seconds: float = Field(
+        default=0.2, gt=0, le=30, description="Search budget of one hint (p95 target 300 ms)."
+    )
     winnable_seconds: float = Field(default=2.0, gt=0, le=60)
     active_gap_seconds: float = Field(
         default=30.0, gt=0, description="Longest gap between signs of activity that counts."

@@ -3,6 +3,8 @@
 - No hidden card (Spine always; the other games once nothing is face down and the stock is
   empty): the hint is the first move of a win the exact search finds within the budget;
   when the search proves there is no win, or runs out of time, the hint says so.
+- A win or a loss once found is remembered by position (:data:`LINES`), so following the
+  hints, or asking twice, costs no new search.
 - Hidden cards: the position is first projected to what the player sees
   (:func:`visible`: every face-down and stock card becomes the same placeholder), and only
   that projection reaches the ranked heuristic. The true hidden cards are never read.
@@ -10,6 +12,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -37,6 +41,71 @@ class Hint:
     winnable: bool | None
     message: str
     message_ru: str = ""
+
+
+class Lines:
+    """What earlier searches found, by exact position (bounded, least recently used first
+    out, thread-safe): the next move of a found win for every position along its line, and
+    the positions proven lost. A player who follows a hint then gets the next hint at once,
+    and asking again in a lost position needs no new proof. Only full-information
+    positions are stored, so nothing here can leak a hidden card."""
+
+    def __init__(self, size: int = 100_000) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._data: OrderedDict[tuple[int, State], tuple[GameSpec, Move | None]] = OrderedDict()
+
+    def get(self, spec: GameSpec, state: State) -> tuple[bool, Move | None]:
+        """``(True, move)``: a win starts with ``move``; ``(True, None)``: proven lost;
+        ``(False, None)``: nothing known."""
+        key = (id(spec), state)
+        with self._lock:
+            entry = self._data.get(key)
+            if entry is None or entry[0] is not spec:
+                return False, None
+            self._data.move_to_end(key)
+            return True, entry[1]
+
+    def _put(self, spec: GameSpec, state: State, move: Move | None) -> None:
+        key = (id(spec), state)
+        self._data[key] = (spec, move)
+        self._data.move_to_end(key)
+        while len(self._data) > self.size:
+            self._data.popitem(last=False)
+
+    def won(self, spec: GameSpec, state: State, moves: Sequence[Move]) -> None:
+        """Remember the win ``moves`` from ``state``: each position on it, its next move."""
+        with self._lock:
+            for m in moves:
+                self._put(spec, state, m)
+                state = core.apply(spec, state, m)
+
+    def lost(self, spec: GameSpec, state: State) -> None:
+        with self._lock:
+            self._put(spec, state, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+LINES = Lines()
+"""The process-wide memory of :func:`suggest` and :func:`winnable`."""
+
+
+def _search(spec: GameSpec, state: State, seconds: float) -> tuple[Winnable, Move | None]:
+    """The exact answer for a full-information ``state``, from :data:`LINES` when an
+    earlier search already found it; a new result is remembered."""
+    known, move = LINES.get(spec, state)
+    if known:
+        return ("won", move) if move is not None else ("lost", None)
+    result = solve(spec, state, seconds=seconds)
+    if result.result == "won":
+        LINES.won(spec, state, result.moves)
+        return "won", result.moves[0]
+    if result.result == "lost":
+        LINES.lost(spec, state)
+    return result.result, None
 
 
 def visible(spec: GameSpec, state: State) -> State:
@@ -73,12 +142,10 @@ def suggest(
             "A move that looks useful (cards are still hidden).",
             "Этот ход выглядит полезным (часть карт ещё скрыта).",
         )
-    result = solve(spec, state, seconds=seconds)
-    if result.result == "won":
-        return Hint(
-            result.moves[0], "solver", True, "This move starts a win.", "Этот ход ведёт к победе."
-        )
-    if result.result == "lost":
+    outcome, first = _search(spec, state, seconds)
+    if first is not None:
+        return Hint(first, "solver", True, "This move starts a win.", "Этот ход ведёт к победе.")
+    if outcome == "lost":
         return Hint(
             None,
             "solver",
@@ -110,7 +177,7 @@ def winnable(spec: GameSpec, state: State, *, seconds: float = 1.0) -> Winnable:
         return "won"
     if core.has_hidden_cards(spec, state):
         return "lost" if core.is_stuck(spec, visible(spec, state)) else "unknown"
-    return solve(spec, state, seconds=seconds).result
+    return _search(spec, state, seconds)[0]
 
 
 def heuristic_move(spec: GameSpec, state: State, history: Sequence[State] = ()) -> Move | None:
