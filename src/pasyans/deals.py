@@ -32,8 +32,6 @@ def kinds_for(game_id: str, options: Mapping[str, object] | None = None) -> tupl
     >>> kinds_for("spine"), kinds_for("spider", {"suits": "4"}), kinds_for("spider")
     (('random', 'solvable'), ('random',), ('random', 'solvable'))
     """
-    if game_id == "nivernais":
-        return ("random",)
     if game_id == "spider" and options is not None:
         suits = get_game(game_id, options).option_values["suits"]
         if suits != "1":

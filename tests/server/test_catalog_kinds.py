@@ -14,8 +14,8 @@ def _games(client: TestClient) -> dict[str, dict[str, object]]:
 def test_solvable_options_follow_the_solver(client: TestClient) -> None:
     games = _games(client)
     assert games["spider"]["solvable_options"] == [{"suits": "1"}]
-    assert games["nivernais"]["solvable_options"] == []
-    assert games["nivernais"]["deal_kinds"] == ["random"]
+    assert games["nivernais"]["solvable_options"] == [{}]
+    assert games["nivernais"]["deal_kinds"] == ["random", "solvable"]
     assert len(games["spine"]["solvable_options"]) == 12  # every option set
     assert games["backbone"]["solvable_options"] == [{}]
 
@@ -33,3 +33,14 @@ def test_solvable_where_not_offered_is_refused_at_once(client: TestClient) -> No
     assert en["code"] == "solvable_unavailable" and en["message"] == err["message_en"]
     listed = client.get("/api/games")
     assert listed.status_code == 200 and listed.json()["games"] == []  # nothing was created
+
+
+def test_solvable_nivernais_through_the_api(client: TestClient) -> None:
+    body = {"game": "nivernais", "deal": 8, "solvable": True}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    game = r.json()
+    assert game["deal"] == 8 and game["kind"] == "solvable"
+    assert all(card is None for card in game["view"]["piles"]["stock"]["cards"])
+    again = client.post("/api/games", json=body).json()
+    assert again["view"]["piles"] == game["view"]["piles"]  # the number reproduces the deal

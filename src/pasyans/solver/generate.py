@@ -10,6 +10,9 @@ forward solver, and rejected when the obvious-moves player wins it. A rejected w
 followed by the next seed of the deal number's own stream: the same number gives the
 same layout on every machine.
 
+Nivernais (hidden cards only in the stock, columns never fed by the player): played
+**forward** while the stock's cards are chosen as they come out (:mod:`forward`).
+
 Other games: the first candidate shuffle (the deal's own, then seeds drawn from the deal
 number) that the solver proves won within a node budget.
 """
@@ -24,6 +27,7 @@ from pasyans.engine.moves import Move
 from pasyans.errors import PasyansError
 from pasyans.position import State, Table
 from pasyans.rules.spec import EmptyColumn, GameSpec, PileKind
+from pasyans.solver import forward
 from pasyans.solver.autoplay import obvious_wins
 from pasyans.solver.search import solve
 
@@ -241,4 +245,10 @@ def solvable_layout(spec: GameSpec, deal: int) -> State:
     """A layout proven winnable, from the deal number alone."""
     if spec.has_pile("spine") and spec.piles[spec.index["spine"]].kind is PileKind.SPINE:
         return solvable_spine(spec, deal)
+    if forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
+        check_deal_number(deal)
+        layout = forward.solvable_by_play(spec, deal)
+        if layout is None:  # pragma: no cover - about 1e-13 per deal number
+            raise GenerationError(f"no solvable {spec.id} layout found for deal {deal}")
+        return layout
     return solvable_shuffle(spec, deal)
