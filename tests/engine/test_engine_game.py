@@ -119,13 +119,17 @@ def test_play_accepts_a_move_its_text_or_its_json() -> None:
     assert game.moves_made == 3 and [m.to_str() for m in game.moves] == ["stock"] * 3
 
 
-def test_restart_gives_the_same_deal_with_fresh_counters() -> None:
+def test_restart_gives_the_same_deal_and_keeps_hints_and_undos_counted() -> None:
     game = Game("nivernais", 8)
     start = game.state
     game.play("stock")
     game.undo()
+    game.play("stock")
+    game.hints += 1
     game.restart()
-    assert game.state == start and game.moves_made == 0 and game.undos == 0
+    assert game.state == start and game.moves_made == 0 and game.moves == []
+    assert game.undos == 1 and game.hints == 1  # a restart does not hide them
+    assert not game.can_undo
 
 
 # --- saved games -------------------------------------------------------------------------

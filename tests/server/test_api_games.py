@@ -84,6 +84,17 @@ def test_restart_same_deal_fresh_start(client: TestClient) -> None:
     assert out["version"] == g2["version"] + 1
 
 
+def test_restart_keeps_the_hints_and_undos_used(client: TestClient) -> None:
+    g = new_game(client)
+    g = post(client, g["id"], "hint", version=g["version"]).json()
+    g2 = move(client, g)
+    g3 = post(client, g["id"], "undo", version=g2["version"]).json()
+    r = post(client, g["id"], "restart", version=g3["version"])
+    assert r.status_code == 200
+    listed = {x["id"]: x for x in client.get("/api/games").json()["games"]}
+    assert listed[g["id"]]["hints"] == 1 and listed[g["id"]]["undos"] == 1
+
+
 def test_giveup_marks_lost_and_freezes(client: TestClient) -> None:
     g = new_game(client)
     r = post(client, g["id"], "giveup", version=1)

@@ -175,12 +175,11 @@ class Game:
         return events
 
     def restart(self) -> None:
-        """The same deal from the start, with fresh counters."""
+        """The same deal from the start. The hints and undos used so far stay counted:
+        they belong to this game's summary, and a restart must not hide them."""
         self._states = [self.start]
         self._moves = []
         self._cursor = 0
-        self.undos = 0
-        self.hints = 0
 
     # --- saving --------------------------------------------------------------------------
 
