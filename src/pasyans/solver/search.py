@@ -29,7 +29,6 @@ from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
 Outcome = Literal["won", "lost", "unknown"]
 
 _CLOCK_EVERY = 256
-_FIRST_TRY = 20_000  # guided depth-first nodes before best-first, with no budget at all
 
 
 @dataclass(frozen=True)
@@ -212,15 +211,8 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
     return Result(r.result, r.moves, used, time.perf_counter() - start)
 
 
-_ATTEMPTS = tuple(
-    (int(a), int(b))
-    for a, b in (
-        x.split(":")
-        for x in __import__("os")
-        .environ.get("SP_ATT", "100:1,250:2,1000:4,4000:8,16000:16,64000:32")
-        .split(",")
-    )
-)
+_ATTEMPTS = ((100, 1), (250, 2), (1000, 4), (4000, 8), (16000, 16), (64000, 32))
+"""The staged attempts of guided games: (positions per stage, positions kept per stage)."""
 
 
 def _staged(
@@ -241,8 +233,8 @@ def _staged(
         stage = d.stage(frontier[0][0])
         parent: dict[Hashable, tuple[Hashable, Move] | None] = {}
         prefix: dict[Hashable, tuple[Move, ...]] = {}
-        heap: list[tuple[int, int, Hashable, P]] = []
         tick = 0
+        seeds: list[tuple[int, int, Hashable, P]] = []
         for pos, path in frontier:
             key = d.key(pos)
             if key in parent:
@@ -250,7 +242,8 @@ def _staged(
             parent[key] = None
             prefix[key] = path
             tick += 1
-            heap.append((d.distance(pos), -tick, key, pos))
+            seeds.append((d.distance(pos), -tick, key, pos))
+        heap = seeds
         heapq.heapify(heap)
         nexts: list[tuple[int, int, P, Hashable, Move]] = []
         spent = 0
@@ -280,6 +273,7 @@ def _staged(
                     continue
                 parent[tkey] = (key, m)
                 tick += 1
+                # Ties: the newest position first (it goes deeper).
                 heapq.heappush(heap, (d.distance(t), -tick, tkey, t))
         nexts.sort(key=lambda e: (e[0], e[1]))
         frontier = []
@@ -359,56 +353,6 @@ def _depth_first(
     if pruned:
         return Result("unknown", (), count, time.perf_counter() - start, exhausted=True)
     return Result("lost", (), count, time.perf_counter() - start)
-
-
-def _best_first(
-    d: Domain[P],
-    start: float,
-    deadline: float | None,
-    nodes: int | None,
-) -> Result:
-    """Greedy best-first search for guided games (Spider): always expand the reached
-    position that looks closest to a win (:meth:`Domain.distance`). Still visits each
-    canonical position once, so running out of positions is a proof of a loss unless an
-    unproven rule dropped moves on the way."""
-    root = d.root
-    start_key = d.key(root)
-    parent: dict[Hashable, tuple[Hashable, Move] | None] = {start_key: None}
-    heap: list[tuple[int, int, Hashable, P]] = [(d.distance(root), 0, start_key, root)]
-    pruned = False
-    count = 0
-    tick = 0
-    while heap:
-        _, _, key, s = heapq.heappop(heap)
-        if nodes is not None and count >= nodes:
-            return Result("unknown", (), count, time.perf_counter() - start)
-        if deadline is not None and count % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
-            return Result("unknown", (), count, time.perf_counter() - start)
-        count += 1
-        kids, dropped = d.children(s, prune=True)
-        pruned = pruned or dropped
-        for m, t in kids:
-            tkey = d.key(t)
-            if tkey in parent:
-                continue
-            parent[tkey] = (key, m)
-            if d.is_won(t):
-                return Result("won", _path(parent, tkey), count, time.perf_counter() - start)
-            tick += 1
-            heapq.heappush(heap, (d.distance(t), tick, tkey, t))
-    if pruned:
-        return Result("unknown", (), count, time.perf_counter() - start, exhausted=True)
-    return Result("lost", (), count, time.perf_counter() - start)
-
-
-def _path(parent: dict[Hashable, tuple[Hashable, Move] | None], key: Hashable) -> tuple[Move, ...]:
-    moves: list[Move] = []
-    link = parent[key]
-    while link is not None:
-        key, m = link
-        moves.append(m)
-        link = parent[key]
-    return tuple(reversed(moves))
 
 
 def replay(spec: GameSpec, state: State, moves: tuple[Move, ...] | list[Move]) -> State:

@@ -23,7 +23,6 @@ and stock included (the search is for positions where every card is known).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Hashable, Iterator, Sequence
 
 from pasyans.engine.moves import Move
@@ -98,11 +97,19 @@ class SpiderGame:
     # --- Rules ---------------------------------------------------------------------------
 
     def steps(self, pos: Pos) -> list[Step]:
-        """Every legal move, in the engine's order (by source column, then destination;
-        the deal last)."""
+        """Every legal move (the engine's set, in an order of its own: by source column
+        and unit, builds before moves into empty columns; the deal last)."""
         cols, down, left, _, _ = pos
         out: list[Step] = []
         width = self.width
+        by_rank: list[list[int]] = [[] for _ in range(15)]
+        empty: list[int] = []
+        for c in range(width):
+            t = cols[c]
+            if t:
+                by_rank[t[-1] >> 2].append(c)
+            else:
+                empty.append(c)
         for i in range(width):
             col = cols[i]
             n = len(col)
@@ -113,17 +120,12 @@ class SpiderGame:
             while k < free and col[-k - 1] - col[-k] == 4:
                 k += 1
             for m in range(1, k + 1):
-                want = (col[-m] >> 2) + 1
-                for c in range(width):
-                    if c == i:
-                        continue
-                    t = cols[c]
-                    if t:
-                        if t[-1] >> 2 == want:
-                            out.append((i, c, m))
-                    elif m != n:
+                for c in by_rank[(col[-m] >> 2) + 1]:
+                    out.append((i, c, m))
+                if m != n:
+                    for c in empty:
                         out.append((i, c, m))
-        if left and all(cols):
+        if left and not empty:
             out.append(DEAL)
         return out
 
@@ -160,8 +162,6 @@ class SpiderGame:
                 + column_cost(cols[c], down[c])
                 - column_cost(cols_t[i], down_t[i])
                 - column_cost(cols_t[c], down_t[c])
-                + _done_cost(done)
-                - _done_cost(pos[3])
             )
         return (tuple(cols), tuple(down), left, done, h)
 
@@ -227,8 +227,6 @@ class SpiderGame:
                 continue
             kept.append((order(cols, down, st), st))
         kept.sort(key=_first, reverse=True)
-        if _DEDUPE:
-            pass
         return self._pairs(pos, [st for _, st in kept]), dropped
 
     def _pairs(self, pos: Pos, steps: list[Step]) -> Iterator[tuple[Move, Pos]]:
@@ -240,36 +238,21 @@ def _first(item: tuple[int, Step]) -> int:
     return item[0]
 
 
-_DEDUPE = False
-_MILD = os.environ.get("SP_MILD", "1") == "1"
-
-
 def shuffle(cols: Cols, down: tuple[int, ...], step: Step) -> bool:
-    """A column-to-column move that only shuffles a unit between equivalent places.
+    """A column-to-column move of a unit that already sits on its same-suit parent (the
+    card one rank higher of its suit): it breaks a run to go somewhere no better.
 
-    True when the move neither empties its column nor turns a card up, and the unit
-    already sits on a card one rank higher (its natural parent) while the destination is
-    no better: an empty column, or a parent not of the unit's suit when the unit already
-    sits on its suit (or any parent of another suit when it sits on one of another suit).
-    Such moves are *not* proven useless (they can make room for another move), so a
-    search that drops them may not conclude "lost".
+    Moves off a parent of another suit stay (freeing that parent is how a player digs out
+    a suit), and so do moves that empty a column or turn a card up. Dropping these moves
+    is *not* proven safe (it can make room for another move), so a search that drops
+    them may not conclude "lost".
     """
-    i, c, m = step
+    i, _, m = step
     src = cols[i]
     left = len(src) - m
     if left == 0 or down[i] >= left:
         return False
-    below, lowest = src[left - 1], src[left]
-    if (below >> 2) - (lowest >> 2) != 1:
-        return False  # the unit does not sit on a parent: moving it frees that card
-    dst = cols[c]
-    if not dst:
-        return not _MILD or below - lowest == 4
-    if below - lowest == 4:
-        return True  # already on its suit: anywhere else is the same or worse
-    if _MILD:
-        return False
-    return dst[-1] - lowest != 4  # on another suit: only a same-suit parent improves
+    return src[left - 1] - src[left] == 4
 
 
 def order(cols: Cols, down: tuple[int, ...], step: Step) -> int:
@@ -306,12 +289,12 @@ def order(cols: Cols, down: tuple[int, ...], step: Step) -> int:
 
 _COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = {}
 
-BREAK = int(os.environ.get("SP_BREAK", 4))  # two cards that do not follow at all
-OFFSUIT = int(os.environ.get("SP_OFFSUIT", 2))  # one rank apart but of another suit
-DOWN = int(os.environ.get("SP_DOWN", 1))  # a face-down card
-EMPTY = int(os.environ.get("SP_EMPTY", 8))  # an empty column (a bonus)
-STOCK = int(os.environ.get("SP_STOCK", 4))  # a card still in the stock
-DONE = int(os.environ.get("SP_DONE", 0))  # a card in a completed run (a bonus)
+BREAK = 4  # two cards that do not follow at all
+OFFSUIT = 3  # one rank apart but of another suit (the pair cannot move as one unit)
+TANGLE = 1  # each pair of such places in one column: tall tangled columns cost more
+DOWN = 1  # a face-down card
+EMPTY = 8  # an empty column (a bonus)
+STOCK = 4  # a card still in the stock
 
 
 def column_cost(col: tuple[int, ...], down: int) -> int:
@@ -326,23 +309,22 @@ def column_cost(col: tuple[int, ...], down: int) -> int:
         cost = -EMPTY
     else:
         cost = DOWN * down
+        b = 0
         for j in range(1, len(col)):
             gap = col[j - 1] - col[j]
             if gap != 4:
+                b += 1
                 cost += OFFSUIT if (col[j - 1] >> 2) - (col[j] >> 2) == 1 else BREAK
+        cost += TANGLE * b * (b - 1) // 2
     if len(_COLUMN_COST) > 2_000_000:
         _COLUMN_COST.clear()
     _COLUMN_COST[key] = cost
     return cost
 
 
-def _done_cost(done: int) -> int:
-    return -DONE * done
-
-
 def distance(cols: Sequence[tuple[int, ...]], down: Sequence[int], left: int, done: int) -> int:
     """How far a position looks from a win (lower is better)."""
-    score = STOCK * left + _done_cost(done)
+    score = STOCK * left
     for j in range(len(cols)):
         score += column_cost(cols[j], down[j])
     return score
