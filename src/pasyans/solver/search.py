@@ -1,13 +1,20 @@
 """Exact search over the full-information game (every card known).
 
-Depth-first graph search with a transposition table of canonical positions
-(:mod:`pasyans.solver.knowledge`). Winning is a reachability question in a one-player
-deterministic game, so visiting every reachable position once is complete: when the
-search runs out of positions without reaching a win, the deal is proven lost. The pruning
-rules keep that true (each is shown sound in ``docs/solver.md``): a safe foundation move
-is played alone, and of moves to alike piles only one is tried.
+The search sees a game through a small :class:`Domain` protocol (root position, children
+as engine moves with their positions in search order, key, won, distance, stage): the
+engine's ``legal_moves``/``apply`` with :mod:`pasyans.solver.knowledge` by default, and
+Spider's packed rules (:mod:`pasyans.solver.spider`) when the spec fits them.
 
-The search knows the cards in the stock and face down: use it for winnability and for
+Depth-first graph search with a transposition table of canonical positions. Winning is
+a reachability question in a one-player deterministic game, so visiting every reachable
+position once is complete: when the search runs out of positions without reaching a
+win, the deal is proven lost. The pruning rules keep that true (each is shown sound in
+``docs/solver.md``): a safe foundation move is played alone, and of moves to alike piles
+only one is tried.
+
+Guided games (Spider) are searched first by staged best-first attempts that drop
+moves by unproven rules; only the plain depth-first search that follows may answer
+"lost". The search knows the cards in the stock and face down: use it for winnability and for
 solvable deals, never for a hint in a position with hidden cards.
 """
 
@@ -100,6 +107,8 @@ class EngineDomain:
         self.k = knowledge(spec)
         self.guided = self.k.guided
         self._root = state
+        # Guided games deal rows from a stock: the stock's size is the stage.
+        self._stock = spec.index["stock"] if self.guided and spec.has_pile("stock") else None
 
     @property
     def root(self) -> State:
@@ -120,7 +129,7 @@ class EngineDomain:
         return distance(self.k, pos)
 
     def stage(self, pos: State) -> int:
-        return 0
+        return 0 if self._stock is None else len(pos.piles[self._stock])
 
 
 class SpiderDomain:
@@ -176,7 +185,7 @@ def solve(
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
     d = domain_for(spec, state)
-    if isinstance(d, SpiderDomain):
+    if isinstance(d, SpiderDomain):  # two calls: each with its own position type
         return search(d, start, seconds, nodes)
     return search(d, start, seconds, nodes)
 
@@ -190,7 +199,6 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
     # plain search with what is left (only it can prove a loss).
     used = 0
     r = Result("unknown")
-    exhausted = False
     for per_stage, width in _ATTEMPTS:
         left = _left(nodes, used)
         if left is not None and left <= 0:
@@ -199,11 +207,8 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
             break
         r = _staged(d, start, deadline, left, per_stage, width)
         used += r.nodes
-        if r.result != "unknown":
+        if r.result == "won":
             return Result(r.result, r.moves, used, time.perf_counter() - start)
-        exhausted = r.exhausted
-        if exhausted:
-            break
     left = _left(nodes, used)
     if (left is None or left > 0) and (deadline is None or time.perf_counter() < deadline):
         r = _depth_first(d, start, deadline, left, prune=False)
