@@ -3,10 +3,15 @@
     uv run python benchmarks/solver.py                    # everything, as issue 5 asks
     uv run python benchmarks/solver.py --deals 20 --seconds 2 --games spine,backbone
     uv run python benchmarks/solver.py --skip-spine --games spider --deals 20 --nodes 30000
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 5
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
-Part 2, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
-one deal per worker process; solved / lost / unknown counts, median and p90 time.
+Part 2 (with --spider-rate N), Spider's packed domain against the engine's generic
+``legal_moves``/``apply``: the same search, the same node budget, deals 1…N, one after
+the other in this process, so the two nodes/s figures share the machine's load.
+Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
+one deal per worker process; solved / lost / unknown counts, median and p90 time, and
+nodes/s over all the deals.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.solver.generate import solvable_spine
-from pasyans.solver.search import solve
+from pasyans.solver.search import EngineDomain, SpiderDomain, search, solve
 from pasyans.solver.sweep import Task, decide
 
 
@@ -54,12 +60,33 @@ def spine_part(count: int, options: dict[str, str]) -> None:
     print(f"nodes/s:         median {statistics.median(rates):.0f}")
 
 
+def spider_rate_part(deals: int, nodes: int) -> None:
+    print(f"== Spider nodes/s, deals 1…{deals}, {nodes} nodes each: packed domain vs engine ==")
+    print(f"{'suits':<8}{'packed':>10}{'engine':>10}{'ratio':>8}")
+    for suits in ("1", "2", "4"):
+        spec = get_game("spider", {"suits": suits})
+        rates: dict[str, list[float]] = {"packed": [], "engine": []}
+        for deal in range(1, deals + 1):
+            state = initial_state(spec, deal)
+            t = time.perf_counter()
+            r = search(SpiderDomain(spec, state), t, None, nodes)
+            rates["packed"].append(r.nodes / max(r.seconds, 1e-9))
+            t = time.perf_counter()
+            r = search(EngineDomain(spec, state), t, None, nodes)
+            rates["engine"].append(r.nodes / max(r.seconds, 1e-9))
+        packed, engine = statistics.median(rates["packed"]), statistics.median(rates["engine"])
+        print(f"{suits:<8}{packed:>10.0f}{engine:>10.0f}{packed / engine:>8.1f}", flush=True)
+
+
 def sweep_part(
     games: set[str] | None, deals: int, seconds: float, jobs: int, nodes: int | None = None
 ) -> None:
     budget = f"{nodes} nodes" if nodes is not None else f"{seconds:g} s"
     print(f"== Deals 1…{deals} of every game and option, {budget} per deal, {jobs} jobs ==")
-    print(f"{'game':<18}{'options':<34}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}{'p90 s':>8}")
+    print(
+        f"{'game':<18}{'options':<34}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}"
+        f"{'p90 s':>8}{'nodes/s':>9}"
+    )
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for game, options in variants():
             if games is not None and game not in games:
@@ -70,10 +97,11 @@ def sweep_part(
             rows = list(pool.map(decide, tasks, chunksize=1))
             counts = {k: sum(r["result"] == k for r in rows) for k in ("won", "lost", "unknown")}
             times = [float(r["seconds"]) for r in rows]
+            rate = sum(int(r["nodes"]) for r in rows) / max(sum(times), 1e-9)
             text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
             print(
                 f"{game:<18}{text:<34}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
-                f"{statistics.median(times):>10.2f}{pct(times, 0.9):>8.2f}",
+                f"{statistics.median(times):>10.2f}{pct(times, 0.9):>8.2f}{rate:>9.0f}",
                 flush=True,
             )
 
@@ -89,11 +117,15 @@ def main() -> None:
     ap.add_argument("--skip-spine", action="store_true")
     ap.add_argument("--spine-all", action="store_true", help="every Spine option, not the default")
     ap.add_argument("--skip-sweep", action="store_true")
+    ap.add_argument("--spider-rate", type=int, default=0, help="Spider nodes/s, deals 1…N")
+    ap.add_argument("--rate-nodes", type=int, default=5000)
     a = ap.parse_args()
     if not a.skip_spine:
         for game, options in variants():
             if game == "spine" and (a.spine_all or options == variants()[0][1]):
                 spine_part(a.spine_deals, options)
+    if a.spider_rate:
+        spider_rate_part(a.spider_rate, a.rate_nodes)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes)

@@ -1,13 +1,20 @@
 """Exact search over the full-information game (every card known).
 
-Depth-first graph search with a transposition table of canonical positions
-(:mod:`pasyans.solver.knowledge`). Winning is a reachability question in a one-player
-deterministic game, so visiting every reachable position once is complete: when the
-search runs out of positions without reaching a win, the deal is proven lost. The pruning
-rules keep that true (each is shown sound in ``docs/solver.md``): a safe foundation move
-is played alone, and of moves to alike piles only one is tried.
+The search sees a game through a small :class:`Domain` protocol (root position, children
+as engine moves with their positions in search order, key, won, distance, stage): the
+engine's ``legal_moves``/``apply`` with :mod:`pasyans.solver.knowledge` by default, and
+Spider's packed rules (:mod:`pasyans.solver.spider`) when the spec fits them.
 
-The search knows the cards in the stock and face down: use it for winnability and for
+Depth-first graph search with a transposition table of canonical positions. Winning is
+a reachability question in a one-player deterministic game, so visiting every reachable
+position once is complete: when the search runs out of positions without reaching a
+win, the deal is proven lost. The pruning rules keep that true (each is shown sound in
+``docs/solver.md``): a safe foundation move is played alone, and of moves to alike piles
+only one is tried.
+
+Guided games (Spider) are searched first by staged best-first attempts that drop
+moves by unproven rules; only the plain depth-first search that follows may answer
+"lost". The search knows the cards in the stock and face down: use it for winnability and for
 solvable deals, never for a hint in a position with hidden cards.
 """
 
@@ -15,20 +22,20 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
+from pasyans.solver import spider
 from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
 
 Outcome = Literal["won", "lost", "unknown"]
 
 _CLOCK_EVERY = 256
-_FIRST_TRY = 20_000  # guided depth-first nodes before best-first, with no budget at all
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,106 @@ def knowledge(spec: GameSpec) -> Knowledge:
     return k
 
 
+P = TypeVar("P")
+
+
+class Domain(Protocol[P]):
+    """What the search sees of a game: positions of some type ``P`` and these helpers."""
+
+    guided: bool  # a guided game: best-first on :meth:`distance`, unproven pruning
+
+    @property
+    def root(self) -> P: ...
+
+    def children(self, pos: P, *, prune: bool) -> tuple[Iterable[tuple[Move, P]], bool]:
+        """The engine moves to search from ``pos`` with their positions, best first, and
+        whether an *unproven* rule dropped a move (only when ``prune``)."""
+        ...
+
+    def key(self, pos: P) -> Hashable: ...
+
+    def is_won(self, pos: P) -> bool: ...
+
+    def distance(self, pos: P) -> int:
+        """How far ``pos`` looks from a win, lower is better (guided games)."""
+        ...
+
+    def stage(self, pos: P) -> int:
+        """A count that only ever goes down along a game (Spider: cards in the stock);
+        the guided search settles each stage before it moves on to the next."""
+        ...
+
+
+class EngineDomain:
+    """Any game through the engine's ``legal_moves``/``apply`` and :class:`Knowledge`."""
+
+    def __init__(self, spec: GameSpec, state: State) -> None:
+        self.spec = spec
+        self.k = knowledge(spec)
+        self.guided = self.k.guided
+        self._root = state
+        # Guided games deal rows from a stock: the stock's size is the stage.
+        self._stock = spec.index["stock"] if self.guided and spec.has_pile("stock") else None
+
+    @property
+    def root(self) -> State:
+        return self._root
+
+    def children(self, pos: State, *, prune: bool) -> tuple[Iterable[tuple[Move, State]], bool]:
+        kids, dropped = self.k.guided_children(pos, legal_moves(self.spec, pos), prune=prune)
+        spec = self.spec
+        return ((m, apply(spec, pos, m)) for m in kids), dropped
+
+    def key(self, pos: State) -> Hashable:
+        return self.k.key(pos)
+
+    def is_won(self, pos: State) -> bool:
+        return is_won(self.spec, pos)
+
+    def distance(self, pos: State) -> int:
+        return distance(self.k, pos)
+
+    def stage(self, pos: State) -> int:
+        return 0 if self._stock is None else len(pos.piles[self._stock])
+
+
+class SpiderDomain:
+    """Spider through its packed rules (:mod:`pasyans.solver.spider`)."""
+
+    guided = True
+
+    def __init__(self, spec: GameSpec, state: State) -> None:
+        self.game = spider.SpiderGame(spec, state)
+
+    @property
+    def root(self) -> spider.Pos:
+        return self.game.root
+
+    def children(
+        self, pos: spider.Pos, *, prune: bool
+    ) -> tuple[Iterable[tuple[Move, spider.Pos]], bool]:
+        return self.game.children(pos, prune=prune)
+
+    def key(self, pos: spider.Pos) -> Hashable:
+        return spider.SpiderGame.key(pos)
+
+    def is_won(self, pos: spider.Pos) -> bool:
+        return pos[3] == spider.WON
+
+    def distance(self, pos: spider.Pos) -> int:
+        return pos[4]
+
+    def stage(self, pos: spider.Pos) -> int:
+        return pos[2]
+
+
+def domain_for(spec: GameSpec, state: State) -> EngineDomain | SpiderDomain:
+    """The packed domain where one fits the spec, else the engine's."""
+    if spider.applies(spec):
+        return SpiderDomain(spec, state)
+    return EngineDomain(spec, state)
+
+
 def solve(
     spec: GameSpec,
     state: State,
@@ -74,32 +181,131 @@ def solve(
     ``nodes`` bounds the positions expanded (reproducible); ``seconds`` bounds the time
     (machine-dependent). With neither, the search runs until it decides.
     """
-    k = knowledge(spec)
     start = time.perf_counter()
-    deadline = None if seconds is None else start + seconds
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
-    if not k.guided:
-        return _depth_first(spec, k, state, start, deadline, nodes, prune=False)
-    # Guided games (Spider): a short guided depth-first try (it wins most easy deals
-    # fast), then a greedy best-first search with the rest of the budget; both drop
-    # unproven "shuffle" moves, so if they run out of positions, a plain search gets
-    # what is left of the budget (only it can prove a loss).
-    n1 = None if nodes is None else nodes // 3
-    d1 = None if seconds is None else start + seconds / 3
-    if n1 is None and d1 is None:
-        n1 = _FIRST_TRY
-    r = _depth_first(spec, k, state, start, d1, n1, prune=True)
-    used = r.nodes
-    if r.result == "unknown" and not r.exhausted:
-        r = _best_first(spec, k, state, start, deadline, _left(nodes, used))
-        used += r.nodes
-    if r.result == "unknown" and r.exhausted:
+    d = domain_for(spec, state)
+    if isinstance(d, SpiderDomain):  # two calls: each with its own position type
+        return search(d, start, seconds, nodes)
+    return search(d, start, seconds, nodes)
+
+
+def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None) -> Result:
+    """Search ``d`` from its root within the budgets."""
+    deadline = None if seconds is None else start + seconds
+    if not d.guided:
+        return _depth_first(d, start, deadline, nodes, prune=False)
+    # Guided games (Spider): staged best-first attempts with growing budgets, then a
+    # plain search with what is left (only it can prove a loss).
+    used = 0
+    r = Result("unknown")
+    for per_stage, width in _ATTEMPTS:
         left = _left(nodes, used)
-        if left is None or left > 0:
-            r = _depth_first(spec, k, state, start, deadline, left, prune=False)
-            used += r.nodes
+        if left is not None and left <= 0:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        r = _staged(d, start, deadline, left, per_stage, width)
+        used += r.nodes
+        if r.result == "won":
+            return Result(r.result, r.moves, used, time.perf_counter() - start)
+    left = _left(nodes, used)
+    if (left is None or left > 0) and (deadline is None or time.perf_counter() < deadline):
+        r = _depth_first(d, start, deadline, left, prune=False)
+        used += r.nodes
     return Result(r.result, r.moves, used, time.perf_counter() - start)
+
+
+_ATTEMPTS = ((100, 1), (250, 2), (1000, 4), (4000, 8), (16000, 16), (64000, 32))
+"""The staged attempts of guided games: (positions per stage, positions kept per stage)."""
+
+
+def _staged(
+    d: Domain[P],
+    start: float,
+    deadline: float | None,
+    nodes: int | None,
+    per_stage: int,
+    width: int,
+) -> Result:
+    """One staged attempt: greedy best-first within a stage (at most ``per_stage``
+    positions) from up to ``width`` starting positions, then the ``width`` best positions
+    the stage-changing moves reach (by :meth:`Domain.distance`) start the next stage.
+    Unproven (it drops most of each stage): "unknown" when it finds no win."""
+    frontier: list[tuple[P, tuple[Move, ...]]] = [(d.root, ())]
+    count = 0
+    while frontier:
+        stage = d.stage(frontier[0][0])
+        parent: dict[Hashable, tuple[Hashable, Move] | None] = {}
+        prefix: dict[Hashable, tuple[Move, ...]] = {}
+        tick = 0
+        seeds: list[tuple[int, int, Hashable, P]] = []
+        for pos, path in frontier:
+            key = d.key(pos)
+            if key in parent:
+                continue
+            parent[key] = None
+            prefix[key] = path
+            tick += 1
+            seeds.append((d.distance(pos), -tick, key, pos))
+        heap = seeds
+        heapq.heapify(heap)
+        nexts: list[tuple[int, int, P, Hashable, Move]] = []
+        spent = 0
+        while heap and spent < per_stage:
+            _, _, key, s = heapq.heappop(heap)
+            if nodes is not None and count >= nodes:
+                return Result("unknown", (), count, time.perf_counter() - start)
+            if (
+                deadline is not None
+                and count % _CLOCK_EVERY == 0
+                and time.perf_counter() > deadline
+            ):
+                return Result("unknown", (), count, time.perf_counter() - start)
+            count += 1
+            spent += 1
+            kids, _ = d.children(s, prune=True)
+            for m, t in kids:
+                if d.is_won(t):
+                    path = (*_staged_path(parent, prefix, key), m)
+                    return Result("won", path, count, time.perf_counter() - start)
+                if d.stage(t) != stage:
+                    tick += 1
+                    nexts.append((d.distance(t), tick, t, key, m))
+                    continue
+                tkey = d.key(t)
+                if tkey in parent:
+                    continue
+                parent[tkey] = (key, m)
+                tick += 1
+                # Ties: the newest position first (it goes deeper).
+                heapq.heappush(heap, (d.distance(t), -tick, tkey, t))
+        nexts.sort(key=lambda e: (e[0], e[1]))
+        frontier = []
+        chosen: set[Hashable] = set()
+        for _, _, t, key, m in nexts:
+            tkey = d.key(t)
+            if tkey in chosen:
+                continue
+            chosen.add(tkey)
+            frontier.append((t, (*_staged_path(parent, prefix, key), m)))
+            if len(frontier) >= width:
+                break
+    return Result("unknown", (), count, time.perf_counter() - start)
+
+
+def _staged_path(
+    parent: dict[Hashable, tuple[Hashable, Move] | None],
+    prefix: dict[Hashable, tuple[Move, ...]],
+    key: Hashable,
+) -> tuple[Move, ...]:
+    moves: list[Move] = []
+    link = parent[key]
+    while link is not None:
+        key, m = link
+        moves.append(m)
+        link = parent[key]
+    return prefix[key] + tuple(reversed(moves))
 
 
 def _left(nodes: int | None, used: int) -> int | None:
@@ -107,9 +313,7 @@ def _left(nodes: int | None, used: int) -> int | None:
 
 
 def _depth_first(
-    spec: GameSpec,
-    k: Knowledge,
-    state: State,
+    d: Domain[P],
     start: float,
     deadline: float | None,
     nodes: int | None,
@@ -117,19 +321,18 @@ def _depth_first(
     prune: bool,
 ) -> Result:
     """The depth-first search; ``prune`` turns on the unproven rules of guided games."""
-    seen = {k.key(state)}
+    root = d.root
+    seen = {d.key(root)}
     path: list[Move] = []
-    first, pruned = k.guided_children(state, legal_moves(spec, state), prune=prune)
-    stack: list[tuple[State, Iterator[Move]]] = [(state, iter(first))]
+    first, pruned = d.children(root, prune=prune)
+    stack: list[Iterator[tuple[Move, P]]] = [iter(first)]
     count = 1
     while stack:
-        s, it = stack[-1]
-        for m in it:
-            t = apply(spec, s, m)
-            if is_won(spec, t):
+        for m, t in stack[-1]:
+            if d.is_won(t):
                 path.append(m)
                 return Result("won", tuple(path), count, time.perf_counter() - start)
-            key = k.key(t)
+            key = d.key(t)
             if key in seen:
                 continue
             if nodes is not None and count >= nodes:
@@ -143,9 +346,9 @@ def _depth_first(
             seen.add(key)
             count += 1
             path.append(m)
-            kids, dropped = k.guided_children(t, legal_moves(spec, t), prune=prune)
+            kids, dropped = d.children(t, prune=prune)
             pruned = pruned or dropped
-            stack.append((t, iter(kids)))
+            stack.append(iter(kids))
             break
         else:
             stack.pop()
@@ -155,58 +358,6 @@ def _depth_first(
     if pruned:
         return Result("unknown", (), count, time.perf_counter() - start, exhausted=True)
     return Result("lost", (), count, time.perf_counter() - start)
-
-
-def _best_first(
-    spec: GameSpec,
-    k: Knowledge,
-    state: State,
-    start: float,
-    deadline: float | None,
-    nodes: int | None,
-) -> Result:
-    """Greedy best-first search for guided games (Spider): always expand the reached
-    position that looks closest to a win (:func:`pasyans.solver.knowledge.distance`).
-    Still visits each canonical position once, so running out of positions is a proof of
-    a loss unless an unproven rule dropped moves on the way."""
-    start_key = k.key(state)
-    parent: dict[Hashable, tuple[Hashable, Move] | None] = {start_key: None}
-    heap: list[tuple[int, int, Hashable, State]] = [(distance(k, state), 0, start_key, state)]
-    pruned = False
-    count = 0
-    tick = 0
-    while heap:
-        _, _, key, s = heapq.heappop(heap)
-        if nodes is not None and count >= nodes:
-            return Result("unknown", (), count, time.perf_counter() - start)
-        if deadline is not None and count % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
-            return Result("unknown", (), count, time.perf_counter() - start)
-        count += 1
-        kids, dropped = k.guided_children(s, legal_moves(spec, s))
-        pruned = pruned or dropped
-        for m in kids:
-            t = apply(spec, s, m)
-            tkey = k.key(t)
-            if tkey in parent:
-                continue
-            parent[tkey] = (key, m)
-            if is_won(spec, t):
-                return Result("won", _path(parent, tkey), count, time.perf_counter() - start)
-            tick += 1
-            heapq.heappush(heap, (distance(k, t), tick, tkey, t))
-    if pruned:
-        return Result("unknown", (), count, time.perf_counter() - start, exhausted=True)
-    return Result("lost", (), count, time.perf_counter() - start)
-
-
-def _path(parent: dict[Hashable, tuple[Hashable, Move] | None], key: Hashable) -> tuple[Move, ...]:
-    moves: list[Move] = []
-    link = parent[key]
-    while link is not None:
-        key, m = link
-        moves.append(m)
-        link = parent[key]
-    return tuple(reversed(moves))
 
 
 def replay(spec: GameSpec, state: State, moves: tuple[Move, ...] | list[Move]) -> State:

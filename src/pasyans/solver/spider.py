@@ -1,0 +1,330 @@
+"""Spider as a packed search domain: its own move generator and apply, for speed.
+
+The engine's generic ``legal_moves``/``apply`` on :class:`~pasyans.position.State` cost
+most of the search's time in Spider. Here a position is a plain tuple
+``(cols, down, stock_left, done)``:
+
+- ``cols``: the ten columns (bottom to top), tuples of card ints;
+- ``down``: face-down counts per column;
+- ``stock_left``: how many cards are still in the stock (the stock's cards never change
+  order, so ``stock[:stock_left]`` is the stock; a deal gives ``t1`` the last of them);
+- ``done``: how many cards are in completed runs.
+
+The moves and positions are exactly the engine's (``tests/solver/test_spider_domain.py``
+checks them along random playouts for 1, 2 and 4 suits); the moves handed to the search
+are engine :class:`~pasyans.engine.moves.Move` objects, so a win replays through the
+engine.
+
+The guidance lives here too (see ``docs/solver.md``): :func:`shuffle` (an *unproven*
+pruning rule: a search that used it may not conclude "lost"), :func:`order` and
+:func:`distance`, the evaluation of the guided search, which reads every card, face-down
+and stock included (the search is for positions where every card is known).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec, PileKind, Stock
+
+Cols = tuple[tuple[int, ...], ...]
+Pos = tuple[Cols, tuple[int, ...], int, int, int]
+Step = tuple[int, int, int]
+"""A move in packed form: ``(src, dst, cards)`` column indexes; ``(-1, -1, 0)`` deals."""
+
+DEAL: Step = (-1, -1, 0)
+WON = 104
+
+
+def applies(spec: GameSpec) -> bool:
+    """Whether the packed Spider domain plays ``spec``: a stock that deals a row onto ten
+    columns that build down regardless of suit and move same-suit runs, completed runs
+    removed to a ``done`` pile, nothing else to play to."""
+    kinds = {p.kind for p in spec.piles}
+    return (
+        spec.stock is Stock.DEAL_ROW
+        and spec.runs_move
+        and kinds == {PileKind.STOCK, PileKind.DONE, PileKind.COLUMN}
+        and spec.feeds.keys() == {PileKind.COLUMN}
+    )
+
+
+def _complete(col: tuple[int, ...], down: int) -> bool:
+    """The column ends in a face-up King-to-Ace run of one suit."""
+    n = len(col)
+    if n - down < 13 or col[-1] >= 4 or col[-13] != col[-1] + 48:
+        return False
+    return all(col[j] - col[j + 1] == 4 for j in range(n - 13, n - 1))
+
+
+def run_length(col: tuple[int, ...], down: int) -> int:
+    """Length of the same-suit descending run at the top of a column (face-up only)."""
+    n = len(col)
+    if n <= down:
+        return 0
+    i = n - 1
+    while i > down and col[i - 1] - col[i] == 4:
+        i -= 1
+    return n - i
+
+
+class SpiderGame:
+    """One Spider deal (its stock's fixed order) and the packed rules."""
+
+    def __init__(self, spec: GameSpec, state: State) -> None:
+        self.spec = spec
+        self.columns = spec.indexes_of(PileKind.COLUMN)
+        self.stock_index = spec.indexes_of(PileKind.STOCK)[0]
+        self.done_index = spec.indexes_of(PileKind.DONE)[0]
+        self.stock = state.piles[self.stock_index]
+        ids = [spec.piles[c].id for c in self.columns]
+        width = len(ids)
+        self.width = width
+        self.move_of: list[list[list[Move]]] = [
+            [
+                [Move(ids[i], ids[c], n) if n else Move.stock() for n in range(105)]
+                for c in range(width)
+            ]
+            for i in range(width)
+        ]
+        cols = tuple(state.piles[c] for c in self.columns)
+        down = tuple(state.down[c] for c in self.columns)
+        left, done = len(self.stock), len(state.piles[self.done_index])
+        self.root: Pos = (cols, down, left, done, distance(cols, down, left, done))
+
+    # --- Rules ---------------------------------------------------------------------------
+
+    def steps(self, pos: Pos) -> list[Step]:
+        """Every legal move (the engine's set, in an order of its own: by source column
+        and unit, builds before moves into empty columns; the deal last)."""
+        cols, down, left, _, _ = pos
+        out: list[Step] = []
+        width = self.width
+        by_rank: list[list[int]] = [[] for _ in range(15)]
+        empty: list[int] = []
+        for c in range(width):
+            t = cols[c]
+            if t:
+                by_rank[t[-1] >> 2].append(c)
+            else:
+                empty.append(c)
+        for i in range(width):
+            col = cols[i]
+            n = len(col)
+            free = n - down[i]
+            if free <= 0:
+                continue
+            k = 1
+            while k < free and col[-k - 1] - col[-k] == 4:
+                k += 1
+            for m in range(1, k + 1):
+                for c in by_rank[(col[-m] >> 2) + 1]:
+                    out.append((i, c, m))
+                if m != n:
+                    for c in empty:
+                        out.append((i, c, m))
+        if left and not empty:
+            out.append(DEAL)
+        return out
+
+    def play(self, pos: Pos, step: Step) -> Pos:
+        """The position after ``step`` and its automatic follow-ups (as the engine)."""
+        cols_t, down_t, left, done, h = pos
+        cols = list(cols_t)
+        down = list(down_t)
+        i, c, m = step
+        if m == 0:
+            stock = self.stock
+            for j in range(self.width):
+                if left:
+                    left -= 1
+                    cols[j] = cols[j] + (stock[left],)
+            touched: range | tuple[int, int] = range(self.width)
+        else:
+            src = cols[i]
+            cols[c] = cols[c] + src[-m:]
+            cols[i] = src[:-m]
+            touched = (i, c) if i < c else (c, i)
+        for j in touched:
+            col = cols[j]
+            if col and col[-1] < 4 and _complete(col, down[j]):
+                col = cols[j] = col[:-13]
+                done += 13
+            if col and down[j] >= len(col):
+                down[j] = len(col) - 1
+        if m == 0:
+            h = distance(cols, down, left, done)
+        else:
+            h += (
+                column_cost(cols[i], down[i])
+                + column_cost(cols[c], down[c])
+                - column_cost(cols_t[i], down_t[i])
+                - column_cost(cols_t[c], down_t[c])
+            )
+        return (tuple(cols), tuple(down), left, done, h)
+
+    def state(self, pos: Pos) -> State:
+        """The engine's :class:`State` of a packed position."""
+        cols, down, left, done, _ = pos
+        piles: list[tuple[int, ...]] = [()] * len(self.spec.piles)
+        downs = [0] * len(self.spec.piles)
+        for j, c in enumerate(self.columns):
+            piles[c] = cols[j]
+            downs[c] = down[j]
+        piles[self.stock_index] = self.stock[:left]
+        runs: list[int] = []
+        for _ in range(done // 13):
+            runs.extend(range(48, -1, -4))  # placeholder suits: only the count is packed
+        piles[self.done_index] = tuple(runs)
+        return State(tuple(piles), tuple(downs), 0)
+
+    def move(self, step: Step) -> Move:
+        i, c, m = step
+        return Move.stock() if m == 0 else self.move_of[i][c][m]
+
+    @staticmethod
+    def is_won(pos: Pos) -> bool:
+        return pos[3] == WON
+
+    @staticmethod
+    def key(pos: Pos) -> Hashable:
+        """The transposition key: columns in place while the stock deals by place, sorted
+        once it is empty (then nothing reads a column's place). ``done`` follows from the
+        rest."""
+        cols, down, left, _, _ = pos
+        if left:
+            return (cols, down, left)
+        return tuple(sorted(zip(cols, down, strict=True)))
+
+    # --- Search helpers ------------------------------------------------------------------
+
+    def children(self, pos: Pos, *, prune: bool) -> tuple[Iterator[tuple[Move, Pos]], bool]:
+        """The moves to search from ``pos`` with their positions, best first, and whether
+        an unproven rule dropped one (:func:`shuffle`; a second empty column while the
+        stock still deals by place)."""
+        steps = self.steps(pos)
+        cols, down, left, _, _ = pos
+        kept: list[tuple[int, Step]] = []
+        dropped = False
+        empty_seen: set[tuple[int, int]] = set()
+        for st in steps:
+            i, c, m = st
+            if m and not cols[c]:
+                # Moves of one unit to different empty columns: one is enough. Proven
+                # once the stock is empty (the columns are alike); a guess before.
+                if (i, m) in empty_seen:
+                    if left:
+                        if not prune:
+                            kept.append((order(cols, down, st), st))
+                            continue
+                        dropped = True
+                    continue
+                empty_seen.add((i, m))
+            if prune and m and shuffle(cols, down, st):
+                dropped = True
+                continue
+            kept.append((order(cols, down, st), st))
+        kept.sort(key=_first, reverse=True)
+        return self._pairs(pos, [st for _, st in kept]), dropped
+
+    def _pairs(self, pos: Pos, steps: list[Step]) -> Iterator[tuple[Move, Pos]]:
+        for st in steps:
+            yield self.move(st), self.play(pos, st)
+
+
+def _first(item: tuple[int, Step]) -> int:
+    return item[0]
+
+
+def shuffle(cols: Cols, down: tuple[int, ...], step: Step) -> bool:
+    """A column-to-column move of a unit that already sits on its same-suit parent (the
+    card one rank higher of its suit): it breaks a run to go somewhere no better.
+
+    Moves off a parent of another suit stay (freeing that parent is how a player digs out
+    a suit), and so do moves that empty a column or turn a card up. Dropping these moves
+    is *not* proven safe (it can make room for another move), so a search that drops
+    them may not conclude "lost".
+    """
+    i, _, m = step
+    src = cols[i]
+    left = len(src) - m
+    if left == 0 or down[i] >= left:
+        return False
+    return src[left - 1] - src[left] == 4
+
+
+def order(cols: Cols, down: tuple[int, ...], step: Step) -> int:
+    """A move's place in the depth-first order (higher first): joins in suit (longer runs
+    first), turning a card up, emptying a column, other builds; moving a unit off its
+    parent and moves into empty columns late; the deal last."""
+    i, c, m = step
+    if m == 0:
+        return -100
+    src = cols[i]
+    left = len(src) - m
+    lowest = src[left]
+    dst = cols[c]
+    value = 0
+    if dst:
+        if dst[-1] - lowest == 4:
+            value += 60 + 3 * (m + run_length(dst, down[c]))
+        else:
+            value += 10
+    else:
+        value -= 30
+    if left == 0:
+        value += 40
+    elif down[i] >= left:
+        value += 50 - 2 * down[i]
+    else:
+        below = src[left - 1]
+        if below - lowest == 4:
+            value -= 60
+        elif (below >> 2) - (lowest >> 2) == 1:
+            value -= 20
+    return value
+
+
+_COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = {}
+
+BREAK = 4  # two cards that do not follow at all
+OFFSUIT = 3  # one rank apart but of another suit (the pair cannot move as one unit)
+TANGLE = 1  # each pair of such places in one column: tall tangled columns cost more
+DOWN = 1  # a face-down card
+EMPTY = 8  # an empty column (a bonus)
+STOCK = 4  # a card still in the stock
+
+
+def column_cost(col: tuple[int, ...], down: int) -> int:
+    """How far one column looks from done (lower is better), face-down cards included:
+    every place where two cards do not follow in suit (less when they follow in rank),
+    every face-down card; an empty column is worth a bonus."""
+    key = (col, down)
+    cost = _COLUMN_COST.get(key)
+    if cost is not None:
+        return cost
+    if not col:
+        cost = -EMPTY
+    else:
+        cost = DOWN * down
+        b = 0
+        for j in range(1, len(col)):
+            gap = col[j - 1] - col[j]
+            if gap != 4:
+                b += 1
+                cost += OFFSUIT if (col[j - 1] >> 2) - (col[j] >> 2) == 1 else BREAK
+        cost += TANGLE * b * (b - 1) // 2
+    if len(_COLUMN_COST) > 2_000_000:
+        _COLUMN_COST.clear()
+    _COLUMN_COST[key] = cost
+    return cost
+
+
+def distance(cols: Sequence[tuple[int, ...]], down: Sequence[int], left: int, done: int) -> int:
+    """How far a position looks from a win (lower is better)."""
+    score = STOCK * left
+    for j in range(len(cols)):
+        score += column_cost(cols[j], down[j])
+    return score
