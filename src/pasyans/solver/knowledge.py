@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind, Stock
+from pasyans.solver import spinelock
 from pasyans.solver.updown import dead, forced_move, settled
 
 
@@ -178,6 +179,8 @@ def dead_position(k: Knowledge, state: State) -> bool:
     :func:`pasyans.solver.updown.dead`); such a position gets no children."""
     if k.spec.foundations is Foundations.UP_DOWN:
         return dead(k.spec, state, k.foundations, k.reserves, k.columns)
+    if k.spines and spinelock.applies(k.spec):
+        return spinelock.dead(state, k.foundations, k.spines, k.spec.index["tailbone"])
     return False
 
 

@@ -1,0 +1,86 @@
+"""Backbone classic's dead positions (a spine card that can never leave) keep "lost"
+proven: the solver agrees with a search that tries every move on many small end games
+with cards in the spine and under the tailbone."""
+
+from __future__ import annotations
+
+import pytest
+from solver_endgames import exhaustive
+
+from pasyans.cards import SplitMix64
+from pasyans.engine.core import initial_state, is_won
+from pasyans.position import State, Table
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+from pasyans.solver import spinelock
+from pasyans.solver.knowledge import knowledge_for
+from pasyans.solver.search import replay, solve
+
+
+def spine_endgame(game: str, seed: int, loose: int, tailbone: bool) -> tuple[GameSpec, State]:
+    """About ``loose`` cards off the foundations (mostly of one suit), most of them in
+    the two spine piles, the rest in a column, the waste and the stock."""
+    spec = get_game(game)
+    rng = SplitMix64(seed)
+    t = Table.empty(len(spec.piles))
+    piles = [[(r << 2) | (n % 4) for r in range(13)] for n in range(8)]
+    suit = rng.below(4)
+    cards: list[int] = []
+    for _ in range(loose):
+        f = rng.below(8) if rng.below(4) == 0 else suit + 4 * rng.below(2)
+        if piles[f]:
+            cards.append(piles[f].pop())
+    for n, pile in enumerate(piles):
+        t.piles[spec.index[f"f{n + 1}"]] = tuple(pile)
+    cards.sort(key=lambda _: rng.next())
+    if tailbone and cards:
+        t.piles[spec.index["tailbone"]] = (cards.pop(),)
+    targets = ["spine1", "spine2", "spine1", "spine2", "t1", "waste", "stock"]
+    for c in cards:
+        t.put(spec.index[targets[rng.below(len(targets))]], (c,))
+    return spec, t.freeze()
+
+
+CASES = [
+    (loose, tailbone, seed)
+    for loose, seeds in ((6, 20), (9, 20), (12, 6))
+    for tailbone in (False, True)
+    for seed in range(1, seeds + 1)
+]
+
+
+@pytest.mark.parametrize(("loose", "tailbone", "seed"), CASES)
+def test_classic_spine_end_games_agree_with_exhaustive_search(
+    loose: int, tailbone: bool, seed: int
+) -> None:
+    spec, state = spine_endgame("backbone-classic", seed, loose, tailbone)
+    truth = exhaustive(spec, state)
+    r = solve(spec, state, nodes=300_000)
+    assert r.result == ("won" if truth else "lost")
+    if r.result == "won":
+        assert is_won(spec, replay(spec, state, r.moves))
+
+
+def test_the_rule_fires_on_some_end_games_and_both_answers_occur() -> None:
+    results = set()
+    fired = 0
+    for loose, tailbone, seed in CASES:
+        spec, state = spine_endgame("backbone-classic", seed, loose, tailbone)
+        k = knowledge_for(spec)
+        fired += spinelock.dead(state, k.foundations, k.spines, spec.index["tailbone"])
+        results.add(solve(spec, state, nodes=300_000).result)
+    assert fired > 0
+    assert results == {"won", "lost"}
+
+
+def test_the_rule_is_only_for_classic_rules() -> None:
+    assert spinelock.applies(get_game("backbone-classic"))
+    assert not spinelock.applies(get_game("backbone"))
+    assert not spinelock.applies(get_game("spine"))
+
+
+def test_a_king_over_both_threes_of_its_suit_is_lost_at_once() -> None:
+    """Deal 4 of Backbone classic: spine2 holds both 3C under KC, which may only go up."""
+    spec = get_game("backbone-classic")
+    r = solve(spec, initial_state(spec, 4), nodes=10)
+    assert r.result == "lost"
