@@ -84,3 +84,32 @@ def test_a_king_over_both_threes_of_its_suit_is_lost_at_once() -> None:
     spec = get_game("backbone-classic")
     r = solve(spec, initial_state(spec, 4), nodes=10)
     assert r.result == "lost"
+
+
+def test_two_kings_each_over_what_the_other_needs_are_lost_at_once() -> None:
+    """KH (spine1) needs a 3H, both under KD (spine2); KD needs a 3D, both under KH:
+    neither King can leave first. No single pile shows it."""
+    spec = get_game("backbone-classic")
+    t = Table.empty(len(spec.piles))
+    for n in range(8):
+        suit = n % 4
+        top = 13 if suit in (0, 3) else 2  # clubs and spades done; D and H up to the 2
+        t.piles[spec.index[f"f{n + 1}"]] = tuple((r << 2) | suit for r in range(top))
+    d3, h3, kd, kh = (2 << 2) | 1, (2 << 2) | 2, (12 << 2) | 1, (12 << 2) | 2
+    t.piles[spec.index["spine1"]] = (d3, d3, kh)
+    t.piles[spec.index["spine2"]] = (h3, h3, kd)
+    rest = [(r << 2) | s for s in (1, 2) for r in range(3, 12) for _ in range(2)]
+    rest += [kd, kh]
+    t.piles[spec.index["stock"]] = tuple(rest)
+    state = t.freeze()
+    assert sorted(c for p in state.piles for c in p) == sorted(
+        (r << 2) | s for s in range(4) for r in range(13) for _ in range(2)
+    )
+    assert solve(spec, state, nodes=1).result == "lost"
+    k = knowledge_for(spec)
+    assert spinelock.dead(state, k.foundations, k.spines, spec.index["tailbone"])
+    # Either King alone in its pile, over the same cards, is not dead.
+    one = Table(state)
+    one.piles[spec.index["spine2"]] = (h3, h3)
+    one.piles[spec.index["stock"]] += (kd,)
+    assert not spinelock.dead(one.freeze(), k.foundations, k.spines, spec.index["tailbone"])

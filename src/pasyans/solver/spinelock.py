@@ -59,27 +59,70 @@ def dead(
             for r in range(1, top + 1):
                 card = ((r - 1) << 2) | s
                 on_found[card] = on_found.get(card, 0) + 1
-    everything: dict[int, int] = {}
-    for s in spines:
-        under: dict[int, int] = {}
-        for card in piles[s]:
-            if _stuck(card, under, on_found, tops):
-                return True
-            under[card] = under.get(card, 0) + 1
-            everything[card] = everything.get(card, 0) + 1
+    pa, pb = (piles[i] for i in spines)
+    # prefix[n]: how many copies of each card the first n cards of a pile (from its
+    # covered end) hold; prefix[len] is the whole pile.
+    prefix_a, prefix_b = _prefixes(pa), _prefixes(pb)
     # The tailbone lies over both spine piles: everything in them is under it.
-    return any(_stuck(card, everything, on_found, tops) for card in piles[tailbone])
+    for card in piles[tailbone]:
+        if _stuck(card, prefix_a[-1], prefix_b[-1], on_found, tops):
+            return True
+    # first[x]: the fewest cards of the other pile that, lying under or at one of its
+    # cards Y, keep card x of this pile from leaving before Y has left (len + 1: never).
+    first_a = [_first(c, prefix_a[i], prefix_b, on_found, tops) for i, c in enumerate(pa)]
+    if min(first_a, default=1) == 0:
+        return True  # a card waits on cards under itself only
+    first_b = [_first(c, prefix_b[j], prefix_a, on_found, tops) for j, c in enumerate(pb)]
+    if min(first_b, default=1) == 0:
+        return True
+    # X = pa[i] waits for pb[j] to leave when j + 1 >= first_a[i], and pb[j] waits for
+    # pa[i] when i + 1 >= first_b[j]: neither can leave first.
+    for i, fa in enumerate(first_a):
+        for j in range(max(fa - 1, 0), len(pb)):
+            if i + 1 >= first_b[j]:
+                return True
+    return False
+
+
+def _prefixes(pile: tuple[int, ...]) -> list[dict[int, int]]:
+    out: list[dict[int, int]] = [{}]
+    for card in pile:
+        d = dict(out[-1])
+        d[card] = d.get(card, 0) + 1
+        out.append(d)
+    return out
+
+
+def _first(
+    card: int,
+    under: dict[int, int],
+    other: list[dict[int, int]],
+    on_found: dict[int, int],
+    tops: dict[int, list[int]],
+) -> int:
+    """The least ``n`` such that ``card`` cannot leave while the other pile's ``n``-th
+    card (counted from its covered end) and all under it are still there; 0 when the
+    cards under ``card`` alone keep it; ``len(other)`` when nothing does."""
+    for n, held in enumerate(other):
+        if _stuck(card, under, held, on_found, tops):
+            return n
+    return len(other)
 
 
 def _stuck(
-    card: int, under: dict[int, int], on_found: dict[int, int], tops: dict[int, list[int]]
+    card: int,
+    under: dict[int, int],
+    held: dict[int, int],
+    on_found: dict[int, int],
+    tops: dict[int, list[int]],
 ) -> bool:
-    """``card`` can never leave when every copy in play of what it needs is under it."""
+    """``card`` cannot leave while every copy in play of something it needs is among
+    ``under`` (the cards under it) and ``held`` (cards of the other spine pile)."""
     r, s = (card >> 2) + 1, card & 3
 
     def buried(v: int) -> bool:
         left = 2 - on_found.get(v, 0)
-        return left <= under.get(v, 0)
+        return left <= under.get(v, 0) + held.get(v, 0)
 
     if r < 13 and not buried(card + 4):
         return False  # its suit's r + 1 may still top a column
