@@ -10,6 +10,8 @@ position is lost (``docs/solver.md``, "Dead positions").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pasyans.position import State
 from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind
 
@@ -60,19 +62,20 @@ def dead(
                 card = ((r - 1) << 2) | s
                 on_found[card] = on_found.get(card, 0) + 1
     pa, pb = (piles[i] for i in spines)
+    facts = _Facts(on_found, tops, _never_on_column(state, on_found, spines, tailbone))
     # prefix[n]: how many copies of each card the first n cards of a pile (from its
     # covered end) hold; prefix[len] is the whole pile.
     prefix_a, prefix_b = _prefixes(pa), _prefixes(pb)
     # The tailbone lies over both spine piles: everything in them is under it.
     for card in piles[tailbone]:
-        if _stuck(card, prefix_a[-1], prefix_b[-1], on_found, tops):
+        if _stuck(card, prefix_a[-1], prefix_b[-1], facts):
             return True
     # first[x]: the fewest cards of the other pile that, lying under or at one of its
     # cards Y, keep card x of this pile from leaving before Y has left (len + 1: never).
-    first_a = [_first(c, prefix_a[i], prefix_b, on_found, tops) for i, c in enumerate(pa)]
+    first_a = [_first(c, prefix_a[i], prefix_b, facts) for i, c in enumerate(pa)]
     if min(first_a, default=1) == 0:
         return True  # a card waits on cards under itself only
-    first_b = [_first(c, prefix_b[j], prefix_a, on_found, tops) for j, c in enumerate(pb)]
+    first_b = [_first(c, prefix_b[j], prefix_a, facts) for j, c in enumerate(pb)]
     if min(first_b, default=1) == 0:
         return True
     # X = pa[i] waits for pb[j] to leave when j + 1 >= first_a[i], and pb[j] waits for
@@ -82,6 +85,36 @@ def dead(
             if i + 1 >= first_b[j]:
                 return True
     return False
+
+
+@dataclass(frozen=True)
+class _Facts:
+    on_found: dict[int, int]  # copies of each card on the foundations
+    tops: dict[int, list[int]]  # per suit, the ranks on top of its two foundations
+    never_on_column: set[int]  # cards no copy of which can ever top a column again
+
+
+def _never_on_column(
+    state: State, on_found: dict[int, int], spines: tuple[int, ...], tailbone: int
+) -> set[int]:
+    """Cards no copy of which can top a column again: every copy in play is in the spine
+    or the tailbone (which never go to an empty column) and is a King, or a card whose
+    suit's next rank is itself such a card (a spine card reaches a column only onto it).
+    Copies anywhere else (columns, waste, stock) are taken to be able to."""
+    locked: dict[int, int] = {}
+    for i in (*spines, tailbone):
+        for c in state.piles[i]:
+            locked[c] = locked.get(c, 0) + 1
+    out: set[int] = set()
+    for s in range(4):
+        for r in range(12, -1, -1):  # King (12) down to Ace (0), as 0-based ranks
+            card = (r << 2) | s
+            in_play = 2 - on_found.get(card, 0)
+            if in_play > locked.get(card, 0):
+                continue  # a copy outside the spine may get onto a column
+            if r == 12 or card + 4 in out:
+                out.add(card)
+    return out
 
 
 def _prefixes(pile: tuple[int, ...]) -> list[dict[int, int]]:
@@ -97,14 +130,13 @@ def _first(
     card: int,
     under: dict[int, int],
     other: list[dict[int, int]],
-    on_found: dict[int, int],
-    tops: dict[int, list[int]],
+    facts: _Facts,
 ) -> int:
     """The least ``n`` such that ``card`` cannot leave while the other pile's ``n``-th
     card (counted from its covered end) and all under it are still there; 0 when the
     cards under ``card`` alone keep it; ``len(other)`` when nothing does."""
     for n, held in enumerate(other):
-        if _stuck(card, under, held, on_found, tops):
+        if _stuck(card, under, held, facts):
             return n
     return len(other)
 
@@ -113,20 +145,19 @@ def _stuck(
     card: int,
     under: dict[int, int],
     held: dict[int, int],
-    on_found: dict[int, int],
-    tops: dict[int, list[int]],
+    facts: _Facts,
 ) -> bool:
     """``card`` cannot leave while every copy in play of something it needs is among
     ``under`` (the cards under it) and ``held`` (cards of the other spine pile)."""
     r, s = (card >> 2) + 1, card & 3
 
     def buried(v: int) -> bool:
-        left = 2 - on_found.get(v, 0)
+        left = 2 - facts.on_found.get(v, 0)
         return left <= under.get(v, 0) + held.get(v, 0)
 
-    if r < 13 and not buried(card + 4):
+    if r < 13 and card + 4 not in facts.never_on_column and not buried(card + 4):
         return False  # its suit's r + 1 may still top a column
-    for top in tops[s]:
+    for top in facts.tops[s]:
         if top >= r:
             continue  # this foundation has passed the card's rank
         if all(not buried(((k - 1) << 2) | s) for k in range(top + 1, r)):
