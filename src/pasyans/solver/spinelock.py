@@ -11,6 +11,7 @@ position is lost (``docs/solver.md``, "Dead positions").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pasyans.position import State
 from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind
@@ -28,14 +29,13 @@ def applies(spec: GameSpec) -> bool:
     )
 
 
-def _tops(state: State, foundations: tuple[int, ...]) -> dict[int, list[int]]:
+def _tops(founds: tuple[int, ...]) -> dict[int, list[int]]:
     """Per suit, the ranks (1-13, 0 when empty) on top of its foundations."""
     out: dict[int, list[int]] = {0: [], 1: [], 2: [], 3: []}
     empty = 0
-    for f in foundations:
-        p = state.piles[f]
-        if p:
-            out[p[-1] & 3].append((p[-1] >> 2) + 1)
+    for top in founds:
+        if top >= 0:
+            out[top & 3].append((top >> 2) + 1)
         else:
             empty += 1
     for s in range(4):  # empty foundations take any Ace: give each suit up to two
@@ -53,7 +53,17 @@ def dead(
 ) -> bool:
     """Whether some spine (or tailbone) card can never leave: see the module docstring."""
     piles = state.piles
-    tops = _tops(state, foundations)
+    founds = tuple(sorted(piles[f][-1] if piles[f] else -1 for f in foundations))
+    return _dead(piles[spines[0]], piles[spines[1]], piles[tailbone], founds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _dead(
+    pa: tuple[int, ...], pb: tuple[int, ...], tail: tuple[int, ...], founds: tuple[int, ...]
+) -> bool:
+    """:func:`dead` on what it depends on: the spine piles, the tailbone and the top
+    cards of the foundations (-1 when empty); many positions share them."""
+    tops = _tops(founds)
     # Copies of each card on the foundations (each foundation holds Ace..top of a suit).
     on_found: dict[int, int] = {}
     for s, ranks in tops.items():
@@ -61,13 +71,12 @@ def dead(
             for r in range(1, top + 1):
                 card = ((r - 1) << 2) | s
                 on_found[card] = on_found.get(card, 0) + 1
-    pa, pb = (piles[i] for i in spines)
-    facts = _Facts(on_found, tops, _never_on_column(state, on_found, spines, tailbone))
+    facts = _Facts(on_found, tops, _never_on_column((pa, pb, tail), on_found))
     # prefix[n]: how many copies of each card the first n cards of a pile (from its
     # covered end) hold; prefix[len] is the whole pile.
     prefix_a, prefix_b = _prefixes(pa), _prefixes(pb)
     # The tailbone lies over both spine piles: everything in them is under it.
-    for card in piles[tailbone]:
+    for card in tail:
         if _stuck(card, prefix_a[-1], prefix_b[-1], facts):
             return True
     # first[x]: the fewest cards of the other pile that, lying under or at one of its
@@ -95,15 +104,15 @@ class _Facts:
 
 
 def _never_on_column(
-    state: State, on_found: dict[int, int], spines: tuple[int, ...], tailbone: int
+    locked_piles: tuple[tuple[int, ...], ...], on_found: dict[int, int]
 ) -> set[int]:
     """Cards no copy of which can top a column again: every copy in play is in the spine
     or the tailbone (which never go to an empty column) and is a King, or a card whose
     suit's next rank is itself such a card (a spine card reaches a column only onto it).
     Copies anywhere else (columns, waste, stock) are taken to be able to."""
     locked: dict[int, int] = {}
-    for i in (*spines, tailbone):
-        for c in state.piles[i]:
+    for pile in locked_piles:
+        for c in pile:
             locked[c] = locked.get(c, 0) + 1
     out: set[int] = set()
     for s in range(4):
