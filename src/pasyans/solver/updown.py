@@ -123,36 +123,43 @@ def dead(
         col_of[card] = -1
     for card in piles[spec.index["stock"]]:
         col_of[card] = -1
+    # Per column and suit, the (rank, shallowest index) of cards found only there.
+    only: dict[int, dict[int, list[tuple[int, int]]]] = {c: {} for c in columns}
+    for card, c in col_of.items():
+        if c >= 0:
+            only[c].setdefault(card & 3, []).append(((card >> 2) + 1, shallow[card]))
 
-    def release(card: int, c: int) -> int:
-        """The depth of ``c`` that must be reached before ``card`` can go up, or -1."""
+    def release(card: int, held: dict[int, list[tuple[int, int]]]) -> int:
+        """The depth of the column to reach before ``card`` can go up, or -1."""
         s = card & 3
+        here = held.get(s)
+        if not here:
+            return -1
         worst = -1
         for ranks in _route_needs(card, up, down):
             need = -1
-            for k in ranks:
-                v = ((k - 1) << 2) | s
-                if col_of.get(v) == c:
-                    i = shallow[v]
-                    need = i if need < 0 else min(need, i)
+            for k, i in here:
+                if k in ranks and (need < 0 or i < need):
+                    need = i
             if need < 0:
-                return -1  # this foundation does not wait on column c
+                return -1  # this foundation does not wait on the column
             worst = max(worst, need)
         return worst
 
     cells = len(reserves)
     for c in columns:
+        held = only[c]
         pile = piles[c]
-        if len(pile) < 2:
+        if not held or len(pile) < 2:
             continue
-        # waiting[q]: cards that occupy a cell at the moment index q leaves the column.
+        # waiting[q] (a difference array): cards in a cell when index q leaves.
         waiting = [0] * (len(pile) + 1)
         for card in cell_cards:
-            rel = release(card, c)
+            rel = release(card, held)
             if rel >= 0:
                 waiting[rel + 1] += 1
         for j, card in enumerate(pile):
-            rel = release(card, c)
+            rel = release(card, held)
             if 0 <= rel < j:
                 waiting[rel + 1] += 1
                 waiting[j + 1] -= 1
