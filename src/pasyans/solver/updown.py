@@ -155,10 +155,15 @@ def dead(
         # waiting[q] (a difference array): cards in a cell when index q leaves.
         waiting = [0] * (len(pile) + 1)
         for card in cell_cards:
-            rel = release(card, held)
-            if rel >= 0:
-                waiting[rel + 1] += 1
-        for j, card in enumerate(pile):
+            if card & 3 in held:
+                rel = release(card, held)
+                if rel >= 0:
+                    waiting[rel + 1] += 1
+        deepest = min(i for here in held.values() for _, i in here)
+        for j in range(deepest + 1, len(pile)):
+            card = pile[j]
+            if card & 3 not in held:
+                continue
             rel = release(card, held)
             if 0 <= rel < j:
                 waiting[rel + 1] += 1
