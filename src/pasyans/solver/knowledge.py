@@ -249,6 +249,11 @@ def priority(k: Knowledge, state: State, m: Move) -> int:
                 value -= 10  # already on a parent of another suit
     elif src_kind in (PileKind.SPINE, PileKind.TAILBONE, PileKind.WASTE):
         value += 20
+        if src_kind is not PileKind.WASTE and spec.has_pile("tailbone"):
+            # Backbone: digging the spine first finds far more wins (deals 1-100 at
+            # 5,000 nodes: 85 won instead of 72); Spine's order (and so its solvable
+            # deals) is left as it was.
+            value += 60
     if dst_kind is PileKind.COLUMN:
         dst = state.piles[d]
         if dst:
