@@ -1,0 +1,174 @@
+"""Dead positions of Backbone classic: a spine card that can never leave the spine.
+
+In Backbone classic the spine and tailbone cards may not go to an empty column and
+foundation cards never move, so a spine card of rank ``r`` leaves only onto a foundation
+of its suit standing at ``r - 1`` or onto a column topped by its suit's ``r + 1``. Spine
+piles never receive a card: what lies under a spine card stays under it until it leaves.
+If every copy still in play of a card it needs lies under it, it never leaves, and the
+position is lost (``docs/solver.md``, "Dead positions").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pasyans.position import State
+from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind
+
+
+def applies(spec: GameSpec) -> bool:
+    """Whether the rule holds for ``spec``: spine cards refused by empty columns,
+    foundations that build up in suit and never give cards back, columns down in suit."""
+    return (
+        spec.foundations is Foundations.UP
+        and PileKind.FOUNDATION not in spec.feeds.get(PileKind.COLUMN, frozenset())
+        and PileKind.SPINE in spec.empty_column_refuses
+        and PileKind.TAILBONE in spec.empty_column_refuses
+        and spec.column_build is Build.DOWN_SUIT
+    )
+
+
+def _tops(founds: tuple[int, ...]) -> dict[int, list[int]]:
+    """Per suit, the ranks (1-13, 0 when empty) on top of its foundations."""
+    out: dict[int, list[int]] = {0: [], 1: [], 2: [], 3: []}
+    empty = 0
+    for top in founds:
+        if top >= 0:
+            out[top & 3].append((top >> 2) + 1)
+        else:
+            empty += 1
+    for s in range(4):  # empty foundations take any Ace: give each suit up to two
+        while len(out[s]) < 2 and empty:
+            out[s].append(0)
+            empty -= 1
+    return out
+
+
+def dead(
+    state: State,
+    foundations: tuple[int, ...],
+    spines: tuple[int, ...],
+    tailbone: int,
+) -> bool:
+    """Whether some spine (or tailbone) card can never leave: see the module docstring."""
+    piles = state.piles
+    founds = tuple(sorted(piles[f][-1] if piles[f] else -1 for f in foundations))
+    return _dead(piles[spines[0]], piles[spines[1]], piles[tailbone], founds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _dead(
+    pa: tuple[int, ...], pb: tuple[int, ...], tail: tuple[int, ...], founds: tuple[int, ...]
+) -> bool:
+    """:func:`dead` on what it depends on: the spine piles, the tailbone and the top
+    cards of the foundations (-1 when empty); many positions share them."""
+    tops = _tops(founds)
+    # Copies of each card on the foundations (each foundation holds Ace..top of a suit).
+    on_found: dict[int, int] = {}
+    for s, ranks in tops.items():
+        for top in ranks:
+            for r in range(1, top + 1):
+                card = ((r - 1) << 2) | s
+                on_found[card] = on_found.get(card, 0) + 1
+    facts = _Facts(on_found, tops, _never_on_column((pa, pb, tail), on_found))
+    # prefix[n]: how many copies of each card the first n cards of a pile (from its
+    # covered end) hold; prefix[len] is the whole pile.
+    prefix_a, prefix_b = _prefixes(pa), _prefixes(pb)
+    # The tailbone lies over both spine piles: everything in them is under it.
+    for card in tail:
+        if _stuck(card, prefix_a[-1], prefix_b[-1], facts):
+            return True
+    # first[x]: the fewest cards of the other pile that, lying under or at one of its
+    # cards Y, keep card x of this pile from leaving before Y has left (len + 1: never).
+    first_a = [_first(c, prefix_a[i], prefix_b, facts) for i, c in enumerate(pa)]
+    if min(first_a, default=1) == 0:
+        return True  # a card waits on cards under itself only
+    first_b = [_first(c, prefix_b[j], prefix_a, facts) for j, c in enumerate(pb)]
+    if min(first_b, default=1) == 0:
+        return True
+    # X = pa[i] waits for pb[j] to leave when j + 1 >= first_a[i], and pb[j] waits for
+    # pa[i] when i + 1 >= first_b[j]: neither can leave first.
+    for i, fa in enumerate(first_a):
+        for j in range(max(fa - 1, 0), len(pb)):
+            if i + 1 >= first_b[j]:
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Facts:
+    on_found: dict[int, int]  # copies of each card on the foundations
+    tops: dict[int, list[int]]  # per suit, the ranks on top of its two foundations
+    never_on_column: set[int]  # cards no copy of which can ever top a column again
+
+
+def _never_on_column(
+    locked_piles: tuple[tuple[int, ...], ...], on_found: dict[int, int]
+) -> set[int]:
+    """Cards no copy of which can top a column again: every copy in play is in the spine
+    or the tailbone (which never go to an empty column) and is a King, or a card whose
+    suit's next rank is itself such a card (a spine card reaches a column only onto it).
+    Copies anywhere else (columns, waste, stock) are taken to be able to."""
+    locked: dict[int, int] = {}
+    for pile in locked_piles:
+        for c in pile:
+            locked[c] = locked.get(c, 0) + 1
+    out: set[int] = set()
+    for s in range(4):
+        for r in range(12, -1, -1):  # King (12) down to Ace (0), as 0-based ranks
+            card = (r << 2) | s
+            in_play = 2 - on_found.get(card, 0)
+            if in_play > locked.get(card, 0):
+                continue  # a copy outside the spine may get onto a column
+            if r == 12 or card + 4 in out:
+                out.add(card)
+    return out
+
+
+def _prefixes(pile: tuple[int, ...]) -> list[dict[int, int]]:
+    out: list[dict[int, int]] = [{}]
+    for card in pile:
+        d = dict(out[-1])
+        d[card] = d.get(card, 0) + 1
+        out.append(d)
+    return out
+
+
+def _first(
+    card: int,
+    under: dict[int, int],
+    other: list[dict[int, int]],
+    facts: _Facts,
+) -> int:
+    """The least ``n`` such that ``card`` cannot leave while the other pile's ``n``-th
+    card (counted from its covered end) and all under it are still there; 0 when the
+    cards under ``card`` alone keep it; ``len(other)`` when nothing does."""
+    for n, held in enumerate(other):
+        if _stuck(card, under, held, facts):
+            return n
+    return len(other)
+
+
+def _stuck(
+    card: int,
+    under: dict[int, int],
+    held: dict[int, int],
+    facts: _Facts,
+) -> bool:
+    """``card`` cannot leave while every copy in play of something it needs is among
+    ``under`` (the cards under it) and ``held`` (cards of the other spine pile)."""
+    r, s = (card >> 2) + 1, card & 3
+
+    def buried(v: int) -> bool:
+        left = 2 - facts.on_found.get(v, 0)
+        return left <= under.get(v, 0) + held.get(v, 0)
+
+    if r < 13 and card + 4 not in facts.never_on_column and not buried(card + 4):
+        return False  # its suit's r + 1 may still top a column
+    for top in facts.tops[s]:
+        if top >= r:
+            continue  # this foundation has passed the card's rank
+        if all(not buried(((k - 1) << 2) | s) for k in range(top + 1, r)):
+            return False  # this foundation may still reach r - 1
+    return True

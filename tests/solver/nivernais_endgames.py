@@ -1,0 +1,48 @@
+"""Small Nivernais end games where the up and down foundations of a suit cross: the
+loose cards are what one or two suits still need, scattered over the columns, a few
+reserve cells and the stock (SplitMix64 from a seed), in a chosen pass."""
+
+from __future__ import annotations
+
+from pasyans.cards import SplitMix64
+from pasyans.position import State, Table
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+
+
+def crossing_endgame(
+    seed: int, loose: int = 12, redeals: int = 2, cells: int = 4, stock: int = 0
+) -> tuple[GameSpec, State]:
+    """About ``loose`` cards off the foundations (from one or two suits whose up and
+    down foundations stand at random ranks), at most ``cells`` of them in reserve cells
+    and ``stock`` in the stock, the rest in the six columns; ``redeals`` already used."""
+    spec = get_game("nivernais")
+    rng = SplitMix64(seed)
+    t = Table.empty(len(spec.piles))
+    t.redeals = redeals
+    first = rng.below(4)
+    open_suits = [(first + i) % 4 for i in range(1 + rng.below(4))]
+    share = max(2, loose // len(open_suits))
+    cards: list[int] = []
+    for suit in range(4):
+        up, down = 13, 1  # ranks on top of the up and down foundations (down: 1 = full)
+        if suit in open_suits:
+            up_need = min(13, rng.below(share + 1))
+            up, down = 13 - up_need, 1 + min(13, share - up_need)
+            cards += [(r - 1) << 2 | suit for r in range(up + 1, 14)]
+            cards += [(r - 1) << 2 | suit for r in range(1, down)]
+        t.piles[spec.index[f"f{suit + 1}"]] = tuple((r - 1) << 2 | suit for r in range(1, up + 1))
+        t.piles[spec.index[f"f{suit + 5}"]] = tuple(
+            (r - 1) << 2 | suit for r in range(13, down - 1, -1)
+        )
+    cards.sort(key=lambda _: rng.next())
+    n_cells = min(cells, len(cards) // 2)
+    for i in range(n_cells):
+        t.piles[spec.index[f"r{i + 1}"]] = (cards.pop(),)
+    n_stock = min(stock, len(cards) // 2)
+    if n_stock:
+        t.piles[spec.index["stock"]] = tuple(cards.pop() for _ in range(n_stock))
+    cols = 1 + rng.below(3)
+    for c in cards:
+        t.put(spec.index[f"t{1 + rng.below(cols)}"], (c,))
+    return spec, t.freeze()
