@@ -27,15 +27,13 @@ the player asks for a random one."""
 
 
 def kinds_for(game_id: str, options: Mapping[str, object] | None = None) -> tuple[str, ...]:
-    """The deal kinds offered for a game (and options, when given).
+    """The deal kinds offered for a game (and options, when given). Every game and option
+    set offers both today; the catalog, the API and the home page all ask here, so a game
+    whose deals the solver cannot prove won quickly can leave "solvable" out.
 
-    >>> kinds_for("spine"), kinds_for("spider", {"suits": "4"}), kinds_for("spider")
-    (('random', 'solvable'), ('random',), ('random', 'solvable'))
+    >>> kinds_for("spine"), kinds_for("spider", {"suits": "4"})
+    (('random', 'solvable'), ('random', 'solvable'))
     """
-    if game_id == "spider" and options is not None:
-        suits = get_game(game_id, options).option_values["suits"]
-        if suits != "1":
-            return ("random",)
     return KINDS
 
 
@@ -51,8 +49,8 @@ def start_position(spec: GameSpec, deal: int, kind: str = "random") -> State:
     if kind == "solvable":
         if kind not in kinds_for(spec.id, spec.option_values):
             raise OptionError(
-                "Solvable deals are not offered yet for Nivernais or for Spider with 2 or 4"
-                " suits (the solver cannot prove their deals won quickly): choose a random deal.",
+                "Solvable deals are not offered for this game with these options:"
+                " choose a random deal.",
                 "solvable_unavailable",
             )
         return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
+
+from pasyans import deals
 
 
 def _games(client: TestClient) -> dict[str, dict[str, object]]:
@@ -13,20 +16,31 @@ def _games(client: TestClient) -> dict[str, dict[str, object]]:
 
 def test_solvable_options_follow_the_solver(client: TestClient) -> None:
     games = _games(client)
-    assert games["spider"]["solvable_options"] == [{"suits": "1"}]
+    assert len(games["spider"]["solvable_options"]) == 3  # 1, 2 and 4 suits
     assert games["nivernais"]["solvable_options"] == [{}]
     assert games["nivernais"]["deal_kinds"] == ["random", "solvable"]
     assert len(games["spine"]["solvable_options"]) == 12  # every option set
     assert games["backbone"]["solvable_options"] == [{}]
 
 
-def test_solvable_where_not_offered_is_refused_at_once(client: TestClient) -> None:
+def test_solvable_where_not_offered_is_refused_at_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every game offers solvable deals today; a game that could not would be listed so.
+    real = deals.kinds_for
+
+    def kinds(game_id: str, options: object = None) -> tuple[str, ...]:
+        if game_id == "spider" and options and dict(options).get("suits") in ("4", 4):  # type: ignore[call-overload]
+            return ("random",)
+        return real(game_id, options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deals, "kinds_for", kinds)
     body = {"game": "spider", "deal": 3, "options": {"suits": "4"}, "solvable": True}
     r = client.post("/api/games", json=body, headers={"Accept-Language": "ru"})
     assert r.status_code == 422
     err = r.json()["error"]
     assert err["code"] == "solvable_unavailable"
-    assert "Паука" in err["message"] and "random deal" in err["message_en"]
+    assert "обычную раздачу" in err["message"] and "random deal" in err["message_en"]
     # Issue 3's flat form: code and message (in the request's language) at the top.
     assert r.json()["code"] == "solvable_unavailable" and r.json()["message"] == err["message_ru"]
     en = client.post("/api/games", json=body, headers={"Accept-Language": "en"}).json()

@@ -34,7 +34,7 @@ from pasyans.solver.search import solve
 SPINE_VERIFY_NODES = 1_000
 """Node budget of the forward solve that must confirm a generated Spine deal."""
 
-SOLVABLE_NODES = 3_000
+SOLVABLE_NODES = 10_000
 """Node budget per candidate when looking for a solvable shuffle of another game (about a
 second): Backbone and one-suit Spider are usually found in one to three candidates."""
 
