@@ -113,3 +113,14 @@ def test_two_kings_each_over_what_the_other_needs_are_lost_at_once() -> None:
     one.piles[spec.index["spine2"]] = (h3, h3)
     one.piles[spec.index["stock"]] += (kd,)
     assert not spinelock.dead(one.freeze(), k.foundations, k.spines, spec.index["tailbone"])
+
+
+def test_a_tailbone_king_that_leaves_a_spine_card_no_way_is_lost_at_once() -> None:
+    """Deal 12 of Backbone classic: the tailbone KD can only go up, taking one diamond
+    foundation to the Queen with the free 7D and QD; the other 7D and QD lie under JD
+    in the spine, so JD then has neither the other foundation nor a QD to go onto."""
+    spec = get_game("backbone-classic")
+    state = initial_state(spec, 12)
+    k = knowledge_for(spec)
+    assert spinelock.dead(state, k.foundations, k.spines, spec.index["tailbone"])
+    assert solve(spec, state, nodes=10).result == "lost"

@@ -79,6 +79,18 @@ def _dead(
     for card in tail:
         if _stuck(card, prefix_a[-1], prefix_b[-1], facts):
             return True
+        both = dict(prefix_a[-1])
+        for c, n in prefix_b[-1].items():
+            both[c] = both.get(c, 0) + n
+        below = [(z, prefix_a[j]) for j, z in enumerate(pa)]
+        below += [(z, prefix_b[j]) for j, z in enumerate(pb)]
+        if _leaves_nothing(card, both, below, facts):
+            return True
+    for pile, prefix in ((pa, prefix_a), (pb, prefix_b)):
+        for i, x in enumerate(pile):
+            below = [(z, prefix[j]) for j, z in enumerate(pile[:i])]
+            if _leaves_nothing(x, prefix[i], below, facts):
+                return True
     # first[x]: the fewest cards of the other pile that, lying under or at one of its
     # cards Y, keep card x of this pile from leaving before Y has left (len + 1: never).
     first_a = [_first(c, prefix_a[i], prefix_b, facts) for i, c in enumerate(pa)]
@@ -94,6 +106,78 @@ def _dead(
             if i + 1 >= first_b[j]:
                 return True
     return False
+
+
+def _leaves_nothing(
+    x: int,
+    under_x: dict[int, int],
+    below: list[tuple[int, dict[int, int]]],
+    facts: _Facts,
+) -> bool:
+    """A card ``x`` that can only go up (never onto a column) takes one foundation of its
+    suit to its rank first; a card ``z`` of its suit and lower rank under it leaves after
+    it, so it can only use the other foundation or a column. True when, whichever
+    foundation ``x`` takes, some such ``z`` then has neither (``below`` lists each card
+    under ``x`` with the cards under it)."""
+    r, s = (x >> 2) + 1, x & 3
+    if r < 13 and x + 4 not in facts.never_on_column:
+        left = 2 - facts.on_found.get(x + 4, 0)
+        if left > under_x.get(x + 4, 0):
+            return False  # x may still go onto a column
+    zs = [(z, u) for z, u in below if z & 3 == s and (z >> 2) + 1 < r]
+    if not zs:
+        return False
+    tops = facts.tops[s]
+    choices = [n for n, t in enumerate(tops) if t < r]
+    for n in choices:
+        t_f = tops[n]
+        t_g = [t for m, t in enumerate(tops) if m != n]
+        if not any(_no_way(z, u, under_x, x, t_f, r, t_g, facts) for z, u in zs):
+            return False  # x may take this foundation and leave the others a way
+    return True
+
+
+def _no_way(
+    z: int,
+    under_z: dict[int, int],
+    under_x: dict[int, int],
+    x: int,
+    t_f: int,
+    r: int,
+    t_g: list[int],
+    facts: _Facts,
+) -> bool:
+    """Whether ``z`` (under ``x``) has no way out once ``x`` has gone up on a foundation
+    that stood at ``t_f``: that foundation took one copy of each rank ``t_f+1 .. r-1``."""
+    zr, s = (z >> 2) + 1, z & 3
+
+    def taken(k: int) -> int:
+        return 1 if t_f < k < r else 0
+
+    # Onto a column topped by its suit's next rank.
+    v = z + 4
+    if v not in facts.never_on_column:
+        left = 2 - facts.on_found.get(v, 0) - under_z.get(v, 0) - taken(zr + 1)
+        if v == x:
+            left -= 1  # x never tops a column
+        if left > 0:
+            return False
+    # Onto the other foundation, standing below z's rank.
+    for t in t_g:
+        if t >= zr:
+            continue
+        ok = True
+        for k in range(t + 1, zr):
+            card = ((k - 1) << 2) | s
+            in_play = 2 - facts.on_found.get(card, 0)
+            free = in_play - under_x.get(card, 0)  # may leave before x
+            reach = in_play - under_z.get(card, 0)  # may leave before z
+            if reach - taken(k) < 1 or (taken(k) and free < 1):
+                ok = False
+                break
+        if ok:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
