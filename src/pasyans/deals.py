@@ -3,6 +3,8 @@
 ``random``: the project's stable shuffle of the deck (:func:`pasyans.engine.initial_state`).
 ``solvable``: a layout proven winnable, made from the deal number alone (solver issue).
 Servers and the CLI create and load games through here, so both kinds rebuild the same.
+A saved solvable game keeps its layout (:func:`saved_start`), so it replays whatever
+solver later makes the deals.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from pasyans.engine import Game, initial_state
-from pasyans.errors import OptionError
+from pasyans.engine.core import deck_for
+from pasyans.errors import OptionError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -75,8 +78,25 @@ def new_game(
 
 def load_game(saved: Mapping[str, Any], *, trusted: bool = False) -> Game:
     """Rebuild a saved game (see :meth:`Game.to_saved`) of either kind; ``trusted`` as in
-    :meth:`Game.from_saved`."""
+    :meth:`Game.from_saved`. A stored ``start`` layout is used as it is (checked first)."""
     spec = get_game(saved["game"], saved.get("options"))
-    kind = saved.get("kind", "random")
-    start = start_position(spec, saved["deal"], kind)
+    start = saved_start(spec, saved["deal"], saved.get("kind", "random"), saved.get("start"))
     return Game.from_saved(saved, start=start, trusted=trusted)
+
+
+def saved_start(spec: GameSpec, deal: int, kind: str, stored: Any = None) -> State:
+    """The starting layout of a saved game: ``stored`` (a :meth:`State.to_json` object)
+    when there is one, else made again from the deal number. Solvable layouts are stored
+    because they come from a search: a stronger solver may make another layout for the
+    same number, and a saved game must still replay. A stored layout must hold the
+    game's whole deck in its piles, or :class:`SavedGameError` is raised."""
+    if stored is None:
+        return start_position(spec, deal, kind)
+    try:
+        state = State.from_json(stored)
+    except ValueError as e:
+        raise SavedGameError(f"the stored layout is not a position: {e}") from e
+    cards = sorted(c for p in state.piles for c in p)
+    if len(state.piles) != len(spec.piles) or cards != sorted(deck_for(spec)):
+        raise SavedGameError("the stored layout does not hold this game's deck")
+    return state

@@ -24,6 +24,35 @@ class State:
     down: tuple[int, ...]
     redeals: int = 0
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"piles": [[card ints, bottom first], …], "down": […], "redeals": n}`` (the
+        pile order of the game's spec; a card int is ``(rank - 1) * 4 + suit``)."""
+        return {
+            "piles": [list(p) for p in self.piles],
+            "down": list(self.down),
+            "redeals": self.redeals,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> State:
+        """The inverse of :meth:`to_json`; raises ``ValueError`` on any other shape."""
+        if not isinstance(obj, dict):
+            raise ValueError("a position is an object")
+        piles, down, redeals = obj.get("piles"), obj.get("down"), obj.get("redeals", 0)
+        ok = (
+            isinstance(piles, list)
+            and isinstance(down, list)
+            and len(piles) == len(down)
+            and all(isinstance(p, list) for p in piles)
+            and all(type(c) is int for p in piles for c in p)
+            and all(type(d) is int and d >= 0 for d in down)
+            and type(redeals) is int
+            and redeals >= 0
+        )
+        if not ok or not isinstance(piles, list) or not isinstance(down, list):
+            raise ValueError("a position has piles (lists of card ints), down and redeals")
+        return cls(tuple(tuple(p) for p in piles), tuple(down), redeals)
+
 
 class Table:
     """A position being changed by one action and its automatic follow-ups."""

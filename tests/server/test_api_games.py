@@ -10,6 +10,8 @@ from server_helpers import move, new_game, post, state
 
 from pasyans.deals import new_game as engine_game
 from pasyans.engine import core
+from pasyans.server import replay
+from pasyans.server.cache import GameCache
 
 
 def test_create_spider_shows_only_the_ten_top_cards(client: TestClient) -> None:
@@ -180,3 +182,32 @@ def test_catalog_lists_every_game_with_rules(client: TestClient) -> None:
         for lang in ("en", "ru"):
             assert g["rules"][lang], (g["id"], lang)
             assert all(s["title"] and s["paragraphs"] for s in g["rules"][lang])
+
+
+def test_a_solvable_game_keeps_its_layout_when_the_solver_changes(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Solvable layouts come from a search; a stronger solver may make another layout from
+    the same number. A game already started must still rebuild and replay its own."""
+    from pasyans import deals
+    from pasyans.engine.core import initial_state
+    from pasyans.rules import get_game
+
+    r = client.post("/api/games", json={"game": "spider", "options": {"suits": 1},
+                                        "deal": 21, "solvable": True})  # fmt: skip
+    assert r.status_code == 201
+    g = move(client, r.json())
+    # From now on "the solver" makes a different layout for every number.
+    spec = get_game("spider", {"suits": "1"})
+    monkeypatch.setattr(deals, "_solvable", lambda game, options, deal: initial_state(spec, 999))
+    assert deals.start_position(spec, 21, "solvable") == initial_state(spec, 999)
+    app: Any = client.app
+    app.state.game_cache = GameCache(4)  # rebuilt from the row, not taken from memory
+    monkeypatch.setattr(replay, "LINES", replay.LineCache())
+    again = client.get(f"/api/games/{g['id']}")
+    assert again.status_code == 200
+    assert again.json()["view"]["piles"] == g["view"]["piles"]
+    line = client.get(f"/api/games/{g['id']}/replay", params={"step": 1})
+    assert line.status_code == 200
+    assert line.json()["view"]["piles"] == g["view"]["piles"]
+    assert post(client, g["id"], "undo", version=g["version"]).status_code == 200

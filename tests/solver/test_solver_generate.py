@@ -7,6 +7,7 @@ import pytest
 
 from pasyans.deals import default_kind, new_game, start_position
 from pasyans.engine.core import deck_for, initial_state, is_won
+from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import PileKind
 from pasyans.solver.autoplay import obvious_play, obvious_wins
@@ -80,3 +81,24 @@ def test_solvable_shuffle_of_other_games() -> None:
     assert state == solvable_shuffle(spec, 10, nodes=2000)
     # Deal 1's own shuffle is winnable, so it is its own solvable deal.
     assert solvable_shuffle(spec, 1) == initial_state(spec, 1)
+
+
+def test_a_saved_solvable_game_keeps_its_layout_and_a_bad_one_is_refused() -> None:
+    from pasyans.deals import load_game
+    from pasyans.errors import SavedGameError
+
+    game = new_game("nivernais", 3, kind="solvable")
+    game.play(game.legal_moves()[0])
+    saved = game.to_saved()
+    assert State.from_json(saved["start"]) == game.start
+    assert load_game(saved).state == game.state
+    assert "start" not in new_game("nivernais", 3, kind="random").to_saved()
+    broken = dict(saved, start={**saved["start"], "piles": saved["start"]["piles"][:-1]})
+    with pytest.raises(SavedGameError):
+        load_game(broken)
+    cards = [list(p) for p in saved["start"]["piles"]]
+    cards[0][0] = 0 if cards[0][0] != 0 else 1  # one card changed: not the deck any more
+    with pytest.raises(SavedGameError):
+        load_game(dict(saved, start={**saved["start"], "piles": cards}))
+    with pytest.raises(SavedGameError):
+        load_game(dict(saved, start="not a layout"))

@@ -184,8 +184,11 @@ class Game:
     # --- saving --------------------------------------------------------------------------
 
     def to_saved(self) -> dict[str, Any]:
-        """Game id, options, deal number, rules version and the move list."""
-        return {
+        """Game id, options, deal number, rules version and the move list; a solvable
+        deal also keeps its starting layout (``start``, :meth:`State.to_json`): it was
+        made by a search, and a later, stronger solver may make a different layout from
+        the same number."""
+        saved: dict[str, Any] = {
             "game": self.id,
             "options": self.options,
             "deal": self.deal,
@@ -193,6 +196,9 @@ class Game:
             "rules_version": RULES_VERSION,
             "moves": [m.to_str() for m in self.moves],
         }
+        if self.kind != "random":
+            saved["start"] = self.start.to_json()
+        return saved
 
     @classmethod
     def from_saved(

@@ -42,6 +42,10 @@ class GameRow(Base):
     deal: Mapped[int] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(String(16))
     rules_version: Mapped[int] = mapped_column(Integer)
+    start: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The starting layout of a solvable deal (``State.to_json``), kept because a later
+    solver may make another layout from the same number; None for a random deal (its
+    shuffle is pinned by golden tests) and for rows stored before it existed."""
     moves: Mapped[list[str]] = mapped_column(JSON)
     """The moves that led to the current position, in text notation."""
     redo: Mapped[list[str]] = mapped_column(JSON)

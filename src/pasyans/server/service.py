@@ -148,6 +148,7 @@ def create(
             kind=kind,
             rules_version=RULES_VERSION,
             summary=view["counters"],
+            start=game.to_saved().get("start"),
         )
         ctx.session.commit()
     checkin(ctx, row, game)

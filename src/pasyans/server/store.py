@@ -108,6 +108,7 @@ def add_game(
     kind: str,
     rules_version: int,
     summary: Mapping[str, int],
+    start: dict[str, Any] | None = None,
 ) -> GameRow:
     """Insert a new game; the player's other unfinished games of the same game id and
     options become ``abandoned`` (the new one is now current)."""
@@ -132,6 +133,7 @@ def add_game(
         deal=deal,
         kind=kind,
         rules_version=rules_version,
+        start=start,
         moves=[],
         redo=[],
         version=1,
@@ -186,4 +188,5 @@ def saved_record(row: GameRow) -> dict[str, Any]:
         "kind": row.kind,
         "rules_version": row.rules_version,
         "moves": list(row.moves) + list(row.redo),
+        "start": row.start,
     }
