@@ -11,7 +11,7 @@ from pasyans.engine.core import apply, initial_state, is_won, legal_moves
 from pasyans.position import State, Table
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import search, spider
+from pasyans.solver import spider
 from pasyans.solver.search import SpiderDomain, domain_for, replay, solve
 
 
@@ -175,14 +175,6 @@ def test_every_win_found_replays(deal: int) -> None:
     assert r.result != "lost"  # a random 1-suit deal is practically always winnable
     if r.result == "won":
         assert is_won(spec, replay(spec, state, r.moves))
-
-
-def test_the_last_attempt_is_fitted_to_the_budget() -> None:
-    # (250, 2) cost 1,500 positions; (1,000, 4) and (4,000, 8) would need 30,000 more.
-    assert search._fit((250, 2, 1500), (1000, 4), 27_900) == (4650, 9)
-    assert search._fit((250, 2, 1500), (1000, 4), 30_000) is None  # both fit: as planned
-    assert search._fit((250, 2, 1500), (1000, 4), None) is None  # no budget: as planned
-    assert search._fit((250, 2, 1500), (1000, 4), 0) == (1, 1)
 
 
 def test_a_node_budget_is_kept_and_reproducible() -> None:

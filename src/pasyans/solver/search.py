@@ -199,26 +199,16 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
     # plain search with what is left (only it can prove a loss).
     used = 0
     r = Result("unknown")
-    last: tuple[int, int, int] | None = None  # the last attempt: per stage, width, cost
-    for attempt in _ATTEMPTS:
+    for per_stage, width in _ATTEMPTS:
         left = _left(nodes, used)
         if left is not None and left <= 0:
             break
         if deadline is not None and time.perf_counter() > deadline:
             break
-        per_stage, width = attempt
-        if last is not None:
-            room = _room(left, deadline, used, start)
-            fitted = _fit(last, attempt, room)
-            if fitted is not None:
-                per_stage, width = fitted
         r = _staged(d, start, deadline, left, per_stage, width)
         used += r.nodes
         if r.result == "won":
             return Result(r.result, r.moves, used, time.perf_counter() - start)
-        last = (per_stage, width, r.nodes)
-        if per_stage != attempt[0]:
-            break  # the attempt that filled the budget was the last
     left = _left(nodes, used)
     if (left is None or left > 0) and (deadline is None or time.perf_counter() < deadline):
         r = _depth_first(d, start, deadline, left, prune=False)
@@ -228,42 +218,6 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
 
 _ATTEMPTS = ((100, 1), (250, 2), (1000, 4), (4000, 8), (16000, 16), (64000, 32))
 """The staged attempts of guided games: (positions per stage, positions kept per stage)."""
-
-_TIME_MARGIN = 0.85
-"""The share of the positions the time left should allow that a last attempt plans for
-(the machine's speed varies)."""
-
-
-def _room(left: int | None, deadline: float | None, used: int, start: float) -> int | None:
-    """How many more positions the budgets allow: the node budget, and the time left at
-    the speed so far."""
-    room = left
-    if deadline is not None:
-        now = time.perf_counter()
-        rate = used / max(now - start, 1e-6)
-        by_time = int(rate * max(deadline - now, 0.0) * _TIME_MARGIN)
-        room = by_time if room is None else min(room, by_time)
-    return room
-
-
-def _fit(
-    last: tuple[int, int, int], attempt: tuple[int, int], room: int | None
-) -> tuple[int, int] | None:
-    """The last attempt, grown or shrunk to use the whole budget, when ``attempt`` and the
-    one after it (four times its size) would not both fit in ``room`` positions; None to
-    run ``attempt`` as it is. An attempt costs about its positions per stage times the
-    number of stages, so its cost scales from the last one's; widths grow with the square
-    root of the positions per stage, as in :data:`_ATTEMPTS`."""
-    if room is None:
-        return None
-    per_stage, width, cost = last
-    if cost <= 0:
-        return None
-    ratio = attempt[0] / per_stage
-    if cost * ratio * 5 <= room:
-        return None
-    fitted = max(1, per_stage * room // cost)
-    return fitted, max(1, round(width * (fitted / per_stage) ** 0.5))
 
 
 def _staged(
