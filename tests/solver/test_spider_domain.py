@@ -175,3 +175,12 @@ def test_every_win_found_replays(deal: int) -> None:
     assert r.result != "lost"  # a random 1-suit deal is practically always winnable
     if r.result == "won":
         assert is_won(spec, replay(spec, state, r.moves))
+
+
+def test_a_node_budget_is_kept_and_reproducible() -> None:
+    spec = get_game("spider", {"suits": "4"})
+    state = initial_state(spec, 5)
+    first = solve(spec, state, nodes=5000)
+    again = solve(spec, state, nodes=5000)
+    assert first.nodes <= 5000
+    assert (first.result, first.moves, first.nodes) == (again.result, again.moves, again.nodes)
