@@ -11,6 +11,7 @@ from pasyans.position import State, Table
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
 from pasyans.solver.knowledge import knowledge_for
+from pasyans.solver.search import replay, solve
 
 
 def _scatter(
@@ -98,3 +99,14 @@ def exhaustive(spec: GameSpec, state: State, cap: int = 300_000) -> bool:
                     raise RuntimeError("end game too large for the exhaustive check")
                 todo.append(t)
     return False
+
+
+def solver_agrees(spec: GameSpec, state: State, nodes: int = 300_000) -> str:
+    """Solve ``state`` and assert the answer is the exhaustive search's, and that a win
+    found replays through the engine; the solver's answer."""
+    truth = exhaustive(spec, state)
+    r = solve(spec, state, nodes=nodes)
+    assert r.result == ("won" if truth else "lost")
+    if r.result == "won":
+        assert is_won(spec, replay(spec, state, r.moves))
+    return r.result

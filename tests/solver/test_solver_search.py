@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_endgames import endgame, exhaustive
+from solver_endgames import endgame, solver_agrees
 
 from pasyans.cards import RANKS, parse_card
 from pasyans.deals import start_position
@@ -64,11 +64,7 @@ def test_solver_agrees_with_exhaustive_search(
     game: str, options: dict[str, str], loose: int, spread: int, seed: int
 ) -> None:
     spec, state = endgame(game, options, seed, loose, spread)
-    truth = exhaustive(spec, state)
-    r = solve(spec, state, nodes=200_000)
-    assert r.result == ("won" if truth else "lost")
-    if r.result == "won":
-        assert is_won(spec, replay(spec, state, r.moves))
+    solver_agrees(spec, state, nodes=200_000)
 
 
 def test_endgames_include_lost_positions() -> None:

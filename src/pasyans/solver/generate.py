@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pasyans.cards import SplitMix64, shuffled
-from pasyans.engine.core import apply, check_deal_number, deck_for, is_won
+from pasyans.engine.core import check_deal_number, deck_for
 from pasyans.engine.moves import Move
-from pasyans.errors import PasyansError
+from pasyans.errors import IllegalMoveError, PasyansError
 from pasyans.position import State, Table
 from pasyans.rules.spec import EmptyColumn, GameSpec, PileKind
 from pasyans.solver import forward
@@ -199,13 +199,10 @@ def spine_candidate(
 
 
 def _line_wins(spec: GameSpec, state: State, moves: list[Move]) -> bool:
-    from pasyans.engine.core import legal_moves
-
-    for m in moves:
-        if m not in legal_moves(spec, state):
-            return False
-        state = apply(spec, state, m)
-    return is_won(spec, state)
+    try:
+        return forward.replays_to_a_win(spec, state, moves)
+    except IllegalMoveError:
+        return False
 
 
 def solvable_spine(spec: GameSpec, deal: int) -> State:

@@ -24,6 +24,7 @@ from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind, Stock
 from pasyans.solver import spinelock
+from pasyans.solver.spider import run_length
 from pasyans.solver.updown import dead, forced_move, settled
 
 
@@ -298,17 +299,6 @@ def shuffle_move(k: Knowledge, state: State, m: Move) -> bool:
     return dst[-1] - lowest != 4  # on another suit: only a same-suit parent improves
 
 
-def _run_length(pile: tuple[int, ...], down: int) -> int:
-    """Length of the same-suit descending run at the top of a column."""
-    n = len(pile)
-    if n <= down:
-        return 0
-    i = n - 1
-    while i > down and pile[i - 1] - pile[i] == 4:
-        i -= 1
-    return n - i
-
-
 def guided_priority(k: Knowledge, state: State, m: Move) -> int:
     """Spider's move order: build same-suit runs, turn cards up, empty columns."""
     spec = k.spec
@@ -322,7 +312,7 @@ def guided_priority(k: Knowledge, state: State, m: Move) -> int:
     value = 0
     if dst:
         if dst[-1] - lowest == 4:
-            value += 60 + 3 * (m.cards + _run_length(dst, state.down[d]))
+            value += 60 + 3 * (m.cards + run_length(dst, state.down[d]))
         else:
             value += 10
     else:

@@ -254,13 +254,7 @@ def _staged(
         spent = 0
         while heap and spent < per_stage:
             _, _, key, s = heapq.heappop(heap)
-            if nodes is not None and count >= nodes:
-                return Result("unknown", (), count, time.perf_counter() - start)
-            if (
-                deadline is not None
-                and count % _CLOCK_EVERY == 0
-                and time.perf_counter() > deadline
-            ):
+            if _spent(count, nodes, deadline):
                 return Result("unknown", (), count, time.perf_counter() - start)
             count += 1
             spent += 1
@@ -308,6 +302,14 @@ def _staged_path(
     return prefix[key] + tuple(reversed(moves))
 
 
+def _spent(count: int, nodes: int | None, deadline: float | None) -> bool:
+    """The budget is used up: ``nodes`` positions expanded, or (looked at every
+    ``_CLOCK_EVERY`` positions) the ``deadline`` passed."""
+    if nodes is not None and count >= nodes:
+        return True
+    return deadline is not None and count % _CLOCK_EVERY == 0 and time.perf_counter() > deadline
+
+
 def _left(nodes: int | None, used: int) -> int | None:
     return None if nodes is None else max(0, nodes - used)
 
@@ -335,13 +337,7 @@ def _depth_first(
             key = d.key(t)
             if key in seen:
                 continue
-            if nodes is not None and count >= nodes:
-                return Result("unknown", (), count, time.perf_counter() - start)
-            if (
-                deadline is not None
-                and count % _CLOCK_EVERY == 0
-                and time.perf_counter() > deadline
-            ):
+            if _spent(count, nodes, deadline):
                 return Result("unknown", (), count, time.perf_counter() - start)
             seen.add(key)
             count += 1
