@@ -46,6 +46,11 @@ class GameRow(Base):
     """The starting layout of a solvable deal (``State.to_json``), kept because a later
     solver may make another layout from the same number; None for a random deal (its
     shuffle is pinned by golden tests) and for rows stored before it existed."""
+    difficulty: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """easy, medium or hard for a solvable deal (docs/interfaces.md); None for a random deal
+    and for rows stored before difficulties existed."""
+    generator: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The solvable-deal generator's version that made ``start`` (None for a random deal)."""
     moves: Mapped[list[str]] = mapped_column(JSON)
     """The moves that led to the current position, in text notation."""
     redo: Mapped[list[str]] = mapped_column(JSON)
