@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import check_deal_number, deck_for
+from pasyans.engine.moves import Move
 from pasyans.errors import IllegalMoveError, OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -61,6 +62,15 @@ MAX_ATTEMPTS = 200
 
 SHUFFLE_ATTEMPTS = 60
 """The same for the solver-checked shuffles (each may cost a full node budget)."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A kept candidate: the layout and a winning line that replays through the engine
+    (the solver's, or for Nivernais the forward player's)."""
+
+    state: State
+    line: tuple[Move, ...]
 
 
 class GenerationError(PasyansError):
@@ -99,20 +109,27 @@ def make_solvable(
     """The solvable deal of this game, options, number and difficulty (pure, may take
     seconds; see the module docstring)."""
     band = check_difficulty(difficulty)
-    spec = get_game(game_id, options)
+    return bands(get_game(game_id, options), deal)[band]
+
+
+def bands(spec: GameSpec, deal: int) -> dict[str, SolvableDeal]:
+    """The solvable deal of every difficulty for ``deal`` (one ranking for all three)."""
     check_deal_number(deal)
     ranked: list[tuple[float, int, State]] = []
-    for n, state in enumerate(candidates(spec, deal)):
-        ranked.append((measure(spec, state).measure, n, state))
+    for n, kept in enumerate(candidates(spec, deal)):
+        ranked.append((measure(spec, kept.state).measure, n, kept.state))
         if len(ranked) == BAND_CANDIDATES:
             break
     ranked.sort(key=lambda r: (r[0], r[1]))
-    pick = ranked[min(DIFFICULTIES.index(band), len(ranked) - 1)]
-    return SolvableDeal(pick[2], band, pick[0])
+    out = {}
+    for i, band in enumerate(DIFFICULTIES):
+        pick = ranked[min(i, len(ranked) - 1)]
+        out[band] = SolvableDeal(pick[2], band, pick[0])
+    return out
 
 
-def candidates(spec: GameSpec, deal: int) -> Iterator[State]:
-    """The kept candidate layouts of ``deal``, in the stream's order; raises
+def candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
+    """The kept candidates of ``deal``, in the stream's order; raises
     :class:`GenerationError` when the attempts run out before the first one."""
     check_deal_number(deal)
     if spec.has_pile("spine") and spec.piles[spec.index["spine"]].kind is PileKind.SPINE:
@@ -122,10 +139,10 @@ def candidates(spec: GameSpec, deal: int) -> Iterator[State]:
     else:
         raw = _shuffle_candidates(spec, deal, SOLVABLE_NODES)
     found = False
-    for state in raw:
-        if not is_trivial(spec, state):
+    for kept in raw:
+        if not is_trivial(spec, kept.state):
             found = True
-            yield state
+            yield kept
     if not found:
         raise GenerationError(f"no solvable {spec.id} layout found for deal {deal}")
 
@@ -138,13 +155,14 @@ def _seeds(deal: int, attempts: int) -> Iterator[int]:
         yield stream.next()
 
 
-def _spine_candidates(spec: GameSpec, deal: int) -> Iterator[State]:
+def _spine_candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
     for seed in _seeds(deal, MAX_ATTEMPTS):
         made = nearby.nearest_winnable(spec, seed)
         if made is None or not _line_wins(spec, made.state, made):
             continue
-        if solve(spec, made.state, nodes=SPINE_VERIFY_NODES).result == "won":
-            yield made.state
+        proof = solve(spec, made.state, nodes=SPINE_VERIFY_NODES)
+        if proof.result == "won":
+            yield Kept(made.state, proof.moves)
 
 
 def _line_wins(spec: GameSpec, state: State, made: nearby.Made) -> bool:
@@ -154,20 +172,21 @@ def _line_wins(spec: GameSpec, state: State, made: nearby.Made) -> bool:
         return False
 
 
-def _forward_candidates(spec: GameSpec, deal: int) -> Iterator[State]:
+def _forward_candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
     stream = SplitMix64(deal)
     for _ in range(forward.ATTEMPTS):
         made = forward.play_and_deal(spec, stream.next())
         if made is not None and forward.replays_to_a_win(spec, *made):
-            yield made[0]
+            yield Kept(made[0], tuple(made[1]))
 
 
-def _shuffle_candidates(spec: GameSpec, deal: int, nodes: int) -> Iterator[State]:
+def _shuffle_candidates(spec: GameSpec, deal: int, nodes: int) -> Iterator[Kept]:
     deck = deck_for(spec)
     for seed in _seeds(deal, SHUFFLE_ATTEMPTS):
         state = spec.deal(spec, shuffled(deck, seed)).freeze()
-        if solve(spec, state, nodes=nodes).result == "won":
-            yield state
+        proof = solve(spec, state, nodes=nodes)
+        if proof.result == "won":
+            yield Kept(state, proof.moves)
 
 
 def solvable_layout(spec: GameSpec, deal: int, difficulty: str = DEFAULT_DIFFICULTY) -> State:
@@ -177,13 +196,13 @@ def solvable_layout(spec: GameSpec, deal: int, difficulty: str = DEFAULT_DIFFICU
 
 def solvable_spine(spec: GameSpec, deal: int) -> State:
     """Spine's first kept candidate for ``deal`` (no difficulty ranking)."""
-    return next(candidates(spec, deal))
+    return next(candidates(spec, deal)).state
 
 
 def solvable_shuffle(spec: GameSpec, deal: int, nodes: int = SOLVABLE_NODES) -> State:
     """The first candidate shuffle for ``deal`` that the solver proves won within ``nodes``
     (the deal's own shuffle first), trivial or not."""
     check_deal_number(deal)
-    for state in _shuffle_candidates(spec, deal, nodes):
-        return state
+    for kept in _shuffle_candidates(spec, deal, nodes):
+        return kept.state
     raise GenerationError(f"no solvable {spec.id} layout found for deal {deal}")
