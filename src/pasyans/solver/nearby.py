@@ -39,6 +39,7 @@ ENDGAME_NODES = 3000
 the exact search finishes the play from there, within this many nodes."""
 
 SWAP_WEIGHTS = {"column": 8, "builds": 4, "foundation": 1}
+
 """How often each kind of useful swap is picked: the top card then goes onto a column,
 a waiting card can then build onto it, or it goes onto a foundation."""
 
@@ -68,6 +69,7 @@ class _Builder:
         self.down = dealt.down
         self.relied: set[int] = set()  # slots some move so far depended on
         self.seen: set[int] = {p[-1] for p in self.slots if p}  # slots ever on top
+        self.opening = set(self.seen)  # the slots on top at move 0
         self.index = {p.id: i for i, p in enumerate(spec.piles)}
         self.kind = [p.kind for p in spec.piles]
         self.columns = spec.indexes_of(PileKind.COLUMN)
@@ -147,30 +149,37 @@ class _Builder:
         free_tops = [p[-1] for i, p in enumerate(self.slots) if p and p[-1] not in self.relied]
         any_empty = spec.empty_column is EmptyColumn.ANY
         empty_column = any(not state.piles[c] for c in self.columns)
-        options: list[tuple[int, int, int]] = []  # (weight, top slot, other slot)
+        # (weight, top slot, other slot) in tiers: the first tier with an option is used.
+        # Tier 1 keeps the tops dealt at move 0; tier 2 changes one; tier 3 brings a
+        # card for a foundation (a low card).
+        tiers: list[list[tuple[int, int, int]]] = [[], [], []]
         where = {s: i for i, p in enumerate(self.slots) for s in p}
         for a in free_tops:
             pile = where[a]
-            # card -> weight; later reasons overwrite earlier ones
-            good: dict[Card, int] = {}
+            # card -> the reason a swap would help (later reasons overwrite earlier ones)
+            good: dict[Card, str] = {}
             if empty_column and len(self.slots[pile]) > 1:  # a card for the empty column
                 fits_empty = range(52) if any_empty else range(48, 52)
-                good = dict.fromkeys(fits_empty, SWAP_WEIGHTS["column"])
+                good = dict.fromkeys(fits_empty, "column")
             for x in wanted:
-                good[x] = SWAP_WEIGHTS["foundation"]
+                good[x] = "foundation"
             if pile != self.spine and spine_top is not None:
-                good[spine_top + 4] = SWAP_WEIGHTS["builds"]
+                good[spine_top + 4] = "builds"
             for c, t in tops.items():
                 if c != pile and t >= 4 and not self._buries(state.piles[c], t - 4):
-                    good[t - 4] = SWAP_WEIGHTS["column"]
+                    good[t - 4] = "column"
             mine = self.cards[a]
+            opening = a in self.opening
             for b in free:
                 x = self.cards[b]
-                w = good.get(x, 0)
-                if w and b != a and x != mine and not (
-                    w == SWAP_WEIGHTS["builds"] and where[b] == self.spine
-                ):
-                    options.append((w, a, b))
+                why = good.get(x)
+                if why is None or b == a or x == mine:
+                    continue
+                if why == "builds" and where[b] == self.spine:
+                    continue  # that would move the spine's top card itself
+                tier = 2 if why == "foundation" else 1 if opening else 0
+                tiers[tier].append((SWAP_WEIGHTS[why], a, b))
+        options = tiers[0] or tiers[1] or tiers[2]
         if not options:
             return False
         total = sum(w for w, _, _ in options)
