@@ -140,9 +140,8 @@ def test_the_first_shuffle_is_the_deals_own_random_one() -> None:
     spec = get_game("spine")
     random = initial_state(spec, 7)
     state = kept("spine", (), 7).state
-    same = sum(
-        a == b for p, q in zip(random.piles, state.piles, strict=True) for a, b in zip(p, q)
-    )
+    pairs = zip(random.piles, state.piles, strict=True)
+    same = sum(a == b for p, q in pairs for a, b in zip(p, q, strict=True))
     assert same > 20
 
 
