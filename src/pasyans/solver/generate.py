@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import check_deal_number, deck_for
@@ -113,19 +114,28 @@ def make_solvable(
 
 
 def bands(spec: GameSpec, deal: int) -> dict[str, SolvableDeal]:
-    """The solvable deal of every difficulty for ``deal`` (one ranking for all three)."""
+    """The solvable deal of every difficulty for ``deal`` (one ranking for all three;
+    the last few rankings are kept, so the three bands of a number cost one search)."""
     check_deal_number(deal)
+    return dict(_bands(spec.id, tuple(sorted(spec.option_values.items())), deal))
+
+
+@lru_cache(maxsize=32)
+def _bands(
+    game_id: str, options: tuple[tuple[str, str], ...], deal: int
+) -> tuple[tuple[str, SolvableDeal], ...]:
+    spec = get_game(game_id, dict(options))
     ranked: list[tuple[float, int, State]] = []
     for n, kept in enumerate(candidates(spec, deal)):
         ranked.append((measure(spec, kept.state).measure, n, kept.state))
         if len(ranked) == BAND_CANDIDATES:
             break
     ranked.sort(key=lambda r: (r[0], r[1]))
-    out = {}
+    out = []
     for i, band in enumerate(DIFFICULTIES):
         pick = ranked[min(i, len(ranked) - 1)]
-        out[band] = SolvableDeal(pick[2], band, pick[0])
-    return out
+        out.append((band, SolvableDeal(pick[2], band, pick[0])))
+    return tuple(out)
 
 
 def candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
