@@ -129,7 +129,15 @@ def _face_up_wanted(spec: GameSpec, s: State) -> float:
     )
 
 
-NIVERNAIS: dict[str, Stat] = {"Aces and Kings face up": _face_up_wanted}
+def _first_deal_ends(spec: GameSpec, s: State) -> float:
+    """Aces and Kings among the 24 cards the first stock click deals (the stock's top)."""
+    return float(sum(1 for c in s.piles[spec.index["stock"]][-24:] if (c >> 2) in (0, 12)))
+
+
+NIVERNAIS: dict[str, Stat] = {
+    "Aces and Kings face up": _face_up_wanted,
+    "Aces and Kings in the first stock deal (24 cards)": _first_deal_ends,
+}
 
 
 def stats_for(spec: GameSpec) -> dict[str, Stat]:
