@@ -94,10 +94,8 @@ def check_difficulty(difficulty: str | None) -> str:
     """``difficulty`` (``None`` is the default), or :class:`OptionError`."""
     d = DEFAULT_DIFFICULTY if difficulty is None else difficulty
     if d not in DIFFICULTIES:
-        raise OptionError(
-            f"difficulty {str(d)[:20]!r} is not available"
-            f" (difficulties: {', '.join(DIFFICULTIES)})"
-        )
+        names = ", ".join(DIFFICULTIES)
+        raise OptionError(f"difficulty {str(d)[:20]!r} is not available ({names})")
     return d
 
 

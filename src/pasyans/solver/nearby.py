@@ -14,8 +14,12 @@ shuffle** and changes it only where it must:
    it moves and the card it lands on; swapping two cards no earlier move depended on
    leaves every earlier move legal, so the play goes on from the swapped position without
    replaying. The swap picked gives the top card a place to go, preferring a column (any
-   rank) over a foundation (low ranks), so the spine's top keeps a random deal's ranks.
-4. When the player wins, the swapped layout and its line are replayed through the engine
+   rank) over a foundation (low ranks), so the spine's top keeps a random deal's ranks;
+   a card dealt on top at move 0 is swapped only when no other swap helps, so what the
+   player sees first stays as dealt.
+4. When no swap can help (the spine is gone and every top card has moved), the exact
+   search tries to finish the play within :data:`ENDGAME_NODES`; else the shuffle fails.
+5. When the player wins, the swapped layout and its line are replayed through the engine
    (every move checked legal): the win that replays is the proof.
 
 The same seed gives the same layout on every machine (SplitMix64, no global state).
@@ -39,7 +43,6 @@ ENDGAME_NODES = 3000
 the exact search finishes the play from there, within this many nodes."""
 
 SWAP_WEIGHTS = {"column": 8, "builds": 4, "foundation": 1}
-
 """How often each kind of useful swap is picked: the top card then goes onto a column,
 a waiting card can then build onto it, or it goes onto a foundation."""
 
@@ -76,7 +79,6 @@ class _Builder:
         self.spine = self.index["spine"]
         self.swaps = 0
         self.line: list[Move] = []
-        self.positions: set[State] = set()
 
     def below(self, n: int) -> int:
         return self.rng.below(n)
@@ -86,9 +88,8 @@ class _Builder:
         return State(tuple(tuple(c[s] for s in p) for p in self.slots), self.down, 0)
 
     def layout(self) -> State:
-        spec = self.spec
-        start = spec.deal(spec, self.cards).freeze()
-        return start
+        """The starting layout with the swaps made so far."""
+        return self.spec.deal(self.spec, self.cards).freeze()
 
     # --- playing --------------------------------------------------------------------------
 
@@ -198,7 +199,6 @@ class _Builder:
             state = self.state()
             if is_won(spec, state):
                 return Made(self.layout(), tuple(self.line), self.swaps)
-            self.positions.add(state)
             m = self.choose(state)
             if m is None:
                 if self.swap(state):
