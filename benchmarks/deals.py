@@ -14,7 +14,8 @@ For each game and option set offering solvable deals (``pasyans.deals.kinds_for`
 2. **Difficulty spread** (the first ``--ranked`` numbers): per band, the mean measure and
    the randomised simple player's win share (``pasyans.solver.difficulty``).
 3. **Time to a deal**: p50 and p95 of :func:`pasyans.solver.generate.bands` per number
-   (all three bands come from one ranking, so this is the time of any one of them).
+   (all three bands come from one ranking, so this is the time of any one of them), in
+   wall-clock and in CPU seconds (the fairer figure on a shared machine).
 
 Figures depend on the machine's load: compare columns of one run, not runs.
 """
@@ -170,20 +171,23 @@ def run(game_id: str, options: dict[str, str], deals: range, ranked: range) -> N
         print(f"{name:<50} {r:>9.3f} {v:>9.3f}")
     made = []
     times = []
+    cpu = []
     for d in ranked:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         made.append(bands(spec, d))
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
     print(f"difficulty: deals {ranked.start}-{ranked.stop - 1}")
     print(f"{'band':<8} {'mean measure':>13} {'random player wins':>19}")
     for b in DIFFICULTIES:
         plays = [measure(spec, m[b].state) for m in made]
         wins = sum(p.wins for p in plays) / (len(plays) * 8)
         print(f"{b:<8} {mean(p.measure for p in plays):>13.3f} {wins:>19.3f}")
-    print(
-        f"time to a deal (all bands): p50 {statistics.median(times):.2f} s, "
-        f"p95 {_pct(times, 0.95):.2f} s, max {max(times):.2f} s"
-    )
+    for name, xs in (("wall", times), ("CPU", cpu)):
+        print(
+            f"time to a deal (all bands, {name}): p50 {statistics.median(xs):.2f} s, "
+            f"p95 {_pct(xs, 0.95):.2f} s, max {max(xs):.2f} s"
+        )
 
 
 def main() -> None:
