@@ -1,10 +1,12 @@
 """Deal numbers to layouts, for both kinds of deal.
 
 ``random``: the project's stable shuffle of the deck (:func:`pasyans.engine.initial_state`).
-``solvable``: a layout proven winnable, made from the deal number alone (solver issue).
-Servers and the CLI create and load games through here, so both kinds rebuild the same.
-A saved solvable game keeps its layout (:func:`saved_start`), so it replays whatever
-solver later makes the deals.
+``solvable``: a layout proven winnable and not trivial, made from the deal number and a
+difficulty (``easy``, ``medium``, ``hard``) by :func:`make_solvable`
+(:mod:`pasyans.solver.generate`). Servers and the CLI create and load games through here,
+so both kinds rebuild the same. A saved solvable game keeps its layout
+(:func:`saved_start`), its difficulty and the generator version that made it, so it
+replays whatever generator later makes the deals.
 """
 
 from __future__ import annotations
@@ -19,6 +21,29 @@ from pasyans.errors import OptionError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
+from pasyans.solver.generate import (
+    DEFAULT_DIFFICULTY,
+    DIFFICULTIES,
+    GENERATOR_VERSION,
+    SolvableDeal,
+    check_difficulty,
+    make_solvable,
+)
+
+__all__ = [
+    "DEFAULT_DIFFICULTY",
+    "DIFFICULTIES",
+    "GENERATOR_VERSION",
+    "KINDS",
+    "SolvableDeal",
+    "default_kind",
+    "kinds_for",
+    "load_game",
+    "make_solvable",
+    "new_game",
+    "saved_start",
+    "start_position",
+]
 
 DealKind = Literal["random", "solvable"]
 KINDS: tuple[str, ...] = ("random", "solvable")
@@ -45,8 +70,11 @@ def default_kind(game_id: str) -> str:
     return "solvable" if game_id in SOLVABLE_BY_DEFAULT else "random"
 
 
-def start_position(spec: GameSpec, deal: int, kind: str = "random") -> State:
-    """The starting layout of deal ``deal`` of the given kind (same number, same layout)."""
+def start_position(
+    spec: GameSpec, deal: int, kind: str = "random", difficulty: str | None = None
+) -> State:
+    """The starting layout of deal ``deal`` of the given kind (same number, same layout);
+    ``difficulty`` (default ``medium``) chooses among solvable layouts."""
     if kind == "random":
         return initial_state(spec, deal)
     if kind == "solvable":
@@ -56,42 +84,72 @@ def start_position(spec: GameSpec, deal: int, kind: str = "random") -> State:
                 " choose a random deal.",
                 "solvable_unavailable",
             )
-        return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal)
+        band = check_difficulty(difficulty)
+        return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal, band).state
     raise OptionError(f"deal kind {kind[:20]!r} is not available (kinds: random, solvable)")
 
 
 @lru_cache(maxsize=256)
-def _solvable(game_id: str, options: tuple[tuple[str, str], ...], deal: int) -> State:
-    from pasyans.solver.generate import solvable_layout
-
-    return solvable_layout(get_game(game_id, dict(options)), deal)
+def _solvable(
+    game_id: str, options: tuple[tuple[str, str], ...], deal: int, difficulty: str
+) -> SolvableDeal:
+    return make_solvable(game_id, dict(options), deal, difficulty)
 
 
 def new_game(
-    game_id: str, deal: int, options: Mapping[str, object] | None = None, kind: str | None = None
+    game_id: str,
+    deal: int,
+    options: Mapping[str, object] | None = None,
+    kind: str | None = None,
+    difficulty: str | None = None,
+    start: State | None = None,
 ) -> Game:
-    """A fresh game of deal ``deal``; ``kind`` defaults to the game's default kind."""
+    """A fresh game of deal ``deal``; ``kind`` defaults to the game's default kind.
+
+    A solvable game gets ``difficulty`` (default ``medium``; ignored for random deals).
+    ``start`` is a layout the caller already has (the server's deal pool, made by
+    :func:`make_solvable` for the same game, options, number and difficulty): it is
+    checked to hold the game's deck and used as it is; without it the layout is made here.
+    """
     spec = get_game(game_id, options)
     k = kind or default_kind(game_id)
-    return Game(game_id, deal, options, start=start_position(spec, deal, k), kind=k)
+    if k == "random":
+        return Game(game_id, deal, options, start=start_position(spec, deal, k), kind=k)
+    band = check_difficulty(difficulty)
+    layout = (
+        start_position(spec, deal, k, band)
+        if start is None
+        else saved_start(spec, deal, k, start.to_json())
+    )
+    return Game(
+        game_id, deal, options, start=layout, kind=k, difficulty=band, generator=GENERATOR_VERSION
+    )
 
 
 def load_game(saved: Mapping[str, Any], *, trusted: bool = False) -> Game:
     """Rebuild a saved game (see :meth:`Game.to_saved`) of either kind; ``trusted`` as in
     :meth:`Game.from_saved`. A stored ``start`` layout is used as it is (checked first)."""
     spec = get_game(saved["game"], saved.get("options"))
-    start = saved_start(spec, saved["deal"], saved.get("kind", "random"), saved.get("start"))
+    start = saved_start(
+        spec,
+        saved["deal"],
+        saved.get("kind", "random"),
+        saved.get("start"),
+        saved.get("difficulty"),
+    )
     return Game.from_saved(saved, start=start, trusted=trusted)
 
 
-def saved_start(spec: GameSpec, deal: int, kind: str, stored: Any = None) -> State:
+def saved_start(
+    spec: GameSpec, deal: int, kind: str, stored: Any = None, difficulty: str | None = None
+) -> State:
     """The starting layout of a saved game: ``stored`` (a :meth:`State.to_json` object)
     when there is one, else made again from the deal number. Solvable layouts are stored
     because they come from a search: a stronger solver may make another layout for the
     same number, and a saved game must still replay. A stored layout must hold the
     game's whole deck in its piles, or :class:`SavedGameError` is raised."""
     if stored is None:
-        return start_position(spec, deal, kind)
+        return start_position(spec, deal, kind, difficulty)
     try:
         state = State.from_json(stored)
     except ValueError as e:

@@ -199,7 +199,8 @@ def test_a_solvable_game_keeps_its_layout_when_the_solver_changes(
     g = move(client, r.json())
     # From now on "the solver" makes a different layout for every number.
     spec = get_game("spider", {"suits": "1"})
-    monkeypatch.setattr(deals, "_solvable", lambda game, options, deal: initial_state(spec, 999))
+    other = deals.SolvableDeal(initial_state(spec, 999), "medium", 0.0)
+    monkeypatch.setattr(deals, "_solvable", lambda *key: other)
     assert deals.start_position(spec, 21, "solvable") == initial_state(spec, 999)
     app: Any = client.app
     app.state.game_cache = GameCache(4)  # rebuilt from the row, not taken from memory

@@ -41,12 +41,18 @@ class Game:
         *,
         start: State | None = None,
         kind: str = "random",
+        difficulty: str | None = None,
+        generator: int | None = None,
     ) -> None:
         self.spec: GameSpec = get_game(game_id, options)
         self.deal = core.check_deal_number(deal)
         self.kind = kind
         """How deal numbers become layouts: ``random`` (the plain shuffle) or ``solvable``
         (see :mod:`pasyans.deals`); ``start`` must then be given."""
+        self.difficulty = difficulty
+        """A solvable deal's band (``easy``, ``medium``, ``hard``); None for random deals."""
+        self.generator = generator
+        """The version of the generator that made a solvable layout; None for random."""
         self.start = start if start is not None else core.initial_state(self.spec, deal)
         self._states: list[State] = [self.start]
         self._moves: list[Move] = []
@@ -185,9 +191,9 @@ class Game:
 
     def to_saved(self) -> dict[str, Any]:
         """Game id, options, deal number, rules version and the move list; a solvable
-        deal also keeps its starting layout (``start``, :meth:`State.to_json`): it was
-        made by a search, and a later, stronger solver may make a different layout from
-        the same number."""
+        deal also keeps its starting layout (``start``, :meth:`State.to_json`), its
+        ``difficulty`` and the ``generator`` version that made it: it was made by a
+        search, and a later generator may make a different layout from the same number."""
         saved: dict[str, Any] = {
             "game": self.id,
             "options": self.options,
@@ -198,6 +204,8 @@ class Game:
         }
         if self.kind != "random":
             saved["start"] = self.start.to_json()
+            saved["difficulty"] = self.difficulty
+            saved["generator"] = self.generator
         return saved
 
     @classmethod
@@ -218,6 +226,8 @@ class Game:
                 saved.get("options"),
                 start=start,
                 kind=saved.get("kind", "random"),
+                difficulty=saved.get("difficulty"),
+                generator=saved.get("generator"),
             )
             if saved.get("rules_version", RULES_VERSION) != RULES_VERSION:
                 raise SavedGameError("saved with other rules")

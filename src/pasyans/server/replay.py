@@ -42,7 +42,7 @@ def build_line(row: GameRow) -> Line:
     if row.rules_version != RULES_VERSION:
         raise SavedGameError("the game was played under other rules and cannot be replayed")
     spec = get_game(row.game, row.options)
-    state = deals.saved_start(spec, row.deal, row.kind, row.start)
+    state = deals.saved_start(spec, row.deal, row.kind, row.start, row.difficulty)
     states = [state]
     try:
         for text in row.moves:

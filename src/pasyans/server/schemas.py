@@ -10,6 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 OptionValue = StrictStr | StrictInt
 
+Difficulty = Literal["easy", "medium", "hard"]
+"""A solvable deal's difficulty band (``pasyans.deals.DIFFICULTIES``)."""
+
 PlayerView = dict[str, Any]
 """The engine's player view; face-down cards are null."""
 
@@ -24,6 +27,10 @@ class GameCreateIn(StrictIn):
     options: dict[str, OptionValue] = Field(default_factory=dict, examples=[{"suits": 2}])
     solvable: StrictBool | None = Field(
         default=None, description="true: a proven-winnable deal; omitted: the game's default."
+    )
+    difficulty: Difficulty | None = Field(
+        default=None,
+        description="A solvable deal's difficulty; omitted: medium. Ignored for random deals.",
     )
 
 
@@ -59,6 +66,9 @@ class GameOut(BaseModel):
     options: dict[str, str]
     deal: int
     kind: str
+    difficulty: Difficulty | None = Field(
+        default=None, description="A solvable deal's difficulty; null for a random deal."
+    )
     status: Literal["playing", "won", "lost", "abandoned"]
     version: int
     time_ms: int
@@ -153,6 +163,10 @@ class CatalogGame(BaseModel):
         description="The option sets for which 'solvable only' deals are offered."
     )
     max_deal: int
+    difficulties: list[str] = Field(
+        description="The difficulties a solvable deal is offered in, easiest first."
+    )
+    default_difficulty: str
     rules: RulesText
 
 

@@ -92,6 +92,7 @@ def describe(row: GameRow, game: Game, view: dict[str, Any] | None = None) -> di
         "options": dict(row.options),
         "deal": row.deal,
         "kind": row.kind,
+        "difficulty": row.difficulty,
         "status": row.status,
         "version": row.version,
         "time_ms": row.time_ms,
@@ -128,11 +129,12 @@ def create(
     options: Mapping[str, object],
     deal: int | None,
     solvable: bool | None,
+    difficulty: str | None = None,
 ) -> dict[str, Any]:
     values = resolve_options(game_id, options)
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     kind = deal_kind(game_id, solvable)
-    game = deals.new_game(game_id, number, values, kind)
+    game = deals.new_game(game_id, number, values, kind, difficulty)
     view = game.view()
     if ctx.session.in_transaction():
         ctx.session.rollback()
@@ -149,6 +151,8 @@ def create(
             rules_version=RULES_VERSION,
             summary=view["counters"],
             start=game.to_saved().get("start"),
+            difficulty=game.difficulty,
+            generator=game.generator,
         )
         ctx.session.commit()
     checkin(ctx, row, game)

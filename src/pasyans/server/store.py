@@ -109,6 +109,8 @@ def add_game(
     rules_version: int,
     summary: Mapping[str, int],
     start: dict[str, Any] | None = None,
+    difficulty: str | None = None,
+    generator: int | None = None,
 ) -> GameRow:
     """Insert a new game; the player's other unfinished games of the same game id and
     options become ``abandoned`` (the new one is now current)."""
@@ -134,6 +136,8 @@ def add_game(
         kind=kind,
         rules_version=rules_version,
         start=start,
+        difficulty=difficulty,
+        generator=generator,
         moves=[],
         redo=[],
         version=1,
@@ -189,4 +193,6 @@ def saved_record(row: GameRow) -> dict[str, Any]:
         "rules_version": row.rules_version,
         "moves": list(row.moves) + list(row.redo),
         "start": row.start,
+        "difficulty": row.difficulty,
+        "generator": row.generator,
     }

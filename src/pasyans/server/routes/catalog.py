@@ -71,6 +71,8 @@ def catalog() -> CatalogOut:
                 default_deal_kind=deals.default_kind(spec.id),
                 solvable_options=solvable_options(spec.id),
                 max_deal=MAX_DEAL,
+                difficulties=list(deals.DIFFICULTIES),
+                default_difficulty=deals.DEFAULT_DIFFICULTY,
                 rules=RulesText(
                     en=[RulesSection(title=t, paragraphs=list(p)) for t, p in text["en"]],
                     ru=[RulesSection(title=t, paragraphs=list(p)) for t, p in text["ru"]],

@@ -43,7 +43,7 @@ E: dict[int | str, dict[str, Any]] = {
 @router.post("/games", status_code=status.HTTP_201_CREATED, responses=E)
 def create_game(body: GameCreateIn, ctx: ContextDep, _limit: NewGameLimit) -> GameOut:
     """Start a game; it becomes the current game for its game id and options."""
-    out = service.create(ctx, body.game, body.options, body.deal, body.solvable)
+    out = service.create(ctx, body.game, body.options, body.deal, body.solvable, body.difficulty)
     return GameOut.model_validate(out)
 
 
