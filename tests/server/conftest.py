@@ -38,6 +38,9 @@ def make_settings(db_url: str, tmp_path: Path) -> Callable[..., Settings]:
             "data_dir": tmp_path / "data",
             "rate_hint_per_minute": 0,
             "rate_new_game_per_minute": 0,
+            "rate_hint_any_per_minute": 0,
+            "rate_new_player_per_hour": 0,
+            "pool_inline": True,
             "hint_seconds": 0.5,
         }
         values.update(changes)

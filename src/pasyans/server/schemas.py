@@ -25,6 +25,9 @@ class GameCreateIn(StrictIn):
     solvable: StrictBool | None = Field(
         default=None, description="true: a proven-winnable deal; omitted: the game's default."
     )
+    difficulty: Literal["easy", "medium", "hard"] | None = Field(
+        default=None, description="Of a solvable deal; medium when omitted."
+    )
 
 
 class VersionIn(StrictIn):
