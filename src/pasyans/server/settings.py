@@ -82,6 +82,7 @@ class Settings(BaseSettings):
     pool_job_seconds: float = Field(
         default=60, gt=0, description="Longest time one solvable deal may take to make."
     )
+    pool_games: str = Field(default="", description="Games the worker fills, comma-separated.")
     pool_worker_nice: int = Field(default=10, ge=0, le=19)
     pool_max_pending: int = Field(default=500, ge=1, description="Queued deal numbers, in all.")
     pool_max_pending_per_address: int = Field(default=3, ge=1)
