@@ -32,7 +32,7 @@ import ipaddress
 import math
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -103,6 +103,8 @@ class SharedLimits:
         self.settings = settings
         self.maker = maker
         self.write_lock = write_lock
+        self.clock: Callable[[], float] = time.time
+        """Seconds since the epoch (tests move it on)."""
         f = settings.rate_address_factor
         s = settings
         self.player: dict[str, Limit] = {}
@@ -135,7 +137,7 @@ class SharedLimits:
         seconds until they would, and nothing is counted."""
         if not charges:
             return 0.0
-        now = round(time.time() * 1000) if now_ms is None else now_ms
+        now = round(self.clock() * 1000) if now_ms is None else now_ms
         keys = sorted({k for k, _ in charges})
         lock = self.write_lock if self.write_lock is not None else _NoLock()
         with lock, self.maker() as session:
