@@ -48,6 +48,13 @@ class Settings(BaseSettings):
     winnable_seconds: float = Field(
         default=0.25, gt=0, le=60, description="Search budget; never more than 0.25 s."
     )
+    solver_processes: int = Field(
+        default=1,
+        ge=0,
+        le=16,
+        description="Processes per web worker that run hint and winnability searches "
+        "(0: in the request's thread, which slows the worker's other requests meanwhile).",
+    )
     active_gap_seconds: float = Field(
         default=30.0, gt=0, description="Longest gap between signs of activity that counts."
     )
