@@ -190,3 +190,18 @@ def test_all_keys_cover_every_game() -> None:
     games = {g for g, _, _ in pool.all_keys()}
     assert games == {"spine", "backbone", "backbone-classic", "spider", "nivernais"}
     assert {d for _, _, d in pool.all_keys()} == {"easy", "medium", "hard"}
+
+
+def test_empty_pool_queues_one_job_per_key(make_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh site with no deal made yet: the page waits (202) on one job, then plays."""
+    app = make_app(pool_inline=False, pool_max_pending_per_address=1)
+    _no_generator(monkeypatch)
+    body = {"game": "spine", "solvable": True}
+    with TestClient(app) as c:
+        assert [c.post("/api/games", json=body).status_code for _ in range(3)] == [202] * 3
+        with app.state.sessionmaker() as s:
+            assert s.scalar(select(func.count()).select_from(DealJob)) == 1
+        monkeypatch.setattr(pool, "make_solvable", lambda g, o, d, band: _made(d, band))
+        pool.PoolWorker(app.state.sessionmaker, pool.WorkerConfig(target=0)).step()
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 201 and r.json()["kind"] == "solvable"

@@ -169,7 +169,7 @@ def request(
     game: str,
     options_key: str,
     difficulty: str,
-    deal: int,
+    deal: int | None,
     requested_by: str,
     *,
     max_pending: int,
@@ -178,8 +178,26 @@ def request(
     """Queue the job that makes ``deal`` (in the caller's write transaction; the caller
     commits). ``queued`` (new), ``pending`` (already queued or running), ``failed`` (with
     the reason: no layout for that number), ``busy`` (the queue is full) or ``too_many``
-    (this address already waits for ``max_pending_per_address`` numbers)."""
+    (this address already waits for ``max_pending_per_address`` numbers).
+
+    ``deal`` None (any deal will do: the pool is empty for this key): ``pending`` when a
+    job for the key is already queued, else a job for a random number."""
     version = generator_version()
+    if deal is None:
+        waiting = session.scalar(
+            select(DealJob.id)
+            .where(
+                DealJob.game == game,
+                DealJob.options_key == options_key,
+                DealJob.difficulty == difficulty,
+                DealJob.generator == version,
+                DealJob.finished_at.is_(None),
+            )
+            .limit(1)
+        )
+        if waiting is not None:
+            return "pending", None
+        deal = 1 + secrets.randbelow(MAX_DEAL)
     job = session.scalar(
         select(DealJob).where(
             DealJob.game == game,

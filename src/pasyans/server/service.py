@@ -248,7 +248,6 @@ def _make_inline(
 
 def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) -> None:
     """Ask the worker for the deal; always raises the answer (202, 422, 429 or 503)."""
-    number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     with writing(ctx):
         ctx.session.connection(execution_options={"pasyans_write": True})
         state, error = pool.request(
@@ -256,7 +255,7 @@ def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) ->
             game_id,
             key,
             band,
-            number,
+            deal,
             ctx.address or "unknown",
             max_pending=ctx.settings.pool_max_pending,
             max_pending_per_address=ctx.settings.pool_max_pending_per_address,
@@ -269,12 +268,12 @@ def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) ->
             status=202,
             message_ru="Решаемая раздача готовится: повторите запрос через мгновение.",
             headers={"Retry-After": "2"},
-            extra={"deal": number if deal is not None else None, "difficulty": band},
+            extra={"deal": deal, "difficulty": band},
         )
     if state == "failed":
         raise ApiError(
             "no_solvable_deal",
-            f"No solvable layout could be made for deal {number} ({error}): try another number.",
+            f"No solvable layout could be made for deal {deal} ({error}): try another number.",
             status=422,
         )
     if state == "too_many":
