@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -205,3 +206,71 @@ def test_empty_pool_queues_one_job_per_key(make_app: Any, monkeypatch: pytest.Mo
         pool.PoolWorker(app.state.sessionmaker, pool.WorkerConfig(target=0)).step()
         r = c.post("/api/games", json=body)
         assert r.status_code == 201 and r.json()["kind"] == "solvable"
+
+
+def test_serve_runs_the_worker(db_url: str, tmp_path: Path) -> None:
+    """``pasyans serve`` starts ``pasyans worker``: the pool fills, a solvable new game is
+    served from it at once, and the worker stops with the server."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    from pasyans.devtools import free_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+    env.update(
+        PASYANS_DATA_DIR=str(tmp_path / "data"),
+        PASYANS_DATABASE_URL=db_url,
+        PASYANS_POOL_TARGET="1",
+        PASYANS_POOL_GAMES="spine",
+    )
+    log = tmp_path / "serve.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "pasyans"), "serve", "--port", str(port)],
+            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    key = (store.options_key(SPINE), "medium")
+    try:
+        deadline = time.monotonic() + 240
+        from sqlalchemy import create_engine
+        from sqlalchemy.orm import Session
+        from sqlalchemy.pool import NullPool
+
+        engine = create_engine(db_url, poolclass=NullPool)
+        filled = False
+        while not filled:
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(1)
+            try:
+                with Session(engine) as s:
+                    filled = pool.free_counts(s).get(("spine", *key), 0) >= 1
+            except Exception:  # the tables are not made yet
+                continue
+        engine.dispose()
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        r = httpx.post(f"{base}/api/games", json={"game": "spine", "solvable": True}, timeout=30)
+        assert r.status_code == 201, r.text
+        workers = subprocess.run(
+            ["pgrep", "-g", str(proc.pid), "-f", "pasyans worker"], capture_output=True, text=True
+        ).stdout.split()
+        assert workers, "no worker process in the server's group"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    time.sleep(1)
+    left = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True)
+    assert left.stdout.split() == [], "processes left after the server stopped"

@@ -37,12 +37,12 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy import select, update
+from sqlalchemy import Engine, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from pasyans.server import store
-from pasyans.server.db import WRITE
+from pasyans.server.db import WRITE, make_engine, make_sessionmaker
 from pasyans.server.deps import PlayerDep, SessionDep
 from pasyans.server.errors import ApiError
 from pasyans.server.models import RateCounter
@@ -103,6 +103,14 @@ class SharedLimits:
         self.settings = settings
         self.maker = maker
         self.write_lock = write_lock
+        bind = maker.kw.get("bind")
+        if isinstance(bind, Engine) and bind.dialect.name == "sqlite":
+            # Counters need no durability: on SQLite they commit without an fsync of their
+            # own (synchronous=NORMAL in WAL mode), so a limited request costs no disk flush.
+            self.maker = make_sessionmaker(
+                make_engine(bind.url.render_as_string(hide_password=False), pool_size=2,
+                            synchronous="NORMAL")
+            )  # fmt: skip
         self.clock: Callable[[], float] = time.time
         """Seconds since the epoch (tests move it on)."""
         f = settings.rate_address_factor
