@@ -12,6 +12,16 @@ and p99 latency of a move (client side) and the error count, per player count::
 ``--postgres`` starts a throwaway PostgreSQL cluster (initdb into a temporary directory,
 fsync on, 127.0.0.1, free port) and removes it afterwards. ``--think 0`` gives a closed
 loop with no pause: the saturation throughput. Client and server share the machine.
+
+``--costly N`` measures what costly clients do to everyone else: each player count is run
+twice on the same server, first quiet, then with N more clients that send only costly
+requests as fast as they are answered (solvable new games with numbers not in the pool,
+hints and winnability checks on positions no one asked about, half of them without a
+cookie, so each request is a new player). Every simulated client has its own address
+(``X-Forwarded-For`` from 127.0.0.1, a trusted proxy). It prints both rows, what the
+costly clients got, and the ratio of the moves' p99 (target: under 2)::
+
+    uv run python benchmarks/load.py --players 16 --costly 4 --duration 20
 """
 
 from __future__ import annotations
@@ -134,11 +144,24 @@ class Tally:
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
 
 
+def address(group: int, i: int) -> dict[str, str]:
+    """A client address of its own (198.18.0.0/15 is for benchmarks), as a proxy says it."""
+    return {"X-Forwarded-For": f"198.{18 + group}.{i // 250}.{i % 250 + 1}"}
+
+
 async def player(
-    base: str, game: str, deadline: float, think: float, rnd: random.Random, tally: Tally
+    base: str,
+    game: str,
+    deadline: float,
+    think: float,
+    rnd: random.Random,
+    tally: Tally,
+    who: int = 0,
 ) -> None:
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+    async with httpx.AsyncClient(
+        base_url=base, timeout=30, limits=limits, headers=address(0, who)
+    ) as client:
         state: dict[str, Any] | None = None
         await asyncio.sleep(rnd.uniform(0, max(think, 0.05)))  # do not all start at once
         while time.monotonic() < deadline:
@@ -182,11 +205,19 @@ def percentile(sorted_values: list[float], p: float) -> float:
 
 
 async def run_load(
-    server: Server, players: int, duration: float, warmup: float, think: float, game: str
+    server: Server,
+    players: int,
+    duration: float,
+    warmup: float,
+    think: float,
+    game: str,
+    costly: int = 0,
+    costly_tally: CostlyTally | None = None,
 ) -> tuple[Tally, float, float]:
     """Run the players for ``warmup + duration`` seconds; the tally of the last
     ``duration`` seconds and the server's and this process's CPU seconds in them."""
     start = time.monotonic()
+    costly_tally = costly_tally if costly_tally is not None else CostlyTally()
     tally = Tally(measure_from=start + warmup)
     deadline = tally.measure_from + duration
     cpu: list[float] = []
@@ -198,11 +229,75 @@ async def run_load(
     await asyncio.gather(
         snapshot(),
         *(
-            player(server.base, game, deadline, think, random.Random(i), tally)
+            player(server.base, game, deadline, think, random.Random(i), tally, i)
             for i in range(players)
+        ),
+        *(
+            costly_client(server.base, deadline, random.Random(1000 + i), costly_tally, i)
+            for i in range(costly)
         ),
     )
     return tally, group_cpu_seconds(server.pgid) - cpu[0], time.process_time() - cpu[1]
+
+
+@dataclass
+class CostlyTally:
+    answers: dict[str, int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+
+    def add(self, what: str, status: int, elapsed: float) -> None:
+        key = f"{what} {status}"
+        self.answers[key] = self.answers.get(key, 0) + 1
+        self.latencies.append(elapsed)
+
+
+async def costly_client(
+    base: str, deadline: float, rnd: random.Random, tally: CostlyTally, who: int
+) -> None:
+    """Only costly requests, no pause: solvable deals by number (Spider 4 suits, rarely
+    in the pool), then a random Spine deal (no card hidden: every new position needs a
+    search) with a winnability check and a hint after each random move. Odd clients send
+    no cookie (a new player every time)."""
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    async with httpx.AsyncClient(
+        base_url=base, timeout=30, limits=limits, headers=address(1, who)
+    ) as client:
+
+        async def post(what: str, path: str, body: dict[str, Any]) -> httpx.Response:
+            if who % 2:
+                client.cookies.clear()
+            t0 = time.perf_counter()
+            r = await client.post(path, json=body)
+            tally.add(what, r.status_code, time.perf_counter() - t0)
+            return r
+
+        while time.monotonic() < deadline:
+            try:
+                deal = 1 + rnd.randrange(2_000_000_000)
+                new = {"game": "spider", "options": {"suits": 4}, "solvable": True, "deal": deal}
+                await post("new solvable", "/api/games", new)
+                r = await post("new spine", "/api/games", {"game": "spine", "solvable": False})
+                if r.status_code != 201:
+                    await asyncio.sleep(0.05)
+                    continue
+                g = r.json()
+                for _ in range(5):
+                    v = {"version": g["version"]}
+                    await post("winnable", f"/api/games/{g['id']}/winnable", v)
+                    r = await post("hint", f"/api/games/{g['id']}/hint", v)
+                    if r.status_code == 200:
+                        g = r.json()
+                    if not g["view"]["moves"] or who % 2:
+                        break
+                    move = rnd.choice(g["view"]["moves"])["text"]
+                    r = await client.post(
+                        f"/api/games/{g['id']}/moves", json={"version": g["version"], "move": move}
+                    )
+                    if r.status_code != 200:
+                        break
+                    g = r.json()
+            except httpx.HTTPError as e:
+                tally.add(type(e).__name__, 0, 0.0)
 
 
 def report(
@@ -233,11 +328,17 @@ def main() -> None:
     ap.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL")
     ap.add_argument("--database-url", default=None, help="an existing database to use")
     ap.add_argument("--sqlite-synchronous", choices=["FULL", "NORMAL"], default=None)
+    ap.add_argument("--costly", type=int, default=0, help="clients sending only costly requests")
+    ap.add_argument("--pool-target", type=int, default=None, help="PASYANS_POOL_TARGET")
     args = ap.parse_args()
 
     pg = args.postgres or (args.database_url or "").startswith("postgresql")
     workers = args.workers or (2 if pg else 1)
-    extra = {"PASYANS_RATE_NEW_GAME_PER_MINUTE": "0"}
+    extra = {"PASYANS_TRUST_PROXY": "true", "PASYANS_FORWARDED_ALLOW_IPS": "127.0.0.1"}
+    if not args.costly:
+        extra["PASYANS_RATE_NEW_GAME_PER_MINUTE"] = "0"
+    if args.pool_target is not None:
+        extra["PASYANS_POOL_TARGET"] = str(args.pool_target)
     if args.sqlite_synchronous:
         extra["PASYANS_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
     backend = "PostgreSQL" if pg else f"SQLite {args.sqlite_synchronous or 'FULL'}"
@@ -260,6 +361,32 @@ def main() -> None:
             )
             line = report(label, n, args.duration, tally, server_cpu, client_cpu)
             print(line, flush=True)
+            if not args.costly:
+                continue
+            quiet = percentile(sorted(tally.latencies), 99)
+            attack = CostlyTally()
+            tally, server_cpu, client_cpu = asyncio.run(
+                run_load(
+                    server,
+                    n,
+                    args.duration,
+                    args.warmup,
+                    args.think,
+                    args.game,
+                    args.costly,
+                    attack,
+                )
+            )
+            line = report(f"{label} + {args.costly} costly", n, args.duration, tally,
+                          server_cpu, client_cpu)  # fmt: skip
+            print(line, flush=True)
+            loud = percentile(sorted(tally.latencies), 99)
+            lat = sorted(attack.latencies)
+            print(
+                f"#   costly clients: {len(lat)} requests, p50 {percentile(lat, 50) * 1000:.0f} "
+                f"ms, answers {dict(sorted(attack.answers.items()))}"
+            )
+            print(f"#   move p99 with costly clients / quiet: {loud / quiet:.2f}", flush=True)
 
 
 @contextmanager

@@ -80,6 +80,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         database_url=f"sqlite:///{data / 'e2e.sqlite3'}",
         rate_hint_per_minute=0,
         rate_new_game_per_minute=0,
+        rate_hint_any_per_minute=0,
+        rate_new_player_per_hour=0,
+        pool_inline=True,
     )
     app = create_app(settings)
     port = free_port()

@@ -26,6 +26,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         tables = set(inspect(conn).get_table_names())
         if "games" in tables:
             conn.execute(text("TRUNCATE games, players RESTART IDENTITY CASCADE"))
+        for table in ("deal_pool", "deal_jobs", "verdicts", "rate_limits"):
+            if table in tables:
+                conn.execute(text(f"TRUNCATE {table} RESTART IDENTITY"))
     engine.dispose()
     return url
 
@@ -38,6 +41,9 @@ def make_settings(db_url: str, tmp_path: Path) -> Callable[..., Settings]:
             "data_dir": tmp_path / "data",
             "rate_hint_per_minute": 0,
             "rate_new_game_per_minute": 0,
+            "rate_hint_any_per_minute": 0,
+            "rate_new_player_per_hour": 0,
+            "pool_inline": True,
             "hint_seconds": 0.5,
         }
         values.update(changes)

@@ -63,6 +63,9 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
             winnable_seconds=0.2,
             rate_hint_per_minute=0,
             rate_new_game_per_minute=0,
+            rate_hint_any_per_minute=0,
+            rate_new_player_per_hour=0,
+            pool_inline=True,
         )
     )
     yield app

@@ -7,8 +7,10 @@ worker then builds the app from the environment without migrating again.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from typer import Option
@@ -25,6 +27,10 @@ def serve(
     ] = None,
     data_dir: Annotated[Path | None, Option(help="Where the SQLite file lives [./data].")] = None,
     reload: Annotated[bool, Option(help="Restart on code changes (development).")] = False,
+    pool_worker: Annotated[
+        bool | None,
+        Option("--worker/--no-worker", help="Also run `pasyans worker` (the deal pool) [yes]."),
+    ] = None,
 ) -> None:
     """Run the site: the JSON API, the browser table and the /docs page."""
     import uvicorn
@@ -49,6 +55,22 @@ def serve(
     typer.echo(
         f"Pasyans on http://{settings.host}:{settings.port} ({settings.workers} worker(s), {where})"
     )
+    worker = None
+    if settings.pool_worker if pool_worker is None else pool_worker:
+        # Its own process (niced), so that making deals never slows a request down.
+        worker = subprocess.Popen([sys.executable, "-m", "pasyans", "worker", "--no-migrate"])
+    try:
+        _run(uvicorn, settings, reload)
+    finally:
+        if worker is not None:
+            worker.terminate()
+            try:
+                worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+
+
+def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
     uvicorn.run(
         "pasyans.server.app:app_from_env",
         factory=True,

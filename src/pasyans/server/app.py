@@ -16,7 +16,7 @@ from pasyans.server import errors, migrate
 from pasyans.server.cache import GameCache
 from pasyans.server.db import make_engine, make_sessionmaker
 from pasyans.server.docs import install_docs
-from pasyans.server.limits import RateLimiter
+from pasyans.server.limits import SharedLimits
 from pasyans.server.routes import catalog, games, health, pages
 from pasyans.server.routes import stats as stats_routes
 from pasyans.server.security import Security
@@ -51,14 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.game_cache = GameCache(settings.game_cache_size)
     app.state.write_lock = threading.Lock() if engine.dialect.name == "sqlite" else None
-    app.state.limiters = {
-        name: RateLimiter(per_minute, burst)
-        for name, per_minute, burst in (
-            ("hint", settings.rate_hint_per_minute, settings.rate_hint_burst),
-            ("new_game", settings.rate_new_game_per_minute, settings.rate_new_game_burst),
-        )
-        if per_minute > 0
-    }
+    app.state.limits = SharedLimits(settings, app.state.sessionmaker, app.state.write_lock)
     errors.install(app)
     app.include_router(catalog.router)
     app.include_router(games.router)

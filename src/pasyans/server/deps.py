@@ -39,6 +39,8 @@ PlayerDep = Annotated[str, Depends(get_player)]
 def get_context(
     request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
 ) -> Context:
+    from pasyans.server.limits import client_address
+
     cache: GameCache = request.app.state.game_cache
     return Context(
         session=session,
@@ -46,6 +48,8 @@ def get_context(
         cache=cache,
         settings=settings,
         write_lock=request.app.state.write_lock,
+        address=client_address(request, settings),
+        limits=getattr(request.app.state, "limits", None),
     )
 
 

@@ -1,63 +1,303 @@
-"""Rate limits on the costly endpoints (hint, winnable, new game): a token bucket per
-player and per process. Several workers each keep their own buckets (no shared state:
-the limit is then per worker, which is what a reverse proxy's limit would add to)."""
+"""Rate limits on the costly requests, per player **and** per client address, with their
+counters in the database so that every worker on every machine enforces the same limit.
+
+Each limit is a GCRA bucket (the "generic cell rate algorithm", a token bucket kept as one
+number: the time at which the bucket will be full again), one row of ``rate_limits`` per
+limit and player or address. A check reads the rows ``FOR UPDATE``, decides, and writes
+them back only when every bucket allows the request: a refused request costs nothing.
+
+Why not a library: ``limits`` (behind slowapi) keeps its counters in memory, Redis,
+Memcached or MongoDB, none of which this site runs; the database is the store the workers
+already share, and GCRA on it is a few lines.
+
+What is limited (docs/server.md lists the settings):
+
+- ``new_game``: every new game, per player and per address (``rate_address_factor`` times
+  the player's allowance: a household or an office behind one address);
+- ``new_player``: a new game from a client that has no player yet, per address
+  (the cap on new players one address may create: a fresh cookie is no fresh allowance);
+- ``search``: a hint or winnability check that runs the solver, per player and address.
+  An answer already known for the position, or one that needs no search (hidden cards),
+  does not count: following the hints to a win, one hint per move, is never refused;
+- ``hint``: every hint and winnability request, a loose flood limit.
+
+The client address is the peer's, or with ``trust_proxy`` the right-most
+``X-Forwarded-For`` entry that is not itself a trusted proxy, and only when the peer is one
+of ``forwarded_allow_ips``. IPv6 addresses count per /64 (one subscriber's network).
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy import Engine, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, sessionmaker
 
-from pasyans.server.deps import PlayerDep
+from pasyans.server import store
+from pasyans.server.db import WRITE, make_engine, make_sessionmaker
+from pasyans.server.deps import PlayerDep, SessionDep
 from pasyans.server.errors import ApiError
+from pasyans.server.models import RateCounter
+from pasyans.server.settings import Settings
+
+
+@dataclass(frozen=True)
+class Limit:
+    """``per_minute`` requests a minute on average, up to ``burst`` at once."""
+
+    name: str
+    per_minute: float
+    burst: int
+
+    @property
+    def interval_ms(self) -> int:
+        return max(1, round(60_000 / self.per_minute))
 
 
 class RateLimiter:
-    """``per_minute`` requests a minute, bursts up to ``burst``; at most ``max_keys``
-    players remembered (the least recently seen are forgotten)."""
+    """A token bucket in memory, for one process (kept for the library's own callers and
+    tests of the algorithm; the server uses :class:`SharedLimits`)."""
 
     def __init__(self, per_minute: float, burst: int, max_keys: int = 10_000) -> None:
-        self.rate = per_minute / 60.0
-        self.burst = float(burst)
+        self.limit = Limit("memory", per_minute, burst)
         self.max_keys = max_keys
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._tat: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def check(self, key: str, now: float | None = None) -> float:
         """0 when allowed (and counted), else the seconds to wait."""
-        t = time.monotonic() if now is None else now
+        t = round((time.monotonic() if now is None else now) * 1000)
         with self._lock:
-            tokens, last = self._buckets.pop(key, (self.burst, t))
-            tokens = min(self.burst, tokens + (t - last) * self.rate)
-            wait = 0.0
-            if tokens >= 1:
-                tokens -= 1
-            else:
-                wait = (1 - tokens) / self.rate if self.rate > 0 else 60.0
-            self._buckets[key] = (tokens, t)
-            while len(self._buckets) > self.max_keys:
-                self._buckets.popitem(last=False)
-            return wait
+            new, wait = _gcra(self._tat.get(key, 0), t, self.limit)
+            if wait == 0:
+                self._tat[key] = new
+                if len(self._tat) > self.max_keys:
+                    self._tat.pop(next(iter(self._tat)))
+            return wait / 1000
 
 
-def limited(name: str) -> Callable[[Request, str], None]:
-    """A dependency that answers 429 ``rate_limited`` when the player is over the limit."""
+def _gcra(tat: int, now: int, limit: Limit) -> tuple[int, int]:
+    """The bucket's new theoretical arrival time and the wait in ms (0: allowed)."""
+    new = max(tat, now) + limit.interval_ms
+    over = new - now - limit.interval_ms * limit.burst
+    return new, max(0, over)
 
-    def dependency(request: Request, player: PlayerDep) -> None:
-        limiter: RateLimiter | None = request.app.state.limiters.get(name)
-        if limiter is None:
-            return
-        wait = limiter.check(player)
+
+class SharedLimits:
+    """The limits of one app, counted in the database (see the module doc)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        maker: sessionmaker[Session],
+        write_lock: threading.Lock | None,
+    ) -> None:
+        self.settings = settings
+        self.maker = maker
+        self.write_lock = write_lock
+        bind = maker.kw.get("bind")
+        if isinstance(bind, Engine) and bind.dialect.name == "sqlite":
+            # Counters need no durability: on SQLite they commit without an fsync of their
+            # own (synchronous=NORMAL in WAL mode), so a limited request costs no disk flush.
+            self.maker = make_sessionmaker(
+                make_engine(bind.url.render_as_string(hide_password=False), pool_size=2,
+                            synchronous="NORMAL")
+            )  # fmt: skip
+        self.clock: Callable[[], float] = time.time
+        """Seconds since the epoch (tests move it on)."""
+        f = settings.rate_address_factor
+        s = settings
+        self.player: dict[str, Limit] = {}
+        self.address: dict[str, Limit] = {}
+        for name, per_minute, burst in (
+            ("new_game", s.rate_new_game_per_minute, s.rate_new_game_burst),
+            ("search", s.rate_hint_per_minute, s.rate_hint_burst),
+            ("hint", s.rate_hint_any_per_minute, s.rate_hint_any_burst),
+        ):
+            if per_minute > 0:
+                self.player[name] = Limit(name, per_minute, burst)
+                self.address[name] = Limit(name, per_minute * f, math.ceil(burst * f))
+        if s.rate_new_player_per_hour > 0:
+            self.address["new_player"] = Limit(
+                "new_player", s.rate_new_player_per_hour / 60, s.rate_new_player_burst
+            )
+
+    def charges(
+        self, name: str, player: str | None, address: str | None
+    ) -> list[tuple[str, Limit]]:
+        out: list[tuple[str, Limit]] = []
+        if player is not None and name in self.player:
+            out.append((f"{name}:p:{player[:40]}", self.player[name]))
+        if address is not None and name in self.address:
+            out.append((f"{name}:a:{address[:64]}", self.address[name]))
+        return out
+
+    def hit(self, charges: Sequence[tuple[str, Limit]], now_ms: int | None = None) -> float:
+        """Count one request against every bucket when all allow it: 0.0; else the
+        seconds until they would, and nothing is counted."""
+        if not charges:
+            return 0.0
+        now = round(self.clock() * 1000) if now_ms is None else now_ms
+        keys = sorted({k for k, _ in charges})
+        lock = self.write_lock if self.write_lock is not None else _NoLock()
+        with lock, self.maker() as session:
+            session.connection(execution_options=WRITE)
+            insert = (
+                postgresql.insert
+                if session.get_bind().dialect.name == "postgresql"
+                else sqlite.insert
+            )
+            session.execute(
+                insert(RateCounter)
+                .values([{"key": k, "tat_ms": 0} for k in keys])
+                .on_conflict_do_nothing()
+            )
+            rows = dict(
+                session.execute(
+                    select(RateCounter.key, RateCounter.tat_ms)
+                    .where(RateCounter.key.in_(keys))
+                    .order_by(RateCounter.key)
+                    .with_for_update()
+                ).all()
+            )
+            wait = 0
+            new: dict[str, int] = {}
+            for key, limit in charges:
+                tat, w = _gcra(int(rows.get(key, 0)), now, limit)
+                new[key] = tat
+                wait = max(wait, w)
+            if wait:
+                session.rollback()
+                return wait / 1000
+            for key, tat in new.items():
+                session.execute(
+                    update(RateCounter).where(RateCounter.key == key).values(tat_ms=tat)
+                )
+            session.commit()
+            return 0.0
+
+    def check(self, names: Iterable[str], player: str | None, address: str | None) -> None:
+        """Raise 429 ``rate_limited`` (with ``Retry-After``) unless every named limit
+        allows one more request from this player and address."""
+        charges = [c for name in names for c in self.charges(name, player, address)]
+        wait = self.hit(charges)
         if wait > 0:
-            raise ApiError("rate_limited", headers={"Retry-After": str(math.ceil(wait))})
-
-    return dependency
+            raise ApiError("rate_limited", headers={"Retry-After": str(max(1, math.ceil(wait)))})
 
 
-HintLimit = Annotated[None, Depends(limited("hint"))]
-NewGameLimit = Annotated[None, Depends(limited("new_game"))]
+class _NoLock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+# --- the client's address -----------------------------------------------------------------------
+
+Networks = list[ipaddress.IPv4Network | ipaddress.IPv6Network]
+
+
+def _networks(spec: str) -> Networks | None:
+    """``forwarded_allow_ips`` as networks; None means every peer ("*")."""
+    out: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if part == "*":
+            return None
+        if part:
+            try:
+                out.append(ipaddress.ip_network(part, strict=False))
+            except ValueError:
+                continue  # a host name or a socket path: never matches an address
+    return out
+
+
+def _trusted(host: str, networks: Networks | None) -> bool:
+    if networks is None:
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(ip in n for n in networks)
+
+
+def address_key(host: str) -> str:
+    """The key one client address counts under: the IPv4 address, or the IPv6 /64."""
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host[:64] or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def client_address(request: Request, settings: Settings) -> str:
+    """The client's address key (see the module doc: proxy headers only from trusted
+    proxies). Idempotent with uvicorn's own ``--proxy-headers``, which may already have
+    put the forwarded address in the peer."""
+    peer = request.client.host if request.client is not None else ""
+    if settings.trust_proxy:
+        networks = _networks(settings.forwarded_allow_ips)
+        if _trusted(peer, networks):
+            chain = [
+                h.strip()
+                for v in request.headers.getlist("x-forwarded-for")
+                for h in v.split(",")
+                if h.strip()
+            ]
+            for host in reversed(chain):
+                if not _trusted(host, networks):
+                    return address_key(host)
+            if chain:
+                return address_key(chain[0])
+    return address_key(peer)
+
+
+def limits_of(request: Request) -> SharedLimits:
+    found: SharedLimits | None = getattr(request.app.state, "limits", None)
+    if found is None:
+        found = SharedLimits(
+            request.app.state.settings,
+            request.app.state.sessionmaker,
+            request.app.state.write_lock,
+        )
+        request.app.state.limits = found
+    return found
+
+
+# --- dependencies -------------------------------------------------------------------------------
+
+
+def _new_game(request: Request, player: PlayerDep, session: SessionDep) -> None:
+    limits = limits_of(request)
+    address = client_address(request, limits.settings)
+    names = ["new_game"]
+    if "new_player" in limits.address and store.player_id(session, player) is None:
+        names.append("new_player")
+    if session.in_transaction():
+        session.rollback()
+    limits.check(names, player, address)
+
+
+def _hint(request: Request, player: PlayerDep) -> None:
+    limits = limits_of(request)
+    limits.check(["hint"], player, client_address(request, limits.settings))
+
+
+NewGameLimit = Annotated[None, Depends(_new_game)]
+HintLimit = Annotated[None, Depends(_hint)]
+"""The flood limit on hint and winnable requests; the search itself is counted in
+:mod:`pasyans.server.solving`, only when one runs."""

@@ -6,7 +6,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -76,3 +86,80 @@ class GameRow(Base):
         Index("ix_games_player_current", "player_id", "game", "options_key", "status"),
         Index("ix_games_player_created", "player_id", "created_at"),
     )
+
+
+class PoolEntry(Base):
+    """A solvable deal made ahead of time (docs/interfaces.md, "the deal pool"): requests
+    take one instead of running the generator. ``taken_at`` is null while it is free; a
+    taken entry stays, so that the same number asked for again is found at once."""
+
+    __tablename__ = "deal_pool"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    deal: Mapped[int] = mapped_column(BigInteger)
+    generator: Mapped[int] = mapped_column(Integer)
+    start: Mapped[dict[str, Any]] = mapped_column(JSON)
+    measure: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    taken_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        UniqueConstraint(
+            "game", "options_key", "difficulty", "deal", "generator", name="uq_deal_pool_deal"
+        ),
+        Index("ix_deal_pool_free", "game", "options_key", "difficulty", "generator", "taken_at"),
+    )
+
+
+class DealJob(Base):
+    """A requested deal number that was not in the pool: made by ``pasyans worker`` in a
+    bounded job (``error`` says why it could not be made)."""
+
+    __tablename__ = "deal_jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    deal: Mapped[int] = mapped_column(BigInteger)
+    generator: Mapped[int] = mapped_column(Integer)
+    requested_by: Mapped[str] = mapped_column(String(64))
+    """The client address key that asked first (a cap on pending jobs per address)."""
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    error: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+    __table_args__ = (
+        UniqueConstraint(
+            "game", "options_key", "difficulty", "deal", "generator", name="uq_deal_jobs_deal"
+        ),
+        Index("ix_deal_jobs_pending", "finished_at", "requested_at"),
+    )
+
+
+class Verdict(Base):
+    """What a bounded search found for one full-information position, shared by every
+    worker: ``won`` (``move`` starts the win), ``lost``, or ``unknown`` within ``seconds``."""
+
+    __tablename__ = "verdicts"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the game, its options and the position (:func:`solving.position_key`)."""
+    result: Mapped[str] = mapped_column(String(8))
+    move: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    seconds: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RateCounter(Base):
+    """One rate limit's state (GCRA: the theoretical arrival time, in ms since the epoch),
+    per limit and per player or client address, shared by every worker."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    tat_ms: Mapped[int] = mapped_column(BigInteger)

@@ -18,12 +18,14 @@ from sqlalchemy.orm import Session
 
 from pasyans import deals
 from pasyans.engine import MAX_DEAL, Game
-from pasyans.errors import PasyansError
+from pasyans.engine.core import check_deal_number
+from pasyans.errors import OptionError, PasyansError
+from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
-from pasyans.server import store
+from pasyans.server import pool, store
 from pasyans.server.cache import GameCache
-from pasyans.server.errors import ApiError
+from pasyans.server.errors import ApiError, from_engine
 from pasyans.server.models import GameRow
 from pasyans.server.settings import Settings
 
@@ -41,6 +43,10 @@ class Context:
     write_lock: threading.Lock | None = None
     """SQLite only: one writer at a time in this process, queued here instead of in
     SQLite's busy handler (which sleeps up to 100 ms between tries)."""
+    address: str = ""
+    """The client's address key (:func:`pasyans.server.limits.client_address`)."""
+    limits: Any = None
+    """The app's :class:`~pasyans.server.limits.SharedLimits` (None: no limits)."""
 
 
 @contextmanager
@@ -131,23 +137,48 @@ def create(
     solvable: bool | None,
     difficulty: str | None = None,
 ) -> dict[str, Any]:
+    """A new game. A solvable deal comes from the pool (:mod:`pasyans.server.pool`): never
+    made here, so the request stays fast; a number the pool does not have is queued and
+    the answer is ``202 deal_preparing`` with ``Retry-After``."""
     values = resolve_options(game_id, options)
-    number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     kind = deal_kind(game_id, solvable)
-    game = deals.new_game(game_id, number, values, kind, difficulty)
-    view = game.view()
+    if kind == "solvable":
+        if "solvable" not in deals.kinds_for(game_id, values):
+            raise OptionError(
+                "Solvable deals are not offered for this game with these options:"
+                " choose a random deal.",
+                "solvable_unavailable",
+            )
+        return _create_solvable(ctx, game_id, values, deal, difficulty or pool.DEFAULT_DIFFICULTY)
+    number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
+    game = deals.new_game(game_id, number, values, kind)
+    return _store_new(ctx, game, None)
+
+
+def _store_new(
+    ctx: Context, game: Game | None, entry: Callable[[], Game | None] | None
+) -> dict[str, Any]:
+    """Insert the new game (and with ``entry``, claim its pool entry in the same
+    transaction: ``entry`` answers None when the pool has none)."""
     if ctx.session.in_transaction():
         ctx.session.rollback()
     with writing(ctx):
         ctx.session.connection(execution_options={"pasyans_write": True})
+        if entry is not None:
+            game = entry()
+            if game is None:
+                ctx.session.rollback()
+                raise _Missing
+        assert game is not None
+        view = game.view()
         player = store.ensure_player(ctx.session, ctx.token_hash)
         row = store.add_game(
             ctx.session,
             player,
-            game=game_id,
+            game=game.id,
             options=game.options,
-            deal=number,
-            kind=kind,
+            deal=game.deal,
+            kind=game.kind,
             rules_version=RULES_VERSION,
             summary=view["counters"],
             start=game.to_saved().get("start"),
@@ -157,6 +188,107 @@ def create(
         ctx.session.commit()
     checkin(ctx, row, game)
     return describe(row, game, view)
+
+
+class _Missing(Exception):
+    """The pool has no entry for the request."""
+
+
+def _create_solvable(
+    ctx: Context, game_id: str, values: dict[str, str], deal: int | None, difficulty: str
+) -> dict[str, Any]:
+    if deal is not None:
+        check_deal_number(deal)
+    key = store.options_key(values)
+
+    def entry() -> Game | None:
+        s = ctx.session
+        if deal is not None:
+            found = pool.lookup(s, game_id, key, difficulty, deal)
+        else:
+            found = pool.take(s, game_id, key, difficulty) or pool.reuse(
+                s, game_id, key, difficulty
+            )
+        if found is None:
+            return None
+        start = State.from_json(found.start)
+        return Game(
+            game_id,
+            found.deal,
+            values,
+            start=start,
+            kind="solvable",
+            difficulty=found.difficulty,
+            generator=found.generator,
+        )
+
+    for attempt in range(2):
+        try:
+            return _store_new(ctx, None, entry)
+        except _Missing:
+            if attempt == 0 and ctx.settings.pool_inline:
+                _make_inline(ctx, game_id, values, key, deal, difficulty)
+                continue
+            break
+    _queue(ctx, game_id, key, difficulty, deal)
+    raise AssertionError("unreachable")  # pragma: no cover - _queue always raises
+
+
+def _make_inline(
+    ctx: Context, game_id: str, values: dict[str, str], key: str, deal: int | None, band: str
+) -> None:
+    """``pool_inline`` (tests, development): make the missing deal here, then store it."""
+    number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
+    try:
+        made = pool.make_solvable(game_id, values, number, band)
+    except PasyansError as e:
+        raise from_engine(e) from e
+    with writing(ctx):
+        ctx.session.connection(execution_options={"pasyans_write": True})
+        pool.add(ctx.session, game_id, key, number, made)
+        ctx.session.commit()
+
+
+def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) -> None:
+    """Ask the worker for the deal; always raises the answer (202, 422, 429 or 503)."""
+    with writing(ctx):
+        ctx.session.connection(execution_options={"pasyans_write": True})
+        state, error = pool.request(
+            ctx.session,
+            game_id,
+            key,
+            band,
+            deal,
+            ctx.address or "unknown",
+            max_pending=ctx.settings.pool_max_pending,
+            max_pending_per_address=ctx.settings.pool_max_pending_per_address,
+        )
+        ctx.session.commit()
+    if state in ("queued", "pending"):
+        raise ApiError(
+            "deal_preparing",
+            "The solvable deal is being prepared: ask again in a moment.",
+            status=202,
+            message_ru="Решаемая раздача готовится: повторите запрос через мгновение.",
+            headers={"Retry-After": "2"},
+            extra={"deal": deal, "difficulty": band},
+        )
+    if state == "failed":
+        raise ApiError(
+            "no_solvable_deal",
+            f"No solvable layout could be made for deal {deal} ({error}): try another number.",
+            status=422,
+        )
+    if state == "too_many":
+        raise ApiError("rate_limited", headers={"Retry-After": "10"})
+    raise ApiError(
+        "pool_busy",
+        "Too many solvable deals are being prepared: try again soon, or a random deal.",
+        status=503,
+        message_ru="Готовится слишком много решаемых раздач: попробуйте позже "
+        "или возьмите обычную раздачу.",
+        headers={"Retry-After": "30"},
+    )
 
 
 # --- changing -----------------------------------------------------------------------------

@@ -40,17 +40,64 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(default=16 * 1024, ge=256)
     hint_seconds: float = Field(
-        default=0.2, gt=0, le=30, description="Search budget of one hint (p95 target 300 ms)."
+        default=0.2,
+        gt=0,
+        le=30,
+        description="Search budget of one hint; never more than 0.25 s (SOLVER_CPU_CAP).",
     )
-    winnable_seconds: float = Field(default=2.0, gt=0, le=60)
+    winnable_seconds: float = Field(
+        default=0.25, gt=0, le=60, description="Search budget; never more than 0.25 s."
+    )
+    solver_processes: int = Field(
+        default=1,
+        ge=0,
+        le=16,
+        description="Processes per web worker that run hint and winnability searches "
+        "(0: in the request's thread, which slows the worker's other requests meanwhile).",
+    )
     active_gap_seconds: float = Field(
         default=30.0, gt=0, description="Longest gap between signs of activity that counts."
     )
     game_cache_size: int = Field(default=256, ge=0, description="Rebuilt games kept per process.")
-    rate_hint_per_minute: float = Field(default=30, ge=0, description="0: no limit.")
-    rate_hint_burst: int = Field(default=10, ge=1)
+    rate_hint_per_minute: float = Field(
+        default=60,
+        ge=0,
+        description="Hints and winnability checks that run a search, per player; 0: no limit.",
+    )
+    rate_hint_burst: int = Field(default=30, ge=1)
+    rate_hint_any_per_minute: float = Field(
+        default=240, ge=0, description="Every hint and winnability request (flood limit)."
+    )
+    rate_hint_any_burst: int = Field(default=120, ge=1)
     rate_new_game_per_minute: float = Field(default=60, ge=0, description="0: no limit.")
     rate_new_game_burst: int = Field(default=30, ge=1)
+    rate_address_factor: float = Field(
+        default=4,
+        ge=1,
+        description="Per client address: this many times a player's allowance.",
+    )
+    rate_new_player_per_hour: float = Field(
+        default=60, ge=0, description="New players one client address may create; 0: no cap."
+    )
+    rate_new_player_burst: int = Field(default=20, ge=1)
+    pool_worker: bool = Field(
+        default=True, description="`pasyans serve` also runs `pasyans worker` (the deal pool)."
+    )
+    pool_target: int = Field(
+        default=10, ge=0, description="Free solvable deals kept per game, options, difficulty."
+    )
+    pool_job_seconds: float = Field(
+        default=60, gt=0, description="Longest time one solvable deal may take to make."
+    )
+    pool_games: str = Field(default="", description="Games the worker fills, comma-separated.")
+    pool_worker_nice: int = Field(default=10, ge=0, le=19)
+    pool_max_pending: int = Field(default=500, ge=1, description="Queued deal numbers, in all.")
+    pool_max_pending_per_address: int = Field(default=3, ge=1)
+    pool_inline: bool = Field(
+        default=False,
+        description="Make a solvable deal missing from the pool inside the request (tests and "
+        "development only: a request may then take seconds).",
+    )
     sqlite_synchronous: Literal["FULL", "NORMAL"] = Field(
         default="FULL",
         description="FULL: every commit survives a power loss; NORMAL: only a process crash.",

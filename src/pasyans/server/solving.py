@@ -1,21 +1,164 @@
-"""Hint and winnability answers, computed outside any write transaction (a search may take
-``hint_seconds``; no row or database lock is held meanwhile)."""
+"""Hint and winnability answers, computed outside any write transaction (no row or
+database lock is held during a search).
+
+Bounded and remembered:
+
+- no request runs the solver for more than :data:`SOLVER_CPU_CAP` seconds
+  (``hint_seconds`` and ``winnable_seconds`` are capped to it);
+- every verdict on a full-information position (``won`` with its next move, ``lost``, or
+  ``unknown`` within a budget) is kept in the ``verdicts`` table, shared by every worker,
+  and in the process's :data:`pasyans.solver.hints.LINES`; a win's whole line is kept, so
+  the next hints along it cost nothing;
+- only a request that actually searches is counted against the ``search`` rate limit
+  (:mod:`pasyans.server.limits`); a known answer, or one that needs no search (cards still
+  hidden: the heuristic on the visible cards), is free.
+"""
 
 from __future__ import annotations
 
+import concurrent.futures
+import hashlib
+import json
+import multiprocessing
+import os
+import threading
+import time
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from pasyans.engine import Game, apply
+from sqlalchemy.dialects import postgresql, sqlite
+
+from pasyans.engine import Game, apply, core
+from pasyans.engine.moves import Move
 from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.registry import RULES_VERSION
+from pasyans.rules.spec import GameSpec
 from pasyans.server import service, store
 from pasyans.server.errors import ApiError
+from pasyans.server.models import Verdict
 from pasyans.solver import hints
+from pasyans.solver.search import Result as SearchResult
+from pasyans.solver.search import solve
+
+SOLVER_CPU_CAP = 0.25
+"""The most solver time one request may spend, in seconds (the search's budget is wall
+time, which is never less than the CPU time it used)."""
+
+LINE_KEPT = 600
+"""Positions of a found win stored as verdicts (a win is at most a few hundred moves)."""
 
 HINT_RU = {
     "none": "Полезного хода нет.",
     "heuristic": "Этот ход выглядит полезным.",
     "solver": "Этот ход ведёт к победе.",
 }
+
+Result = Literal["won", "lost", "unknown"]
+
+
+@dataclass
+class SearchStats:
+    """What this process's searches cost (read by tests and benchmarks)."""
+
+    searches: int = 0
+    cpu_seconds: float = 0.0
+    max_cpu_seconds: float = 0.0
+    remembered: int = 0
+    """Answers served from memory (process or database) instead of a search."""
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def add(self, cpu: float) -> None:
+        with self._lock:
+            self.searches += 1
+            self.cpu_seconds += cpu
+            self.max_cpu_seconds = max(self.max_cpu_seconds, cpu)
+
+
+STATS = SearchStats()
+
+
+# --- the searches, in processes of their own -------------------------------------------------
+
+
+def _lower_priority() -> None:
+    if hasattr(os, "nice"):
+        os.nice(5)
+
+
+def _solve_in_child(
+    game_id: str, options: dict[str, str], state: State, budget: float
+) -> tuple[SearchResult, float]:
+    t0 = time.thread_time()
+    result = solve(get_game(game_id, options), state, seconds=budget)
+    return result, time.thread_time() - t0
+
+
+_START = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+"""Fork: the child starts at once with everything imported (it only runs the search:
+no database, no logging)."""
+
+
+class Searches:
+    """Runs the searches of this web worker in ``solver_processes`` child processes (at a
+    lower priority): a search then never holds the worker's GIL, so the cheap requests of
+    other players go on at full speed while it runs. ``solver_processes = 0`` searches in
+    the request's own thread. At most ``4 ×`` the processes wait at once: beyond that the
+    answer is 503 ``solver_busy`` with Retry-After."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pid = 0
+        self._waiting = 0
+
+    def _pool(self, processes: int) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None or self._pid != os.getpid():
+                self._executor = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=processes,
+                    mp_context=multiprocessing.get_context(_START),
+                    initializer=_lower_priority,
+                )
+                self._pid = os.getpid()
+            return self._executor
+
+    def run(self, spec: GameSpec, state: State, budget: float, processes: int) -> SearchResult:
+        if processes <= 0:
+            result, cpu = _solve_in_child(spec.id, dict(spec.option_values), state, budget)
+            STATS.add(cpu)
+            return result
+        with self._lock:
+            if self._waiting >= 4 * processes:
+                raise ApiError(
+                    "solver_busy",
+                    "The solver is busy: ask again in a moment.",
+                    status=503,
+                    message_ru="Решатель занят: спросите ещё раз через мгновение.",
+                    headers={"Retry-After": "1"},
+                )
+            self._waiting += 1
+        try:
+            future = self._pool(processes).submit(
+                _solve_in_child, spec.id, dict(spec.option_values), state, budget
+            )
+            result, cpu = future.result(timeout=30)
+        finally:
+            with self._lock:
+                self._waiting -= 1
+        STATS.add(cpu)
+        return result
+
+    def shutdown(self) -> None:
+        with self._lock:
+            if self._executor is not None and self._pid == os.getpid():
+                self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+SEARCHES = Searches()
 
 
 def _game_at(ctx: service.Context, game_id: str, version: int) -> tuple[Any, Game]:
@@ -35,15 +178,147 @@ def history(game: Game) -> list[State]:
     return states[:-1]
 
 
+def position_key(spec: GameSpec, state: State) -> str:
+    """The key of a position in ``verdicts``: game, options, rules version, position."""
+    options = store.options_key(spec.option_values)
+    text = json.dumps(state.to_json(), separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(f"{spec.id}|{options}|{RULES_VERSION}|{text}".encode()).hexdigest()
+
+
+# --- remembered verdicts --------------------------------------------------------------------
+
+
+def _known(
+    ctx: service.Context, spec: GameSpec, state: State, budget: float
+) -> tuple[Result, Move | None] | None:
+    """The verdict already found for this position (this process, then the database)."""
+    found, move = hints.LINES.get(spec, state)
+    if found:
+        return ("won", move) if move is not None else ("lost", None)
+    row = ctx.session.get(Verdict, position_key(spec, state))
+    if row is None:
+        return None
+    if row.result == "won" and row.move:
+        try:
+            m = Move.parse(row.move)
+        except Exception:  # a verdict from other rules: search again
+            return None
+        hints.LINES.won(spec, state, [m])
+        return "won", m
+    if row.result == "lost":
+        hints.LINES.lost(spec, state)
+        return "lost", None
+    if row.result == "unknown" and row.seconds >= budget - 1e-9:
+        return "unknown", None
+    return None
+
+
+def _remember(
+    ctx: service.Context, spec: GameSpec, state: State, result: Any, budget: float
+) -> None:
+    rows: list[dict[str, Any]] = []
+    t = store.now()
+    if result.result == "won":
+        hints.LINES.won(spec, state, result.moves)
+        s = state
+        for m in list(result.moves)[:LINE_KEPT]:
+            rows.append(
+                {"key": position_key(spec, s), "result": "won", "move": m.to_str(),
+                 "seconds": budget, "created_at": t}
+            )  # fmt: skip
+            s = core.apply(spec, s, m)
+    else:
+        if result.result == "lost":
+            hints.LINES.lost(spec, state)
+        rows.append(
+            {"key": position_key(spec, state), "result": result.result, "move": None,
+             "seconds": budget, "created_at": t}
+        )  # fmt: skip
+    if ctx.session.in_transaction():
+        ctx.session.rollback()
+    # Verdicts can be found again: written without an fsync of their own on SQLite.
+    maker = ctx.limits.maker if ctx.limits is not None else None
+    with service.writing(ctx), maker() if maker is not None else ctx.session as session:
+        session.connection(execution_options={"pasyans_write": True})
+        dialect = session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        stmt = insert(Verdict).values(rows)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[Verdict.key],
+            set_={
+                "result": stmt.excluded.result,
+                "move": stmt.excluded.move,
+                "seconds": stmt.excluded.seconds,
+            },
+        )
+        session.execute(stmt)
+        session.commit()
+
+
+def _verdict(
+    ctx: service.Context, spec: GameSpec, state: State, setting: float
+) -> tuple[Result, Move | None]:
+    """The exact verdict on a full-information position: remembered, or searched within
+    the capped budget (counted against the player's and address's ``search`` limit)."""
+    budget = min(setting, SOLVER_CPU_CAP)
+    known = _known(ctx, spec, state, budget)
+    if ctx.session.in_transaction():
+        ctx.session.rollback()
+    if known is not None:
+        STATS.remembered += 1
+        return known
+    if ctx.limits is not None:
+        ctx.limits.check(["search"], ctx.token_hash, ctx.address)
+    result = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
+    _remember(ctx, spec, state, result, budget)
+    if result.result == "won":
+        return "won", result.moves[0]
+    return result.result, None
+
+
+# --- the answers ----------------------------------------------------------------------------
+
+
+def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State]) -> hints.Hint:
+    if core.is_won(spec, state) or core.has_hidden_cards(spec, state):
+        return hints.suggest(spec, state, seconds=SOLVER_CPU_CAP, history=past)  # no search
+    outcome, first = _verdict(ctx, spec, state, ctx.settings.hint_seconds)
+    if first is not None:
+        return hints.Hint(
+            first, "solver", True, "This move starts a win.", "Этот ход ведёт к победе."
+        )
+    if outcome == "lost":
+        return hints.Hint(
+            None,
+            "solver",
+            False,
+            "No win is possible from here: undo, or start a new deal.",
+            "Отсюда выиграть нельзя: отмените ходы или начните новую раздачу.",
+        )
+    move = hints.heuristic_move(spec, state, past)
+    if move is None:
+        return hints.Hint(
+            None,
+            "none",
+            None,
+            "No win was found in the time allowed.",
+            "За отведённое время победа не найдена.",
+        )
+    return hints.Hint(
+        move,
+        "heuristic",
+        None,
+        "No win was found in the time allowed; this move looks useful.",
+        "За отведённое время победа не найдена; этот ход выглядит полезным.",
+    )
+
+
 def hint_for(ctx: service.Context, game_id: str, version: int) -> dict[str, Any]:
     row, game = _game_at(ctx, game_id, version)
-    try:
-        found = hints.suggest(
-            game.spec, game.state, seconds=ctx.settings.hint_seconds, history=history(game)
-        )
-    finally:
-        service.checkin(ctx, row, game)
-        ctx.session.rollback()  # end the read; the hint is counted in a write of its own
+    spec, state, past = game.spec, game.state, history(game)
+    service.checkin(ctx, row, game)
+    ctx.session.rollback()  # end the read; the hint is counted in a write of its own
+    found = _hint(ctx, spec, state, past)
     move = found.move
     message_ru = getattr(found, "message_ru", None) or HINT_RU.get(found.source, found.message)
     return {
@@ -53,9 +328,6 @@ def hint_for(ctx: service.Context, game_id: str, version: int) -> dict[str, Any]
         "message": found.message,
         "message_ru": message_ru,
     }
-
-
-Result = Literal["won", "lost", "unknown"]
 
 
 def _result(value: object) -> Result:
@@ -69,11 +341,10 @@ def _result(value: object) -> Result:
 
 def winnable_for(ctx: service.Context, game_id: str, version: int) -> Result:
     row, game = _game_at(ctx, game_id, version)
-    try:
-        judge = getattr(hints, "winnable", None)
-        if judge is None:
-            return "unknown"
-        return _result(judge(game.spec, game.state, seconds=ctx.settings.winnable_seconds))
-    finally:
-        service.checkin(ctx, row, game)
-        ctx.session.rollback()
+    spec, state = game.spec, game.state
+    service.checkin(ctx, row, game)
+    ctx.session.rollback()
+    if core.is_won(spec, state) or core.has_hidden_cards(spec, state):
+        budget = min(ctx.settings.winnable_seconds, SOLVER_CPU_CAP)
+        return _result(hints.winnable(spec, state, seconds=budget))  # no search
+    return _verdict(ctx, spec, state, ctx.settings.winnable_seconds)[0]

@@ -30,6 +30,7 @@ from pasyans.server.solving import hint_for, winnable_for
 router = APIRouter(prefix="/api", tags=["games"])
 
 E: dict[int | str, dict[str, Any]] = {
+    202: {"model": ErrorOut, "description": "deal_preparing: ask again after Retry-After"},
     400: {"model": ErrorOut, "description": "The body is not JSON"},
     404: {"model": ErrorOut, "description": "No such game for this player"},
     409: {"model": ErrorOut, "description": "Stale version or finished game, with the state"},
@@ -37,6 +38,7 @@ E: dict[int | str, dict[str, Any]] = {
     415: {"model": ErrorOut, "description": "The body is not application/json"},
     422: {"model": ErrorOut, "description": "Invalid or illegal request; nothing changes"},
     429: {"model": ErrorOut, "description": "Too many costly requests (hint, new game)"},
+    503: {"model": ErrorOut, "description": "pool_busy: too many deals queued; Retry-After"},
 }
 
 

@@ -34,8 +34,16 @@ export async function call(method, path, body) {
     data = null;
   }
   if (!res.ok) throw new ApiError(res.status, data);
+  if (res.status === 202 && data && data.error) {
+    // Accepted, not done: e.g. a solvable deal still being prepared (deal_preparing).
+    const e = new ApiError(res.status, data);
+    e.retryAfter = Number(res.headers.get("Retry-After")) || 1;
+    throw e;
+  }
   return data;
 }
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let catalogPromise = null;
 
@@ -53,8 +61,22 @@ export const newGame = (game, { deal, options, solvable } = {}) => {
   if (deal != null) body.deal = deal;
   if (options) body.options = options;
   if (solvable != null) body.solvable = solvable;
-  return call("POST", "/api/games", body);
+  return createGame(body);
 };
+
+/** POST /api/games, waiting while the server prepares a solvable deal (202, at most
+ * about a minute; then the last answer is the error shown). */
+export async function createGame(body) {
+  const until = Date.now() + 60000;
+  for (;;) {
+    try {
+      return await call("POST", "/api/games", body);
+    } catch (e) {
+      if (e.code !== "deal_preparing" || Date.now() > until) throw e;
+      await sleep(Math.min(5, Math.max(1, e.retryAfter)) * 1000);
+    }
+  }
+}
 
 export const getGame = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
 

@@ -1,6 +1,6 @@
 // The statistics page, and what the history and replay pages share with it: the RU/EN
 // strings of these pages, number and date formats, option labels, share links.
-import { call } from "./api.js";
+import { call, createGame } from "./api.js";
 import { options as optionList, title } from "./catalog.js";
 import { h, formatTime, toast } from "./dom.js";
 import { getLang, t } from "./i18n.js";
@@ -332,7 +332,7 @@ export function playAgainLink(entry, item, label, attrs = {}) {
     const body = { game: entry.id, deal: item.deal, options: item.options };
     if (item.kind) body.solvable = item.kind === "solvable";
     try {
-      await request("POST", "/api/games", body);
+      await createGame(body);
     } catch (err) {
       toast(errorText(err));
       return;

@@ -1,0 +1,76 @@
+"""``pasyans worker``: keep the solvable-deal pool topped up (docs/deploy.md).
+
+Runs beside the web processes, on the same database (``PASYANS_DATABASE_URL``): it makes
+the deal numbers players asked for first, each in a child process stopped after
+``PASYANS_POOL_JOB_SECONDS``, then keeps ``PASYANS_POOL_TARGET`` free solvable deals for
+every game, option set and difficulty. Several workers (on several machines) may run at
+once: jobs and entries are claimed in the database. ``pasyans serve`` starts one unless
+``PASYANS_POOL_WORKER=false``.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from types import FrameType
+from typing import Annotated
+
+import typer
+from typer import Option
+
+from pasyans.cli import app
+
+
+@app.command()
+def worker(
+    once: Annotated[
+        bool, Option(help="Do what is needed now (jobs, then the top-up), then exit.")
+    ] = False,
+    target: Annotated[
+        int | None, Option(help="Free deals kept per game, options and difficulty [10].", min=0)
+    ] = None,
+    games: Annotated[str | None, Option(help="Only these games, comma-separated [all].")] = None,
+    migrate_first: Annotated[
+        bool, Option("--migrate/--no-migrate", help="Apply the migrations first.")
+    ] = True,
+) -> None:
+    """Make solvable deals ahead of time, into the database the site uses."""
+    from pasyans.server import migrate
+    from pasyans.server.db import make_engine, make_sessionmaker
+    from pasyans.server.pool import PoolWorker, WorkerConfig, lower_priority
+    from pasyans.server.settings import Settings
+
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
+    url = settings.resolved_database_url()
+    if migrate_first:
+        migrate.upgrade(url)
+    chosen = games if games is not None else settings.pool_games
+    config = WorkerConfig(
+        target=settings.pool_target if target is None else target,
+        job_seconds=settings.pool_job_seconds,
+        games=tuple(g.strip() for g in chosen.split(",") if g.strip()),
+    )
+    lower_priority(settings.pool_worker_nice)
+    engine = make_engine(url, pool_size=1, synchronous=settings.sqlite_synchronous)
+    pool_worker = PoolWorker(make_sessionmaker(engine), config)
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        if once:
+            while not stop.is_set() and pool_worker.step():
+                pass
+        else:
+            typer.echo(f"pasyans worker: pool target {config.target}", err=True)
+            pool_worker.run(stop)
+    finally:
+        engine.dispose()
+    typer.echo(f"pasyans worker: made {pool_worker.made} deal(s)", err=True)
