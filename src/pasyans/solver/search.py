@@ -185,8 +185,9 @@ def solve(
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
     d = domain_for(spec, state)
-    if isinstance(d, SpiderDomain):  # two calls: each with its own position type
-        return search(d, start, seconds, nodes)
+    if isinstance(d, SpiderDomain):  # the resumable staged search (spider.py, compiled core)
+        outcome, moves, used, exhausted = spider.solve(d.game, seconds=seconds, nodes=nodes)
+        return Result(outcome, moves, used, time.perf_counter() - start, exhausted)
     return search(d, start, seconds, nodes)
 
 

@@ -23,11 +23,20 @@ and stock included (the search is for positions where every card is known).
 
 from __future__ import annotations
 
+import heapq
+import time
 from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind, Stock
+
+try:
+    from pasyans.solver import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
 
 Cols = tuple[tuple[int, ...], ...]
 Pos = tuple[Cols, tuple[int, ...], int, int, int]
@@ -204,6 +213,11 @@ class SpiderGame:
         """The moves to search from ``pos`` with their positions, best first, and whether
         an unproven rule dropped one (:func:`shuffle`; a second empty column while the
         stock still deals by place)."""
+        steps, dropped = self.child_steps(pos, prune=prune)
+        return self._pairs(pos, steps), dropped
+
+    def child_steps(self, pos: Pos, *, prune: bool) -> tuple[list[Step], bool]:
+        """:meth:`children` as steps."""
         steps = self.steps(pos)
         cols, down, left, _, _ = pos
         kept: list[tuple[int, Step]] = []
@@ -227,7 +241,7 @@ class SpiderGame:
                 continue
             kept.append((order(cols, down, st), st))
         kept.sort(key=_first, reverse=True)
-        return self._pairs(pos, [st for _, st in kept]), dropped
+        return [st for _, st in kept], dropped
 
     def _pairs(self, pos: Pos, steps: list[Step]) -> Iterator[tuple[Move, Pos]]:
         for st in steps:
@@ -328,3 +342,179 @@ def distance(cols: Sequence[tuple[int, ...]], down: Sequence[int], left: int, do
     for j in range(len(cols)):
         score += column_cost(cols[j], down[j])
     return score
+
+
+# --- The staged search ---------------------------------------------------------------------
+
+
+def attempt(k: int) -> tuple[int, int]:
+    """The ``k``-th attempt's size: (positions expanded per stage, positions kept per
+    deal), growing without end. Each attempt resumes every stage where the last one left
+    it, so nothing is thrown away."""
+    if k == 0:
+        return 100, 1
+    if k == 1:
+        return 250, 2
+    return 1000 << (2 * (k - 2)), 1 << k
+
+
+_CLOCK_EVERY = 256
+_TICKS = (1 << 40) - 1
+MEMORY = 1 << 30
+"""Bytes the compiled search's tables may take (a search that needs more answers
+"unknown")."""
+
+Status = Literal["won", "unknown", "exhausted", "memory"]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one staged search found: ``won`` (with ``line``), ``exhausted`` (every
+    position it could reach was expanded), or ``unknown``/``memory`` (budget spent)."""
+
+    status: Status
+    line: tuple[Step, ...]
+    nodes: int
+    dropped: bool  # an unproven rule dropped a move somewhere (so exhausted is no proof)
+
+
+def staged(
+    game: SpiderGame,
+    *,
+    nodes: int | None,
+    seconds: float | None,
+    prune: bool,
+    use_compiled: bool | None = None,
+) -> Found:
+    """Staged best-first search from ``game.root`` (see ``docs/solver.md``), in C when the
+    compiled core is built (``use_compiled`` None), else in Python. Both expand the same
+    positions in the same order and find the same line."""
+    if use_compiled is None:
+        use_compiled = compiled is not None
+    if use_compiled:
+        if compiled is None:
+            raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
+        cols, down, left, done, _ = game.root
+        r: dict[str, Any] = compiled.spider_search(
+            game.stock,
+            (cols, down, left, done),
+            WON,
+            nodes or 0,
+            seconds or 0.0,
+            MEMORY,
+            prune,
+        )
+        line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
+        return Found(r["status"], line, r["nodes"], r["dropped"])
+    return _staged_python(game, nodes, seconds, prune)
+
+
+def _staged_python(
+    game: SpiderGame, nodes: int | None, seconds: float | None, prune: bool
+) -> Found:
+    """The reference: every stage (one per deal made) keeps its table entries, its open
+    positions (best-first: lowest distance, the newest on ties) and the positions its
+    deals reached (candidates for the next stage, best first, the oldest on ties)."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    root = game.root
+    stages = (root[2] + game.width - 1) // game.width + 1
+    parent: dict[Hashable, tuple[Hashable, Step] | None] = {game.key(root): None}
+    opened: list[list[tuple[int, int, Hashable, Pos]]] = [[] for _ in range(stages)]
+    nexts: list[list[tuple[int, int, Hashable, Pos]]] = [[] for _ in range(stages)]
+    expanded = [0] * stages
+    seeded = [0] * stages
+    tick = 0
+    nexts[0].append((root[4], tick, game.key(root), root))
+    tick += 1
+    count = 0
+    dropped = False
+
+    def line(key: Hashable) -> list[Step]:
+        out: list[Step] = []
+        link = parent[key]
+        while link is not None:
+            key, st = link
+            out.append(st)
+            link = parent[key]
+        out.reverse()
+        return out
+
+    k = 0
+    while True:
+        per, width = attempt(k)
+        progressed = False
+        for s in range(stages):
+            while seeded[s] < width and nexts[s]:
+                dist, _, key, pos = heapq.heappop(nexts[s])
+                heapq.heappush(opened[s], (dist, _TICKS - tick, key, pos))
+                tick += 1
+                seeded[s] += 1
+                progressed = True
+            while expanded[s] < per and opened[s]:
+                if nodes is not None and count >= nodes:
+                    return Found("unknown", (), count, dropped)
+                if (
+                    deadline is not None
+                    and count % _CLOCK_EVERY == 0
+                    and time.perf_counter() > deadline
+                ):
+                    return Found("unknown", (), count, dropped)
+                _, _, key, pos = heapq.heappop(opened[s])
+                count += 1
+                expanded[s] += 1
+                progressed = True
+                kids, drop = game.child_steps(pos, prune=prune)
+                dropped = dropped or drop
+                for st in kids:
+                    t = game.play(pos, st)
+                    if t[3] == WON:
+                        return Found("won", (*line(key), st), count, dropped)
+                    tkey = game.key(t)
+                    if tkey in parent:
+                        continue
+                    parent[tkey] = (key, st)
+                    if st[2] == 0:
+                        heapq.heappush(nexts[s + 1], (t[4], tick, tkey, t))
+                    else:
+                        heapq.heappush(opened[s], (t[4], _TICKS - tick, tkey, t))
+                    tick += 1
+        if not progressed:
+            return Found("exhausted", (), count, dropped)
+        k += 1
+
+
+Outcome = Literal["won", "lost", "unknown"]
+
+
+def solve(
+    game: SpiderGame,
+    *,
+    seconds: float | None,
+    nodes: int | None,
+    use_compiled: bool | None = None,
+) -> tuple[Outcome, tuple[Move, ...], int, bool]:
+    """Search ``game`` from its root: (outcome, winning moves, positions expanded, whether
+    an "unknown" is only due to the unproven rules).
+
+    The staged search with the unproven rules runs first and widens until it wins or the
+    budget is spent. Only if it runs out of positions (every stage exhausted) does the same
+    search run again without them, with what is left: its exhaustion proves a loss.
+    """
+    start = time.perf_counter()
+    r = staged(game, nodes=nodes, seconds=seconds, prune=True, use_compiled=use_compiled)
+    used = r.nodes
+    if r.status == "exhausted" and r.dropped:
+        left_nodes = None if nodes is None else nodes - used
+        left_time = None if seconds is None else seconds - (time.perf_counter() - start)
+        if (left_nodes is None or left_nodes > 0) and (left_time is None or left_time > 0):
+            r = staged(
+                game, nodes=left_nodes, seconds=left_time, prune=False, use_compiled=use_compiled
+            )
+            used += r.nodes
+        else:
+            return "unknown", (), used, True
+    if r.status == "won":
+        return "won", tuple(game.move(st) for st in r.line), used, False
+    if r.status == "exhausted":
+        return "lost", (), used, False
+    return "unknown", (), used, False
