@@ -557,6 +557,18 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                 int nk = sp_children(g, &p, lim->prune, kids, &dropped);
                 if (dropped)
                     r->dropped = 1;
+                /* Each column's share of the key and of the distance: a move changes two
+                 * columns, so a child's key and distance are the parent's, updated. */
+                int off[MAXW + 1], cost[MAXW], pdist = 0;
+                uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
+                offsets(g, &p, off);
+                for (int j = 0; j < g->width; j++) {
+                    term[j] = column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
+                    cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j]);
+                    phash += term[j];
+                    pdist += cost[j];
+                }
+                pdist += SP_STOCK * p.left;
                 for (int x = 0; x < nk; x++) {
                     sp_play(g, &p, kids[x], &q);
                     if (q.done == g->won) {
@@ -564,14 +576,30 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                         path_to(&s, e, kids[x], 1, r);
                         goto done;
                     }
-                    int add = add_entry(&s, sp_hash(g, &q), e, kids[x], &idx);
+                    uint64_t h;
+                    int qdist;
+                    if (kids[x].cards) {
+                        int i = kids[x].src, c = kids[x].dst, qoff[MAXW + 1];
+                        offsets(g, &q, qoff);
+                        h = phash - term[i] - term[c] +
+                            column_term(q.cards + qoff[i], q.len[i], q.down[i], q.left ? i : -1) +
+                            column_term(q.cards + qoff[c], q.len[c], q.down[c], q.left ? c : -1);
+                        h = h ? h : 1;
+                        qdist = pdist - cost[i] - cost[c] +
+                                column_cost(q.cards + qoff[i], q.len[i], q.down[i]) +
+                                column_cost(q.cards + qoff[c], q.len[c], q.down[c]);
+                    } else {
+                        h = sp_hash(g, &q);
+                        qdist = sp_distance(g, &q);
+                    }
+                    int add = add_entry(&s, h, e, kids[x], &idx);
                     if (add < 0) {
                         r->status = SP_NOMEMORY;
                         goto done;
                     }
                     if (!add)
                         continue;
-                    uint64_t dist = (uint64_t)(sp_distance(g, &q) + BIAS);
+                    uint64_t dist = (uint64_t)(qdist + BIAS);
                     int fail;
                     if (kids[x].cards == 0) /* a deal: a candidate for the next stage */
                         fail = heap_push(&nexts[st + 1], (dist << 40) | s.tick++, idx);
