@@ -321,25 +321,31 @@ static HeapItem heap_pop(Heap *h)
 
 typedef struct {
     const SpiderGame *g;
-    /* Every position ever reached: its parent, the move from it, and (once expanded)
-     * where its packed record lies in the arena. */
+    /* Every position ever reached: its first parent and the move from it, its distance,
+     * and once it is expanded, where its packed record and its children lie. */
     uint32_t *parent;
     Step *step;
+    int16_t *dist;
+    uint32_t *seen; /* the last attempt that reached it */
     uint64_t *rec;
+    uint64_t *kids;
     size_t n, cap;
     /* The table: open addressing on the 64-bit key, values are entry indexes. */
     uint64_t *keys;
     uint32_t *vals;
     size_t tcap, tn;
-    uint8_t *arena;
+    uint8_t *arena; /* packed records of expanded positions */
     size_t arena_n, arena_cap;
-    uint64_t tick;
+    uint32_t *edges; /* per expanded position: its child count, then the children */
+    size_t edges_n, edges_cap;
 } Search;
 
 static size_t memory_used(const Search *s)
 {
-    return s->cap * (sizeof(uint32_t) + sizeof(Step) + sizeof(uint64_t)) +
-           s->tcap * (sizeof(uint64_t) + sizeof(uint32_t)) + s->arena_cap;
+    return s->cap * (sizeof(uint32_t) * 2 + sizeof(Step) + sizeof(int16_t) +
+                     sizeof(uint64_t) * 2) +
+           s->tcap * (sizeof(uint64_t) + sizeof(uint32_t)) + s->arena_cap +
+           s->edges_cap * sizeof(uint32_t);
 }
 
 static int table_grow(Search *s)
@@ -370,30 +376,35 @@ static int table_grow(Search *s)
     return 0;
 }
 
-/* Adds a new entry for ``key`` unless the table has it: 1 added, 0 known, -1 no memory. */
-static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, uint32_t *idx)
+#define GROW(arr, cap)                                                                     \
+    do {                                                                                   \
+        void *grown = realloc((arr), (cap) * sizeof *(arr));                               \
+        if (!grown)                                                                        \
+            return -1;                                                                     \
+        (arr) = grown;                                                                     \
+    } while (0)
+
+/* The entry of ``key``, added if the table lacks it: 1 added, 0 known, -1 no memory. */
+static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, uint32_t *idx)
 {
     if (2 * (s->tn + 1) > s->tcap && table_grow(s))
         return -1;
     size_t j = key & (s->tcap - 1);
     while (s->keys[j]) {
-        if (s->keys[j] == key)
+        if (s->keys[j] == key) {
+            *idx = s->vals[j];
             return 0;
+        }
         j = (j + 1) & (s->tcap - 1);
     }
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : (1u << 16);
-        uint32_t *pa = realloc(s->parent, cap * sizeof *pa);
-        if (pa)
-            s->parent = pa;
-        Step *sa = realloc(s->step, cap * sizeof *sa);
-        if (sa)
-            s->step = sa;
-        uint64_t *ra = realloc(s->rec, cap * sizeof *ra);
-        if (ra)
-            s->rec = ra;
-        if (!pa || !sa || !ra)
-            return -1;
+        GROW(s->parent, cap);
+        GROW(s->step, cap);
+        GROW(s->dist, cap);
+        GROW(s->seen, cap);
+        GROW(s->rec, cap);
+        GROW(s->kids, cap);
         s->cap = cap;
     }
     s->keys[j] = key;
@@ -401,7 +412,10 @@ static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, uint32_t
     s->tn++;
     s->parent[s->n] = parent;
     s->step[s->n] = st;
+    s->dist[s->n] = (int16_t)dist;
+    s->seen[s->n] = UINT32_MAX;
     s->rec[s->n] = NONE;
+    s->kids[s->n] = NONE;
     *idx = (uint32_t)s->n++;
     return 1;
 }
@@ -414,10 +428,7 @@ static int store(Search *s, uint32_t e, const SPos *p)
     size_t need = (size_t)(2 * w + 2 + ncards);
     if (s->arena_n + need > s->arena_cap) {
         size_t cap = s->arena_cap ? s->arena_cap * 2 : (1u << 20);
-        uint8_t *a = realloc(s->arena, cap);
-        if (!a)
-            return -1;
-        s->arena = a;
+        GROW(s->arena, cap);
         s->arena_cap = cap;
     }
     uint8_t *r = s->arena + s->arena_n;
@@ -444,8 +455,8 @@ static void load(const Search *s, uint64_t at, SPos *p)
     memcpy(p->cards, r + 2 * w + 2, (size_t)ncards);
 }
 
-/* The packed position of entry ``e``: stored once it is expanded, else its parent's
- * (always expanded) with the entry's move played. */
+/* The packed position of entry ``e``: its parent's (always expanded, so stored) with the
+ * entry's move played; stored, since it is about to be expanded. */
 static int position(Search *s, uint32_t e, SPos *p)
 {
     if (s->rec[e] != NONE) {
@@ -458,6 +469,22 @@ static int position(Search *s, uint32_t e, SPos *p)
     return store(s, e, p);
 }
 
+static int add_edges(Search *s, uint32_t e, const uint32_t *kids, int n)
+{
+    if (s->edges_n + (size_t)n + 1 > s->edges_cap) {
+        size_t cap = s->edges_cap ? s->edges_cap * 2 : (1u << 20);
+        while (cap < s->edges_n + (size_t)n + 1)
+            cap *= 2;
+        GROW(s->edges, cap);
+        s->edges_cap = cap;
+    }
+    s->kids[e] = s->edges_n;
+    s->edges[s->edges_n++] = (uint32_t)n;
+    memcpy(s->edges + s->edges_n, kids, (size_t)n * sizeof *kids);
+    s->edges_n += (size_t)n;
+    return 0;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -465,28 +492,26 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void path_to(const Search *s, uint32_t e, Step last, int with_last, SearchResult *r)
+static void path_to(const Search *s, uint32_t e, Step last, SearchResult *r)
 {
-    size_t n = with_last ? 1 : 0;
+    size_t n = 1;
     for (uint32_t x = e; x != 0; x = s->parent[x])
         n++;
-    r->line = malloc((n + 1) * sizeof(Step));
-    r->line_n = n;
+    r->line = malloc(n * sizeof(Step));
     if (!r->line) {
-        r->line_n = 0;
         r->status = SP_NOMEMORY;
         return;
     }
+    r->line_n = n;
     size_t k = n;
-    if (with_last)
-        r->line[--k] = last;
+    r->line[--k] = last;
     for (uint32_t x = e; x != 0; x = s->parent[x])
         r->line[--k] = s->step[x];
 }
 
 /* The attempts' sizes: (positions expanded per stage, positions kept per deal), growing
- * without end; an attempt resumes every stage where the one before left it. */
-static uint64_t per_stage(int k)
+ * without end. */
+static uint64_t per_stage(uint32_t k)
 {
     if (k == 0)
         return 100;
@@ -497,9 +522,64 @@ static uint64_t per_stage(int k)
     return 1000ULL << (2 * (k - 2));
 }
 
-static uint64_t kept_per_deal(int k)
+static uint64_t kept_per_deal(uint32_t k)
 {
     return k > 40 ? (1ULL << 40) : (1ULL << k);
+}
+
+/* Expands entry ``e`` for the first time: generates its children, adds the new ones to
+ * the table and stores the list. Returns 1 on a win (``r`` has the line), -1 without
+ * memory, else 0. */
+static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
+{
+    const SpiderGame *g = s->g;
+    SPos p, q;
+    Step kids[MAXSTEPS];
+    uint32_t idx[MAXSTEPS];
+    if (position(s, e, &p))
+        return -1;
+    int dropped = 0;
+    int nk = sp_children(g, &p, prune, kids, &dropped);
+    if (dropped)
+        r->dropped = 1;
+    /* Each column's share of the key and of the distance: a move changes two columns,
+     * so a child's key and distance are the parent's, updated. */
+    int off[MAXW + 1], cost[MAXW], pdist = SP_STOCK * p.left;
+    uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
+    offsets(g, &p, off);
+    for (int j = 0; j < g->width; j++) {
+        term[j] = column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
+        cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j]);
+        phash += term[j];
+        pdist += cost[j];
+    }
+    for (int x = 0; x < nk; x++) {
+        sp_play(g, &p, kids[x], &q);
+        if (q.done == g->won) {
+            r->status = SP_WON;
+            path_to(s, e, kids[x], r);
+            return 1;
+        }
+        uint64_t h;
+        int qdist;
+        if (kids[x].cards) {
+            int i = kids[x].src, c = kids[x].dst, qoff[MAXW + 1];
+            offsets(g, &q, qoff);
+            h = phash - term[i] - term[c] +
+                column_term(q.cards + qoff[i], q.len[i], q.down[i], q.left ? i : -1) +
+                column_term(q.cards + qoff[c], q.len[c], q.down[c], q.left ? c : -1);
+            h = h ? h : 1;
+            qdist = pdist - cost[i] - cost[c] +
+                    column_cost(q.cards + qoff[i], q.len[i], q.down[i]) +
+                    column_cost(q.cards + qoff[c], q.len[c], q.down[c]);
+        } else {
+            h = sp_hash(g, &q);
+            qdist = sp_distance(g, &q);
+        }
+        if (add_entry(s, h, e, kids[x], qdist, &idx[x]) < 0)
+            return -1;
+    }
+    return add_edges(s, e, idx, nk);
 }
 
 void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, SearchResult *r)
@@ -509,110 +589,105 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     memset(r, 0, sizeof *r);
     r->status = SP_UNKNOWN;
     int stages = (root->left + g->width - 1) / g->width + 1;
-    Heap open[MAXSTAGES] = {{0}}, nexts[MAXSTAGES] = {{0}};
-    uint64_t expanded[MAXSTAGES] = {0}, seeded[MAXSTAGES] = {0};
+    Heap open = {0}, nexts = {0};
+    uint32_t *seeds = NULL;
     double deadline = lim->seconds > 0 ? now() + lim->seconds : 0;
-    uint64_t count = 0;
+    uint64_t count = 0, pops = 0;
     uint32_t idx;
-    Step kids[MAXSTEPS];
-    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, &idx) < 0 || store(&s, 0, root) ||
-        heap_push(&nexts[0], ((uint64_t)(sp_distance(g, root) + BIAS) << 40) | s.tick++, 0)) {
+    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), &idx) < 0 ||
+        store(&s, 0, root)) {
         r->status = SP_NOMEMORY;
         goto done;
     }
-    for (int k = 0;; k++) {
-        uint64_t per = per_stage(k), width = kept_per_deal(k);
-        int progressed = 0;
-        for (int st = 0; st < stages; st++) {
-            while (seeded[st] < width && nexts[st].n) {
-                HeapItem it = heap_pop(&nexts[st]);
-                uint64_t dist = it.key >> 40;
-                if (heap_push(&open[st], (dist << 40) | (TICKS - s.tick++), it.idx)) {
+    for (uint32_t k = 0;; k++) {
+        uint64_t per = per_stage(k), width = kept_per_deal(k), tick = 0;
+        size_t nseeds = 1;
+        int limited = 0;
+        free(seeds);
+        seeds = malloc(sizeof *seeds);
+        if (!seeds) {
+            r->status = SP_NOMEMORY;
+            goto done;
+        }
+        seeds[0] = 0;
+        for (int st = 0; st < stages && nseeds; st++) {
+            open.n = nexts.n = 0;
+            for (size_t x = 0; x < nseeds; x++) {
+                uint32_t e = seeds[x];
+                s.seen[e] = k;
+                if (heap_push(&open, ((uint64_t)(s.dist[e] + (int)BIAS) << 40) | (TICKS - tick++),
+                              e)) {
                     r->status = SP_NOMEMORY;
                     goto done;
                 }
-                seeded[st]++;
-                progressed = 1;
             }
-            while (expanded[st] < per && open[st].n) {
-                if (lim->nodes && count >= lim->nodes)
+            uint64_t spent = 0;
+            while (open.n && spent < per) {
+                if (deadline && (++pops & 255) == 0 && now() > deadline)
                     goto done;
-                if (deadline && (count & 255) == 0 && now() > deadline)
-                    goto done;
-                if (lim->memory && memory_used(&s) > lim->memory) {
-                    r->status = SP_NOMEMORY;
-                    goto done;
-                }
-                HeapItem it = heap_pop(&open[st]);
-                uint32_t e = it.idx;
-                SPos p, q;
-                if (position(&s, e, &p)) {
-                    r->status = SP_NOMEMORY;
-                    goto done;
-                }
-                count++;
-                expanded[st]++;
-                progressed = 1;
-                int dropped = 0;
-                int nk = sp_children(g, &p, lim->prune, kids, &dropped);
-                if (dropped)
-                    r->dropped = 1;
-                /* Each column's share of the key and of the distance: a move changes two
-                 * columns, so a child's key and distance are the parent's, updated. */
-                int off[MAXW + 1], cost[MAXW], pdist = 0;
-                uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
-                offsets(g, &p, off);
-                for (int j = 0; j < g->width; j++) {
-                    term[j] = column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
-                    cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j]);
-                    phash += term[j];
-                    pdist += cost[j];
-                }
-                pdist += SP_STOCK * p.left;
-                for (int x = 0; x < nk; x++) {
-                    sp_play(g, &p, kids[x], &q);
-                    if (q.done == g->won) {
-                        r->status = SP_WON;
-                        path_to(&s, e, kids[x], 1, r);
-                        goto done;
-                    }
-                    uint64_t h;
-                    int qdist;
-                    if (kids[x].cards) {
-                        int i = kids[x].src, c = kids[x].dst, qoff[MAXW + 1];
-                        offsets(g, &q, qoff);
-                        h = phash - term[i] - term[c] +
-                            column_term(q.cards + qoff[i], q.len[i], q.down[i], q.left ? i : -1) +
-                            column_term(q.cards + qoff[c], q.len[c], q.down[c], q.left ? c : -1);
-                        h = h ? h : 1;
-                        qdist = pdist - cost[i] - cost[c] +
-                                column_cost(q.cards + qoff[i], q.len[i], q.down[i]) +
-                                column_cost(q.cards + qoff[c], q.len[c], q.down[c]);
-                    } else {
-                        h = sp_hash(g, &q);
-                        qdist = sp_distance(g, &q);
-                    }
-                    int add = add_entry(&s, h, e, kids[x], &idx);
-                    if (add < 0) {
+                uint32_t e = heap_pop(&open).idx;
+                spent++;
+                if (s.kids[e] == NONE) {
+                    if (lim->memory && memory_used(&s) > lim->memory) {
                         r->status = SP_NOMEMORY;
                         goto done;
                     }
-                    if (!add)
-                        continue;
-                    uint64_t dist = (uint64_t)(qdist + BIAS);
+                    if (lim->nodes && count >= lim->nodes)
+                        goto done;
+                    count++;
+                    int got = expand(&s, e, lim->prune, r);
+                    if (got > 0)
+                        goto done;
+                    if (got < 0) {
+                        r->status = SP_NOMEMORY;
+                        goto done;
+                    }
+                }
+                const uint32_t *kids = s.edges + s.kids[e] + 1;
+                uint32_t nk = kids[-1];
+                for (uint32_t x = 0; x < nk; x++) {
+                    uint32_t c = kids[x];
+                    uint64_t dist = (uint64_t)(s.dist[c] + (int)BIAS) << 40;
                     int fail;
-                    if (kids[x].cards == 0) /* a deal: a candidate for the next stage */
-                        fail = heap_push(&nexts[st + 1], (dist << 40) | s.tick++, idx);
-                    else /* ties: the newest first (it goes deeper) */
-                        fail = heap_push(&open[st], (dist << 40) | (TICKS - s.tick++), idx);
+                    if (s.step[c].cards == 0 && c != 0) { /* a deal: a candidate for the next stage */
+                        fail = heap_push(&nexts, dist | tick++, c);
+                    } else {
+                        if (s.seen[c] == k)
+                            continue;
+                        s.seen[c] = k;
+                        /* Ties: the newest first (it goes deeper). */
+                        fail = heap_push(&open, dist | (TICKS - tick++), c);
+                    }
                     if (fail) {
                         r->status = SP_NOMEMORY;
                         goto done;
                     }
                 }
             }
+            if (open.n)
+                limited = 1;
+            /* The best positions the stage's deals reach start the next stage. */
+            nseeds = 0;
+            uint32_t *next = malloc((width < nexts.n ? width : nexts.n) * sizeof *next + 1);
+            if (!next) {
+                r->status = SP_NOMEMORY;
+                goto done;
+            }
+            while (nexts.n && nseeds < width) {
+                uint32_t c = heap_pop(&nexts).idx;
+                if (s.seen[c] != k) {
+                    s.seen[c] = k;
+                    next[nseeds++] = c;
+                }
+            }
+            while (nexts.n && s.seen[nexts.a[0].idx] == k)
+                heap_pop(&nexts);
+            if (nexts.n)
+                limited = 1; /* some position after a deal was left out */
+            free(seeds);
+            seeds = next;
         }
-        if (!progressed) {
+        if (!limited) {
             r->status = SP_EXHAUSTED;
             break;
         }
@@ -621,14 +696,17 @@ done:
     r->nodes = count;
     r->positions = s.n;
     r->memory = memory_used(&s);
-    for (int st = 0; st < MAXSTAGES; st++) {
-        free(open[st].a);
-        free(nexts[st].a);
-    }
+    free(seeds);
+    free(open.a);
+    free(nexts.a);
     free(s.parent);
     free(s.step);
+    free(s.dist);
+    free(s.seen);
     free(s.rec);
+    free(s.kids);
     free(s.keys);
     free(s.vals);
     free(s.arena);
+    free(s.edges);
 }

@@ -412,73 +412,101 @@ def staged(
 def _staged_python(
     game: SpiderGame, nodes: int | None, seconds: float | None, prune: bool
 ) -> Found:
-    """The reference: every stage (one per deal made) keeps its table entries, its open
-    positions (best-first: lowest distance, the newest on ties) and the positions its
-    deals reached (candidates for the next stage, best first, the oldest on ties)."""
+    """The reference search (``csrc/spider.c`` does the same). Attempt ``k`` searches
+    every stage from the positions kept at the last deal; a position's children are
+    generated once (counted as expanded) and kept, so a later attempt walks again through
+    what earlier ones expanded at no cost and only pays for new positions."""
     deadline = None if seconds is None else time.perf_counter() + seconds
     root = game.root
     stages = (root[2] + game.width - 1) // game.width + 1
-    parent: dict[Hashable, tuple[Hashable, Step] | None] = {game.key(root): None}
-    opened: list[list[tuple[int, int, Hashable, Pos]]] = [[] for _ in range(stages)]
-    nexts: list[list[tuple[int, int, Hashable, Pos]]] = [[] for _ in range(stages)]
-    expanded = [0] * stages
-    seeded = [0] * stages
-    tick = 0
-    nexts[0].append((root[4], tick, game.key(root), root))
-    tick += 1
-    count = 0
+    index: dict[Hashable, int] = {game.key(root): 0}
+    parent = [0]
+    step: list[Step] = [DEAL]
+    dist = [root[4]]
+    pos = [root]
+    kids: list[list[int] | None] = [None]
+    seen = [-1]
+    count = pops = 0
     dropped = False
 
-    def line(key: Hashable) -> list[Step]:
+    def line(e: int) -> list[Step]:
         out: list[Step] = []
-        link = parent[key]
-        while link is not None:
-            key, st = link
-            out.append(st)
-            link = parent[key]
+        while e:
+            out.append(step[e])
+            e = parent[e]
         out.reverse()
         return out
 
     k = 0
     while True:
         per, width = attempt(k)
-        progressed = False
-        for s in range(stages):
-            while seeded[s] < width and nexts[s]:
-                dist, _, key, pos = heapq.heappop(nexts[s])
-                heapq.heappush(opened[s], (dist, _TICKS - tick, key, pos))
+        tick = 0
+        limited = False
+        seeds = [0]
+        for _ in range(stages):
+            if not seeds:
+                break
+            opened: list[tuple[int, int, int]] = []
+            nexts: list[tuple[int, int, int]] = []
+            for e in seeds:
+                seen[e] = k
+                heapq.heappush(opened, (dist[e], _TICKS - tick, e))
                 tick += 1
-                seeded[s] += 1
-                progressed = True
-            while expanded[s] < per and opened[s]:
-                if nodes is not None and count >= nodes:
-                    return Found("unknown", (), count, dropped)
-                if (
-                    deadline is not None
-                    and count % _CLOCK_EVERY == 0
-                    and time.perf_counter() > deadline
-                ):
-                    return Found("unknown", (), count, dropped)
-                _, _, key, pos = heapq.heappop(opened[s])
-                count += 1
-                expanded[s] += 1
-                progressed = True
-                kids, drop = game.child_steps(pos, prune=prune)
-                dropped = dropped or drop
-                for st in kids:
-                    t = game.play(pos, st)
-                    if t[3] == WON:
-                        return Found("won", (*line(key), st), count, dropped)
-                    tkey = game.key(t)
-                    if tkey in parent:
-                        continue
-                    parent[tkey] = (key, st)
-                    if st[2] == 0:
-                        heapq.heappush(nexts[s + 1], (t[4], tick, tkey, t))
+            spent = 0
+            while opened and spent < per:
+                if deadline is not None:
+                    pops += 1
+                    if pops % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+                        return Found("unknown", (), count, dropped)
+                e = heapq.heappop(opened)[2]
+                spent += 1
+                children = kids[e]
+                if children is None:
+                    if nodes is not None and count >= nodes:
+                        return Found("unknown", (), count, dropped)
+                    count += 1
+                    p = pos[e]
+                    steps, drop = game.child_steps(p, prune=prune)
+                    dropped = dropped or drop
+                    children = []
+                    for st in steps:
+                        t = game.play(p, st)
+                        if t[3] == WON:
+                            return Found("won", (*line(e), st), count, dropped)
+                        tkey = game.key(t)
+                        c = index.get(tkey)
+                        if c is None:
+                            c = index[tkey] = len(parent)
+                            parent.append(e)
+                            step.append(st)
+                            dist.append(t[4])
+                            pos.append(t)
+                            kids.append(None)
+                            seen.append(-1)
+                        children.append(c)
+                    kids[e] = children
+                for c in children:
+                    if step[c][2] == 0 and c != 0:  # a deal: a candidate for the next stage
+                        heapq.heappush(nexts, (dist[c], tick, c))
+                    elif seen[c] != k:
+                        seen[c] = k
+                        # Ties: the newest first (it goes deeper).
+                        heapq.heappush(opened, (dist[c], _TICKS - tick, c))
                     else:
-                        heapq.heappush(opened[s], (t[4], _TICKS - tick, tkey, t))
+                        continue
                     tick += 1
-        if not progressed:
+            limited = limited or bool(opened)
+            # The best positions the stage's deals reach start the next stage.
+            seeds = []
+            while nexts and len(seeds) < width:
+                c = heapq.heappop(nexts)[2]
+                if seen[c] != k:
+                    seen[c] = k
+                    seeds.append(c)
+            while nexts and seen[nexts[0][2]] == k:
+                heapq.heappop(nexts)
+            limited = limited or bool(nexts)
+        if not limited:
             return Found("exhausted", (), count, dropped)
         k += 1
 
