@@ -3,12 +3,12 @@
     uv run python benchmarks/solver.py                    # everything, as issue 5 asks
     uv run python benchmarks/solver.py --deals 20 --seconds 2 --games spine,backbone
     uv run python benchmarks/solver.py --skip-spine --games spider --deals 20 --nodes 30000
-    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 5
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 10
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
-Part 2 (with --spider-rate N), Spider's packed domain against the engine's generic
-``legal_moves``/``apply``: the same search, the same node budget, deals 1…N, one after
-the other in this process, so the two nodes/s figures share the machine's load.
+Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
+search before the compiled core (Python), the Python reference of today's search and the
+compiled core (``ratio`` is compiled against before), one after the other in this process.
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
@@ -24,8 +24,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
+from pasyans.solver import spider
 from pasyans.solver.generate import solvable_spine
-from pasyans.solver.search import EngineDomain, SpiderDomain, search, solve
+from pasyans.solver.search import SpiderDomain, search, solve
 from pasyans.solver.sweep import Task, decide
 
 
@@ -60,22 +61,39 @@ def spine_part(count: int, options: dict[str, str]) -> None:
     print(f"nodes/s:         median {statistics.median(rates):.0f}")
 
 
-def spider_rate_part(deals: int, nodes: int) -> None:
-    print(f"== Spider nodes/s, deals 1…{deals}, {nodes} nodes each: packed domain vs engine ==")
-    print(f"{'suits':<8}{'packed':>10}{'engine':>10}{'ratio':>8}")
+def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
+    """Positions expanded per CPU second (``time.process_time``: the machine is shared, so
+    CPU time, not wall time), deals 1…N one after the other in this process: the search
+    before the compiled core (the staged attempts that restart, then depth-first, on the
+    Python domain), the Python reference of today's search, and the compiled core (given
+    ``scale`` times the node budget, so that its run is long enough to time)."""
+    print(
+        f"== Spider positions per CPU second, deals 1…{deals}: {nodes} nodes each in Python, "
+        f"{nodes * scale} compiled =="
+    )
+    print(f"{'suits':<8}{'before':>10}{'reference':>11}{'compiled':>10}{'ratio':>8}")
     for suits in ("1", "2", "4"):
         spec = get_game("spider", {"suits": suits})
-        rates: dict[str, list[float]] = {"packed": [], "engine": []}
+        rates: dict[str, list[float]] = {"before": [], "reference": [], "compiled": []}
         for deal in range(1, deals + 1):
             state = initial_state(spec, deal)
-            t = time.perf_counter()
-            r = search(SpiderDomain(spec, state), t, None, nodes)
-            rates["packed"].append(r.nodes / max(r.seconds, 1e-9))
-            t = time.perf_counter()
-            r = search(EngineDomain(spec, state), t, None, nodes)
-            rates["engine"].append(r.nodes / max(r.seconds, 1e-9))
-        packed, engine = statistics.median(rates["packed"]), statistics.median(rates["engine"])
-        print(f"{suits:<8}{packed:>10.0f}{engine:>10.0f}{packed / engine:>8.1f}", flush=True)
+            game = spider.SpiderGame(spec, state)
+            t = time.process_time()
+            r = search(SpiderDomain(spec, state), time.perf_counter(), None, nodes)
+            rates["before"].append(r.nodes / max(time.process_time() - t, 1e-9))
+            for name, budget, use in (
+                ("reference", nodes, False),
+                ("compiled", nodes * scale, True),
+            ):
+                t = time.process_time()
+                f = spider.staged(game, nodes=budget, seconds=None, prune=True, use_compiled=use)
+                rates[name].append(f.nodes / max(time.process_time() - t, 1e-9))
+        med = {k: statistics.median(v) for k, v in rates.items()}
+        print(
+            f"{suits:<8}{med['before']:>10.0f}{med['reference']:>11.0f}{med['compiled']:>10.0f}"
+            f"{med['compiled'] / med['before']:>8.1f}",
+            flush=True,
+        )
 
 
 def sweep_part(
@@ -119,13 +137,14 @@ def main() -> None:
     ap.add_argument("--skip-sweep", action="store_true")
     ap.add_argument("--spider-rate", type=int, default=0, help="Spider nodes/s, deals 1…N")
     ap.add_argument("--rate-nodes", type=int, default=5000)
+    ap.add_argument("--rate-scale", type=int, default=20, help="compiled budget: this × Python's")
     a = ap.parse_args()
     if not a.skip_spine:
         for game, options in variants():
             if game == "spine" and (a.spine_all or options == variants()[0][1]):
                 spine_part(a.spine_deals, options)
     if a.spider_rate:
-        spider_rate_part(a.spider_rate, a.rate_nodes)
+        spider_rate_part(a.spider_rate, a.rate_nodes, a.rate_scale)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes)
