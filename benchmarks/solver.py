@@ -97,10 +97,16 @@ def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
 
 
 def sweep_part(
-    games: set[str] | None, deals: int, seconds: float, jobs: int, nodes: int | None = None
+    games: set[str] | None,
+    deals: int,
+    seconds: float,
+    jobs: int,
+    nodes: int | None = None,
+    first: int = 1,
 ) -> None:
     budget = f"{nodes} nodes" if nodes is not None else f"{seconds:g} s"
-    print(f"== Deals 1…{deals} of every game and option, {budget} per deal, {jobs} jobs ==")
+    last = first + deals - 1
+    print(f"== Deals {first}…{last} of every game and option, {budget} per deal, {jobs} jobs ==")
     print(
         f"{'game':<18}{'options':<34}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}"
         f"{'p90 s':>8}{'nodes/s':>9}"
@@ -111,7 +117,7 @@ def sweep_part(
                 continue
             opts = tuple(sorted(options.items()))
             limit = None if nodes is not None else seconds
-            tasks = [Task(game, opts, d, "random", limit, nodes) for d in range(1, deals + 1)]
+            tasks = [Task(game, opts, d, "random", limit, nodes) for d in range(first, last + 1)]
             rows = list(pool.map(decide, tasks, chunksize=1))
             counts = {k: sum(r["result"] == k for r in rows) for k in ("won", "lost", "unknown")}
             times = [float(r["seconds"]) for r in rows]
@@ -127,6 +133,7 @@ def sweep_part(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--first", type=int, default=1, help="first deal number of the sweep")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--nodes", type=int, default=None, help="node budget (reproducible)")
@@ -147,7 +154,7 @@ def main() -> None:
         spider_rate_part(a.spider_rate, a.rate_nodes, a.rate_scale)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
-        sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes)
+        sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes, a.first)
 
 
 if __name__ == "__main__":

@@ -315,7 +315,7 @@ static HeapItem heap_pop(Heap *h)
     return top;
 }
 
-#define NONE UINT64_MAX
+#define NONE UINT32_MAX
 #define BIAS (1ULL << 20)
 #define TICKS ((1ULL << 40) - 1)
 
@@ -327,8 +327,8 @@ typedef struct {
     Step *step;
     int16_t *dist;
     uint32_t *seen; /* the last attempt that reached it */
-    uint64_t *rec;
-    uint64_t *kids;
+    uint32_t *rec;  /* offsets: the memory limit keeps both arenas under 4 GB */
+    uint32_t *kids;
     size_t n, cap;
     /* The table: open addressing on the 64-bit key, values are entry indexes. */
     uint64_t *keys;
@@ -340,12 +340,12 @@ typedef struct {
     size_t edges_n, edges_cap;
 } Search;
 
+/* Bytes the search's tables hold (entries and records in use, the whole hash table). */
 static size_t memory_used(const Search *s)
 {
-    return s->cap * (sizeof(uint32_t) * 2 + sizeof(Step) + sizeof(int16_t) +
-                     sizeof(uint64_t) * 2) +
-           s->tcap * (sizeof(uint64_t) + sizeof(uint32_t)) + s->arena_cap +
-           s->edges_cap * sizeof(uint32_t);
+    return s->n * (sizeof(uint32_t) * 4 + sizeof(Step) + sizeof(int16_t)) +
+           s->tcap * (sizeof(uint64_t) + sizeof(uint32_t)) + s->arena_n +
+           s->edges_n * sizeof(uint32_t);
 }
 
 static int table_grow(Search *s)
@@ -437,12 +437,12 @@ static int store(Search *s, uint32_t e, const SPos *p)
     r[2 * w] = p->left;
     r[2 * w + 1] = p->done;
     memcpy(r + 2 * w + 2, p->cards, (size_t)ncards);
-    s->rec[e] = s->arena_n;
+    s->rec[e] = (uint32_t)s->arena_n;
     s->arena_n += need;
     return 0;
 }
 
-static void load(const Search *s, uint64_t at, SPos *p)
+static void load(const Search *s, uint32_t at, SPos *p)
 {
     int w = s->g->width, ncards = 0;
     const uint8_t *r = s->arena + at;
@@ -478,7 +478,7 @@ static int add_edges(Search *s, uint32_t e, const uint32_t *kids, int n)
         GROW(s->edges, cap);
         s->edges_cap = cap;
     }
-    s->kids[e] = s->edges_n;
+    s->kids[e] = (uint32_t)s->edges_n;
     s->edges[s->edges_n++] = (uint32_t)n;
     memcpy(s->edges + s->edges_n, kids, (size_t)n * sizeof *kids);
     s->edges_n += (size_t)n;
@@ -592,6 +592,8 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     Heap open = {0}, nexts = {0};
     uint32_t *seeds = NULL;
     double deadline = lim->seconds > 0 ? now() + lim->seconds : 0;
+    /* Offsets are 32-bit: at most 3 GB whatever the caller allows. */
+    size_t memory = lim->memory && lim->memory < (3ULL << 30) ? lim->memory : (3ULL << 30);
     uint64_t count = 0, pops = 0;
     uint32_t idx;
     if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), &idx) < 0 ||
@@ -628,7 +630,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                 uint32_t e = heap_pop(&open).idx;
                 spent++;
                 if (s.kids[e] == NONE) {
-                    if (lim->memory && memory_used(&s) > lim->memory) {
+                    if (memory_used(&s) > memory) {
                         r->status = SP_NOMEMORY;
                         goto done;
                     }
