@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "engine.h"
 #include "spider.h"
 
 /* --- Conversions ---------------------------------------------------------------------- */
@@ -273,6 +274,13 @@ static PyMethodDef methods[] = {
     {"spider_hash", spider_hash, METH_VARARGS, "The position's 64-bit table key."},
     {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS,
      "The staged best-first search."},
+    {"engine_spec", engine_spec, METH_VARARGS, "A foundation game's rules, packed."},
+    {"engine_moves", engine_moves, METH_VARARGS, "Every legal move code, in the engine's order."},
+    {"engine_play", engine_play, METH_VARARGS, "The packed position after a legal move."},
+    {"engine_children", engine_children, METH_VARARGS,
+     "The moves to search with their positions and whether each is won, best first."},
+    {"engine_key", engine_key, METH_VARARGS, "The canonical key of a packed position."},
+    {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."},
     {NULL, NULL, 0, NULL},
 };
 
