@@ -3,12 +3,14 @@
     uv run python benchmarks/solver.py                    # everything, as issue 5 asks
     uv run python benchmarks/solver.py --deals 20 --seconds 2 --games spine,backbone
     uv run python benchmarks/solver.py --skip-spine --games spider --deals 20 --nodes 30000
-    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 10
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 10 --engine-rate 10
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
 Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
 search before the compiled core (Python), the Python reference of today's search and the
 compiled core (``ratio`` is compiled against before), one after the other in this process.
+Part 2b (with --engine-rate N), the same for Backbone, Backbone classic and Spine: the same
+search through the engine and through the compiled core's packed rules.
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
@@ -26,7 +28,8 @@ from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.solver import spider
 from pasyans.solver.generate import solvable_spine
-from pasyans.solver.search import SpiderDomain, search, solve
+from pasyans.solver.packed import PackedDomain
+from pasyans.solver.search import EngineDomain, SpiderDomain, search, solve
 from pasyans.solver.sweep import Task, decide
 
 
@@ -96,6 +99,36 @@ def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
         )
 
 
+def engine_rate_part(deals: int, nodes: int) -> None:
+    """Positions expanded per CPU second by the same search (the same positions in the
+    same order) through the engine's ``legal_moves``/``apply`` and through the compiled
+    core's packed rules (``solver/packed.py``), deals 1…N, one after the other."""
+    print(
+        f"== Positions per CPU second, deals 1…{deals}, {nodes} nodes each: engine vs compiled =="
+    )
+    print(f"{'game':<18}{'engine':>10}{'compiled':>10}{'ratio':>8}")
+    for game in ("backbone", "backbone-classic", "spine"):
+        spec = get_game(game)
+        times = {"engine": 0.0, "compiled": 0.0}
+        counts = {"engine": 0, "compiled": 0}
+        for deal in range(1, deals + 1):
+            state = solvable_spine(spec, deal) if game == "spine" else initial_state(spec, deal)
+            for name, d in (
+                ("engine", EngineDomain(spec, state)),
+                ("compiled", PackedDomain(spec, state)),
+            ):
+                t = time.process_time()
+                r = search(d, time.perf_counter(), None, nodes)
+                times[name] += time.process_time() - t
+                counts[name] += r.nodes
+        rate = {k: counts[k] / max(times[k], 1e-9) for k in times}
+        print(
+            f"{game:<18}{rate['engine']:>10.0f}{rate['compiled']:>10.0f}"
+            f"{rate['compiled'] / rate['engine']:>8.1f}",
+            flush=True,
+        )
+
+
 def sweep_part(
     games: set[str] | None,
     deals: int,
@@ -143,6 +176,7 @@ def main() -> None:
     ap.add_argument("--spine-all", action="store_true", help="every Spine option, not the default")
     ap.add_argument("--skip-sweep", action="store_true")
     ap.add_argument("--spider-rate", type=int, default=0, help="Spider nodes/s, deals 1…N")
+    ap.add_argument("--engine-rate", type=int, default=0, help="foundation games, deals 1…N")
     ap.add_argument("--rate-nodes", type=int, default=5000)
     ap.add_argument("--rate-scale", type=int, default=20, help="compiled budget: this × Python's")
     a = ap.parse_args()
@@ -152,6 +186,8 @@ def main() -> None:
                 spine_part(a.spine_deals, options)
     if a.spider_rate:
         spider_rate_part(a.spider_rate, a.rate_nodes, a.rate_scale)
+    if a.engine_rate:
+        engine_rate_part(a.engine_rate, a.rate_nodes)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes, a.first)
