@@ -88,16 +88,9 @@ class SpiderGame:
         self.stock_index = spec.indexes_of(PileKind.STOCK)[0]
         self.done_index = spec.indexes_of(PileKind.DONE)[0]
         self.stock = state.piles[self.stock_index]
-        ids = [spec.piles[c].id for c in self.columns]
-        width = len(ids)
-        self.width = width
-        self.move_of: list[list[list[Move]]] = [
-            [
-                [Move(ids[i], ids[c], n) if n else Move.stock() for n in range(105)]
-                for c in range(width)
-            ]
-            for i in range(width)
-        ]
+        self.ids = [spec.piles[c].id for c in self.columns]
+        self.width = len(self.ids)
+        self._moves: dict[Step, Move] = {}
         cols = tuple(state.piles[c] for c in self.columns)
         down = tuple(state.down[c] for c in self.columns)
         left, done = len(self.stock), len(state.piles[self.done_index])
@@ -190,8 +183,12 @@ class SpiderGame:
         return State(tuple(piles), tuple(downs), 0)
 
     def move(self, step: Step) -> Move:
-        i, c, m = step
-        return Move.stock() if m == 0 else self.move_of[i][c][m]
+        """The engine's move of a step (made once, then kept)."""
+        m = self._moves.get(step)
+        if m is None:
+            i, c, n = step
+            m = self._moves[step] = Move.stock() if n == 0 else Move(self.ids[i], self.ids[c], n)
+        return m
 
     @staticmethod
     def is_won(pos: Pos) -> bool:
