@@ -29,7 +29,7 @@ from pasyans.rules.registry import variants
 from pasyans.solver import spider
 from pasyans.solver.generate import solvable_spine
 from pasyans.solver.packed import PackedDomain
-from pasyans.solver.search import EngineDomain, SpiderDomain, search, solve
+from pasyans.solver.search import EngineDomain, Result, SpiderDomain, search, solve
 from pasyans.solver.sweep import Task, decide
 
 
@@ -45,11 +45,13 @@ def spine_part(count: int, options: dict[str, str]) -> None:
     gen: list[float] = []
     solve_times: list[float] = []
     rates: list[float] = []
+    outcomes: list[Result] = []
     for deal in range(1, count + 1):
         t = time.perf_counter()
         state = solvable_spine(spec, deal)
         gen.append(time.perf_counter() - t)
         r = solve(spec, state, seconds=10)
+        outcomes.append(r)
         solve_times.append(r.seconds)
         if r.seconds > 0:
             rates.append(r.nodes / r.seconds)
@@ -59,8 +61,10 @@ def spine_part(count: int, options: dict[str, str]) -> None:
     )
     print(
         f"solve:           median {statistics.median(solve_times) * 1000:.0f} ms, "
-        f"p90 {pct(solve_times, 0.9) * 1000:.0f} ms"
+        f"p90 {pct(solve_times, 0.9) * 1000:.0f} ms, max {max(solve_times) * 1000:.0f} ms"
     )
+    results = [r.result for r in outcomes]
+    print(f"decided:         {sum(x != 'unknown' for x in results)} of {len(results)}")
     print(f"nodes/s:         median {statistics.median(rates):.0f}")
 
 
