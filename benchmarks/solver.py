@@ -140,17 +140,21 @@ def sweep_part(
     jobs: int,
     nodes: int | None = None,
     first: int = 1,
+    only: dict[str, str] | None = None,
 ) -> None:
+    only = only or {}
     budget = f"{nodes} nodes" if nodes is not None else f"{seconds:g} s"
     last = first + deals - 1
     print(f"== Deals {first}…{last} of every game and option, {budget} per deal, {jobs} jobs ==")
     print(
         f"{'game':<18}{'options':<34}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}"
-        f"{'p90 s':>8}{'nodes/s':>9}"
+        f"{'p90 s':>8}{'max s':>8}{'nodes/s':>10}"
     )
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for game, options in variants():
             if games is not None and game not in games:
+                continue
+            if any(options.get(k) != v for k, v in only.items()):
                 continue
             opts = tuple(sorted(options.items()))
             limit = None if nodes is not None else seconds
@@ -162,7 +166,7 @@ def sweep_part(
             text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
             print(
                 f"{game:<18}{text:<34}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
-                f"{statistics.median(times):>10.2f}{pct(times, 0.9):>8.2f}{rate:>9.0f}",
+                f"{statistics.median(times):>10.3f}{pct(times, 0.9):>8.3f}{max(times):>8.3f}{rate:>10.0f}",
                 flush=True,
             )
 
@@ -171,6 +175,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--first", type=int, default=1, help="first deal number of the sweep")
+    ap.add_argument("--option", action="append", default=[], help="only option sets with KEY=VALUE")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--nodes", type=int, default=None, help="node budget (reproducible)")
@@ -194,7 +199,8 @@ def main() -> None:
         engine_rate_part(a.engine_rate, a.rate_nodes)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
-        sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes, a.first)
+        only = dict(o.split("=", 1) for o in a.option)
+        sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes, a.first, only)
 
 
 if __name__ == "__main__":
