@@ -166,7 +166,8 @@ def sweep_part(
             text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
             print(
                 f"{game:<18}{text:<34}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
-                f"{statistics.median(times):>10.3f}{pct(times, 0.9):>8.3f}{max(times):>8.3f}{rate:>10.0f}",
+                f"{statistics.median(times):>10.3f}{pct(times, 0.9):>8.3f}{max(times):>8.3f}"
+                f"{rate:>10.0f}",
                 flush=True,
             )
 
