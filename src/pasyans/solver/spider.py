@@ -358,7 +358,7 @@ def attempt(k: int) -> tuple[int, int]:
 _CLOCK_EVERY = 256
 _TICKS = (1 << 40) - 1
 MEMORY = 3 << 29
-"""Bytes the compiled search's tables may take, 1.5 GB (about 4 million positions
+"""Bytes the compiled search's tables may take, 1.5 GB (about 6 million positions
 expanded; a search that needs more answers "unknown")."""
 
 Status = Literal["won", "unknown", "exhausted", "memory"]
