@@ -162,12 +162,14 @@ def sweep_part(
             rows = list(pool.map(decide, tasks, chunksize=1))
             counts = {k: sum(r["result"] == k for r in rows) for k in ("won", "lost", "unknown")}
             times = [float(r["seconds"]) for r in rows]
-            rate = sum(int(r["nodes"]) for r in rows) / max(sum(times), 1e-9)
+            # Rows keep milliseconds: below a tenth of a second in all, no rate is shown.
+            total = sum(times)
+            rate = f"{sum(int(r['nodes']) for r in rows) / total:.0f}" if total >= 0.1 else "-"
             text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
             print(
                 f"{game:<18}{text:<34}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
                 f"{statistics.median(times):>10.3f}{pct(times, 0.9):>8.3f}{max(times):>8.3f}"
-                f"{rate:>10.0f}",
+                f"{rate:>10}",
                 flush=True,
             )
 
