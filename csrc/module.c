@@ -165,6 +165,13 @@ static int parse(PyObject *stock, PyObject *pos, SpiderGame *g, SPos *p)
         PyErr_SetString(PyExc_ValueError, "more cards left than the stock has");
         return -1;
     }
+    int table = 0;
+    for (int j = 0; j < width; j++)
+        table += p->len[j];
+    if (table + p->left > MAXCARDS) { /* the deals must fit too */
+        PyErr_SetString(PyExc_ValueError, "a position the compiled core cannot hold");
+        return -1;
+    }
     return 0;
 }
 

@@ -203,3 +203,27 @@ def test_the_library_imports_and_solves_without_the_compiled_core() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "won"
+
+
+def test_an_empty_budget_searches_nothing_in_c_and_in_python() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    game = spider.SpiderGame(spec, initial_state(spec, 1))
+    for use in (True, False):
+        assert spider.staged(game, nodes=0, seconds=None, prune=True, use_compiled=use).nodes == 0
+        assert spider.staged(game, nodes=None, seconds=0, prune=True, use_compiled=use).nodes == 0
+
+
+def test_bad_input_to_the_core_is_a_clear_error() -> None:
+    core = spider.compiled
+    assert core is not None
+    spec = get_game("spider", {"suits": "1"})
+    game = spider.SpiderGame(spec, initial_state(spec, 1))
+    cols, down, left, done, _ = game.root
+    with pytest.raises(ValueError):
+        core.spider_steps(game.stock, ((*cols[:-1], (60,)), down, left, done))
+    with pytest.raises(ValueError):
+        core.spider_steps(game.stock, (cols, down, left + 1, done))
+    with pytest.raises(ValueError):
+        core.spider_play(game.stock, (cols, down, left, done), (0, 1, 9))
+    with pytest.raises(TypeError):
+        core.spider_steps(game.stock, (list(cols), down, left, done))

@@ -116,3 +116,16 @@ def test_the_compiled_search_is_the_engines_search(
         if b.result == "won":
             assert is_won(spec, replay(spec, state, b.moves))
     assert "won" in results
+
+
+def test_bad_input_to_the_core_is_a_clear_error() -> None:
+    from pasyans.solver import _core
+
+    spec = get_game("backbone")
+    d = PackedDomain(spec, initial_state(spec, 1))
+    with pytest.raises(ValueError):
+        _core.engine_key(d.core, d.root[:-1])
+    with pytest.raises(ValueError):
+        _core.engine_play(d.core, d.root, 12345)
+    with pytest.raises(ValueError):
+        _core.engine_moves(object(), d.root)  # not the core's game

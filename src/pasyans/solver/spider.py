@@ -386,6 +386,8 @@ def staged(
     """Staged best-first search from ``game.root`` (see ``docs/solver.md``), in C when the
     compiled core is built (``use_compiled`` None), else in Python. Both expand the same
     positions in the same order and find the same line."""
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+        return Found("unknown", (), 0, False)  # (the C search reads 0 as "no limit")
     if use_compiled is None:
         use_compiled = compiled is not None
     if use_compiled:
