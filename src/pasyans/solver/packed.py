@@ -75,9 +75,7 @@ class PackedDomain:
         self.k: Knowledge = knowledge_for(spec)
         ids = [p.id for p in spec.piles]
         self.ids = ids
-        locked = bytes(
-            255 if p.locked_by is None else spec.index[p.locked_by] for p in spec.piles
-        )
+        locked = bytes(255 if p.locked_by is None else spec.index[p.locked_by] for p in spec.piles)
         flags = (
             int(spec.runs_move),
             _EMPTY[spec.empty_column],
