@@ -3,12 +3,14 @@
     uv run python benchmarks/solver.py                    # everything, as issue 5 asks
     uv run python benchmarks/solver.py --deals 20 --seconds 2 --games spine,backbone
     uv run python benchmarks/solver.py --skip-spine --games spider --deals 20 --nodes 30000
-    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 5
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 10 --engine-rate 10
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
-Part 2 (with --spider-rate N), Spider's packed domain against the engine's generic
-``legal_moves``/``apply``: the same search, the same node budget, deals 1…N, one after
-the other in this process, so the two nodes/s figures share the machine's load.
+Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
+search before the compiled core (Python), the Python reference of today's search and the
+compiled core (``ratio`` is compiled against before), one after the other in this process.
+Part 2b (with --engine-rate N), the same for Backbone, Backbone classic and Spine: the same
+search through the engine and through the compiled core's packed rules.
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
@@ -24,8 +26,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
+from pasyans.solver import spider
 from pasyans.solver.generate import solvable_spine
-from pasyans.solver.search import EngineDomain, SpiderDomain, search, solve
+from pasyans.solver.packed import PackedDomain
+from pasyans.solver.search import EngineDomain, Result, SpiderDomain, search, solve
 from pasyans.solver.sweep import Task, decide
 
 
@@ -41,11 +45,13 @@ def spine_part(count: int, options: dict[str, str]) -> None:
     gen: list[float] = []
     solve_times: list[float] = []
     rates: list[float] = []
+    outcomes: list[Result] = []
     for deal in range(1, count + 1):
         t = time.perf_counter()
         state = solvable_spine(spec, deal)
         gen.append(time.perf_counter() - t)
         r = solve(spec, state, seconds=10)
+        outcomes.append(r)
         solve_times.append(r.seconds)
         if r.seconds > 0:
             rates.append(r.nodes / r.seconds)
@@ -55,53 +61,115 @@ def spine_part(count: int, options: dict[str, str]) -> None:
     )
     print(
         f"solve:           median {statistics.median(solve_times) * 1000:.0f} ms, "
-        f"p90 {pct(solve_times, 0.9) * 1000:.0f} ms"
+        f"p90 {pct(solve_times, 0.9) * 1000:.0f} ms, max {max(solve_times) * 1000:.0f} ms"
     )
+    results = [r.result for r in outcomes]
+    print(f"decided:         {sum(x != 'unknown' for x in results)} of {len(results)}")
     print(f"nodes/s:         median {statistics.median(rates):.0f}")
 
 
-def spider_rate_part(deals: int, nodes: int) -> None:
-    print(f"== Spider nodes/s, deals 1…{deals}, {nodes} nodes each: packed domain vs engine ==")
-    print(f"{'suits':<8}{'packed':>10}{'engine':>10}{'ratio':>8}")
+def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
+    """Positions expanded per CPU second (``time.process_time``: the machine is shared, so
+    CPU time, not wall time), deals 1…N one after the other in this process: the search
+    before the compiled core (the staged attempts that restart, then depth-first, on the
+    Python domain), the Python reference of today's search, and the compiled core (given
+    ``scale`` times the node budget, so that its run is long enough to time)."""
+    print(
+        f"== Spider positions per CPU second, deals 1…{deals}: {nodes} nodes each in Python, "
+        f"{nodes * scale} compiled =="
+    )
+    print(f"{'suits':<8}{'before':>10}{'reference':>11}{'compiled':>10}{'ratio':>8}")
     for suits in ("1", "2", "4"):
         spec = get_game("spider", {"suits": suits})
-        rates: dict[str, list[float]] = {"packed": [], "engine": []}
+        rates: dict[str, list[float]] = {"before": [], "reference": [], "compiled": []}
         for deal in range(1, deals + 1):
             state = initial_state(spec, deal)
-            t = time.perf_counter()
-            r = search(SpiderDomain(spec, state), t, None, nodes)
-            rates["packed"].append(r.nodes / max(r.seconds, 1e-9))
-            t = time.perf_counter()
-            r = search(EngineDomain(spec, state), t, None, nodes)
-            rates["engine"].append(r.nodes / max(r.seconds, 1e-9))
-        packed, engine = statistics.median(rates["packed"]), statistics.median(rates["engine"])
-        print(f"{suits:<8}{packed:>10.0f}{engine:>10.0f}{packed / engine:>8.1f}", flush=True)
+            game = spider.SpiderGame(spec, state)
+            t = time.process_time()
+            r = search(SpiderDomain(spec, state), time.perf_counter(), None, nodes)
+            rates["before"].append(r.nodes / max(time.process_time() - t, 1e-9))
+            for name, budget, use in (
+                ("reference", nodes, False),
+                ("compiled", nodes * scale, True),
+            ):
+                t = time.process_time()
+                f = spider.staged(game, nodes=budget, seconds=None, prune=True, use_compiled=use)
+                rates[name].append(f.nodes / max(time.process_time() - t, 1e-9))
+        med = {k: statistics.median(v) for k, v in rates.items()}
+        print(
+            f"{suits:<8}{med['before']:>10.0f}{med['reference']:>11.0f}{med['compiled']:>10.0f}"
+            f"{med['compiled'] / med['before']:>8.1f}",
+            flush=True,
+        )
+
+
+def engine_rate_part(deals: int, nodes: int) -> None:
+    """Positions expanded per CPU second by the same search (the same positions in the
+    same order) through the engine's ``legal_moves``/``apply`` and through the compiled
+    core's packed rules (``solver/packed.py``), deals 1…N, one after the other."""
+    print(
+        f"== Positions per CPU second, deals 1…{deals}, {nodes} nodes each: engine vs compiled =="
+    )
+    print(f"{'game':<18}{'engine':>10}{'compiled':>10}{'ratio':>8}")
+    for game in ("backbone", "backbone-classic", "spine"):
+        spec = get_game(game)
+        times = {"engine": 0.0, "compiled": 0.0}
+        counts = {"engine": 0, "compiled": 0}
+        for deal in range(1, deals + 1):
+            state = solvable_spine(spec, deal) if game == "spine" else initial_state(spec, deal)
+            for name, d in (
+                ("engine", EngineDomain(spec, state)),
+                ("compiled", PackedDomain(spec, state)),
+            ):
+                t = time.process_time()
+                r = search(d, time.perf_counter(), None, nodes)
+                times[name] += time.process_time() - t
+                counts[name] += r.nodes
+        rate = {k: counts[k] / max(times[k], 1e-9) for k in times}
+        print(
+            f"{game:<18}{rate['engine']:>10.0f}{rate['compiled']:>10.0f}"
+            f"{rate['compiled'] / rate['engine']:>8.1f}",
+            flush=True,
+        )
 
 
 def sweep_part(
-    games: set[str] | None, deals: int, seconds: float, jobs: int, nodes: int | None = None
+    games: set[str] | None,
+    deals: int,
+    seconds: float,
+    jobs: int,
+    nodes: int | None = None,
+    first: int = 1,
+    only: dict[str, str] | None = None,
 ) -> None:
+    only = only or {}
     budget = f"{nodes} nodes" if nodes is not None else f"{seconds:g} s"
-    print(f"== Deals 1…{deals} of every game and option, {budget} per deal, {jobs} jobs ==")
+    last = first + deals - 1
+    print(f"== Deals {first}…{last} of every game and option, {budget} per deal, {jobs} jobs ==")
     print(
         f"{'game':<18}{'options':<34}{'won':>5}{'lost':>6}{'unk':>5}{'median s':>10}"
-        f"{'p90 s':>8}{'nodes/s':>9}"
+        f"{'p90 s':>8}{'max s':>8}{'nodes/s':>10}"
     )
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for game, options in variants():
             if games is not None and game not in games:
                 continue
+            if any(options.get(k) != v for k, v in only.items()):
+                continue
             opts = tuple(sorted(options.items()))
             limit = None if nodes is not None else seconds
-            tasks = [Task(game, opts, d, "random", limit, nodes) for d in range(1, deals + 1)]
+            tasks = [Task(game, opts, d, "random", limit, nodes) for d in range(first, last + 1)]
             rows = list(pool.map(decide, tasks, chunksize=1))
             counts = {k: sum(r["result"] == k for r in rows) for k in ("won", "lost", "unknown")}
             times = [float(r["seconds"]) for r in rows]
-            rate = sum(int(r["nodes"]) for r in rows) / max(sum(times), 1e-9)
+            # Rows keep milliseconds: below a tenth of a second in all, no rate is shown.
+            total = sum(times)
+            rate = f"{sum(int(r['nodes']) for r in rows) / total:.0f}" if total >= 0.1 else "-"
             text = " ".join(f"{k}={v}" for k, v in options.items()) or "-"
             print(
                 f"{game:<18}{text:<34}{counts['won']:>5}{counts['lost']:>6}{counts['unknown']:>5}"
-                f"{statistics.median(times):>10.2f}{pct(times, 0.9):>8.2f}{rate:>9.0f}",
+                f"{statistics.median(times):>10.3f}{pct(times, 0.9):>8.3f}{max(times):>8.3f}"
+                f"{rate:>10}",
                 flush=True,
             )
 
@@ -109,6 +177,8 @@ def sweep_part(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--first", type=int, default=1, help="first deal number of the sweep")
+    ap.add_argument("--option", action="append", default=[], help="only option sets with KEY=VALUE")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--nodes", type=int, default=None, help="node budget (reproducible)")
@@ -118,17 +188,22 @@ def main() -> None:
     ap.add_argument("--spine-all", action="store_true", help="every Spine option, not the default")
     ap.add_argument("--skip-sweep", action="store_true")
     ap.add_argument("--spider-rate", type=int, default=0, help="Spider nodes/s, deals 1…N")
+    ap.add_argument("--engine-rate", type=int, default=0, help="foundation games, deals 1…N")
     ap.add_argument("--rate-nodes", type=int, default=5000)
+    ap.add_argument("--rate-scale", type=int, default=20, help="compiled budget: this × Python's")
     a = ap.parse_args()
     if not a.skip_spine:
         for game, options in variants():
             if game == "spine" and (a.spine_all or options == variants()[0][1]):
                 spine_part(a.spine_deals, options)
     if a.spider_rate:
-        spider_rate_part(a.spider_rate, a.rate_nodes)
+        spider_rate_part(a.spider_rate, a.rate_nodes, a.rate_scale)
+    if a.engine_rate:
+        engine_rate_part(a.engine_rate, a.rate_nodes)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
-        sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes)
+        only = dict(o.split("=", 1) for o in a.option)
+        sweep_part(games, a.deals, a.seconds, a.jobs, a.nodes, a.first, only)
 
 
 if __name__ == "__main__":

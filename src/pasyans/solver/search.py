@@ -30,8 +30,9 @@ from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import spider
+from pasyans.solver import packed, spider
 from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
+from pasyans.solver.packed import PackedDomain
 
 Outcome = Literal["won", "lost", "unknown"]
 
@@ -162,10 +163,12 @@ class SpiderDomain:
         return pos[2]
 
 
-def domain_for(spec: GameSpec, state: State) -> EngineDomain | SpiderDomain:
+def domain_for(spec: GameSpec, state: State) -> EngineDomain | SpiderDomain | PackedDomain:
     """The packed domain where one fits the spec, else the engine's."""
     if spider.applies(spec):
         return SpiderDomain(spec, state)
+    if packed.applies(spec, state):  # the compiled core's foundation games
+        return PackedDomain(spec, state)
     return EngineDomain(spec, state)
 
 
@@ -185,7 +188,10 @@ def solve(
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
     d = domain_for(spec, state)
-    if isinstance(d, SpiderDomain):  # two calls: each with its own position type
+    if isinstance(d, SpiderDomain):  # the resumable staged search (spider.py, compiled core)
+        outcome, moves, used, exhausted = spider.solve(d.game, seconds=seconds, nodes=nodes)
+        return Result(outcome, moves, used, time.perf_counter() - start, exhausted)
+    if isinstance(d, PackedDomain):  # each call with its own position type
         return search(d, start, seconds, nodes)
     return search(d, start, seconds, nodes)
 

@@ -19,15 +19,29 @@ The guidance lives here too (see ``docs/solver.md``): :func:`shuffle` (an *unpro
 pruning rule: a search that used it may not conclude "lost"), :func:`order` and
 :func:`distance`, the evaluation of the guided search, which reads every card, face-down
 and stock included (the search is for positions where every card is known).
+
+So does the search: :func:`solve` runs :func:`staged`, the staged best-first search whose
+attempts grow without end and never redo work. It runs in C (``csrc/spider.c``, the
+compiled core) when the extension is built, else in Python (:func:`_staged_python`, the
+reference: the same positions in the same order, about 30 times slower).
 """
 
 from __future__ import annotations
 
+import heapq
+import time
 from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind, Stock
+
+try:
+    from pasyans.solver import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
 
 Cols = tuple[tuple[int, ...], ...]
 Pos = tuple[Cols, tuple[int, ...], int, int, int]
@@ -79,16 +93,9 @@ class SpiderGame:
         self.stock_index = spec.indexes_of(PileKind.STOCK)[0]
         self.done_index = spec.indexes_of(PileKind.DONE)[0]
         self.stock = state.piles[self.stock_index]
-        ids = [spec.piles[c].id for c in self.columns]
-        width = len(ids)
-        self.width = width
-        self.move_of: list[list[list[Move]]] = [
-            [
-                [Move(ids[i], ids[c], n) if n else Move.stock() for n in range(105)]
-                for c in range(width)
-            ]
-            for i in range(width)
-        ]
+        self.ids = [spec.piles[c].id for c in self.columns]
+        self.width = len(self.ids)
+        self._moves: dict[Step, Move] = {}
         cols = tuple(state.piles[c] for c in self.columns)
         down = tuple(state.down[c] for c in self.columns)
         left, done = len(self.stock), len(state.piles[self.done_index])
@@ -181,8 +188,12 @@ class SpiderGame:
         return State(tuple(piles), tuple(downs), 0)
 
     def move(self, step: Step) -> Move:
-        i, c, m = step
-        return Move.stock() if m == 0 else self.move_of[i][c][m]
+        """The engine's move of a step (made once, then kept)."""
+        m = self._moves.get(step)
+        if m is None:
+            i, c, n = step
+            m = self._moves[step] = Move.stock() if n == 0 else Move(self.ids[i], self.ids[c], n)
+        return m
 
     @staticmethod
     def is_won(pos: Pos) -> bool:
@@ -204,6 +215,11 @@ class SpiderGame:
         """The moves to search from ``pos`` with their positions, best first, and whether
         an unproven rule dropped one (:func:`shuffle`; a second empty column while the
         stock still deals by place)."""
+        steps, dropped = self.child_steps(pos, prune=prune)
+        return self._pairs(pos, steps), dropped
+
+    def child_steps(self, pos: Pos, *, prune: bool) -> tuple[list[Step], bool]:
+        """:meth:`children` as steps."""
         steps = self.steps(pos)
         cols, down, left, _, _ = pos
         kept: list[tuple[int, Step]] = []
@@ -227,7 +243,7 @@ class SpiderGame:
                 continue
             kept.append((order(cols, down, st), st))
         kept.sort(key=_first, reverse=True)
-        return self._pairs(pos, [st for _, st in kept]), dropped
+        return [st for _, st in kept], dropped
 
     def _pairs(self, pos: Pos, steps: list[Step]) -> Iterator[tuple[Move, Pos]]:
         for st in steps:
@@ -328,3 +344,209 @@ def distance(cols: Sequence[tuple[int, ...]], down: Sequence[int], left: int, do
     for j in range(len(cols)):
         score += column_cost(cols[j], down[j])
     return score
+
+
+# --- The staged search ---------------------------------------------------------------------
+
+
+def attempt(k: int) -> tuple[int, int]:
+    """The ``k``-th attempt's size: (positions expanded per stage, positions kept per
+    deal), growing without end. Each attempt resumes every stage where the last one left
+    it, so nothing is thrown away."""
+    if k == 0:
+        return 100, 1
+    if k == 1:
+        return 250, 2
+    return 1000 << (2 * (k - 2)), 1 << k
+
+
+_CLOCK_EVERY = 256
+_TICKS = (1 << 40) - 1
+MEMORY = 3 << 29
+"""Bytes the compiled search's tables may take, 1.5 GB (about 6 million positions
+expanded; a search that needs more answers "unknown")."""
+
+Status = Literal["won", "unknown", "exhausted", "memory"]
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one staged search found: ``won`` (with ``line``), ``exhausted`` (every
+    position it could reach was expanded), or ``unknown``/``memory`` (budget spent)."""
+
+    status: Status
+    line: tuple[Step, ...]
+    nodes: int
+    dropped: bool  # an unproven rule dropped a move somewhere (so exhausted is no proof)
+
+
+def staged(
+    game: SpiderGame,
+    *,
+    nodes: int | None,
+    seconds: float | None,
+    prune: bool,
+    use_compiled: bool | None = None,
+) -> Found:
+    """Staged best-first search from ``game.root`` (see ``docs/solver.md``), in C when the
+    compiled core is built (``use_compiled`` None), else in Python. Both expand the same
+    positions in the same order and find the same line."""
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+        return Found("unknown", (), 0, False)  # (the C search reads 0 as "no limit")
+    if use_compiled is None:
+        use_compiled = compiled is not None
+    if use_compiled:
+        if compiled is None:
+            raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
+        cols, down, left, done, _ = game.root
+        r: dict[str, Any] = compiled.spider_search(
+            game.stock,
+            (cols, down, left, done),
+            WON,
+            nodes or 0,
+            seconds or 0.0,
+            MEMORY,
+            prune,
+        )
+        line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
+        return Found(r["status"], line, r["nodes"], r["dropped"])
+    return _staged_python(game, nodes, seconds, prune)
+
+
+def _staged_python(
+    game: SpiderGame, nodes: int | None, seconds: float | None, prune: bool
+) -> Found:
+    """The reference search (``csrc/spider.c`` does the same). Attempt ``k`` searches
+    every stage from the positions kept at the last deal; a position's children are
+    generated once (counted as expanded) and kept, so a later attempt walks again through
+    what earlier ones expanded at no cost and only pays for new positions."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    root = game.root
+    stages = (root[2] + game.width - 1) // game.width + 1
+    index: dict[Hashable, int] = {game.key(root): 0}
+    parent = [0]
+    step: list[Step] = [DEAL]
+    dist = [root[4]]
+    pos = [root]
+    kids: list[list[int] | None] = [None]
+    seen = [-1]
+    count = pops = 0
+    dropped = False
+
+    def line(e: int) -> list[Step]:
+        out: list[Step] = []
+        while e:
+            out.append(step[e])
+            e = parent[e]
+        out.reverse()
+        return out
+
+    k = 0
+    while True:
+        per, width = attempt(k)
+        tick = 0
+        limited = False
+        seeds = [0]
+        for _ in range(stages):
+            if not seeds:
+                break
+            opened: list[tuple[int, int, int]] = []
+            nexts: list[tuple[int, int, int]] = []
+            for e in seeds:
+                seen[e] = k
+                heapq.heappush(opened, (dist[e], _TICKS - tick, e))
+                tick += 1
+            spent = 0
+            while opened and spent < per:
+                if deadline is not None:
+                    pops += 1
+                    if pops % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+                        return Found("unknown", (), count, dropped)
+                e = heapq.heappop(opened)[2]
+                spent += 1
+                children = kids[e]
+                if children is None:
+                    if nodes is not None and count >= nodes:
+                        return Found("unknown", (), count, dropped)
+                    count += 1
+                    p = pos[e]
+                    steps, drop = game.child_steps(p, prune=prune)
+                    dropped = dropped or drop
+                    children = []
+                    for st in steps:
+                        t = game.play(p, st)
+                        if t[3] == WON:
+                            return Found("won", (*line(e), st), count, dropped)
+                        tkey = game.key(t)
+                        c = index.get(tkey)
+                        if c is None:
+                            c = index[tkey] = len(parent)
+                            parent.append(e)
+                            step.append(st)
+                            dist.append(t[4])
+                            pos.append(t)
+                            kids.append(None)
+                            seen.append(-1)
+                        children.append(c)
+                    kids[e] = children
+                for c in children:
+                    if step[c][2] == 0 and c != 0:  # a deal: a candidate for the next stage
+                        heapq.heappush(nexts, (dist[c], tick, c))
+                    elif seen[c] != k:
+                        seen[c] = k
+                        # Ties: the newest first (it goes deeper).
+                        heapq.heappush(opened, (dist[c], _TICKS - tick, c))
+                    else:
+                        continue
+                    tick += 1
+            limited = limited or bool(opened)
+            # The best positions the stage's deals reach start the next stage.
+            seeds = []
+            while nexts and len(seeds) < width:
+                c = heapq.heappop(nexts)[2]
+                if seen[c] != k:
+                    seen[c] = k
+                    seeds.append(c)
+            while nexts and seen[nexts[0][2]] == k:
+                heapq.heappop(nexts)
+            limited = limited or bool(nexts)
+        if not limited:
+            return Found("exhausted", (), count, dropped)
+        k += 1
+
+
+Outcome = Literal["won", "lost", "unknown"]
+
+
+def solve(
+    game: SpiderGame,
+    *,
+    seconds: float | None,
+    nodes: int | None,
+    use_compiled: bool | None = None,
+) -> tuple[Outcome, tuple[Move, ...], int, bool]:
+    """Search ``game`` from its root: (outcome, winning moves, positions expanded, whether
+    an "unknown" is only due to the unproven rules).
+
+    The staged search with the unproven rules runs first and widens until it wins or the
+    budget is spent. Only if it runs out of positions (every stage exhausted) does the same
+    search run again without them, with what is left: its exhaustion proves a loss.
+    """
+    start = time.perf_counter()
+    r = staged(game, nodes=nodes, seconds=seconds, prune=True, use_compiled=use_compiled)
+    used = r.nodes
+    if r.status == "exhausted" and r.dropped:
+        left_nodes = None if nodes is None else nodes - used
+        left_time = None if seconds is None else seconds - (time.perf_counter() - start)
+        if (left_nodes is None or left_nodes > 0) and (left_time is None or left_time > 0):
+            r = staged(
+                game, nodes=left_nodes, seconds=left_time, prune=False, use_compiled=use_compiled
+            )
+            used += r.nodes
+        else:
+            return "unknown", (), used, True
+    if r.status == "won":
+        return "won", tuple(game.move(st) for st in r.line), used, False
+    if r.status == "exhausted":
+        return "lost", (), used, False
+    return "unknown", (), used, False

@@ -1,0 +1,14 @@
+/* Foundation games as a packed search domain (see engine.c). */
+#ifndef PASYANS_ENGINE_H
+#define PASYANS_ENGINE_H
+
+#include <Python.h>
+
+PyObject *engine_spec(PyObject *self, PyObject *args);
+PyObject *engine_moves(PyObject *self, PyObject *args);
+PyObject *engine_play(PyObject *self, PyObject *args);
+PyObject *engine_children(PyObject *self, PyObject *args);
+PyObject *engine_key(PyObject *self, PyObject *args);
+PyObject *engine_won(PyObject *self, PyObject *args);
+
+#endif

@@ -1,0 +1,301 @@
+/* pasyans.solver._core: the compiled search core (Python bindings).
+ *
+ * Positions cross the boundary as the Python domain's tuples, so the two can be compared
+ * move for move; the search itself runs in C without the GIL.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+
+#include "engine.h"
+#include "spider.h"
+
+/* --- Conversions ---------------------------------------------------------------------- */
+
+static int to_game(PyObject *stock, int width, int won, SpiderGame *g)
+{
+    PyObject *seq = PySequence_Fast(stock, "the stock must be a sequence of cards");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > MAXSTOCK) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "the stock is too large for the compiled core");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (c < 0 || c > 51) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a card is an int 0..51");
+            return -1;
+        }
+        g->stock[i] = (uint8_t)c;
+    }
+    Py_DECREF(seq);
+    g->width = width;
+    g->won = won;
+    return 0;
+}
+
+/* pos = (cols, down, left, done[, ...]) -> SPos; sets *width. */
+static int to_pos(PyObject *pos, const SpiderGame *g, SPos *p, int *width)
+{
+    PyObject *cols, *down;
+    long left, done;
+    if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) < 4) {
+        PyErr_SetString(PyExc_TypeError, "a position is (cols, down, left, done, ...)");
+        return -1;
+    }
+    cols = PyTuple_GET_ITEM(pos, 0);
+    down = PyTuple_GET_ITEM(pos, 1);
+    left = PyLong_AsLong(PyTuple_GET_ITEM(pos, 2));
+    done = PyLong_AsLong(PyTuple_GET_ITEM(pos, 3));
+    if (PyErr_Occurred())
+        return -1;
+    if (!PyTuple_Check(cols) || !PyTuple_Check(down) ||
+        PyTuple_GET_SIZE(cols) != PyTuple_GET_SIZE(down)) {
+        PyErr_SetString(PyExc_TypeError, "columns and face-down counts are tuples of one size");
+        return -1;
+    }
+    Py_ssize_t w = PyTuple_GET_SIZE(cols);
+    if (w < 1 || w > MAXW || left < 0 || left > MAXSTOCK || done < 0 || done > 255) {
+        PyErr_SetString(PyExc_ValueError, "a position the compiled core cannot hold");
+        return -1;
+    }
+    int o = 0;
+    for (Py_ssize_t j = 0; j < w; j++) {
+        PyObject *col = PyTuple_GET_ITEM(cols, j);
+        if (!PyTuple_Check(col)) {
+            PyErr_SetString(PyExc_TypeError, "a column is a tuple of cards");
+            return -1;
+        }
+        Py_ssize_t n = PyTuple_GET_SIZE(col);
+        long d = PyLong_AsLong(PyTuple_GET_ITEM(down, j));
+        if (PyErr_Occurred())
+            return -1;
+        if (o + n > MAXCARDS || n > 255 || d < 0 || (n && d >= n) || (!n && d)) {
+            PyErr_SetString(PyExc_ValueError, "a position the compiled core cannot hold");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long c = PyLong_AsLong(PyTuple_GET_ITEM(col, i));
+            if (c < 0 || c > 51) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "a card is an int 0..51");
+                return -1;
+            }
+            p->cards[o++] = (uint8_t)c;
+        }
+        p->len[j] = (uint8_t)n;
+        p->down[j] = (uint8_t)d;
+    }
+    p->left = (uint8_t)left;
+    p->done = (uint8_t)done;
+    *width = (int)w;
+    (void)g;
+    return 0;
+}
+
+static PyObject *from_pos(const SpiderGame *g, const SPos *p)
+{
+    PyObject *cols = PyTuple_New(g->width), *down = PyTuple_New(g->width);
+    if (!cols || !down)
+        goto fail;
+    int o = 0;
+    for (int j = 0; j < g->width; j++) {
+        PyObject *col = PyTuple_New(p->len[j]);
+        if (!col)
+            goto fail;
+        for (int i = 0; i < p->len[j]; i++)
+            PyTuple_SET_ITEM(col, i, PyLong_FromLong(p->cards[o++]));
+        PyTuple_SET_ITEM(cols, j, col);
+        PyTuple_SET_ITEM(down, j, PyLong_FromLong(p->down[j]));
+    }
+    return Py_BuildValue("(NNii)", cols, down, (int)p->left, (int)p->done);
+fail:
+    Py_XDECREF(cols);
+    Py_XDECREF(down);
+    return NULL;
+}
+
+static PyObject *from_steps(const Step *s, size_t n)
+{
+    PyObject *out = PyList_New((Py_ssize_t)n);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *t = Py_BuildValue("(iii)", s[i].cards ? s[i].src : -1,
+                                    s[i].cards ? s[i].dst : -1, s[i].cards);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, t);
+    }
+    return out;
+}
+
+static int to_step(PyObject *obj, int width, Step *st)
+{
+    int i, c, m;
+    if (!PyArg_ParseTuple(obj, "iii", &i, &c, &m))
+        return -1;
+    if (m == 0) {
+        *st = (Step){0, 0, 0};
+        return 0;
+    }
+    if (i < 0 || i >= width || c < 0 || c >= width || m < 0 || m > 255) {
+        PyErr_SetString(PyExc_ValueError, "not a step of this position");
+        return -1;
+    }
+    *st = (Step){(uint8_t)i, (uint8_t)c, (uint8_t)m};
+    return 0;
+}
+
+/* Parse (stock, pos) into a game and a position. */
+static int parse(PyObject *stock, PyObject *pos, SpiderGame *g, SPos *p)
+{
+    int width;
+    if (to_pos(pos, g, p, &width) || to_game(stock, width, 104, g))
+        return -1;
+    if (p->left > PyObject_Length(stock)) {
+        PyErr_SetString(PyExc_ValueError, "more cards left than the stock has");
+        return -1;
+    }
+    int table = 0;
+    for (int j = 0; j < width; j++)
+        table += p->len[j];
+    if (table + p->left > MAXCARDS) { /* the deals must fit too */
+        PyErr_SetString(PyExc_ValueError, "a position the compiled core cannot hold");
+        return -1;
+    }
+    return 0;
+}
+
+/* --- Functions ------------------------------------------------------------------------ */
+
+static PyObject *spider_steps(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos;
+    SpiderGame g;
+    SPos p;
+    Step out[MAXSTEPS];
+    if (!PyArg_ParseTuple(args, "OO", &stock, &pos) || parse(stock, pos, &g, &p))
+        return NULL;
+    return from_steps(out, (size_t)sp_steps(&g, &p, out));
+}
+
+static PyObject *spider_children(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos;
+    int prune, dropped = 0;
+    SpiderGame g;
+    SPos p;
+    Step out[MAXSTEPS];
+    if (!PyArg_ParseTuple(args, "OOp", &stock, &pos, &prune) || parse(stock, pos, &g, &p))
+        return NULL;
+    int n = sp_children(&g, &p, prune, out, &dropped);
+    return Py_BuildValue("(NO)", from_steps(out, (size_t)n), dropped ? Py_True : Py_False);
+}
+
+static PyObject *spider_play(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos, *step;
+    SpiderGame g;
+    SPos p, q;
+    Step st;
+    if (!PyArg_ParseTuple(args, "OOO", &stock, &pos, &step) || parse(stock, pos, &g, &p) ||
+        to_step(step, g.width, &st))
+        return NULL;
+    if (st.cards ? st.cards > p.len[st.src] : !p.left) {
+        PyErr_SetString(PyExc_ValueError, "not a step of this position");
+        return NULL;
+    }
+    sp_play(&g, &p, st, &q);
+    return from_pos(&g, &q);
+}
+
+static PyObject *spider_distance(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos;
+    SpiderGame g;
+    SPos p;
+    if (!PyArg_ParseTuple(args, "OO", &stock, &pos) || parse(stock, pos, &g, &p))
+        return NULL;
+    return PyLong_FromLong(sp_distance(&g, &p));
+}
+
+static PyObject *spider_hash(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos;
+    SpiderGame g;
+    SPos p;
+    if (!PyArg_ParseTuple(args, "OO", &stock, &pos) || parse(stock, pos, &g, &p))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(sp_hash(&g, &p));
+}
+
+static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", NULL};
+    PyObject *stock, *pos;
+    int won, prune;
+    unsigned long long nodes, memory;
+    double seconds;
+    SpiderGame g;
+    SPos p;
+    SearchLimits lim;
+    SearchResult r;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp", names, &stock, &pos, &won, &nodes,
+                                     &seconds, &memory, &prune) ||
+        parse(stock, pos, &g, &p))
+        return NULL;
+    g.won = won;
+    lim.nodes = nodes;
+    lim.seconds = seconds;
+    lim.memory = (size_t)memory;
+    lim.prune = prune;
+    Py_BEGIN_ALLOW_THREADS
+    sp_search(&g, &p, &lim, &r);
+    Py_END_ALLOW_THREADS
+    static const char *status[] = {"unknown", "won", "exhausted", "memory"};
+    PyObject *line = from_steps(r.line, r.line_n);
+    free(r.line);
+    if (!line)
+        return NULL;
+    return Py_BuildValue("{s:s,s:N,s:K,s:K,s:K,s:O}", "status", status[r.status], "line", line,
+                         "nodes", (unsigned long long)r.nodes, "positions",
+                         (unsigned long long)r.positions, "memory",
+                         (unsigned long long)r.memory, "dropped", r.dropped ? Py_True : Py_False);
+}
+
+static PyMethodDef methods[] = {
+    {"spider_steps", spider_steps, METH_VARARGS, "Every legal move, in the domain's order."},
+    {"spider_children", spider_children, METH_VARARGS,
+     "The moves to search, best first, and whether an unproven rule dropped one."},
+    {"spider_play", spider_play, METH_VARARGS, "The position after a move."},
+    {"spider_distance", spider_distance, METH_VARARGS, "How far a position looks from a win."},
+    {"spider_hash", spider_hash, METH_VARARGS, "The position's 64-bit table key."},
+    {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS,
+     "The staged best-first search."},
+    {"engine_spec", engine_spec, METH_VARARGS, "A foundation game's rules, packed."},
+    {"engine_moves", engine_moves, METH_VARARGS, "Every legal move code, in the engine's order."},
+    {"engine_play", engine_play, METH_VARARGS, "The packed position after a legal move."},
+    {"engine_children", engine_children, METH_VARARGS,
+     "The moves to search with their positions and whether each is won, best first."},
+    {"engine_key", engine_key, METH_VARARGS, "The canonical key of a packed position."},
+    {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "The solver's compiled search core.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    return PyModule_Create(&module);
+}

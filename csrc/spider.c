@@ -1,0 +1,714 @@
+/* Spider's packed rules and its staged best-first search, in C.
+ *
+ * This mirrors src/pasyans/solver/spider.py move for move: the same move generator (in
+ * the same order), the same apply with its automatic follow-ups, the same distance, the
+ * same search order. The Python module is the reference; tests/solver/test_core.py
+ * checks the two against each other along random playouts and on whole searches.
+ *
+ * A position: the columns' lengths and face-down counts, the cards left in the stock
+ * (the stock's order never changes, so a count is enough), the cards in completed runs,
+ * and the columns' cards one after the other (bottom to top). A card is the project's
+ * int, (rank - 1) * 4 + suit, in a byte.
+ */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include "spider.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* --- Rules ---------------------------------------------------------------------------- */
+
+static int complete(const uint8_t *col, int n, int down)
+{
+    if (n - down < 13 || col[n - 1] >= 4 || col[n - 13] != col[n - 1] + 48)
+        return 0;
+    for (int j = n - 13; j < n - 1; j++)
+        if (col[j] - col[j + 1] != 4)
+            return 0;
+    return 1;
+}
+
+static inline void offsets(const SpiderGame *g, const SPos *p, int *off)
+{
+    int o = 0;
+    for (int j = 0; j < g->width; j++) {
+        off[j] = o;
+        o += p->len[j];
+    }
+    off[g->width] = o;
+}
+
+int sp_run_length(const uint8_t *col, int n, int down)
+{
+    if (n <= down)
+        return 0;
+    int i = n - 1;
+    while (i > down && col[i - 1] - col[i] == 4)
+        i--;
+    return n - i;
+}
+
+int sp_steps(const SpiderGame *g, const SPos *p, Step *out)
+{
+    int w = g->width, off[MAXW + 1], nout = 0;
+    int by_rank[15][MAXW], nrank[15] = {0}, empty[MAXW], nempty = 0;
+    offsets(g, p, off);
+    for (int c = 0; c < w; c++) {
+        if (p->len[c]) {
+            int r = p->cards[off[c] + p->len[c] - 1] >> 2;
+            by_rank[r][nrank[r]++] = c;
+        } else {
+            empty[nempty++] = c;
+        }
+    }
+    for (int i = 0; i < w; i++) {
+        int n = p->len[i], free_ = n - p->down[i];
+        if (free_ <= 0)
+            continue;
+        const uint8_t *col = p->cards + off[i];
+        int k = 1;
+        while (k < free_ && col[n - k - 1] - col[n - k] == 4)
+            k++;
+        for (int m = 1; m <= k; m++) {
+            int r = (col[n - m] >> 2) + 1;
+            for (int x = 0; x < nrank[r]; x++)
+                out[nout++] = (Step){(uint8_t)i, (uint8_t)by_rank[r][x], (uint8_t)m};
+            if (m != n)
+                for (int x = 0; x < nempty; x++)
+                    out[nout++] = (Step){(uint8_t)i, (uint8_t)empty[x], (uint8_t)m};
+        }
+    }
+    if (p->left && !nempty)
+        out[nout++] = (Step){0, 0, 0};
+    return nout;
+}
+
+void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
+{
+    int w = g->width, off[MAXW + 1], o = 0, left = p->left;
+    int i = st.src, c = st.dst, m = st.cards;
+    offsets(g, p, off);
+    for (int j = 0; j < w; j++) {
+        int n = p->len[j];
+        if (m && j == i)
+            n -= m;
+        memcpy(q->cards + o, p->cards + off[j], (size_t)n);
+        o += n;
+        if (m && j == c) {
+            memcpy(q->cards + o, p->cards + off[i] + p->len[i] - m, (size_t)m);
+            o += m;
+            n += m;
+        }
+        if (!m && left) {
+            q->cards[o++] = g->stock[--left];
+            n++;
+        }
+        q->len[j] = (uint8_t)n;
+        q->down[j] = p->down[j];
+    }
+    q->left = (uint8_t)left;
+    q->done = p->done;
+    int total = o;
+    o = 0;
+    for (int j = 0; j < w; j++) {
+        int n = q->len[j];
+        int touched = !m || j == i || j == c;
+        if (touched) {
+            uint8_t *col = q->cards + o;
+            if (n && col[n - 1] < 4 && complete(col, n, q->down[j])) {
+                memmove(col + n - 13, col + n, (size_t)(total - (o + n)));
+                n -= 13;
+                total -= 13;
+                q->len[j] = (uint8_t)n;
+                q->done = (uint8_t)(q->done + 13);
+            }
+            if (n && q->down[j] >= n)
+                q->down[j] = (uint8_t)(n - 1);
+        }
+        o += n;
+    }
+}
+
+/* How far one column looks from done (see spider.column_cost). */
+static int column_cost(const uint8_t *col, int n, int down)
+{
+    if (!n)
+        return -SP_EMPTY;
+    int cost = SP_DOWN * down, b = 0;
+    for (int j = 1; j < n; j++) {
+        int gap = col[j - 1] - col[j];
+        if (gap != 4) {
+            b++;
+            cost += ((col[j - 1] >> 2) - (col[j] >> 2) == 1) ? SP_OFFSUIT : SP_BREAK;
+        }
+    }
+    return cost + SP_TANGLE * b * (b - 1) / 2;
+}
+
+int sp_distance(const SpiderGame *g, const SPos *p)
+{
+    int off[MAXW + 1], score = SP_STOCK * p->left;
+    offsets(g, p, off);
+    for (int j = 0; j < g->width; j++)
+        score += column_cost(p->cards + off[j], p->len[j], p->down[j]);
+    return score;
+}
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+/* A column's share of the key: its cards and face-down count, and its place while the
+ * stock still deals by place (once it is empty the key is a multiset of columns). */
+static uint64_t column_term(const uint8_t *col, int n, int down, int place)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)down << 8) ^ (uint64_t)n;
+    for (int j = 0; j < n; j++)
+        h = (h ^ col[j]) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
+    return mix64(h + (uint64_t)(place + 1) * 0xd6e8feb86659fd93ULL);
+}
+
+uint64_t sp_hash(const SpiderGame *g, const SPos *p)
+{
+    int off[MAXW + 1];
+    offsets(g, p, off);
+    uint64_t h = mix64(0x2545f4914f6cdd1dULL + p->left);
+    for (int j = 0; j < g->width; j++)
+        h += column_term(p->cards + off[j], p->len[j], p->down[j], p->left ? j : -1);
+    return h ? h : 1;
+}
+
+static int order(const SPos *p, const int *off, Step st)
+{
+    int i = st.src, c = st.dst, m = st.cards;
+    if (!m)
+        return -100;
+    const uint8_t *src = p->cards + off[i];
+    int left = p->len[i] - m, lowest = src[left], value = 0;
+    if (p->len[c]) {
+        const uint8_t *dst = p->cards + off[c];
+        int dn = p->len[c];
+        if (dst[dn - 1] - lowest == 4)
+            value += 60 + 3 * (m + sp_run_length(dst, dn, p->down[c]));
+        else
+            value += 10;
+    } else {
+        value -= 30;
+    }
+    if (left == 0) {
+        value += 40;
+    } else if (p->down[i] >= left) {
+        value += 50 - 2 * p->down[i];
+    } else {
+        int below = src[left - 1];
+        if (below - lowest == 4)
+            value -= 60;
+        else if ((below >> 2) - (lowest >> 2) == 1)
+            value -= 20;
+    }
+    return value;
+}
+
+int sp_children(const SpiderGame *g, const SPos *p, int prune, Step *out, int *dropped)
+{
+    Step steps[MAXSTEPS];
+    int values[MAXSTEPS], off[MAXW + 1], first_empty = -1, nkept = 0;
+    int n = sp_steps(g, p, steps);
+    offsets(g, p, off);
+    for (int c = 0; c < g->width; c++)
+        if (!p->len[c]) {
+            first_empty = c;
+            break;
+        }
+    for (int x = 0; x < n; x++) {
+        Step st = steps[x];
+        int i = st.src, m = st.cards;
+        if (m && !p->len[st.dst] && st.dst != first_empty) {
+            /* One unit into several empty columns: one is enough (proven once the stock
+             * is empty; a guess before). */
+            if (!p->left)
+                continue;
+            if (prune) {
+                *dropped = 1;
+                continue;
+            }
+        } else if (prune && m) {
+            int left = p->len[i] - m;
+            const uint8_t *src = p->cards + off[i];
+            if (left && p->down[i] < left && src[left - 1] - src[left] == 4) {
+                *dropped = 1; /* a shuffle: the unit sits on its same-suit parent */
+                continue;
+            }
+        }
+        /* Insertion sort, higher first, stable. */
+        int v = order(p, off, st), y = nkept;
+        while (y > 0 && values[y - 1] < v) {
+            values[y] = values[y - 1];
+            out[y] = out[y - 1];
+            y--;
+        }
+        values[y] = v;
+        out[y] = st;
+        nkept++;
+    }
+    return nkept;
+}
+
+/* --- Search --------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t key; /* priority: distance in the high bits, the tie order below */
+    uint32_t idx;
+} HeapItem;
+
+typedef struct {
+    HeapItem *a;
+    size_t n, cap;
+} Heap;
+
+static int heap_push(Heap *h, uint64_t key, uint32_t idx)
+{
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 64;
+        HeapItem *a = realloc(h->a, cap * sizeof *a);
+        if (!a)
+            return -1;
+        h->a = a;
+        h->cap = cap;
+    }
+    size_t i = h->n++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (h->a[up].key <= key)
+            break;
+        h->a[i] = h->a[up];
+        i = up;
+    }
+    h->a[i] = (HeapItem){key, idx};
+    return 0;
+}
+
+static HeapItem heap_pop(Heap *h)
+{
+    HeapItem top = h->a[0], last = h->a[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= h->n)
+            break;
+        if (l + 1 < h->n && h->a[l + 1].key < h->a[l].key)
+            l++;
+        if (h->a[l].key >= last.key)
+            break;
+        h->a[i] = h->a[l];
+        i = l;
+    }
+    if (h->n)
+        h->a[i] = last;
+    return top;
+}
+
+#define NONE UINT32_MAX
+#define BIAS (1ULL << 20)
+#define TICKS ((1ULL << 40) - 1)
+
+typedef struct {
+    const SpiderGame *g;
+    /* Every position ever reached: its first parent and the move from it, its distance,
+     * and once it is expanded, where its packed record and its children lie. */
+    uint32_t *parent;
+    Step *step;
+    int16_t *dist;
+    uint32_t *seen; /* the last attempt that reached it */
+    uint32_t *rec;  /* offsets: the memory limit keeps both arenas under 4 GB */
+    uint32_t *kids;
+    size_t n, cap;
+    /* The table: open addressing on the 64-bit key, values are entry indexes. */
+    uint64_t *keys;
+    uint32_t *vals;
+    size_t tcap, tn;
+    uint8_t *arena; /* packed records of expanded positions */
+    size_t arena_n, arena_cap;
+    uint32_t *edges; /* per expanded position: its child count, then the children */
+    size_t edges_n, edges_cap;
+} Search;
+
+/* Bytes the search's tables hold (entries and records in use, the whole hash table). */
+static size_t memory_used(const Search *s)
+{
+    return s->n * (sizeof(uint32_t) * 4 + sizeof(Step) + sizeof(int16_t)) +
+           s->tcap * (sizeof(uint64_t) + sizeof(uint32_t)) + s->arena_n +
+           s->edges_n * sizeof(uint32_t);
+}
+
+static int table_grow(Search *s)
+{
+    size_t cap = s->tcap ? s->tcap * 2 : (1u << 16);
+    uint64_t *keys = calloc(cap, sizeof *keys);
+    uint32_t *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return -1;
+    }
+    for (size_t i = 0; i < s->tcap; i++) {
+        uint64_t k = s->keys[i];
+        if (!k)
+            continue;
+        size_t j = k & (cap - 1);
+        while (keys[j])
+            j = (j + 1) & (cap - 1);
+        keys[j] = k;
+        vals[j] = s->vals[i];
+    }
+    free(s->keys);
+    free(s->vals);
+    s->keys = keys;
+    s->vals = vals;
+    s->tcap = cap;
+    return 0;
+}
+
+#define GROW(arr, cap)                                                                     \
+    do {                                                                                   \
+        void *grown = realloc((arr), (cap) * sizeof *(arr));                               \
+        if (!grown)                                                                        \
+            return -1;                                                                     \
+        (arr) = grown;                                                                     \
+    } while (0)
+
+/* The entry of ``key``, added if the table lacks it: 1 added, 0 known, -1 no memory. */
+static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, uint32_t *idx)
+{
+    if (2 * (s->tn + 1) > s->tcap && table_grow(s))
+        return -1;
+    size_t j = key & (s->tcap - 1);
+    while (s->keys[j]) {
+        if (s->keys[j] == key) {
+            *idx = s->vals[j];
+            return 0;
+        }
+        j = (j + 1) & (s->tcap - 1);
+    }
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : (1u << 16);
+        GROW(s->parent, cap);
+        GROW(s->step, cap);
+        GROW(s->dist, cap);
+        GROW(s->seen, cap);
+        GROW(s->rec, cap);
+        GROW(s->kids, cap);
+        s->cap = cap;
+    }
+    s->keys[j] = key;
+    s->vals[j] = (uint32_t)s->n;
+    s->tn++;
+    s->parent[s->n] = parent;
+    s->step[s->n] = st;
+    s->dist[s->n] = (int16_t)dist;
+    s->seen[s->n] = UINT32_MAX;
+    s->rec[s->n] = NONE;
+    s->kids[s->n] = NONE;
+    *idx = (uint32_t)s->n++;
+    return 1;
+}
+
+static int store(Search *s, uint32_t e, const SPos *p)
+{
+    int w = s->g->width, ncards = 0;
+    for (int j = 0; j < w; j++)
+        ncards += p->len[j];
+    size_t need = (size_t)(2 * w + 2 + ncards);
+    if (s->arena_n + need > s->arena_cap) {
+        size_t cap = s->arena_cap ? s->arena_cap * 2 : (1u << 20);
+        GROW(s->arena, cap);
+        s->arena_cap = cap;
+    }
+    uint8_t *r = s->arena + s->arena_n;
+    memcpy(r, p->len, (size_t)w);
+    memcpy(r + w, p->down, (size_t)w);
+    r[2 * w] = p->left;
+    r[2 * w + 1] = p->done;
+    memcpy(r + 2 * w + 2, p->cards, (size_t)ncards);
+    s->rec[e] = (uint32_t)s->arena_n;
+    s->arena_n += need;
+    return 0;
+}
+
+static void load(const Search *s, uint32_t at, SPos *p)
+{
+    int w = s->g->width, ncards = 0;
+    const uint8_t *r = s->arena + at;
+    memcpy(p->len, r, (size_t)w);
+    memcpy(p->down, r + w, (size_t)w);
+    p->left = r[2 * w];
+    p->done = r[2 * w + 1];
+    for (int j = 0; j < w; j++)
+        ncards += p->len[j];
+    memcpy(p->cards, r + 2 * w + 2, (size_t)ncards);
+}
+
+/* The packed position of entry ``e``: its parent's (always expanded, so stored) with the
+ * entry's move played; stored, since it is about to be expanded. */
+static int position(Search *s, uint32_t e, SPos *p)
+{
+    if (s->rec[e] != NONE) {
+        load(s, s->rec[e], p);
+        return 0;
+    }
+    SPos parent;
+    load(s, s->rec[s->parent[e]], &parent);
+    sp_play(s->g, &parent, s->step[e], p);
+    return store(s, e, p);
+}
+
+static int add_edges(Search *s, uint32_t e, const uint32_t *kids, int n)
+{
+    if (s->edges_n + (size_t)n + 1 > s->edges_cap) {
+        size_t cap = s->edges_cap ? s->edges_cap * 2 : (1u << 20);
+        while (cap < s->edges_n + (size_t)n + 1)
+            cap *= 2;
+        GROW(s->edges, cap);
+        s->edges_cap = cap;
+    }
+    s->kids[e] = (uint32_t)s->edges_n;
+    s->edges[s->edges_n++] = (uint32_t)n;
+    memcpy(s->edges + s->edges_n, kids, (size_t)n * sizeof *kids);
+    s->edges_n += (size_t)n;
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void path_to(const Search *s, uint32_t e, Step last, SearchResult *r)
+{
+    size_t n = 1;
+    for (uint32_t x = e; x != 0; x = s->parent[x])
+        n++;
+    r->line = malloc(n * sizeof(Step));
+    if (!r->line) {
+        r->status = SP_NOMEMORY;
+        return;
+    }
+    r->line_n = n;
+    size_t k = n;
+    r->line[--k] = last;
+    for (uint32_t x = e; x != 0; x = s->parent[x])
+        r->line[--k] = s->step[x];
+}
+
+/* The attempts' sizes: (positions expanded per stage, positions kept per deal), growing
+ * without end. */
+static uint64_t per_stage(uint32_t k)
+{
+    if (k == 0)
+        return 100;
+    if (k == 1)
+        return 250;
+    if (k > 24)
+        return UINT64_MAX / 4;
+    return 1000ULL << (2 * (k - 2));
+}
+
+static uint64_t kept_per_deal(uint32_t k)
+{
+    return k > 40 ? (1ULL << 40) : (1ULL << k);
+}
+
+/* Expands entry ``e`` for the first time: generates its children, adds the new ones to
+ * the table and stores the list. Returns 1 on a win (``r`` has the line), -1 without
+ * memory, else 0. */
+static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
+{
+    const SpiderGame *g = s->g;
+    SPos p, q;
+    Step kids[MAXSTEPS];
+    uint32_t idx[MAXSTEPS];
+    if (position(s, e, &p))
+        return -1;
+    int dropped = 0;
+    int nk = sp_children(g, &p, prune, kids, &dropped);
+    if (dropped)
+        r->dropped = 1;
+    /* Each column's share of the key and of the distance: a move changes two columns,
+     * so a child's key and distance are the parent's, updated. */
+    int off[MAXW + 1], cost[MAXW], pdist = SP_STOCK * p.left;
+    uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
+    offsets(g, &p, off);
+    for (int j = 0; j < g->width; j++) {
+        term[j] = column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
+        cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j]);
+        phash += term[j];
+        pdist += cost[j];
+    }
+    for (int x = 0; x < nk; x++) {
+        sp_play(g, &p, kids[x], &q);
+        if (q.done == g->won) {
+            r->status = SP_WON;
+            path_to(s, e, kids[x], r);
+            return 1;
+        }
+        uint64_t h;
+        int qdist;
+        if (kids[x].cards) {
+            int i = kids[x].src, c = kids[x].dst, qoff[MAXW + 1];
+            offsets(g, &q, qoff);
+            h = phash - term[i] - term[c] +
+                column_term(q.cards + qoff[i], q.len[i], q.down[i], q.left ? i : -1) +
+                column_term(q.cards + qoff[c], q.len[c], q.down[c], q.left ? c : -1);
+            h = h ? h : 1;
+            qdist = pdist - cost[i] - cost[c] +
+                    column_cost(q.cards + qoff[i], q.len[i], q.down[i]) +
+                    column_cost(q.cards + qoff[c], q.len[c], q.down[c]);
+        } else {
+            h = sp_hash(g, &q);
+            qdist = sp_distance(g, &q);
+        }
+        if (add_entry(s, h, e, kids[x], qdist, &idx[x]) < 0)
+            return -1;
+    }
+    return add_edges(s, e, idx, nk);
+}
+
+void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, SearchResult *r)
+{
+    Search s = {0};
+    s.g = g;
+    memset(r, 0, sizeof *r);
+    r->status = SP_UNKNOWN;
+    int stages = (root->left + g->width - 1) / g->width + 1;
+    Heap open = {0}, nexts = {0};
+    uint32_t *seeds = NULL;
+    double deadline = lim->seconds > 0 ? now() + lim->seconds : 0;
+    /* Offsets are 32-bit: at most 3 GB whatever the caller allows. */
+    size_t memory = lim->memory && lim->memory < (3ULL << 30) ? lim->memory : (3ULL << 30);
+    uint64_t count = 0, pops = 0;
+    uint32_t idx;
+    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), &idx) < 0 ||
+        store(&s, 0, root)) {
+        r->status = SP_NOMEMORY;
+        goto done;
+    }
+    for (uint32_t k = 0;; k++) {
+        uint64_t per = per_stage(k), width = kept_per_deal(k), tick = 0;
+        size_t nseeds = 1;
+        int limited = 0;
+        free(seeds);
+        seeds = malloc(sizeof *seeds);
+        if (!seeds) {
+            r->status = SP_NOMEMORY;
+            goto done;
+        }
+        seeds[0] = 0;
+        for (int st = 0; st < stages && nseeds; st++) {
+            open.n = nexts.n = 0;
+            for (size_t x = 0; x < nseeds; x++) {
+                uint32_t e = seeds[x];
+                s.seen[e] = k;
+                if (heap_push(&open, ((uint64_t)(s.dist[e] + (int)BIAS) << 40) | (TICKS - tick++),
+                              e)) {
+                    r->status = SP_NOMEMORY;
+                    goto done;
+                }
+            }
+            uint64_t spent = 0;
+            while (open.n && spent < per) {
+                if (deadline && (++pops & 255) == 0 && now() > deadline)
+                    goto done;
+                uint32_t e = heap_pop(&open).idx;
+                spent++;
+                if (s.kids[e] == NONE) {
+                    if (memory_used(&s) > memory) {
+                        r->status = SP_NOMEMORY;
+                        goto done;
+                    }
+                    if (lim->nodes && count >= lim->nodes)
+                        goto done;
+                    count++;
+                    int got = expand(&s, e, lim->prune, r);
+                    if (got > 0)
+                        goto done;
+                    if (got < 0) {
+                        r->status = SP_NOMEMORY;
+                        goto done;
+                    }
+                }
+                const uint32_t *kids = s.edges + s.kids[e] + 1;
+                uint32_t nk = kids[-1];
+                for (uint32_t x = 0; x < nk; x++) {
+                    uint32_t c = kids[x];
+                    uint64_t dist = (uint64_t)(s.dist[c] + (int)BIAS) << 40;
+                    int fail;
+                    if (s.step[c].cards == 0 && c != 0) { /* a deal: a candidate for the next stage */
+                        fail = heap_push(&nexts, dist | tick++, c);
+                    } else {
+                        if (s.seen[c] == k)
+                            continue;
+                        s.seen[c] = k;
+                        /* Ties: the newest first (it goes deeper). */
+                        fail = heap_push(&open, dist | (TICKS - tick++), c);
+                    }
+                    if (fail) {
+                        r->status = SP_NOMEMORY;
+                        goto done;
+                    }
+                }
+            }
+            if (open.n)
+                limited = 1;
+            /* The best positions the stage's deals reach start the next stage. */
+            nseeds = 0;
+            uint32_t *next = malloc((width < nexts.n ? width : nexts.n) * sizeof *next + 1);
+            if (!next) {
+                r->status = SP_NOMEMORY;
+                goto done;
+            }
+            while (nexts.n && nseeds < width) {
+                uint32_t c = heap_pop(&nexts).idx;
+                if (s.seen[c] != k) {
+                    s.seen[c] = k;
+                    next[nseeds++] = c;
+                }
+            }
+            while (nexts.n && s.seen[nexts.a[0].idx] == k)
+                heap_pop(&nexts);
+            if (nexts.n)
+                limited = 1; /* some position after a deal was left out */
+            free(seeds);
+            seeds = next;
+        }
+        if (!limited) {
+            r->status = SP_EXHAUSTED;
+            break;
+        }
+    }
+done:
+    r->nodes = count;
+    r->positions = s.n;
+    r->memory = memory_used(&s);
+    free(seeds);
+    free(open.a);
+    free(nexts.a);
+    free(s.parent);
+    free(s.step);
+    free(s.dist);
+    free(s.seen);
+    free(s.rec);
+    free(s.kids);
+    free(s.keys);
+    free(s.vals);
+    free(s.arena);
+    free(s.edges);
+}

@@ -1,0 +1,156 @@
+"""Spine, Backbone and Backbone classic through the compiled core's packed rules.
+
+The same :class:`~pasyans.solver.search.Domain` as the engine's (``EngineDomain``), with
+move generation, apply, the safe move, duplicate moves, the move order and the canonical
+key done in C (``csrc/engine.c``) on positions packed into byte strings. The engine and
+:mod:`pasyans.solver.knowledge` stay the reference: ``tests/solver/test_packed.py``
+checks along random playouts that the moves, positions, children and keys are theirs.
+The moves handed to the search are engine :class:`~pasyans.engine.moves.Move` objects,
+so a win replays through the engine.
+
+Dead positions (:func:`pasyans.solver.knowledge.dead_position`, Backbone classic's spine
+locks) are still tested in Python, on the position unpacked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import Build, EmptyColumn, Foundations, GameSpec, PileKind, Stock
+from pasyans.solver import spinelock
+from pasyans.solver.knowledge import Knowledge, dead_position, knowledge_for
+
+try:
+    from pasyans.solver import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
+
+_KINDS = {
+    PileKind.STOCK: 0,
+    PileKind.WASTE: 1,
+    PileKind.FOUNDATION: 2,
+    PileKind.COLUMN: 3,
+    PileKind.SPINE: 4,
+    PileKind.TAILBONE: 5,
+}
+_EMPTY = {EmptyColumn.NONE: 0, EmptyColumn.ANY: 1, EmptyColumn.KINGS: 2}
+_CLICK = 0xFFFFFF
+
+
+def applies(spec: GameSpec, state: State) -> bool:
+    """Whether the packed rules play ``spec`` from ``state``: foundations up in suit from
+    any Ace, columns, at most a spine, a tailbone and a stock turned to a waste, no hook,
+    no face-down card; and the compiled core is built."""
+    kinds = {p.kind for p in spec.piles}
+    return (
+        compiled is not None
+        and kinds <= _KINDS.keys()
+        and {PileKind.COLUMN, PileKind.FOUNDATION} <= kinds
+        and spec.foundations is Foundations.UP
+        and spec.stock in (Stock.NONE, Stock.TURN)
+        and (spec.stock is Stock.NONE or PileKind.WASTE in kinds)
+        and spec.after_action is None
+        and len(spec.piles) <= 32
+        and sum(len(p) for p in state.piles) <= 104
+        and not any(state.down)
+        and all(0 <= c < 52 for p in state.piles for c in p)
+    )
+
+
+def _mask(kinds: Iterable[PileKind]) -> int:
+    return sum(1 << _KINDS[k] for k in kinds if k in _KINDS)
+
+
+class PackedDomain:
+    """A foundation game through the compiled core (see the module docstring)."""
+
+    guided = False
+
+    def __init__(self, spec: GameSpec, state: State) -> None:
+        if compiled is None:
+            raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
+        self.spec = spec
+        self.k: Knowledge = knowledge_for(spec)
+        ids = [p.id for p in spec.piles]
+        self.ids = ids
+        locked = bytes(255 if p.locked_by is None else spec.index[p.locked_by] for p in spec.piles)
+        flags = (
+            int(spec.runs_move),
+            _EMPTY[spec.empty_column],
+            int(spec.column_build is Build.DOWN_SUIT),
+            int(spec.column_build is not Build.NONE),
+            _mask(spec.feeds.get(PileKind.COLUMN, ())),
+            _mask(spec.feeds.get(PileKind.FOUNDATION, ())),
+            _mask(spec.empty_column_refuses),
+            int(spec.stock is Stock.TURN),
+            spec.passes,
+            int(self.k.foundations_permanent and spec.column_build is Build.DOWN_SUIT),
+            int(spec.has_pile("tailbone")),
+            104,
+        )
+        self.core = compiled.engine_spec(bytes(_KINDS[p.kind] for p in spec.piles), locked, flags)
+        self._moves: dict[int, Move] = {}
+        self._root = pack(state)
+        # knowledge.dead_position's rule for these games: Backbone classic's spine locks.
+        self.dead = bool(self.k.spines) and spinelock.applies(spec)
+
+    @property
+    def root(self) -> bytes:
+        return self._root
+
+    def move(self, code: int) -> Move:
+        m = self._moves.get(code)
+        if m is None:
+            if code == _CLICK:
+                m = Move.stock()
+            else:
+                m = Move(self.ids[code >> 16], self.ids[(code >> 8) & 255], code & 255)
+            self._moves[code] = m
+        return m
+
+    def children(self, pos: bytes, *, prune: bool) -> tuple[Iterable[tuple[Move, bytes]], bool]:
+        if self.dead and dead_position(self.k, unpack(pos, len(self.spec.piles))):
+            return [], False
+        kids = compiled.engine_children(self.core, pos)
+        return [(self.move(code), child) for code, child, _ in kids], False
+
+    def key(self, pos: bytes) -> Hashable:
+        return compiled.engine_key(self.core, pos)
+
+    def is_won(self, pos: bytes) -> bool:
+        return compiled.engine_won(self.core, pos)
+
+    def distance(self, pos: bytes) -> int:
+        return 0
+
+    def stage(self, pos: bytes) -> int:
+        return 0
+
+    def state(self, pos: bytes) -> State:
+        return unpack(pos, len(self.spec.piles))
+
+
+def pack(state: State) -> bytes:
+    """The packed form of ``state``: redeals, lengths, face-down counts, then the cards."""
+    return bytes(
+        [
+            state.redeals,
+            *(len(p) for p in state.piles),
+            *state.down,
+            *(c for p in state.piles for c in p),
+        ]
+    )
+
+
+def unpack(pos: bytes, piles: int) -> State:
+    """The :class:`State` of a packed position of a game with ``piles`` piles."""
+    lens = pos[1 : 1 + piles]
+    down = tuple(pos[1 + piles : 1 + 2 * piles])
+    out: list[tuple[int, ...]] = []
+    o = 1 + 2 * piles
+    for n in lens:
+        out.append(tuple(pos[o : o + n]))
+        o += n
+    return State(tuple(out), down, pos[0])

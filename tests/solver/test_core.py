@@ -1,0 +1,229 @@
+"""The compiled core (csrc/) against the Python reference (solver/spider.py): the same
+moves in the same order, the same positions, the same searches, and wins that replay."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pasyans.cards import SplitMix64, parse_card
+from pasyans.engine.core import initial_state, is_won
+from pasyans.position import State, Table
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+from pasyans.solver import spider
+from pasyans.solver.search import replay, solve
+
+
+def test_the_compiled_core_is_built() -> None:
+    """CI runs on the compiled core: a missing build fails here instead of slowing down."""
+    from pasyans.solver import _core
+
+    assert spider.compiled is _core
+
+
+def _packed(pos: spider.Pos) -> tuple[object, ...]:
+    return pos[:4]
+
+
+def _walk(
+    suits: str, deal: int, greed: int, steps: int
+) -> list[tuple[spider.SpiderGame, spider.Pos]]:
+    """Positions along a random playout (biased to join in suit, so runs complete)."""
+    spec = get_game("spider", {"suits": suits})
+    game = spider.SpiderGame(spec, initial_state(spec, deal))
+    rng = SplitMix64(deal * 31 + greed)
+    pos = game.root
+    out = [(game, pos)]
+    for _ in range(steps):
+        moves = game.steps(pos)
+        if not moves:
+            break
+        cols = pos[0]
+        joins = [
+            s for s in moves if s[2] and cols[s[1]] and cols[s[1]][-1] - cols[s[0]][-s[2]] == 4
+        ]
+        if joins and rng.below(100) < greed:
+            step = joins[rng.below(len(joins))]
+        elif spider.DEAL in moves and rng.below(8) == 0:
+            step = spider.DEAL
+        else:
+            step = moves[rng.below(len(moves))]
+        pos = game.play(pos, step)
+        out.append((game, pos))
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(suits=st.sampled_from(["1", "2", "4"]), deal=st.integers(1, 10**6), greed=st.integers(0, 95))
+def test_moves_positions_and_keys_equal_the_references_along_random_playouts(
+    suits: str, deal: int, greed: int
+) -> None:
+    assert spider.compiled is not None
+    core = spider.compiled
+    keys: dict[object, int] = {}
+    hashes: dict[int, object] = {}
+    for game, pos in _walk(suits, deal, greed, 200):
+        stock, packed = game.stock, _packed(pos)
+        steps = game.steps(pos)
+        assert core.spider_steps(stock, packed) == steps
+        for prune in (False, True):
+            assert core.spider_children(stock, packed, prune) == tuple(
+                game.child_steps(pos, prune=prune)
+            )
+        assert core.spider_distance(stock, packed) == pos[4]
+        for s in steps:
+            assert core.spider_play(stock, packed, s) == _packed(game.play(pos, s))
+        # Equal keys, equal hashes (and, short of a 64-bit collision, the reverse).
+        key, h = game.key(pos), core.spider_hash(stock, packed)
+        assert keys.setdefault(key, h) == h
+        assert hashes.setdefault(h, key) == key
+
+
+def test_the_playouts_reach_deals_turned_cards_and_completed_runs() -> None:
+    seen = {"deal": False, "complete": False, "flip": False}
+    for suits, deal, greed in [("1", 3, 90), ("1", 8, 95), ("2", 5, 90), ("4", 4, 50)]:
+        walk = _walk(suits, deal, greed, 200)
+        for (_, a), (_, b) in pairwise(walk):
+            seen["deal"] |= b[2] < a[2]
+            seen["complete"] |= b[3] > a[3]
+            seen["flip"] |= sum(b[1]) < sum(a[1]) and b[2] == a[2]
+        test_moves_positions_and_keys_equal_the_references_along_random_playouts.hypothesis.inner_test(  # type: ignore[attr-defined]
+            suits=suits, deal=deal, greed=greed
+        )
+    assert all(seen.values()), seen
+
+
+@pytest.mark.parametrize(
+    ("suits", "deal", "budget", "prune"),
+    [("1", 1, 2000, True), ("1", 7, 2000, False), ("2", 3, 4000, True), ("2", 5, 3000, False)]
+    + [("4", d, 4000, True) for d in (1, 2, 6)],
+)
+def test_the_compiled_search_is_the_reference_search(
+    suits: str, deal: int, budget: int, prune: bool
+) -> None:
+    """Same positions expanded in the same order: same verdict, count and line."""
+    spec = get_game("spider", {"suits": suits})
+    game = spider.SpiderGame(spec, initial_state(spec, deal))
+    python = spider.staged(game, nodes=budget, seconds=None, prune=prune, use_compiled=False)
+    c = spider.staged(game, nodes=budget, seconds=None, prune=prune, use_compiled=True)
+    assert c == python
+    if c.status == "won":
+        moves = [game.move(s) for s in c.line]
+        assert is_won(spec, replay(spec, initial_state(spec, deal), moves))
+
+
+def test_both_searches_answer_won_and_unknown() -> None:
+    """The cases above are not all of one kind."""
+    spec = get_game("spider", {"suits": "4"})
+    answers = {
+        spider.staged(
+            spider.SpiderGame(spec, initial_state(spec, d)), nodes=4000, seconds=None, prune=True
+        ).status
+        for d in (1, 2, 6)
+    }
+    assert answers == {"won", "unknown"}
+
+
+def _table(spec: GameSpec, piles: dict[str, list[str]], down: dict[str, int]) -> State:
+    t = Table.empty(len(spec.piles))
+    for pid, codes in piles.items():
+        t.piles[spec.index[pid]] = tuple(parse_card(c) for c in codes)
+    for pid, n in down.items():
+        t.down[spec.index[pid]] = n
+    return t.freeze()
+
+
+def _end_game(tops: str) -> State:
+    """Two suits left (hearts and spades), the stock empty, the other six runs done; each
+    column shows one of ``tops`` (rank letters) over face-down cards."""
+    spec = get_game("spider", {"suits": "2"})
+    rest = [r + s for s in "HS" for r in "A23456789TJQK"]
+    shown = []
+    for r in tops:
+        card = next(c for c in rest if c[0] == r and c not in shown)
+        shown.append(card)
+    hidden = [c for c in rest if c not in shown]
+    piles: dict[str, list[str]] = {}
+    down: dict[str, int] = {}
+    for i, top in enumerate(shown):
+        under = hidden[i::10]
+        piles[f"t{i + 1}"] = [*under, top]
+        down[f"t{i + 1}"] = len(under)
+    done = [r + s for s in "HSHSHS" for r in "KQJT98765432A"]
+    piles["done"] = done
+    return _table(spec, piles, down)
+
+
+def test_a_position_without_a_move_is_proven_lost_by_both() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    state = _end_game("KKJJ997755")
+    for use in (True, False):
+        game = spider.SpiderGame(spec, state)
+        outcome, moves, _, _ = spider.solve(game, seconds=None, nodes=1000, use_compiled=use)
+        assert (outcome, moves) == ("lost", ())
+
+
+def test_an_end_game_with_moves_is_decided_alike_and_its_win_replays() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    state = _end_game("KQJT987654")
+    game = spider.SpiderGame(spec, state)
+    c = spider.solve(game, seconds=None, nodes=50_000, use_compiled=True)
+    python = spider.solve(game, seconds=None, nodes=50_000, use_compiled=False)
+    assert c == python
+    assert c[0] == "won"
+    assert is_won(spec, replay(spec, state, c[1]))
+
+
+@pytest.mark.parametrize(("suits", "deals"), [("1", range(1, 9)), ("2", range(1, 7))])
+def test_wins_of_the_compiled_search_replay_through_the_engine(suits: str, deals: range) -> None:
+    spec = get_game("spider", {"suits": suits})
+    for deal in deals:
+        state = initial_state(spec, deal)
+        r = solve(spec, state, nodes=50_000)
+        assert r.result == "won"
+        assert is_won(spec, replay(spec, state, r.moves))
+
+
+def test_the_library_imports_and_solves_without_the_compiled_core() -> None:
+    code = (
+        "import sys; sys.modules['pasyans.solver._core'] = None\n"
+        "from pasyans.rules import get_game\n"
+        "from pasyans.engine.core import initial_state\n"
+        "from pasyans.solver import spider\n"
+        "from pasyans.solver.search import solve\n"
+        "assert spider.compiled is None\n"
+        "spec = get_game('spider', {'suits': '1'})\n"
+        "print(solve(spec, initial_state(spec, 1), nodes=3000).result)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "won"
+
+
+def test_an_empty_budget_searches_nothing_in_c_and_in_python() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    game = spider.SpiderGame(spec, initial_state(spec, 1))
+    for use in (True, False):
+        assert spider.staged(game, nodes=0, seconds=None, prune=True, use_compiled=use).nodes == 0
+        assert spider.staged(game, nodes=None, seconds=0, prune=True, use_compiled=use).nodes == 0
+
+
+def test_bad_input_to_the_core_is_a_clear_error() -> None:
+    core = spider.compiled
+    assert core is not None
+    spec = get_game("spider", {"suits": "1"})
+    game = spider.SpiderGame(spec, initial_state(spec, 1))
+    cols, down, left, done, _ = game.root
+    with pytest.raises(ValueError):
+        core.spider_steps(game.stock, ((*cols[:-1], (60,)), down, left, done))
+    with pytest.raises(ValueError):
+        core.spider_steps(game.stock, (cols, down, left + 1, done))
+    with pytest.raises(ValueError):
+        core.spider_play(game.stock, (cols, down, left, done), (0, 1, 9))
+    with pytest.raises(TypeError):
+        core.spider_steps(game.stock, (list(cols), down, left, done))

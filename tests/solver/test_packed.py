@@ -1,0 +1,131 @@
+"""The compiled foundation-game domain (csrc/engine.c, solver/packed.py) against the
+engine and solver/knowledge.py: the same moves, positions, children and keys along
+random playouts, the same searches, and wins that replay through the engine."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pasyans.cards import SplitMix64
+from pasyans.engine.core import apply, initial_state, is_won, legal_moves
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.registry import variants
+from pasyans.rules.spec import GameSpec
+from pasyans.solver.generate import solvable_spine
+from pasyans.solver.knowledge import knowledge_for
+from pasyans.solver.packed import PackedDomain, applies, pack, unpack
+from pasyans.solver.search import EngineDomain, domain_for, replay, search
+
+GAMES = [(g, o) for g, o in variants() if g in ("spine", "backbone", "backbone-classic")]
+
+
+def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str]:
+    """Walks a random playout (foundation moves often, so cards go up and come back) and
+    compares everything on the way; returns the kinds of moves it played."""
+    d = PackedDomain(spec, state)
+    k = knowledge_for(spec)
+    assert d.core is not None
+    from pasyans.solver import _core
+
+    rng = SplitMix64(seed)
+    pos = d.root
+    keys: dict[object, bytes] = {}
+    played: set[str] = set()
+    for _ in range(steps):
+        assert unpack(pos, len(spec.piles)) == state
+        assert pack(state) == pos
+        legal = legal_moves(spec, state)
+        codes = _core.engine_moves(d.core, pos)
+        assert [d.move(c) for c in codes] == legal
+        kids, dropped = d.children(pos, prune=False)
+        expected, _ = k.guided_children(state, legal, prune=False)
+        pairs = list(kids)
+        assert [m for m, _ in pairs] == expected and not dropped
+        for m, child in pairs:
+            assert unpack(child, len(spec.piles)) == apply(spec, state, m)
+            assert d.is_won(child) == is_won(spec, apply(spec, state, m))
+        key = d.key(pos)
+        canonical = k.key(state)
+        assert keys.setdefault(canonical, key) == key  # equal keys, equal packed keys
+        if not legal:
+            break
+        ups = [m for m in legal if m.dst and m.dst.startswith("f")]
+        m = ups[rng.below(len(ups))] if ups and rng.below(3) else legal[rng.below(len(legal))]
+        played.add("stock" if m.dst is None else f"{m.src[0]}>{m.dst[0]}")
+        code = codes[legal.index(m)]
+        pos = _core.engine_play(d.core, pos, code)
+        state = apply(spec, state, m)
+    # Distinct canonical keys have distinct packed keys.
+    assert len(set(keys.values())) == len(keys)
+    return played
+
+
+@settings(max_examples=30, deadline=None)
+@given(game=st.sampled_from(GAMES), deal=st.integers(1, 10**6))
+def test_moves_positions_children_and_keys_equal_the_engines(
+    game: tuple[str, dict[str, str]], deal: int
+) -> None:
+    spec = get_game(*game)
+    _check_along(spec, initial_state(spec, deal), deal, 150)
+
+
+def test_the_playouts_reach_every_kind_of_move() -> None:
+    played: set[str] = set()
+    for game, deal in [("backbone", 1), ("backbone", 2), ("backbone-classic", 3)]:
+        spec = get_game(game)
+        played |= _check_along(spec, initial_state(spec, deal), deal, 300)
+    spec = get_game("spine", {"empty": "any", "runs": "suit", "spine": "24"})
+    played |= _check_along(spec, solvable_spine(spec, 2), 2, 300)
+    # spine, tailbone, waste, columns and foundations as sources; the stock and redeal.
+    assert {"stock", "s>f", "s>t", "t>t", "t>f", "w>t", "f>t"} <= played
+
+
+def test_the_foundation_games_get_the_compiled_domain() -> None:
+    for game, options in GAMES:
+        spec = get_game(game, options)
+        assert isinstance(domain_for(spec, initial_state(spec, 1)), PackedDomain)
+    for game in ("spider", "nivernais"):
+        spec = get_game(game)
+        assert not applies(spec, initial_state(spec, 1))
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "deals", "budget"),
+    [
+        ("backbone", {}, range(1, 6), 3000),
+        ("backbone-classic", {}, range(1, 6), 3000),
+        ("spine", {}, range(1, 4), 1000),
+        ("spine", {"empty": "any", "runs": "suit", "spine": "40"}, range(1, 4), 1000),
+    ],
+)
+def test_the_compiled_search_is_the_engines_search(
+    game: str, options: dict[str, str], deals: range, budget: int
+) -> None:
+    """Same positions in the same order: the same answer, count and line; wins replay."""
+    spec = get_game(game, options)
+    results = set()
+    for deal in deals:
+        state = solvable_spine(spec, deal) if game == "spine" else initial_state(spec, deal)
+        a = search(EngineDomain(spec, state), 0.0, None, budget)
+        b = search(PackedDomain(spec, state), 0.0, None, budget)
+        assert (a.result, a.moves, a.nodes) == (b.result, b.moves, b.nodes)
+        results.add(b.result)
+        if b.result == "won":
+            assert is_won(spec, replay(spec, state, b.moves))
+    assert "won" in results
+
+
+def test_bad_input_to_the_core_is_a_clear_error() -> None:
+    from pasyans.solver import _core
+
+    spec = get_game("backbone")
+    d = PackedDomain(spec, initial_state(spec, 1))
+    with pytest.raises(ValueError):
+        _core.engine_key(d.core, d.root[:-1])
+    with pytest.raises(ValueError):
+        _core.engine_play(d.core, d.root, 12345)
+    with pytest.raises(ValueError):
+        _core.engine_moves(object(), d.root)  # not the core's game
