@@ -57,8 +57,19 @@ def serve(
     )
     worker = None
     if settings.pool_worker if pool_worker is None else pool_worker:
-        # Its own process (niced), so that making deals never slows a request down.
-        worker = subprocess.Popen([sys.executable, "-m", "pasyans", "worker", "--no-migrate"])
+        # Its own process (niced), so that making deals never slows a request down. It
+        # stops by itself when this process ends (uvicorn may end it by re-raising SIGTERM).
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pasyans",
+                "worker",
+                "--no-migrate",
+                "--parent",
+                str(os.getpid()),
+            ]
+        )
     try:
         _run(uvicorn, settings, reload)
     finally:
