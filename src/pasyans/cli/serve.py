@@ -93,4 +93,7 @@ def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
         forwarded_allow_ips=settings.forwarded_allow_ips,
         log_level=settings.log_level,
         server_header=False,
+        # A worker that takes longer to start (importing the app on a busy machine) is not
+        # "hung": uvicorn's 5 s would kill and restart it over and over.
+        timeout_worker_healthcheck=30,
     )
