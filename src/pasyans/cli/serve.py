@@ -57,8 +57,19 @@ def serve(
     )
     worker = None
     if settings.pool_worker if pool_worker is None else pool_worker:
-        # Its own process (niced), so that making deals never slows a request down.
-        worker = subprocess.Popen([sys.executable, "-m", "pasyans", "worker", "--no-migrate"])
+        # Its own process (niced), so that making deals never slows a request down. It
+        # stops by itself when this process ends (uvicorn may end it by re-raising SIGTERM).
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pasyans",
+                "worker",
+                "--no-migrate",
+                "--parent",
+                str(os.getpid()),
+            ]
+        )
     try:
         _run(uvicorn, settings, reload)
     finally:
@@ -82,4 +93,7 @@ def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
         forwarded_allow_ips=settings.forwarded_allow_ips,
         log_level=settings.log_level,
         server_header=False,
+        # A worker that takes longer to start (importing the app on a busy machine) is not
+        # "hung": uvicorn's 5 s would kill and restart it over and over.
+        timeout_worker_healthcheck=30,
     )

@@ -11,6 +11,7 @@ once: jobs and entries are claimed in the database. ``pasyans serve`` starts one
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from types import FrameType
@@ -34,6 +35,9 @@ def worker(
     migrate_first: Annotated[
         bool, Option("--migrate/--no-migrate", help="Apply the migrations first.")
     ] = True,
+    parent: Annotated[
+        int | None, Option(help="Stop when the process with this id ends (pasyans serve).")
+    ] = None,
 ) -> None:
     """Make solvable deals ahead of time, into the database the site uses."""
     from pasyans.server import migrate
@@ -54,7 +58,8 @@ def worker(
         job_seconds=settings.pool_job_seconds,
         games=tuple(g.strip() for g in chosen.split(",") if g.strip()),
     )
-    lower_priority(settings.pool_worker_nice)
+    if parent is None:  # started by pasyans serve: already lowered
+        lower_priority(settings.pool_worker_nice)
     engine = make_engine(url, pool_size=1, synchronous=settings.sqlite_synchronous)
     pool_worker = PoolWorker(make_sessionmaker(engine), config)
     stop = threading.Event()
@@ -64,6 +69,15 @@ def worker(
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    if parent is not None:
+
+        def watch() -> None:  # the server may end without stopping us (SIGKILL, say)
+            while not stop.wait(1.0):
+                if os.getppid() != parent:
+                    stop.set()
+
+        threading.Thread(target=watch, daemon=True).start()
+    pool_worker.stop = stop
     try:
         if once:
             while not stop.is_set() and pool_worker.step():

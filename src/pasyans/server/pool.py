@@ -269,7 +269,19 @@ def free_counts(session: Session) -> dict[tuple[str, str, str], int]:
 # --- bounded generation -----------------------------------------------------------------------
 
 
+def _exit_with(parent: int) -> None:
+    """End this process as soon as ``parent`` is gone (checked every second)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _child(conn: Any, game: str, options: dict[str, str], deal: int, difficulty: str) -> None:
+    _exit_with(_PARENT)
     try:
         made = make_solvable(game, options, deal, difficulty)
         conn.send(("ok", made.state.to_json(), made.difficulty, made.measure, made.generator))
@@ -281,19 +293,34 @@ def _child(conn: Any, game: str, options: dict[str, str], deal: int, difficulty:
         conn.close()
 
 
+_PARENT = 0
+
+
 def generate_bounded(
-    game: str, options: Mapping[str, str], deal: int, difficulty: str, seconds: float
+    game: str,
+    options: Mapping[str, str],
+    deal: int,
+    difficulty: str,
+    seconds: float,
+    stop: threading.Event | None = None,
 ) -> Made | str:
-    """The generator in a child process killed after ``seconds``: the deal, or why not
-    (``no_solvable_deal``, ``timeout`` …)."""
+    """The generator in a child process killed after ``seconds`` (or when ``stop`` is
+    set, or this process dies): the deal, or why not (``no_solvable_deal``, ``timeout``,
+    ``stopped`` …)."""
+    global _PARENT
+    _PARENT = os.getpid()
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, game, dict(options), deal, difficulty))
     proc.start()
     child.close()
+    deadline = time.monotonic() + seconds
     try:
-        if not parent.poll(seconds):
-            return "timeout"
+        while not parent.poll(min(0.5, max(0.0, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                return "timeout"
+            if stop is not None and stop.is_set():
+                return "stopped"
         message = parent.recv()
     except EOFError:
         return "crash"
@@ -334,6 +361,7 @@ class PoolWorker:
         self._failures: dict[tuple[str, str, str], int] = {}
         self._pruned = 0.0
         self.made = 0
+        self.stop = threading.Event()
 
     def _write(self) -> Session:
         session = self.maker()
@@ -363,7 +391,9 @@ class PoolWorker:
     def run_job(self, job: DealJob) -> None:
         options = _options_of(job.game, job.options_key)
         seconds = self.config.job_seconds
-        made = generate_bounded(job.game, options, job.deal, job.difficulty, seconds)
+        made = generate_bounded(job.game, options, job.deal, job.difficulty, seconds, self.stop)
+        if made == "stopped":
+            return  # left for the next worker (it will find the job's start is stale)
         with self._write() as session:
             if isinstance(made, Made):
                 add(session, job.game, job.options_key, job.deal, made)
@@ -397,7 +427,9 @@ class PoolWorker:
     def top_up(self, game: str, options: dict[str, str], difficulty: str) -> None:
         k = (game, store.options_key(options), difficulty)
         deal = 1 + secrets.randbelow(MAX_DEAL)
-        made = generate_bounded(game, options, deal, difficulty, self.config.job_seconds)
+        made = generate_bounded(game, options, deal, difficulty, self.config.job_seconds, self.stop)
+        if made == "stopped":
+            return
         if not isinstance(made, Made):
             fails = self._failures.get(k, 0) + 1
             self._failures[k] = fails
@@ -439,6 +471,7 @@ class PoolWorker:
         return True
 
     def run(self, stop: threading.Event) -> None:
+        self.stop = stop
         while not stop.is_set():
             try:
                 busy = self.step()
