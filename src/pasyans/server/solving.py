@@ -15,6 +15,7 @@ HINT_RU = {
     "none": "Полезного хода нет.",
     "heuristic": "Этот ход выглядит полезным.",
     "solver": "Этот ход ведёт к победе.",
+    "sampled": "Этот ход ведёт к победе в большинстве вариантов расклада скрытых карт.",
 }
 
 
@@ -67,13 +68,19 @@ def _result(value: object) -> Result:
     return "unknown"
 
 
-def winnable_for(ctx: service.Context, game_id: str, version: int) -> Result:
+def winnable_for(ctx: service.Context, game_id: str, version: int) -> dict[str, Any]:
+    """``{"result": won|lost|unknown, "estimate": …}``: with hidden cards the result stays
+    "unknown" (unless the visible position decides it) and ``estimate`` gives the share of
+    sampled ways the hidden cards could lie that are winnable (``won``, ``lost``,
+    ``samples``, ``percent``); null when every card is known."""
     row, game = _game_at(ctx, game_id, version)
     try:
-        judge = getattr(hints, "winnable", None)
-        if judge is None:
-            return "unknown"
-        return _result(judge(game.spec, game.state, seconds=ctx.settings.winnable_seconds))
+        seconds = ctx.settings.winnable_seconds
+        result = _result(hints.winnable(game.spec, game.state, seconds=seconds))
+        found = None
+        if result == "unknown":
+            found = hints.estimate(game.spec, game.state, hints.Budget(seconds=seconds))
+        return {"result": result, "estimate": None if found is None else found.to_json()}
     finally:
         service.checkin(ctx, row, game)
         ctx.session.rollback()
