@@ -217,7 +217,6 @@ def suggest(
         return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
     if hidden_to_player(spec, state):
         view = visible(spec, state)
-        seen = [visible(spec, h) for h in history]
         if budget.samples > 0:
             kv = known(spec, state)
             t = sampled(spec, kv, budget)
@@ -234,6 +233,7 @@ def suggest(
                     f"Этот ход ведёт к победе в {n} из {t.samples} вариантов расклада "
                     "скрытых карт.",
                 )
+        seen = [visible(spec, h) for h in history]
         move = heuristic_move(spec, view, seen)
         if move is None and budget.samples == 0:
             return Hint(
