@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -233,7 +233,7 @@ def suggest(
                     f"Этот ход ведёт к победе в {n} из {t.samples} вариантов расклада "
                     "скрытых карт.",
                 )
-        seen = [visible(spec, h) for h in history]
+        seen = [_projected(spec, h, visible) for h in history]
         move = heuristic_move(spec, view, seen)
         if move is None and budget.samples == 0:
             return Hint(
@@ -276,8 +276,22 @@ def suggest(
     return Hint(move, "heuristic", None, message, message_ru)
 
 
+_PROJECTIONS: dict[tuple[int, State, object], State] = {}
+
+
+def _projected(spec: GameSpec, state: State, project: Callable[[GameSpec, State], State]) -> State:
+    """``project(spec, state)``, remembered (a long history is projected at every hint)."""
+    key = (id(spec), state, project)
+    out = _PROJECTIONS.get(key)
+    if out is None:
+        if len(_PROJECTIONS) > 200_000:
+            _PROJECTIONS.clear()
+        out = _PROJECTIONS[key] = project(spec, state)
+    return out
+
+
 def _after_seen(spec: GameSpec, history: Sequence[State]) -> set[State]:
-    return {known(spec, h) for h in history}
+    return {_projected(spec, h, known) for h in history}
 
 
 def _any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
