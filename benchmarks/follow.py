@@ -59,7 +59,7 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=8000, help="search nodes per hint, all samples")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-guard", action="store_true", help="no strategy-fusion guard")
-    ap.add_argument("--max-moves", type=int, default=1500)
+    ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--csv", type=Path, default=None, help="one row per deal")

@@ -35,7 +35,7 @@ class Play:
 
 
 def follow(
-    game: str, options: dict[str, str], deal: int, budget: Budget, max_moves: int = 1500
+    game: str, options: dict[str, str], deal: int, budget: Budget, max_moves: int = 600
 ) -> Play:
     """Play deal ``deal`` by always following the hint."""
     spec = get_game(game, options)
