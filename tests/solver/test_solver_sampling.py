@@ -117,7 +117,7 @@ def _reshuffle(spec: object, state: State, seed: int) -> State:
 
 
 def test_sampled_hint_is_the_same_for_the_same_view() -> None:
-    budget = Budget(seconds=None, nodes=4000, samples=4, seed=5)
+    budget = Budget(seconds=None, nodes=2000, samples=4, seed=5)
     for game, options in [("spider", {"suits": "2"}), ("backbone", {}), ("nivernais", {})]:
         spec = get_game(game, options)
         a = initial_state(spec, 9)
@@ -188,12 +188,12 @@ def _outcome(p: object) -> tuple[object, ...]:
 
 
 def test_the_follower_is_reproducible_under_a_node_budget() -> None:
-    budget = Budget(seconds=None, nodes=2000, samples=4, seed=1)
+    budget = Budget(seconds=None, nodes=1000, samples=4, seed=1)
     for game, options, deal in [("backbone", {}, 2), ("spider", {"suits": "1"}, 3)]:
-        a = follow(game, options, deal, budget, max_moves=60)
-        b = follow(game, options, deal, budget, max_moves=60)
+        a = follow(game, options, deal, budget, max_moves=40)
+        b = follow(game, options, deal, budget, max_moves=40)
         assert _outcome(a) == _outcome(b)
         assert a.hints > 0
     # The baseline (no samples) never searches a sample.
-    base = follow("backbone", {}, 2, Budget(seconds=None, samples=0), max_moves=60)
+    base = follow("backbone", {}, 2, Budget(seconds=None, samples=0), max_moves=40)
     assert "sampled" not in dict(base.sources)
