@@ -77,14 +77,14 @@ def main() -> None:
     plays: list[Play] = []
     out = args.csv.open("w") if args.csv else None
     if out:
-        out.write("deal,won,moves,hints,seconds,slowest,ended,sources\n")
+        out.write("deal,won,moves,hints,seconds,cpu,slowest,ended,sources\n")
     with ProcessPoolExecutor(args.jobs) as pool:
         for p in pool.map(_follow, tasks):
             plays.append(p)
             if out:
                 src = " ".join(f"{k}:{v}" for k, v in p.sources)
                 out.write(
-                    f"{p.deal},{int(p.won)},{p.moves},{p.hints},{p.seconds:.3f},"
+                    f"{p.deal},{int(p.won)},{p.moves},{p.hints},{p.seconds:.3f},{p.cpu:.3f},"
                     f"{p.slowest:.3f},{p.ended},{src}\n"
                 )
                 out.flush()
@@ -97,6 +97,7 @@ def main() -> None:
     lo, hi = wilson(won, len(plays))
     hint_count = sum(p.hints for p in plays)
     mean = sum(p.seconds for p in plays) / max(hint_count, 1)
+    mean_cpu = sum(p.cpu for p in plays) / max(hint_count, 1)
     label = args.game + "".join(f" {k}={v}" for k, v in options.items())
     method = "heuristic (baseline)" if args.samples == 0 else f"sampled {args.samples}"
     if args.samples:
@@ -110,7 +111,7 @@ def main() -> None:
         f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
     )
     print(
-        f"  hints {hint_count}, mean {1000 * mean:.1f} ms, "
+        f"  hints {hint_count}, mean {1000 * mean:.1f} ms (CPU {1000 * mean_cpu:.1f} ms), "
         f"slowest {1000 * max(p.slowest for p in plays):.0f} ms, "
         f"median moves {statistics.median(p.moves for p in plays):.0f}; ended: "
         + ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
