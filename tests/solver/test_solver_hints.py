@@ -34,7 +34,7 @@ def _reshuffle_hidden(spec: GameSpec, state: State, seed: int) -> State:
 
 
 def test_same_visible_position_different_hidden_cards_same_hint() -> None:
-    budget = hints.Budget(seconds=None, nodes=1200, samples=3, seed=2)  # reproducible
+    budget = hints.Budget(seconds=None, nodes=600, samples=3, seed=2)  # reproducible
     visible_only = hints.Budget(samples=0)
     for game, options in [("spider", {"suits": "4"}), ("backbone", {}), ("nivernais", {})]:
         spec = get_game(game, options)
