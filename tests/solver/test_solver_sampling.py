@@ -188,7 +188,7 @@ def _outcome(p: object) -> tuple[object, ...]:
 
 
 def test_the_follower_is_reproducible_under_a_node_budget() -> None:
-    budget = Budget(seconds=None, nodes=800, samples=4, seed=1)
+    budget = Budget(seconds=None, nodes=2400, samples=4, seed=1)
     a = follow("spider", {"suits": "1"}, 3, budget, max_moves=15)
     b = follow("spider", {"suits": "1"}, 3, budget, max_moves=15)
     assert _outcome(a) == _outcome(b)
