@@ -98,8 +98,19 @@ class HintOut(GameOut):
     hint: HintBody
 
 
+class EstimateOut(BaseModel):
+    """With hidden cards: of ``samples`` ways the hidden cards could lie, ``won`` were
+    found winnable and ``lost`` proven lost; ``percent`` = won / samples. An estimate."""
+
+    won: int
+    lost: int
+    samples: int
+    percent: int
+
+
 class WinnableOut(BaseModel):
     result: Literal["won", "lost", "unknown"]
+    estimate: EstimateOut | None = None
 
 
 class ActiveOut(BaseModel):

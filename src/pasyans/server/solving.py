@@ -52,6 +52,7 @@ HINT_RU = {
     "none": "Полезного хода нет.",
     "heuristic": "Этот ход выглядит полезным.",
     "solver": "Этот ход ведёт к победе.",
+    "sampled": "Этот ход ведёт к победе в большинстве вариантов расклада скрытых карт.",
 }
 
 Result = Literal["won", "lost", "unknown"]
@@ -339,12 +340,23 @@ def _result(value: object) -> Result:
     return "unknown"
 
 
-def winnable_for(ctx: service.Context, game_id: str, version: int) -> Result:
+def winnable_for(ctx: service.Context, game_id: str, version: int) -> dict[str, Any]:
+    """``{"result": won|lost|unknown, "estimate": …}``: with hidden cards the result stays
+    "unknown" (unless the visible position decides it) and ``estimate`` gives the share of
+    sampled ways the hidden cards could lie that are winnable (``won``, ``lost``,
+    ``samples``, ``percent``); null when every card is known."""
     row, game = _game_at(ctx, game_id, version)
     spec, state = game.spec, game.state
     service.checkin(ctx, row, game)
     ctx.session.rollback()
     if core.is_won(spec, state) or core.has_hidden_cards(spec, state):
         budget = min(ctx.settings.winnable_seconds, SOLVER_CPU_CAP)
-        return _result(hints.winnable(spec, state, seconds=budget))  # no search
-    return _verdict(ctx, spec, state, ctx.settings.winnable_seconds)[0]
+        result = _result(hints.winnable(spec, state, seconds=budget))  # no search
+        found = None
+        if result == "unknown":
+            found = hints.estimate(spec, state, hints.Budget(seconds=budget))
+        return {"result": result, "estimate": None if found is None else found.to_json()}
+    return {
+        "result": _verdict(ctx, spec, state, ctx.settings.winnable_seconds)[0],
+        "estimate": None,
+    }

@@ -5,16 +5,21 @@
   when the search proves there is no win, or runs out of time, the hint says so.
 - A win or a loss once found is remembered by position (:data:`LINES`), so following the
   hints, or asking twice, costs no new search.
-- Hidden cards: the position is first projected to what the player sees
-  (:func:`visible`: every face-down and stock card becomes the same placeholder), and only
-  that projection reaches the ranked heuristic. The true hidden cards are never read.
+- Hidden cards: the position is first projected to what the player knows
+  (:func:`sampling.known`: every face-down card and every stock card not seen before
+  becomes the same placeholder), and only that projection is used: the hint searches
+  samples of the hidden cards (:mod:`pasyans.solver.sampling`) and plays the move that
+  starts a win in most of them; when none wins, the ranked heuristic on the visible cards.
+  The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
+  asking again for the same position, or the Winnable? estimate, costs nothing.
+- While a move is left, the hint names one (the stock when nothing looks useful).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,11 +27,11 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
+from pasyans.solver import sampling
+from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
-HIDDEN = 1000
-"""The placeholder for a card the player cannot see. It matches no rank and no suit, so no
-rule ever lets it move or take a card."""
+__all__ = ["HIDDEN", "LINES", "Budget", "Estimate", "Hint", "suggest", "visible", "winnable"]
 
 Winnable = Literal["won", "lost", "unknown"]
 
@@ -93,13 +98,15 @@ LINES = Lines()
 """The process-wide memory of :func:`suggest` and :func:`winnable`."""
 
 
-def _search(spec: GameSpec, state: State, seconds: float) -> tuple[Winnable, Move | None]:
+def _search(
+    spec: GameSpec, state: State, seconds: float | None, nodes: int | None = None
+) -> tuple[Winnable, Move | None]:
     """The exact answer for a full-information ``state``, from :data:`LINES` when an
     earlier search already found it; a new result is remembered."""
-    known, move = LINES.get(spec, state)
-    if known:
+    known_, move = LINES.get(spec, state)
+    if known_:
         return ("won", move) if move is not None else ("lost", None)
-    result = solve(spec, state, seconds=seconds)
+    result = solve(spec, state, seconds=seconds, nodes=nodes)
     if result.result == "won":
         LINES.won(spec, state, result.moves)
         return "won", result.moves[0]
@@ -108,41 +115,141 @@ def _search(spec: GameSpec, state: State, seconds: float) -> tuple[Winnable, Mov
     return result.result, None
 
 
-def visible(spec: GameSpec, state: State) -> State:
-    """The position as the player sees it: face-down and stock cards replaced by
-    :data:`HIDDEN` (their number stays visible, their identity does not)."""
-    piles = list(state.piles)
-    for i, p in enumerate(spec.piles):
-        pile = piles[i]
-        n = len(pile) if p.kind is PileKind.STOCK else min(state.down[i], len(pile))
-        if n:
-            piles[i] = (HIDDEN,) * n + pile[n:]
-    return State(tuple(piles), state.down, state.redeals)
+SAMPLES = 8
+"""How many completions of the hidden cards a hint searches by default."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The work of one hint or estimate: ``samples`` completions of the hidden cards (0:
+    the visible heuristic alone, the pre-sampling hint), ``seconds`` and/or ``nodes``
+    shared between them (``nodes`` makes the answer reproducible), the samples' ``seed``,
+    and whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on."""
+
+    seconds: float | None = 1.0
+    nodes: int | None = None
+    samples: int = SAMPLES
+    seed: int = 0
+    guard: bool = True
+
+    def share(self) -> tuple[float | None, int | None]:
+        """One sample's part of the budget."""
+        n = max(self.samples, 1)
+        return (
+            None if self.seconds is None else self.seconds / n,
+            None if self.nodes is None else max(self.nodes // n, 1),
+        )
+
+
+class Tallies:
+    """The sampled searches already made, by (spec, what the player knows, budget):
+    asking again for the same position, or the Winnable? estimate after a hint with the
+    same budget, costs nothing. Bounded, least recently used first out, thread-safe. The
+    key holds only what the player knows, so nothing here can leak a hidden card."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._data: OrderedDict[tuple[int, State, Budget], tuple[GameSpec, sampling.Tally]] = (
+            OrderedDict()
+        )
+
+    def get(self, spec: GameSpec, view: State, budget: Budget) -> sampling.Tally | None:
+        key = (id(spec), view, budget)
+        with self._lock:
+            entry = self._data.get(key)
+            if entry is None or entry[0] is not spec:
+                return None
+            self._data.move_to_end(key)
+            return entry[1]
+
+    def put(self, spec: GameSpec, view: State, budget: Budget, t: sampling.Tally) -> None:
+        key = (id(spec), view, budget)
+        with self._lock:
+            self._data[key] = (spec, t)
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+TALLIES = Tallies()
+
+
+def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
+    """The searches of ``budget.samples`` completions of ``view`` (a
+    :func:`sampling.known` position), remembered in :data:`TALLIES`."""
+    t = TALLIES.get(spec, view, budget)
+    if t is None:
+        seconds, nodes = budget.share()
+        states = sampling.samples(spec, view, budget.samples, budget.seed)
+        t = sampling.tally(
+            spec, view, states, lambda s: _search(spec, s, seconds, nodes), guard=budget.guard
+        )
+        TALLIES.put(spec, view, budget, t)
+    return t
+
+
+def hidden_to_player(spec: GameSpec, state: State) -> bool:
+    """Whether the player cannot know some card (face down, or in a stock never seen)."""
+    return any(HIDDEN in p for p in known(spec, state).piles)
 
 
 def suggest(
-    spec: GameSpec, state: State, *, seconds: float = 1.0, history: Sequence[State] = ()
+    spec: GameSpec,
+    state: State,
+    *,
+    seconds: float | None = 1.0,
+    history: Sequence[State] = (),
+    budget: Budget | None = None,
 ) -> Hint:
-    """A hint for ``state``: from the exact search when no card is hidden, otherwise from
-    the visible cards alone. ``history``: positions already played (not suggested again
-    by the heuristic). ``seconds`` bounds the search."""
+    """A hint for ``state``: from the exact search when the player knows every card,
+    otherwise from searches of samples of the hidden cards (:mod:`sampling`), then the
+    visible heuristic. ``history``: positions already played (not suggested again).
+    ``budget`` (or just ``seconds``) bounds the work. While any move is left the hint
+    names one."""
+    if budget is None:
+        budget = Budget(seconds=seconds)
     if core.is_won(spec, state):
         return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
-    if core.has_hidden_cards(spec, state):
+    if hidden_to_player(spec, state):
         view = visible(spec, state)
-        move = heuristic_move(spec, view, [visible(spec, h) for h in history])
-        if move is None:
+        if budget.samples > 0:
+            kv = known(spec, state)
+            t = sampled(spec, kv, budget)
+            avoid = _after_seen(spec, history)
+            move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
+            if move is not None:
+                n = dict(t.votes)[move]
+                return Hint(
+                    move,
+                    "sampled",
+                    None,
+                    f"This move starts a win in {n} of {t.samples} ways the hidden cards "
+                    "could lie.",
+                    f"Этот ход ведёт к победе в {n} из {t.samples} вариантов расклада "
+                    "скрытых карт.",
+                )
+        seen = [_projected(spec, h, visible) for h in history]
+        move = heuristic_move(spec, view, seen)
+        if move is None and budget.samples == 0:
             return Hint(
                 None, "none", None, "No useful move is in sight.", "Полезного хода не видно."
             )
-        return Hint(
-            move,
-            "heuristic",
-            None,
-            "A move that looks useful (cards are still hidden).",
-            "Этот ход выглядит полезным (часть карт ещё скрыта).",
-        )
-    outcome, first = _search(spec, state, seconds)
+        if move is not None:
+            return Hint(
+                move,
+                "heuristic",
+                None,
+                "A move that looks useful (cards are still hidden).",
+                "Этот ход выглядит полезным (часть карт ещё скрыта).",
+            )
+        return _any_move(spec, view, seen)
+    seconds_, nodes = budget.seconds, budget.nodes
+    outcome, first = _search(spec, state, seconds_, nodes)
     if first is not None:
         return Hint(first, "solver", True, "This move starts a win.", "Этот ход ведёт к победе.")
     if outcome == "lost":
@@ -157,6 +264,8 @@ def suggest(
     message = "No win was found in the time allowed; this move looks useful."
     message_ru = "За отведённое время победа не найдена; этот ход выглядит полезным."
     if move is None:
+        if budget.samples > 0 and core.legal_moves(spec, state):
+            return _any_move(spec, state, history)
         return Hint(
             None,
             "none",
@@ -167,15 +276,94 @@ def suggest(
     return Hint(move, "heuristic", None, message, message_ru)
 
 
+_PROJECTIONS: dict[tuple[int, State, object], State] = {}
+
+
+def _projected(spec: GameSpec, state: State, project: Callable[[GameSpec, State], State]) -> State:
+    """``project(spec, state)``, remembered (a long history is projected at every hint)."""
+    key = (id(spec), state, project)
+    out = _PROJECTIONS.get(key)
+    if out is None:
+        if len(_PROJECTIONS) > 200_000:
+            _PROJECTIONS.clear()
+        out = _PROJECTIONS[key] = project(spec, state)
+    return out
+
+
+def _after_seen(spec: GameSpec, history: Sequence[State]) -> set[State]:
+    return {_projected(spec, h, known) for h in history}
+
+
+def _any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
+    """A hint that keeps the game going when nothing looks useful: the stock when it can
+    be clicked, else a move to a position not seen before, else any legal move; "no
+    useful move" only when no move is left at all."""
+    moves = core.legal_moves(spec, state)
+    if not moves:
+        return Hint(
+            None,
+            "none",
+            False,
+            "No move is left: undo, or start a new deal.",
+            "Ходов не осталось: отмените ходы или начните новую раздачу.",
+        )
+    old = set(seen)
+    fresh = [m for m in moves if core.apply(spec, state, m) not in old]
+    stock = [m for m in fresh if m.dst is None]
+    move = (stock or fresh or moves)[0]
+    return Hint(
+        move,
+        "heuristic",
+        None,
+        "No move looks clearly useful; this one keeps the game going.",
+        "Явно полезного хода нет; этот ход продолжает партию.",
+    )
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Is this still winnable, with hidden cards: of ``samples`` ways the hidden cards
+    could lie, ``won`` were found winnable and ``lost`` proven lost within the budget
+    (the rest undecided). An estimate, never a verdict."""
+
+    won: int
+    lost: int
+    samples: int
+
+    @property
+    def share(self) -> float:
+        return self.won / self.samples if self.samples else 0.0
+
+    def to_json(self) -> dict[str, int | float]:
+        return {
+            "won": self.won,
+            "lost": self.lost,
+            "samples": self.samples,
+            "percent": round(100 * self.share),
+        }
+
+
+def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
+    """The share of the ways the hidden cards could lie that are winnable, from the same
+    samples as the hint; None when the player knows every card (or the game is over)."""
+    if core.is_won(spec, state) or not hidden_to_player(spec, state) or budget.samples <= 0:
+        return None
+    if core.is_stuck(spec, visible(spec, state)):
+        return None
+    t = sampled(spec, known(spec, state), budget)
+    return Estimate(t.won, t.lost, t.samples)
+
+
 def winnable(spec: GameSpec, state: State, *, seconds: float = 1.0) -> Winnable:
     """Is this still winnable? ``won`` (a win was found), ``lost`` (proven) or ``unknown``.
 
-    With hidden cards the answer comes from the player's view only: ``lost`` when no move,
-    deal or redeal is left, ``won`` when the game is won, otherwise ``unknown``.
+    With hidden cards the answer comes from the player's knowledge only: ``lost`` when no
+    move, deal or redeal is left, ``won`` when the game is won, otherwise ``unknown``
+    (:func:`estimate` then gives the sampled share).
     """
     if core.is_won(spec, state):
         return "won"
-    if core.has_hidden_cards(spec, state):
+    if hidden_to_player(spec, state):
         return "lost" if core.is_stuck(spec, visible(spec, state)) else "unknown"
     return _search(spec, state, seconds)[0]
 

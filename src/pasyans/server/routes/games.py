@@ -159,7 +159,7 @@ def hint(game_id: str, body: VersionIn, ctx: ContextDep, _limit: HintLimit) -> H
 @router.post("/games/{game_id}/winnable", responses=E)
 def winnable(game_id: str, body: VersionIn, ctx: ContextDep, _limit: HintLimit) -> WinnableOut:
     """Whether the position can still be won, within the server's time budget."""
-    return WinnableOut(result=winnable_for(ctx, game_id, body.version))
+    return WinnableOut.model_validate(winnable_for(ctx, game_id, body.version))
 
 
 @router.post("/games/{game_id}/active", responses=E)

@@ -181,8 +181,18 @@ export class TableState {
     return this.startGame(this.game ? this.game.view.deal : null);
   }
 
+  /** A costly answer (hint, winnable): "thinking…" shows once it takes over 150 ms. */
+  async ask(action) {
+    const timer = setTimeout(() => this.say(t("msg.thinking")), 150);
+    try {
+      return await this.run((g) => api.action(g.id, action, g.version), { quiet: true });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async hint() {
-    const res = await this.run((g) => api.action(g.id, "hint", g.version), { quiet: true });
+    const res = await this.ask("hint");
     if (!res) return;
     const hint = res.hint || {};
     if (res.view) {
@@ -213,11 +223,18 @@ export class TableState {
     announce(text);
   }
 
-  /** "Is this still winnable?": the solver's answer within the server's budget. */
+  /** "Is this still winnable?": the solver's answer within the server's budget; with
+   * hidden cards, an estimate from samples of how they could lie. */
   async winnable() {
-    const res = await this.run((g) => api.action(g.id, "winnable", g.version), { quiet: true });
+    const res = await this.ask("winnable");
     if (!res) return;
-    const text = t(`msg.winnable_${res.result}`);
+    const e = res.estimate;
+    let text = t(`msg.winnable_${res.result}`);
+    if (e) {
+      text = t("msg.winnable_estimate", { percent: e.percent, won: e.won, samples: e.samples });
+      const open = e.samples - e.won - e.lost;
+      if (open > 0) text += " " + t("msg.winnable_open", { open });
+    }
     this.say(text);
     announce(text);
   }

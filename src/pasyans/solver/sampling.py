@@ -1,0 +1,190 @@
+"""Sampled search over the hidden cards ("determinization").
+
+A player with hidden cards knows the visible cards, how many cards lie face down where,
+and what they saw earlier. Every arrangement of the unseen cards that fits this is equally
+likely (the deal is a uniform shuffle), so a hint draws a few such arrangements, runs the
+full-information search (:func:`pasyans.solver.search.solve`) on each, and plays the move
+that starts a win in the most of them.
+
+The inputs are only what the player knows (:func:`known`): the visible position, plus
+the stock after a redeal (the redeal rebuilt it, in an order the player watched, from
+cards that were all face up; since then cards only left it). The unseen cards are the
+deck minus every card the player knows, so two positions that differ only in their hidden
+cards give the same samples for the same seed.
+
+Strategy fusion: each sample "knows" its own cards, so a move can look good only because
+every sample plans with cards the player has not seen. When the samples disagree (no
+move starts a win in most of the winning samples), :func:`choose` prefers a move that
+turns a face-down card up among the moves at least half as popular as the best one; the
+follower benchmark measures both ways (``benchmarks/follow.py --no-guard``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+from pasyans.cards import Card, shuffled
+from pasyans.engine import core
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec, PileKind
+
+HIDDEN = 1000
+"""The placeholder for a card the player cannot see. It matches no rank and no suit, so no
+rule ever lets it move or take a card."""
+
+Slot = tuple[int, int]
+"""A hidden place: (pile index, position from the bottom)."""
+
+
+def visible(spec: GameSpec, state: State) -> State:
+    """The position as the player sees it: face-down and stock cards replaced by
+    :data:`HIDDEN` (their number stays visible, their identity does not)."""
+    piles = list(state.piles)
+    for i, p in enumerate(spec.piles):
+        pile = piles[i]
+        n = len(pile) if p.kind is PileKind.STOCK else min(state.down[i], len(pile))
+        if n:
+            piles[i] = (HIDDEN,) * n + pile[n:]
+    return State(tuple(piles), state.down, state.redeals)
+
+
+def known(spec: GameSpec, state: State) -> State:
+    """What a player who remembers what they saw knows: :func:`visible`, except that after
+    a redeal the stock is known (it was rebuilt, without shuffling, from face-up cards)."""
+    view = visible(spec, state)
+    if state.redeals == 0 or not spec.has_pile("stock"):
+        return view
+    stock = spec.index["stock"]
+    piles = list(view.piles)
+    piles[stock] = state.piles[stock]
+    return State(tuple(piles), view.down, view.redeals)
+
+
+def slots(spec: GameSpec, view: State) -> list[Slot]:
+    """The hidden places of a :func:`known` position, pile by pile, bottom first."""
+    return [(i, k) for i, pile in enumerate(view.piles) for k, c in enumerate(pile) if c == HIDDEN]
+
+
+def unseen(spec: GameSpec, view: State) -> list[Card]:
+    """The cards the player has not seen (sorted): the deck minus every known card."""
+    left = Counter(core.deck_for(spec))
+    for pile in view.piles:
+        for c in pile:
+            if c != HIDDEN:
+                left[c] -= 1
+    if any(n < 0 for n in left.values()):
+        raise ValueError("a position holds more copies of a card than the deck")
+    return sorted(left.elements())
+
+
+def seed_for(spec: GameSpec, view: State, seed: int) -> int:
+    """A seed for the samples of ``view``: the same for the same hidden places and unseen
+    cards, so a move that turns nothing up keeps the samples (and their remembered wins)."""
+    h = hashlib.blake2b(digest_size=8)
+    h.update(repr((spec.id, seed, slots(spec, view), unseen(spec, view))).encode())
+    return int.from_bytes(h.digest(), "big")
+
+
+def complete(view: State, places: Sequence[Slot], cards: Sequence[Card]) -> State:
+    """``view`` with ``cards[j]`` put at ``places[j]``."""
+    piles = [list(p) for p in view.piles]
+    for (i, k), c in zip(places, cards, strict=True):
+        piles[i][k] = c
+    return State(tuple(tuple(p) for p in piles), view.down, view.redeals)
+
+
+def samples(spec: GameSpec, view: State, count: int, seed: int = 0) -> list[State]:
+    """``count`` completions of a :func:`known` position, each a uniformly random
+    arrangement of the unseen cards over the hidden places (the project's stable shuffle,
+    so the same on every machine)."""
+    places = slots(spec, view)
+    cards = unseen(spec, view)
+    if len(cards) != len(places):
+        raise ValueError("the unseen cards do not fill the hidden places")
+    base = seed_for(spec, view, seed)
+    return [complete(view, places, shuffled(cards, base + j)) for j in range(count)]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What the searches of the samples found: how many were won, proven lost or left
+    unknown, and how many winning samples each first move starts."""
+
+    won: int
+    lost: int
+    unknown: int
+    votes: tuple[tuple[Move, int], ...]
+    reveals: tuple[tuple[Move, int], ...] = ()
+    """When the favourite is a stock click: each move that turns a card up, with the
+    number of samples in which a win is found after it."""
+
+    @property
+    def samples(self) -> int:
+        return self.won + self.lost + self.unknown
+
+
+Search = Callable[[State], tuple[str, Move | None]]
+"""A full-information search of one sample: its outcome and, when won, its first move."""
+
+
+def tally(
+    spec: GameSpec, view: State, states: Sequence[State], search: Search, *, guard: bool = True
+) -> Tally:
+    """Search every sample. With ``guard``, when the favourite move is a stock click (a
+    commitment: it covers every column, and each sample "knows" the cards it brings), the
+    moves that turn a card up instead are searched in every sample too."""
+    won = lost = 0
+    votes: Counter[Move] = Counter()
+    for s in states:
+        outcome, first = search(s)
+        if outcome == "won":
+            won += 1
+            if first is not None:
+                votes[first] += 1
+        elif outcome == "lost":
+            lost += 1
+    ordered = sorted(votes.items(), key=lambda e: (-e[1], e[0].to_str()))
+    alternatives: list[tuple[Move, int]] = []
+    if guard and ordered and ordered[0][0].dst is None:
+        for m in core.legal_moves(spec, view):
+            if m.dst is not None and reveals(spec, view, m):
+                wins = sum(search(core.apply(spec, s, m))[0] == "won" for s in states)
+                alternatives.append((m, wins))
+    return Tally(won, lost, len(states) - won - lost, tuple(ordered), tuple(alternatives))
+
+
+def reveals(spec: GameSpec, view: State, move: Move) -> bool:
+    """Whether ``move`` turns a face-down column card up."""
+    return sum(core.apply(spec, view, move).down) < sum(view.down)
+
+
+def choose(
+    spec: GameSpec,
+    view: State,
+    t: Tally,
+    *,
+    guard: bool = True,
+    avoid: Collection[State] = (),
+) -> Move | None:
+    """The move that starts a win in the most samples (ties: the first in notation
+    order), leaving out moves back to a position in ``avoid`` (already played). With
+    ``guard``: instead of a stock click, a move that turns a card up and still wins in at
+    least 3/4 as many samples; and when no move wins in most of the winning samples, a
+    move that turns a card up among those at least half as popular as the best."""
+    votes = [(m, n) for m, n in t.votes if core.apply(spec, view, m) not in avoid]
+    if not votes:
+        return None
+    best, top = votes[0]
+    if guard and t.reveals:
+        m, n = max(t.reveals, key=lambda e: e[1])
+        if 4 * n >= 3 * top:
+            return m
+    if guard and 2 * top <= t.won:
+        for m, n in votes:
+            if 2 * n >= top and reveals(spec, view, m):
+                return m
+    return best

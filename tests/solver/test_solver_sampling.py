@@ -1,0 +1,198 @@
+"""Samples of the hidden cards: drawn only from what the player knows, uniform over the
+unseen cards, and reproducible; the hint follower's result is reproducible too."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from pasyans.cards import SplitMix64, shuffled
+from pasyans.engine.core import apply, initial_state, is_stuck, legal_moves, stock_action
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import PileKind
+from pasyans.solver import hints, sampling
+from pasyans.solver.follow import follow
+from pasyans.solver.hints import Budget, estimate, suggest, winnable
+from pasyans.solver.sampling import HIDDEN, known, samples, slots, unseen, visible
+
+
+def _hidden_cards(spec: object, state: State) -> list[int]:
+    from pasyans.rules.spec import GameSpec
+
+    assert isinstance(spec, GameSpec)
+    out: list[int] = []
+    for i, p in enumerate(spec.piles):
+        n = len(state.piles[i]) if p.kind is PileKind.STOCK else state.down[i]
+        out += state.piles[i][:n]
+    return sorted(out)
+
+
+def test_unseen_cards_are_the_hidden_ones_and_samples_keep_the_view() -> None:
+    for game, options in [("spider", {"suits": "4"}), ("backbone", {}), ("nivernais", {})]:
+        spec = get_game(game, options)
+        state = initial_state(spec, 7)
+        view = known(spec, state)
+        assert unseen(spec, view) == _hidden_cards(spec, state)
+        assert len(slots(spec, view)) == len(unseen(spec, view))
+        for s in samples(spec, view, 5, seed=3):
+            assert visible(spec, s) == visible(spec, state)
+            assert sorted(c for p in s.piles for c in p) == sorted(
+                c for p in state.piles for c in p
+            )
+            assert HIDDEN not in {c for p in s.piles for c in p}
+
+
+def _chi_square_critical(df: int, z: float) -> float:
+    """The upper quantile of chi-square with ``df`` degrees of freedom for the normal
+    quantile ``z`` (Wilson–Hilferty; within a few tenths of a percent for df ≥ 30)."""
+    a = 2 / (9 * df)
+    return df * (1 - a + z * math.sqrt(a)) ** 3
+
+
+def test_samples_are_uniform_over_the_unseen_cards() -> None:
+    spec = get_game("spider", {"suits": "4"})
+    view = known(spec, initial_state(spec, 1))
+    cards = unseen(spec, view)
+    places = slots(spec, view)
+    stock = spec.index["stock"]
+    watched = [places.index((stock, 0)), places.index((spec.index["t1"], 0))]
+    draws = 4000
+    drawn = samples(spec, view, draws, seed=11)
+    copies = Counter(cards)
+    critical = _chi_square_critical(len(copies) - 1, 3.09)  # p = 0.001
+    for w in watched:
+        i, k = places[w]
+        seen = Counter(s.piles[i][k] for s in drawn)
+        chi2 = sum(
+            (seen[c] - draws * n / len(cards)) ** 2 / (draws * n / len(cards))
+            for c, n in copies.items()
+        )
+        assert chi2 < critical, (places[w], chi2, critical)
+    # The two places are independent draws without replacement: never one card twice
+    # more often than the deck allows.
+    i0, k0 = places[watched[0]]
+    i1, k1 = places[watched[1]]
+    same = sum(s.piles[i0][k0] == s.piles[i1][k1] for s in drawn)
+    expected = draws * sum(n * (n - 1) for n in copies.values()) / (len(cards) * (len(cards) - 1))
+    assert abs(same - expected) < 4 * math.sqrt(expected) + 1
+
+
+def test_a_biased_sampler_fails_the_chi_square() -> None:
+    """The uniformity test can fail: always the smallest card in the watched place."""
+    spec = get_game("spider", {"suits": "4"})
+    view = known(spec, initial_state(spec, 1))
+    copies = Counter(unseen(spec, view))
+    draws = 4000
+    total = sum(copies.values())
+    biased = Counter({min(copies): draws // 2})
+    for c in copies:
+        biased[c] += (draws // 2) * copies[c] // total
+    chi2 = sum(
+        (biased[c] - draws * n / total) ** 2 / (draws * n / total) for c, n in copies.items()
+    )
+    assert chi2 > _chi_square_critical(len(copies) - 1, 3.09)
+
+
+def test_after_a_redeal_the_player_knows_the_stock() -> None:
+    spec = get_game("backbone")
+    state = initial_state(spec, 3)
+    stock = spec.index["stock"]
+    while state.redeals == 0:
+        state = apply(spec, state, next(m for m in legal_moves(spec, state) if m.dst is None))
+    assert state.piles[stock]
+    assert known(spec, state).piles[stock] == state.piles[stock]
+    assert visible(spec, state).piles[stock] == (HIDDEN,) * len(state.piles[stock])
+    assert not hints.hidden_to_player(spec, state)
+
+
+def _reshuffle(spec: object, state: State, seed: int) -> State:
+    from pasyans.rules.spec import GameSpec
+
+    assert isinstance(spec, GameSpec)
+    view = visible(spec, state)
+    places = slots(spec, view)
+    cards = _hidden_cards(spec, state)
+    return sampling.complete(view, places, shuffled(cards, seed))
+
+
+def test_sampled_hint_is_the_same_for_the_same_view() -> None:
+    budget = Budget(seconds=None, nodes=1000, samples=4, seed=5)
+    for game, options in [("spider", {"suits": "2"}), ("backbone", {}), ("nivernais", {})]:
+        spec = get_game(game, options)
+        a = initial_state(spec, 9)
+        b = _reshuffle(spec, a, 9)
+        assert a != b and visible(spec, a) == visible(spec, b)
+        hints.TALLIES.clear()
+        ha = suggest(spec, a, budget=budget)
+        hints.TALLIES.clear()
+        hints.LINES.clear()
+        hb = suggest(spec, b, budget=budget)
+        assert ha == hb and ha.move is not None
+        assert ha.source in ("sampled", "heuristic")
+        ea, eb = estimate(spec, a, budget), estimate(spec, b, budget)
+        assert ea == eb and ea is not None and ea.samples == 4
+        assert winnable(spec, a) == "unknown"
+
+
+def test_repeated_requests_reuse_the_samples(monkeypatch: object) -> None:
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 2)
+    budget = Budget(seconds=None, nodes=4000, samples=4)
+    hints.TALLIES.clear()
+    first = suggest(spec, state, budget=budget)
+    monkeypatch.setattr(hints, "solve", lambda *a, **k: pytest.fail("searched again"))
+    assert suggest(spec, state, budget=budget) == first
+    e = estimate(spec, state, budget)
+    assert e is not None and e.samples == 4 and 0 <= e.won <= 4
+    assert e.to_json()["percent"] == round(100 * e.won / 4)
+
+
+def test_the_hint_is_never_empty_while_a_move_is_left() -> None:
+    budget = Budget(seconds=None, nodes=200, samples=2)
+    for game, options in [("spider", {"suits": "4"}), ("backbone-classic", {}), ("nivernais", {})]:
+        spec = get_game(game, options)
+        state = initial_state(spec, 4)
+        rng = SplitMix64(4)
+        for _ in range(25):
+            moves = legal_moves(spec, state)
+            if not moves:
+                break
+            if hints.hidden_to_player(spec, state):
+                hint = suggest(spec, state, budget=budget)
+                assert hint.move is not None and hint.move in moves, (game, hint)
+            state = apply(spec, state, moves[rng.below(len(moves))])
+
+
+def test_no_move_left_says_so() -> None:
+    spec = get_game("nivernais")
+    state = initial_state(spec, 1)
+    # Spend the stock and redeals by clicking it while it can be clicked.
+    while stock_action(spec, state) is not None:
+        state = apply(spec, state, next(m for m in legal_moves(spec, state) if m.dst is None))
+    while legal_moves(spec, state):
+        state = apply(spec, state, legal_moves(spec, state)[0])
+    assert is_stuck(spec, state)
+    hint = suggest(spec, state, budget=Budget(seconds=None, nodes=100, samples=2))
+    assert hint.move is None and hint.message and hint.message_ru
+
+
+def _outcome(p: object) -> tuple[object, ...]:
+    from pasyans.solver.follow import Play
+
+    assert isinstance(p, Play)
+    return (p.won, p.moves, p.hints, p.sources, p.ended)
+
+
+def test_the_follower_is_reproducible_under_a_node_budget() -> None:
+    budget = Budget(seconds=None, nodes=2400, samples=4, seed=1)
+    a = follow("spider", {"suits": "1"}, 3, budget, max_moves=15)
+    b = follow("spider", {"suits": "1"}, 3, budget, max_moves=15)
+    assert _outcome(a) == _outcome(b)
+    assert a.hints > 0 and "sampled" in dict(a.sources)
+    # The baseline (no samples) never searches a sample.
+    base = follow("backbone", {}, 2, Budget(seconds=None, samples=0), max_moves=15)
+    assert "sampled" not in dict(base.sources)
