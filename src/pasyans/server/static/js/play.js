@@ -43,6 +43,7 @@ export class PlayPage {
 
   build() {
     const { toolbar, els } = buildToolbar(this);
+    this.toolbar = toolbar;
     this.els = els;
     this.tableEl = h("section.table", { "aria-label": title(this.entry), "data-game": this.entry.id });
     this.main.replaceChildren(
@@ -68,11 +69,21 @@ export class PlayPage {
     this.onResize = () => this.draw({ instant: true });
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("resize", this.onResize);
+    // The bars above the table may change height (a line wraps, a font loads): lay out again.
+    let barHeight = toolbar.offsetHeight;
+    this.barWatch = new ResizeObserver(() => {
+      if (toolbar.offsetHeight !== barHeight) {
+        barHeight = toolbar.offsetHeight;
+        this.onResize();
+      }
+    });
+    this.barWatch.observe(toolbar);
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
+    this.barWatch.disconnect();
     if (this.timer) this.timer.stop();
     closeDialogs();
   }

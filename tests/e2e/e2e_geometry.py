@@ -1,0 +1,152 @@
+"""The table's geometry read from the DOM, for the layout targets (docs/ui.md).
+
+``MEASURE`` runs in the page: for every pile it takes the cards' ``getBoundingClientRect``;
+the visible part of a card is its rectangle minus the card lying over it (the next card of
+its pile). It returns what the targets need:
+
+- whether the page scrolls sideways;
+- every pile of the table that is not wholly on the screen (above the bottom bar);
+- for every card that can be picked up (a face-up card of a column, the top card of any
+  other pile that is not the tailbone's or a chain strip), the visible size, and whether its
+  rank and suit lie wholly inside it, with their font sizes;
+- for the spine's chain (read, not picked up), the same index check on each strip.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Page
+
+# (width, height, device scale factor, touch)
+VIEWPORTS: dict[str, tuple[int, int, float, bool]] = {
+    "360x640": (360, 640, 2, True),
+    "390x844": (390, 844, 2, True),
+    "844x390": (844, 390, 2, True),
+    "768x1024": (768, 1024, 2, True),
+    "1366x768": (1366, 768, 1, False),
+    "1920x1080": (1920, 1080, 1, False),
+}
+
+# Every game and every option value at least once. Only the spine's length changes the
+# geometry of a starting layout; the other options are spread over the same loads.
+OPTION_SETS: list[tuple[str, dict[str, str]]] = [
+    ("spine", {"spine": "56", "empty": "kings", "runs": "single"}),
+    ("spine", {"spine": "40", "empty": "any", "runs": "suit"}),
+    ("spine", {"spine": "24", "empty": "kings", "runs": "suit"}),
+    ("backbone", {}),
+    ("backbone-classic", {}),
+    ("spider", {"suits": "4"}),
+    ("spider", {"suits": "2"}),
+    ("spider", {"suits": "1"}),
+    ("nivernais", {}),
+]
+
+MEASURE = """() => {
+  const vw = document.documentElement.clientWidth;
+  const bar = document.querySelector(".toolbar .actions");
+  // The screen less the touch bar (at the bottom, or at the right edge of a low screen).
+  let bottom = window.innerHeight;
+  let right = vw;
+  if (bar && getComputedStyle(bar).position === "fixed") {
+    const b = bar.getBoundingClientRect();
+    if (b.top > window.innerHeight / 2) bottom = b.top;
+    else if (b.left > vw / 2) right = b.left;
+  }
+  const out = {
+    hscroll: document.documentElement.scrollWidth > vw + 0.5,
+    offscreen: [], cards: [], strips: [],
+    cardW: 0, font: 0, large: document.querySelector("section.table").classList.contains("large"),
+  };
+  const inside = (r, box) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
+    r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+  const index = (el, box) => {
+    const r = el.querySelector(":scope .idx:not(.idx2) .r");
+    const s = el.querySelector(":scope .idx:not(.idx2) .s");
+    const rr = r.getBoundingClientRect();
+    const sr = s.getBoundingClientRect();
+    return {
+      inside: inside(rr, box) && inside(sr, box),
+      font: Math.min(parseFloat(getComputedStyle(r).fontSize), parseFloat(getComputedStyle(s).fontSize)),
+      suitH: sr.height,
+    };
+  };
+  for (const pile of document.querySelectorAll("section.table .pile")) {
+    const id = pile.dataset.pile;
+    const cards = [...pile.querySelectorAll(":scope > .card")];
+    for (const el of cards) {
+      const r = el.getBoundingClientRect();
+      if (r.left < -0.5 || r.right > right + 0.5 || r.top < -0.5 || r.bottom > bottom + 0.5) {
+        out.offscreen.push(`${id}/${el.dataset.index} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} (screen ${Math.round(right)}x${Math.round(bottom)})`);
+        break;
+      }
+    }
+    const base = pile.querySelector(":scope > .pile-base").getBoundingClientRect();
+    if (!cards.length && (base.right > right + 0.5 || base.bottom > bottom + 0.5)) out.offscreen.push(`${id} (empty)`);
+    const column = pile.classList.contains("kind-column") || pile.classList.contains("kind-spine");
+    cards.forEach((el, i) => {
+      if (!el.classList.contains("up") || el.classList.contains("across")) return;
+      const r = el.getBoundingClientRect();
+      // The card over this one: the next of its pile, where it lies on it (a chain wraps).
+      const after = cards[i + 1];
+      const next = after && Math.abs(after.getBoundingClientRect().left - r.left) < 1 ? after : null;
+      const visible = { left: r.left, right: r.right, top: r.top, bottom: next ? Math.min(r.bottom, next.getBoundingClientRect().top) : r.bottom };
+      const item = { pile: id, index: i, w: r.width, h: visible.bottom - visible.top, ...index(el, visible) };
+      out.cardW = Math.max(out.cardW, r.width);
+      out.font = Math.max(out.font, item.font);
+      // A chain strip, and a covered card of a spine pile (only its lowest card is ever
+      // taken), is read, not picked up.
+      if (el.classList.contains("strip") || (pile.classList.contains("kind-spine") && next)) out.strips.push(item);
+      else if (!next || column) out.cards.push(item);
+    });
+  }
+  return out;
+}"""
+
+
+@dataclass
+class Geometry:
+    hscroll: bool
+    offscreen: list[str]
+    cards: list[dict[str, Any]]
+    strips: list[dict[str, Any]]
+    card_w: float
+    font: float
+    large: bool
+
+    def min_strip(self) -> float:
+        return min(c["h"] for c in self.cards)
+
+    def min_font(self) -> float:
+        return min(c["font"] for c in self.cards)
+
+    def problems(self) -> list[str]:
+        """Every target this table misses (docs/ui.md, "Targets")."""
+        tall, font = (32, 18) if self.large else (24, 14)
+        out = []
+        if self.hscroll:
+            out.append("the page scrolls sideways")
+        out += [f"not on the screen: {p}" for p in self.offscreen]
+        for c in self.cards:
+            where = f"{c['pile']}/{c['index']}"
+            if c["w"] < 24 - 0.5 or c["h"] < tall - 0.5:
+                out.append(f"{where}: visible {c['w']:.0f}x{c['h']:.0f} px, under 24x{tall}")
+            if not c["inside"]:
+                out.append(f"{where}: its rank or suit is cut by the card over it")
+            if c["font"] < font - 0.01:
+                out.append(f"{where}: index font {c['font']:.1f} px, under {font}")
+        for c in self.strips:
+            if not c["inside"] or c["font"] < 14 - 0.01:
+                out.append(
+                    f"{c['pile']}/{c['index']} (read only): index cut or under 14 px "
+                    f"({c['font']:.1f} px font, {c['h']:.0f} px strip)"
+                )
+        return out
+
+
+def measure(page: Page) -> Geometry:
+    d = page.evaluate(MEASURE)
+    return Geometry(
+        d["hscroll"], d["offscreen"], d["cards"], d["strips"], d["cardW"], d["font"], d["large"]
+    )
