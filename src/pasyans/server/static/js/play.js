@@ -6,7 +6,7 @@
 //   play-viewport.js  the layout for the room the screen leaves
 //   play-pointer.js   clicks, double-clicks and drops turned into moves
 //   play-keys.js      the keyboard
-// Shared fields: entry, options, kind, askedDeal, game {id, version, view, kind?, status?},
+// Shared fields: entry, options, kind, difficulty, askedDeal, game {id, version, view, kind?, status?},
 // busy, cycle, lastSmart, shownEnd, timer, cursor {pile, index}, held, els, tableEl,
 // renderer, input, animationMs, byKeyboard.
 import { optionsFrom, dealKinds, title } from "./catalog.js";
@@ -28,6 +28,8 @@ export class PlayPage {
     this.options = optionsFrom(entry, params);
     const kind = params.get("kind");
     this.kind = kind && dealKinds(entry).includes(kind) ? kind : null;
+    const difficulty = params.get("difficulty");
+    this.difficulty = ["easy", "medium", "hard"].includes(difficulty) ? difficulty : null;
     const deal = Number(params.get("deal"));
     this.askedDeal = Number.isInteger(deal) && deal > 0 ? deal : null;
     this.game = null; // {id, version, view, kind?}
