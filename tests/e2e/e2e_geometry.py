@@ -56,9 +56,13 @@ class Geometry:
     card_w: float
     font: float
     large: bool
+    least_strip: float
 
     def min_strip(self) -> float:
-        return min(c["h"] for c in self.cards)
+        """The least visible height of a covered card that can be picked up; with none on
+        the table, the least strip the layout allows (``data-strip``)."""
+        covered = [c["h"] for c in self.cards if c["covered"]]
+        return min(covered) if covered else self.least_strip
 
     def min_font(self) -> float:
         return min(c["font"] for c in self.cards)
@@ -90,5 +94,12 @@ class Geometry:
 def measure(page: Page) -> Geometry:
     d = page.evaluate(MEASURE)
     return Geometry(
-        d["hscroll"], d["offscreen"], d["cards"], d["strips"], d["cardW"], d["font"], d["large"]
+        d["hscroll"],
+        d["offscreen"],
+        d["cards"],
+        d["strips"],
+        d["cardW"],
+        d["font"],
+        d["large"],
+        d["leastStrip"],
     )

@@ -14,6 +14,7 @@
     hscroll: document.documentElement.scrollWidth > vw + 0.5,
     offscreen: [], cards: [], strips: [],
     cardW: 0, font: 0, large: document.querySelector("section.table").classList.contains("large"),
+    leastStrip: Number(document.querySelector("section.table").dataset.strip || 0),
   };
   const inside = (r, box) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
     r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
@@ -48,7 +49,7 @@
       const after = cards[i + 1];
       const next = after && Math.abs(after.getBoundingClientRect().left - r.left) < 1 ? after : null;
       const visible = { left: r.left, right: r.right, top: r.top, bottom: next ? Math.min(r.bottom, next.getBoundingClientRect().top) : r.bottom };
-      const item = { pile: id, index: i, w: r.width, h: visible.bottom - visible.top, ...index(el, visible) };
+      const item = { pile: id, index: i, w: r.width, h: visible.bottom - visible.top, covered: !!next, ...index(el, visible) };
       out.cardW = Math.max(out.cardW, r.width);
       out.font = Math.max(out.font, item.font);
       // A chain strip, and a covered card of a spine pile (only its lowest card is ever

@@ -30,13 +30,20 @@ export function indexFor(w, large) {
 }
 
 /** A card size with its gaps, index and least offsets. */
-function card(w, large, width, slots) {
+function card(w, large, width, slots, base = null) {
   w = Math.floor(w);
   const h = Math.round(w * RATIO);
   const g = Math.max(3, Math.min(14, Math.round(w * (width < 600 ? 0.07 : 0.12))));
-  const idx = indexFor(w, large);
+  let idx = indexFor(w, large);
+  // Large mode measures itself against the normal table (`base`): when its cards cannot
+  // grow, its index and strips still do.
+  if (large && base && idx.font < Math.ceil(base.font * 1.25)) {
+    const font = Math.ceil(base.font * 1.25);
+    const side = w >= SIDE_EM * font + 5;
+    idx = { font, side, h: side ? font + 5 : Math.ceil(STACK_EM * font + 5) };
+  }
   // The visible part of a covered face-up card: a tap target with its whole index.
-  const normalUp = Math.max(24, indexFor(w, false).h);
+  const normalUp = Math.max(24, indexFor(w, false).h, base ? base.minUp : 0);
   const minUp = large ? Math.max(32, idx.h, Math.ceil(normalUp * 1.25)) : normalUp;
   const c = {
     w, h, g, large,
@@ -44,7 +51,8 @@ function card(w, large, width, slots) {
     side: idx.side,
     idxH: idx.h,
     minUp,
-    up: Math.max(minUp, Math.round(h * 0.3)), // the natural offset of a face-up card
+    // A face-up card's natural offset.
+    up: Math.max(minUp, Math.round(h * (large ? 0.375 : 0.3)), base ? Math.ceil(base.up * 1.25) : 0),
     down: Math.max(4, Math.round(h * 0.1)),
     minDown: 4,
     strip: idx.h, // a chain card that is only read, not picked up
@@ -350,12 +358,12 @@ function extent(piles, c) {
 
 /** The widest card of arrangement `a` whose table fits `height` (null when none does,
  * down to the floor). */
-function fit(view, a, width, height, large, capW) {
+function fit(view, a, width, height, large, capW, base) {
   const top = Math.min(capW, widthFit(width, a.slots));
   const floor = Math.min(top, 24);
   let least = null; // the shortest table tried, for when none fits
   for (let w = top; w >= floor; w -= Math.max(1, Math.round(w * 0.03))) {
-    const c = card(w, large, width, a.slots);
+    const c = card(w, large, width, a.slots, base);
     if (c.idxH > c.h - 1) continue; // the index must fit on the card itself
     const piles = a.draw(view, c, height - c.g);
     const e = extent(piles, c);
@@ -366,10 +374,10 @@ function fit(view, a, width, height, large, capW) {
   return least;
 }
 
-function best(view, arrs, width, height, large, capW) {
+function best(view, arrs, width, height, large, capW, base = null) {
   let win = null;
   for (const a of arrs) {
-    const f = fit(view, a, width, height, large, capW);
+    const f = fit(view, a, width, height, large, capW, base);
     if (!f) continue;
     // A table that fits beats one that does not; then the wider card; then the shorter.
     const better = !win || (f.fits && !win.fits) ||
@@ -378,7 +386,7 @@ function best(view, arrs, width, height, large, capW) {
   }
   if (win) return win;
   const a = arrs[0];
-  const c = card(Math.min(capW, widthFit(width, a.slots)), large, width, a.slots);
+  const c = card(Math.min(capW, widthFit(width, a.slots)), large, width, a.slots, base);
   const piles = a.draw(view, c, height - c.g);
   return { c, piles, e: extent(piles, c), fits: false };
 }
@@ -390,7 +398,7 @@ export function layout(view, width, height, large) {
   let g;
   if (large) {
     const normal = best(view, arrs, width, height, false, CAP);
-    g = best(view, arrs, width, height, true, Math.ceil(normal.c.w * 1.25));
+    g = best(view, arrs, width, height, true, Math.ceil(normal.c.w * 1.25), normal.c);
   } else {
     g = best(view, arrs, width, height, false, CAP);
   }

@@ -40,6 +40,7 @@ export class TableRenderer {
     root.style.setProperty("--th", `${geom.height}px`);
     root.style.setProperty("--strip", `${geom.c.strip || 16}px`);
     root.style.setProperty("--font", `${geom.c.font || 14}px`);
+    if (geom.c.minUp) root.dataset.strip = String(geom.c.minUp); // the least visible strip
     root.classList.toggle("stack", geom.c.side === false);
     const placed = [];
     const byPile = {};
