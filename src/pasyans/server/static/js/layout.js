@@ -43,7 +43,7 @@ function card(w, large, width, slots, base = null) {
     idx = { font, side, h: side ? font + 5 : Math.ceil(STACK_EM * font + 5) };
   }
   // The visible part of a covered face-up card: a tap target with its whole index.
-  const normalUp = Math.max(24, indexFor(w, false).h, base ? base.minUp : 0);
+  const normalUp = Math.max(24, indexFor(w, false).h, base ? base.shown : 0);
   const minUp = large ? Math.max(32, idx.h, Math.ceil(normalUp * 1.25)) : normalUp;
   const c = {
     w, h, g, large,
@@ -391,6 +391,23 @@ function best(view, arrs, width, height, large, capW, base = null) {
   return { c, piles, e: extent(piles, c), fits: false };
 }
 
+/** The least offset between two face-up cards of a column on a laid-out table. */
+function shownUp(view, g) {
+  let least = g.c.minUp;
+  let any = false;
+  for (const [id, p] of Object.entries(g.piles)) {
+    if (!view.piles[id] || view.piles[id].kind !== "column") continue;
+    const cards = view.piles[id].cards;
+    for (let i = 1; i < p.cards.length; i++) {
+      if (cards[i - 1] === null) continue;
+      const d = p.cards[i].y - p.cards[i - 1].y;
+      least = any ? Math.min(least, d) : d;
+      any = true;
+    }
+  }
+  return least;
+}
+
 /** The whole table: {c: card size and metrics, piles: {id: {x,y,w,h,cards:[{x,y}]}},
  * width, height}. */
 export function layout(view, width, height, large) {
@@ -398,7 +415,7 @@ export function layout(view, width, height, large) {
   let g;
   if (large) {
     const normal = best(view, arrs, width, height, false, CAP);
-    g = best(view, arrs, width, height, true, Math.ceil(normal.c.w * 1.25), normal.c);
+    g = best(view, arrs, width, height, true, Math.ceil(normal.c.w * 1.25), { ...normal.c, shown: shownUp(view, normal) });
   } else {
     g = best(view, arrs, width, height, false, CAP);
   }
