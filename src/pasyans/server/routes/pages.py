@@ -30,9 +30,12 @@ def index(pack: str | None = None) -> Response:
     html = assets().index_html if (STATIC / "index.html").is_file() else None
     if html is None:
         return HTMLResponse(PLACEHOLDER, headers=headers)
+    # Every page asks for the catalog first: fetched while the scripts load.
+    early = ['<link rel="preload" href="/api/catalog" as="fetch" crossorigin="anonymous">']
     url = assets().urls.get(f"js/{pack}.js") if pack else None
     if url:
-        html = html.replace("</head>", f'<link rel="modulepreload" href="{url}">\n</head>', 1)
+        early.append(f'<link rel="modulepreload" href="{url}">')
+    html = html.replace("</head>", "\n".join(early) + "\n</head>", 1)
     return HTMLResponse(html, headers=headers)
 
 
