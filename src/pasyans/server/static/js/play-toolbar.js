@@ -22,9 +22,10 @@ export function buildToolbar(page) {
     return h(
       "button.btn",
       { type: "button", "data-action": key, "aria-label": label, title: tip, onclick: fn, ...extra },
-      h("span.ico", { "aria-hidden": "true" }, ICONS[key]),
+      // Icon and short label are generated content: the button's text stays its name.
+      h("span.ico", { "aria-hidden": "true", "data-t": ICONS[key] }),
       h("span.lbl", {}, label),
-      h("span.short", { "aria-hidden": "true" }, t(`btn.short.${key}`)),
+      h("span.short", { "aria-hidden": "true", "data-t": t(`btn.short.${key}`) }),
     );
   };
   const els = {
