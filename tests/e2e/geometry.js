@@ -16,6 +16,8 @@
     cardW: 0, font: 0, large: document.querySelector("section.table").classList.contains("large"),
     leastStrip: Number(document.querySelector("section.table").dataset.strip || 0),
   };
+  // Nothing of the table may hide under the bars above it.
+  const top = document.querySelector("section.table").getBoundingClientRect().top;
   const inside = (r, box) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 &&
     r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
   const index = (el, box) => {
@@ -34,7 +36,7 @@
     const cards = [...pile.querySelectorAll(":scope > .card")];
     for (const el of cards) {
       const r = el.getBoundingClientRect();
-      if (r.left < -0.5 || r.right > right + 0.5 || r.top < -0.5 || r.bottom > bottom + 0.5) {
+      if (r.left < -0.5 || r.right > right + 0.5 || r.top < top - 0.5 || r.bottom > bottom + 0.5) {
         out.offscreen.push(`${id}/${el.dataset.index} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} (screen ${Math.round(right)}x${Math.round(bottom)})`);
         break;
       }

@@ -209,11 +209,12 @@ function spiderTop() {
       const out = {};
       const top = c.g;
       const sx = slotX(c, 0);
-      out.stock = pile(sx, top + 6, c, stacked(sx, top + 6, view.piles.stock.cards.length, 3, 10));
+      // The stock's cards step up 3 px per 10 cards (4 steps at most): room above it.
+      out.stock = pile(sx, top + 12, c, stacked(sx, top + 12, view.piles.stock.cards.length, 3, 10));
       const dx = slotX(c, 2);
       out.done = { x: dx, y: top, w: 8 * c.w + 7 * c.g, h: c.h, cards: [], runs: 8 };
       out.done.cards = view.piles.done.cards.map((_, i) => ({ x: slotX(c, 2 + Math.floor(i / 13)), y: top, z: 14 - (i % 13) }));
-      const y = top + 6 + c.h + c.g + BADGE;
+      const y = top + 12 + c.h + c.g + BADGE;
       for (let i = 0; i < 10; i++) {
         const id = `t${i + 1}`;
         const x = slotX(c, i);
@@ -237,7 +238,7 @@ function spiderSide() {
         out[id] = pile(x, top, c, fan(c, x, top, view.piles[id].cards, height));
       }
       const sx = slotX(c, 0);
-      const sy = top + 6;
+      const sy = top + 12;
       out.stock = pile(sx, sy, c, stacked(sx, sy, view.piles.stock.cards.length, 3, 10));
       // Finished runs: one slot, each run's King a strip below the last.
       const dy = sy + c.h + c.g + BADGE;
