@@ -35,6 +35,7 @@ def test_home_lists_the_five_games_in_both_languages(page: Page) -> None:
 def test_play_from_home_with_options(page: Page) -> None:
     page.goto("/")
     spider = page.locator('li.game-card[data-game="spider"]')
+    spider.locator("summary").click()  # the options sit in a disclosure
     spider.locator('input[name="suits"][value="2"]').check()
     spider.get_by_role("button", name="Play").click()
     wait_table(page)
@@ -139,14 +140,16 @@ def test_reduced_motion_moves_nothing(browser: Browser, base_url: str) -> None:
 def test_solvable_only_is_offered_where_the_catalog_says(page: Page) -> None:
     page.goto("/")
     spider = page.locator('li.game-card[data-game="spider"]')
+    spider.locator("summary").click()
     solvable = spider.locator('input[name="kind"][value="solvable"]')
     for suits in ("4", "2", "1"):  # every game and option set offers solvable deals
         spider.locator(f'input[name="suits"][value="{suits}"]').check()
         expect(solvable).to_be_enabled()
     nivernais = page.locator('li.game-card[data-game="nivernais"]')
+    nivernais.locator("summary").click()
     expect(nivernais.locator('input[name="kind"][value="solvable"]')).to_be_enabled()
     nivernais.locator('input[name="kind"][value="solvable"]').check()
-    nivernais.locator('button[type="submit"]').click()
-    page.wait_for_url("**/play/nivernais?kind=solvable")
+    nivernais.locator('[data-action="play"]').click()
+    page.wait_for_url(re.compile(r"/play/nivernais\?(.*&)?kind=solvable"))
     expect(page.locator('[data-pile="t1"]')).to_have_attribute("aria-label", re.compile("4 cards"))
     expect(page.locator('[data-pile="stock"]')).to_have_attribute("aria-label", re.compile("72"))

@@ -10,6 +10,7 @@ import logging
 import threading
 
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from pasyans import __version__
 from pasyans.server import errors, migrate
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     install_docs(app)
     app.mount("/static", pages.static_files(), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=500)  # every text answer, API included
     app.add_middleware(Security, settings=settings)
     return app
 

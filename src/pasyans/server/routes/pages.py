@@ -1,14 +1,17 @@
 """The site's pages: every page path answers ``static/index.html`` (the browser script reads
-the path); ``/static`` serves the UI's files."""
+the path); ``/static`` serves the UI's files: the packed, content-hashed ones of
+:mod:`pasyans.server.assets` cached for a year, any other file revalidated on each use."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
+
+from pasyans.server.assets import IMMUTABLE, assets
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -21,22 +24,29 @@ PLACEHOLDER = """<!doctype html>
 router = APIRouter(include_in_schema=False)
 
 
-def index() -> Response:
-    page = STATIC / "index.html"
+def index(pack: str | None = None) -> Response:
+    """The page; ``pack`` names the script pack the page will load, fetched at once."""
     headers = {"Cache-Control": "no-cache"}
-    if page.is_file():
-        return FileResponse(page, media_type="text/html; charset=utf-8", headers=headers)
-    return HTMLResponse(PLACEHOLDER, headers=headers)
+    html = assets().index_html if (STATIC / "index.html").is_file() else None
+    if html is None:
+        return HTMLResponse(PLACEHOLDER, headers=headers)
+    # Every page asks for the catalog first: fetched while the scripts load.
+    early = ['<link rel="preload" href="/api/catalog" as="fetch" crossorigin="anonymous">']
+    url = assets().urls.get(f"js/{pack}.js") if pack else None
+    if url:
+        early.append(f'<link rel="modulepreload" href="{url}">')
+    html = html.replace("</head>", "\n".join(early) + "\n</head>", 1)
+    return HTMLResponse(html, headers=headers)
 
 
 @router.api_route("/", methods=["GET", "HEAD"])
 def home() -> Response:
-    return index()
+    return index("home")
 
 
 @router.api_route("/play/{game}", methods=["GET", "HEAD"])
 def play_page(game: str) -> Response:
-    return index()
+    return index("play")
 
 
 @router.api_route("/rules/{game}", methods=["GET", "HEAD"])
@@ -60,10 +70,17 @@ def replay_page(game_id: str) -> Response:
 
 
 class Static(StaticFiles):
-    """Static files, revalidated on every use (``no-cache`` + ETag: no build step makes
-    versioned names, so a changed file must be seen at once)."""
+    """Static files: a content-hashed name is immutable; any other file is revalidated on
+    every use (``no-cache`` + ETag), so a changed file is seen at once."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        hashed = assets().get(path)
+        if hashed is not None:
+            return Response(
+                hashed.body if scope["method"] != "HEAD" else b"",
+                media_type=hashed.media_type,
+                headers={"Cache-Control": IMMUTABLE, "Content-Length": str(len(hashed.body))},
+            )
         response = await super().get_response(path, scope)
         if response.status_code in (200, 304):
             response.headers["Cache-Control"] = "no-cache"

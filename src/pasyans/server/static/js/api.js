@@ -56,11 +56,12 @@ export function catalog() {
   return catalogPromise;
 }
 
-export const newGame = (game, { deal, options, solvable } = {}) => {
+export const newGame = (game, { deal, options, solvable, difficulty } = {}) => {
   const body = { game };
   if (deal != null) body.deal = deal;
   if (options) body.options = options;
   if (solvable != null) body.solvable = solvable;
+  if (difficulty != null) body.difficulty = difficulty;
   return createGame(body);
 };
 
@@ -77,6 +78,9 @@ export async function createGame(body) {
     }
   }
 }
+
+/** The player's games, newest first (the home page's "Continue" list). */
+export const listGames = (limit = 50) => call("GET", `/api/games?limit=${limit}`);
 
 export const getGame = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
 

@@ -3,17 +3,24 @@ import * as api from "./api.js";
 import { title } from "./catalog.js";
 import { h } from "./dom.js";
 import { getLang, setLang, t, translate } from "./i18n.js";
-import { showHome } from "./home.js";
-import { showPlay } from "./play.js";
+import { loadStyle } from "./assets.js";
 import { prefs, setPref } from "./prefs.js";
-import { showRules } from "./rules.js";
-import { showHistory } from "./history.js";
-import { showReplay } from "./replay.js";
-import { sharedTitle, showStats } from "./stats.js";
 
 const main = document.getElementById("main");
 let page = null;
 let sharedParams = null; // the result a shared link carries, kept for its page title
+let sharedTitle = () => null; // stats.js's, loaded only for a shared result
+
+// Each page loads only its own modules (the server packs them per page).
+const pages = {
+  home: () => import("./home.js"),
+  play: () => import("./play.js"),
+  rules: () => import("./rules.js"),
+  stats: () => import("./stats.js"),
+  history: () => import("./history.js"),
+  replay: () => import("./replay.js"),
+};
+const statsPage = (name) => Promise.all([pages[name](), loadStyle("css/stats.css")]).then(([m]) => m);
 
 function message(key, textKey) {
   main.replaceChildren(h("h1", {}, t(key)), textKey ? h("p", {}, t(textKey)) : null, h("p", {}, h("a", { href: "/" }, t("nav.games"))));
@@ -24,31 +31,38 @@ async function route() {
   page = null;
   const path = location.pathname.replace(/\/+$/, "") || "/";
   const params = new URLSearchParams(location.search);
+  const catalog = api.catalog(); // asked first: every page needs it
+  catalog.catch(() => {});
   document.body.classList.toggle("at-table", path.startsWith("/play/"));
   translate();
   syncPrefButtons();
+  // The page's own scripts load while the catalog is asked for.
+  const early = path === "/" ? pages.home() : path.startsWith("/play/") ? pages.play() : null;
+  if (early) early.catch(() => {});
   let games;
   try {
-    games = await api.catalog();
+    games = await catalog;
   } catch {
     main.replaceChildren(h("p.message.error", {}, t("msg.offline")));
     return;
   }
   const m = /^\/(play|rules)\/([\w-]+)$/.exec(path);
-  if (path === "/") return showHome(main, games);
+  if (path === "/") return (await pages.home()).showHome(main, games);
   if (m) {
     const entry = games.find((g) => g.id === m[2]);
     if (!entry) return message("notfound.title");
-    if (m[1] === "rules") return showRules(main, entry);
+    if (m[1] === "rules") return (await pages.rules()).showRules(main, entry);
     sharedParams = params;
+    if (params.get("result")) sharedTitle = (await pages.stats()).sharedTitle;
     document.title = sharedTitle(entry, params) || `${title(entry)} · ${t("brand")}`;
+    const { showPlay } = await pages.play();
     page = await showPlay(main, entry, params);
     return;
   }
-  if (path === "/stats") return (page = await showStats(main, games));
-  if (path === "/history") return showHistory(main, games, params);
+  if (path === "/stats") return (page = await (await statsPage("stats")).showStats(main, games));
+  if (path === "/history") return (await statsPage("history")).showHistory(main, games, params);
   const replay = /^\/replay\/([\w-]+)$/.exec(path);
-  if (replay) return (page = await showReplay(main, games, replay[1], params));
+  if (replay) return (page = await (await statsPage("replay")).showReplay(main, games, replay[1], params));
   return message("notfound.title");
 }
 

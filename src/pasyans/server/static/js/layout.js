@@ -1,36 +1,98 @@
-// Geometry of each game's table: where every pile and every card goes, in pixels.
-// Pure functions of (view, available width/height, large mode); no DOM, no rules.
+// Geometry of each game's table for the room it has: card size, gaps, fan offsets and
+// where every pile and card goes, in CSS pixels. Pure functions of (view, width, height,
+// large mode); no DOM, no rules.
+//
+// How a size is chosen: each game has one or more arrangements (e.g. Spider's stock above
+// the columns, or beside them on a wide, low screen). For each, the widest card its row of
+// slots allows is tried, then narrower ones, until the whole table fits the height with
+// every fan at or above its least offset; the arrangement with the widest fitting card
+// wins. Large mode asks 1.25x the normal card where the width allows; where it does not,
+// the corner index and the visible strips are 1.25x instead.
 
 const RATIO = 1.4; // card height / width
-const GAP = 0.14; // gap between slots, in card widths
-const BADGE = 14; // room for the line under the stock (passes or deals left)
+const CAP = 124; // widest normal card (a large screen stays a table, not a poster)
+const SIDE_EM = 1.9; // rank and suit side by side, in em of the index face ("10" + suit)
+const STACK_EM = 1.9; // rank over suit, in em
+const BADGE = 16; // room for the line under the stock (passes or deals left)
 
-function size(width, slots, cap, large = cap > 100) {
-  // Large mode: narrower gaps, so the cards grow as far as the width allows.
-  const gap = width < 600 || large ? GAP / 2 : GAP;
-  const w0 = Math.min(cap, width / (slots + (slots + 1) * gap));
-  const g = Math.max(3, Math.round(w0 * gap));
-  const w = Math.floor(Math.min(cap, (width - (slots + 1) * g) / slots));
-  return { w, h: Math.round(w * RATIO), g, up: large ? 0.34 : 0.27 };
+/** Normal-mode index font for a card width. */
+function normalFont(w) {
+  return Math.max(14, Math.round(w * 0.24));
 }
 
-function slotX(c, i, offset = 0) {
-  return Math.round(c.left + c.g + (i + offset) * (c.w + c.g));
+/** The index of a card `w` wide: font size, side by side or stacked, and the height of the
+ * strip it needs from the card's top edge. */
+export function indexFor(w, large) {
+  const font = large ? Math.max(18, Math.ceil(normalFont(w) * 1.25)) : normalFont(w);
+  const side = w >= SIDE_EM * font + 5;
+  const h = side ? font + 5 : Math.ceil(STACK_EM * font + 5);
+  return { font, side, h };
 }
 
-/** Card positions of a fanned-down pile, compressed to end above `bottom` when it can. */
-function fan(c, x, y, cards, bottom, minUp) {
+/** A card size with its gaps, index and least offsets. */
+function card(w, large, width, slots, base = null) {
+  w = Math.floor(w);
+  const h = Math.round(w * RATIO);
+  const g = Math.max(3, Math.min(14, Math.round(w * (width < 600 ? 0.07 : 0.12))));
+  let idx = indexFor(w, large);
+  // Large mode measures itself against the normal table (`base`): when its cards cannot
+  // grow, its index and strips still do.
+  if (large && base && idx.font < Math.ceil(base.font * 1.25)) {
+    const font = Math.ceil(base.font * 1.25);
+    const side = w >= SIDE_EM * font + 5;
+    idx = { font, side, h: side ? font + 5 : Math.ceil(STACK_EM * font + 5) };
+  }
+  // The visible part of a covered face-up card: a tap target with its whole index.
+  const normalUp = Math.max(24, indexFor(w, false).h, base ? base.shown : 0);
+  const minUp = large ? Math.max(32, idx.h, Math.ceil(normalUp * 1.25)) : normalUp;
+  const c = {
+    w, h, g, large,
+    font: idx.font,
+    side: idx.side,
+    idxH: idx.h,
+    minUp,
+    // A face-up card's natural offset.
+    up: Math.max(minUp, Math.round(h * (large ? 0.375 : 0.3)), base ? Math.ceil(base.up * 1.25) : 0),
+    down: Math.max(4, Math.round(h * 0.1)),
+    minDown: 4,
+    strip: idx.h, // a chain card that is only read, not picked up
+    left: 0,
+  };
+  c.left = Math.max(0, Math.floor((width - (slots * w + (slots + 1) * g)) / 2));
+  return c;
+}
+
+/** The widest card for `slots` across `width` (gaps included). */
+function widthFit(width, slots) {
+  const gap = width < 600 ? 0.07 : 0.12;
+  let w = Math.floor(width / (slots + (slots + 1) * gap));
+  while (w > 10 && slots * w + (slots + 1) * Math.max(3, Math.min(14, Math.round(w * gap))) > width) w--;
+  return w;
+}
+
+function slotX(c, i) {
+  return Math.round(c.left + c.g + i * (c.w + c.g));
+}
+
+/** Card positions of a fanned-down pile, compressed to end above `bottom` when it must
+ * (never below the least offsets: then the table grows and the page scrolls). */
+function fan(c, x, y, cards, bottom, readOnly = false) {
+  // A pile whose covered cards are only read, never picked up, may close to the index.
+  if (readOnly) c = { ...c, minUp: c.strip, up: Math.max(c.strip, Math.round(c.h * 0.3)) };
   const n = cards.length;
   if (n === 0) return [];
-  const down = cards.filter((k) => k === null).length;
-  let offDown = Math.round(c.h * 0.1);
-  let offUp = Math.round(c.h * c.up);
-  const need = down * offDown + Math.max(0, n - down - 1) * offUp;
+  let down = 0;
+  for (let i = 0; i < n - 1; i++) if (cards[i] === null) down++;
+  const up = Math.max(0, n - 1 - down);
+  let offDown = c.down;
+  let offUp = c.up;
   const room = bottom - y - c.h;
-  if (need > room && need > 0) {
-    const f = Math.max(room, 0) / need;
-    offUp = Math.max(minUp, Math.floor(offUp * f));
-    offDown = Math.max(4, Math.floor(offDown * f));
+  if (down * offDown + up * offUp > room) {
+    // Face-down cards give way first, then the face-up ones.
+    offDown = Math.max(c.minDown, Math.floor((room - up * offUp) / Math.max(1, down)));
+    if (down * offDown + up * offUp > room && up) {
+      offUp = Math.max(c.minUp, Math.floor((room - down * offDown) / up));
+    }
   }
   const out = [];
   let yy = y;
@@ -51,199 +113,317 @@ function pile(x, y, c, cards) {
   return { x, y, w: c.w, h: c.h, cards };
 }
 
-/** The least offset of a face-up card in a squeezed column: its corner index stays
- * readable, and in large mode it stays a 24 px target. */
-function minUp(c) {
-  return c.up > 0.3 ? Math.max(24, Math.round(c.h * 0.25)) : Math.max(11, Math.round(c.h * 0.17));
-}
+// --- the games: each arrangement is {slots, draw(view, c, height) -> piles} ---------------
 
-function caps(large) {
-  return large ? 132 : 100;
-}
-
-/** Height a fanned column needs at its tightest spacing. */
-function colNeed(c, cards) {
-  const n = cards.length;
-  if (!n) return c.h;
-  const down = cards.filter((k) => k === null).length;
-  return down * 4 + Math.max(0, n - down - 1) * minUp(c) + c.h;
-}
-
-/** Card size for `slots` across; smaller when a long column would not fit the height
- * even at its tightest spacing (down to a floor, past which the page scrolls).
- * `top(c)` is where the columns start for a card size. */
-function fitted(view, width, height, slots, large, top) {
-  const cols = Object.values(view.piles).filter((p) => p.kind === "column").map((p) => p.cards);
-  const floor = large ? 64 : 48;
-  let c = size(width, slots, caps(large), large);
-  while (c.w > floor) {
-    const need = Math.max(...cols.map((cards) => colNeed(c, cards)));
-    if (top(c) + need <= height) break;
-    c = size(width, slots, Math.max(floor, c.w - 4), large);
-  }
-  return c;
-}
-
-function centre(c, width, slots) {
-  c.left = Math.max(0, Math.floor((width - (slots * c.w + (slots + 1) * c.g)) / 2));
-  return c;
-}
-
-function spine(view, width, height, large) {
-  const n = Number(view.options.spine || 56);
-  const cap = caps(large);
-  let c;
-  let k = 1;
-  const stripOf = (cc) => Math.max(large ? 18 : 14, Math.round(cc.h * 0.16));
-  for (k = 1; k < 4; k++) {
-    c = size(width, 8 + k, cap);
-    const chain = (Math.ceil(n / k) - 1) * stripOf(c) + c.h;
-    if (c.h + 3 * c.g + chain <= height) break;
-  }
-  c = size(width, 8 + k, cap);
-  c.k = k;
-  c.strip = stripOf(c);
-  const slots = 8 + k;
-  c.left = Math.max(0, Math.floor((width - (slots * c.w + (slots + 1) * c.g)) / 2));
-  const out = {};
-  const top = c.g;
-  for (let i = 0; i < 8; i++) {
-    const id = `f${i + 1}`;
-    const x = slotX(c, i, k / 2);
-    out[id] = pile(x, top, c, stacked(x, top, view.piles[id].cards.length));
-  }
-  const y = top + c.h + 2 * c.g;
-  const bottom = Math.max(height, y + c.h * 3);
-  for (let i = 0; i < 8; i++) {
-    const id = `t${i + 1}`;
-    const x = slotX(c, i < 4 ? i : i + k);
-    out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, bottom, minUp(c)));
-  }
+function spineChain(view, c, x, y, k, bottom) {
   const cards = view.piles.spine.cards;
+  const n = Math.max(cards.length, 1);
   const per = Math.ceil(n / k);
+  // The chain's strips shrink towards the index height when room is short. Its cards are
+  // read, not picked up: in large mode, when even that is too tall, they keep the normal
+  // index (14 px at least), so the chain stays on the screen.
+  const room = bottom - y - c.h;
+  const fitStrip = Math.floor(room / Math.max(1, per - 1));
+  let index = null;
+  if (c.large && fitStrip < c.strip) {
+    const normal = indexFor(c.w, false);
+    index = { font: normal.font, side: normal.side };
+  }
+  const least = index ? indexFor(c.w, false).h : c.strip;
+  const strip = Math.max(least, Math.min(Math.round(c.h * 0.22), fitStrip));
   const pos = cards.map((_, i) => {
     const col = Math.floor(i / per);
-    const x = slotX(c, 4 + col);
-    return { x, y: y + (i - col * per) * c.strip, strip: i < cards.length - 1 };
+    return { x: x + col * (c.w + c.g), y: y + (i - col * per) * strip, strip: i < cards.length - 1 };
   });
-  const sx = slotX(c, 4);
-  out.spine = { x: sx, y, w: k * c.w + (k - 1) * c.g, h: (per - 1) * c.strip + c.h, cards: pos, chain: true };
-  return { c, piles: out };
+  return { x, y, w: k * c.w + (k - 1) * c.g, h: (per - 1) * strip + c.h, cards: pos, chain: true, stripH: strip, index };
 }
 
-function backbone(view, width, height, large) {
-  const c = centre(fitted(view, width, height, 10, large, (cc) => 2 * cc.g + cc.h + 2 * cc.g + BADGE), width, 10);
-  const out = {};
-  const top = c.g;
-  const order = ["stock", "waste", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
-  order.forEach((id, i) => {
-    const x = slotX(c, i);
-    const n = view.piles[id].cards.length;
-    out[id] = pile(x, top, c, id === "stock" ? stacked(x, top, n, 1, 12) : stacked(x, top, n));
-  });
-  const y = top + c.h + 2 * c.g + BADGE;
-  const bottom = Math.max(height, y + c.h * 3);
-  for (let i = 0; i < 8; i++) {
-    const id = `t${i + 1}`;
-    const x = slotX(c, i < 4 ? i : i + 2);
-    out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, bottom, minUp(c)));
-  }
-  // The spine: two fanned piles, with the tailbone lying across their lower ends.
-  const sBottom = Math.min(bottom, y + c.h * 4.2);
-  let low = y;
-  for (const [j, id] of [["0", "spine1"], ["1", "spine2"]]) {
-    const x = slotX(c, 4 + Number(j));
-    const cards = fan(c, x, y, view.piles[id].cards, sBottom - c.h * 0.5, minUp(c));
-    out[id] = pile(x, y, c, cards);
-    if (cards.length) low = Math.max(low, cards[cards.length - 1].y);
-  }
-  const tx = Math.round((slotX(c, 4) + slotX(c, 5) + c.w) / 2 - c.w / 2);
-  const ty = Math.round(low + c.h * 0.3);
-  const tail = view.piles.tailbone.cards.map(() => ({ x: tx, y: ty, across: true }));
-  out.tailbone = { x: tx, y: ty, w: c.w, h: c.h, cards: tail, across: true };
-  return { c, piles: out };
+function spineArr(k) {
+  return {
+    slots: 8 + k,
+    draw(view, c, height) {
+      const out = {};
+      const top = c.g;
+      for (let i = 0; i < 8; i++) {
+        const id = `f${i + 1}`;
+        const x = Math.round(slotX(c, i) + (k * (c.w + c.g)) / 2);
+        out[id] = pile(x, top, c, stacked(x, top, view.piles[id].cards.length));
+      }
+      const y = top + c.h + 2 * c.g + 16; // the chain's label sits above it
+      for (let i = 0; i < 8; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i < 4 ? i : i + k);
+        out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, height));
+      }
+      out.spine = spineChain(view, c, slotX(c, 4), y, k, height);
+      return out;
+    },
+  };
 }
 
-function spider(view, width, height, large) {
-  const c = centre(fitted(view, width, height, 10, large, (cc) => 2 * cc.g + cc.h + 2 * cc.g + BADGE), width, 10);
-  const out = {};
-  const top = c.g;
-  const sx = slotX(c, 0);
-  out.stock = pile(sx, top, c, stacked(sx, top, view.piles.stock.cards.length, 3, 10));
-  const done = view.piles.done.cards;
-  const dx = slotX(c, 2);
-  out.done = { x: dx, y: top, w: 8 * c.w + 7 * c.g, h: c.h, cards: [], runs: 8 };
-  out.done.cards = done.map((_, i) => {
-    const x = slotX(c, 2 + Math.floor(i / 13));
-    return { x, y: top, z: 14 - (i % 13) }; // the run's King on top
-  });
-  const y = top + c.h + 2 * c.g + BADGE;
-  const bottom = Math.max(height, y + c.h * 3);
-  for (let i = 0; i < 10; i++) {
-    const id = `t${i + 1}`;
-    const x = slotX(c, i);
-    out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, bottom, minUp(c)));
-  }
-  return { c, piles: out };
+function backboneArr() {
+  return {
+    slots: 10,
+    draw(view, c, height) {
+      const out = {};
+      const top = c.g + 14;
+      const order = ["stock", "waste", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
+      order.forEach((id, i) => {
+        const x = slotX(c, i);
+        const n = view.piles[id].cards.length;
+        out[id] = pile(x, top, c, id === "stock" ? stacked(x, top, n, 1, 12) : stacked(x, top, n));
+      });
+      const y = top + c.h + c.g + BADGE + 14;
+      return { ...out, ...this.drawColumns(view, c, height, y) };
+    },
+    /** The 8 columns and the spine from `y` down (slots 0-9). */
+    drawColumns(view, c, height, y) {
+      const out = {};
+      for (let i = 0; i < 8; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i < 4 ? i : i + 2);
+        out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, height));
+      }
+      // The spine: two fanned piles, with the tailbone lying across their lower ends.
+      const tail = view.piles.tailbone.cards;
+      const room = tail.length ? height - Math.round(c.h * 0.55) : height;
+      let low = y;
+      for (const [j, id] of [[0, "spine1"], [1, "spine2"]]) {
+        const x = slotX(c, 4 + j);
+        const cards = fan(c, x, y, view.piles[id].cards, room, true);
+        out[id] = pile(x, y, c, cards);
+        if (cards.length) low = Math.max(low, cards[cards.length - 1].y);
+      }
+      const tx = Math.round((slotX(c, 4) + slotX(c, 5) + c.w) / 2 - c.w / 2);
+      const ty = Math.round(low + c.h * 0.35);
+      out.tailbone = { x: tx, y: ty, w: c.w, h: c.h, cards: tail.map(() => ({ x: tx, y: ty, across: true })), across: true };
+      return out;
+    },
+  };
 }
 
-function nivernais(view, width, height, large) {
-  // Top: the stock and the 8 foundations (4 up, 4 down). Below: 2 x 2 cells on each
-  // side of the 6 columns.
-  const badgeOf = (cc) => Math.max(13, Math.round(cc.w * 0.24)) + 6;
-  const colTop = (cc) => cc.g + badgeOf(cc) + cc.h + 2 * cc.g + BADGE + cc.g;
-  const c = centre(fitted(view, width, height, 10, large, colTop), width, 10);
-  const out = {};
-  const badge = badgeOf(c);
-  const top = c.g + badge;
-  const sx = slotX(c, 0);
-  out.stock = pile(sx, top, c, stacked(sx, top, view.piles.stock.cards.length, 1, 12));
-  for (let i = 0; i < 8; i++) {
-    const id = `f${i + 1}`;
-    const x = slotX(c, i + 2);
-    out[id] = pile(x, top, c, stacked(x, top, view.piles[id].cards.length));
-  }
-  const y = top + c.h + 2 * c.g + BADGE;
-  const bottom = Math.max(height, y + 2 * c.h + c.g);
-  for (let i = 0; i < 4; i++) {
-    const row = Math.floor(i / 2);
-    const yy = Math.round(y + row * (c.h + c.g));
-    for (const [id, slot] of [[`r${i + 1}`, i % 2], [`r${i + 5}`, 8 + (i % 2)]]) {
-      const x = slotX(c, slot);
-      out[id] = pile(x, yy, c, stacked(x, yy, view.piles[id].cards.length));
-    }
-  }
-  for (let i = 0; i < 6; i++) {
-    const id = `t${i + 1}`;
-    const x = slotX(c, i + 2);
-    out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, bottom, minUp(c)));
-  }
-  return { c, piles: out };
+function spiderTop() {
+  return {
+    slots: 10,
+    draw(view, c, height) {
+      const out = {};
+      const top = c.g;
+      const sx = slotX(c, 0);
+      // The stock's cards step up 3 px per 10 cards (4 steps at most): room above it.
+      out.stock = pile(sx, top + 12, c, stacked(sx, top + 12, view.piles.stock.cards.length, 3, 10));
+      const dx = slotX(c, 2);
+      out.done = { x: dx, y: top, w: 8 * c.w + 7 * c.g, h: c.h, cards: [], runs: 8 };
+      out.done.cards = view.piles.done.cards.map((_, i) => ({ x: slotX(c, 2 + Math.floor(i / 13)), y: top, z: 14 - (i % 13) }));
+      const y = top + 12 + c.h + c.g + BADGE;
+      for (let i = 0; i < 10; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i);
+        out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, height));
+      }
+      return out;
+    },
+  };
+}
+
+/** Spider on a wide, low screen: the stock and the finished runs beside the columns. */
+function spiderSide() {
+  return {
+    slots: 11,
+    draw(view, c, height) {
+      const out = {};
+      const top = c.g;
+      for (let i = 0; i < 10; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i + 1);
+        out[id] = pile(x, top, c, fan(c, x, top, view.piles[id].cards, height));
+      }
+      const sx = slotX(c, 0);
+      const sy = top + 12;
+      out.stock = pile(sx, sy, c, stacked(sx, sy, view.piles.stock.cards.length, 3, 10));
+      // Finished runs: one slot, each run's King a strip below the last.
+      const dy = sy + c.h + c.g + BADGE;
+      const step = Math.max(8, Math.min(c.idxH, Math.floor((height - dy - c.h) / 7)));
+      out.done = { x: sx, y: dy, w: c.w, h: c.h + 7 * step, cards: [], runs: 1 };
+      out.done.cards = view.piles.done.cards.map((_, i) => ({ x: sx, y: dy + Math.floor(i / 13) * step, z: Math.floor(i / 13) * 20 + 14 - (i % 13) }));
+      return out;
+    },
+  };
+}
+
+function nivernaisArr() {
+  return {
+    slots: 10,
+    draw(view, c, height) {
+      // Top: the stock and the 8 foundations (4 up, 4 down). Below: 2 x 2 cells on each
+      // side of the 6 columns.
+      const out = {};
+      const top = c.g + Math.max(16, Math.round(c.w * 0.24)) + 6;
+      const sx = slotX(c, 0);
+      out.stock = pile(sx, top, c, stacked(sx, top, view.piles.stock.cards.length, 1, 12));
+      for (let i = 0; i < 8; i++) {
+        const id = `f${i + 1}`;
+        const x = slotX(c, i + 2);
+        out[id] = pile(x, top, c, stacked(x, top, view.piles[id].cards.length));
+      }
+      const y = top + c.h + c.g + BADGE;
+      for (let i = 0; i < 4; i++) {
+        const row = Math.floor(i / 2);
+        const yy = Math.round(y + row * (c.h + c.g));
+        for (const [id, slot] of [[`r${i + 1}`, i % 2], [`r${i + 5}`, 8 + (i % 2)]]) {
+          const x = slotX(c, slot);
+          out[id] = pile(x, yy, c, stacked(x, yy, view.piles[id].cards.length));
+        }
+      }
+      for (let i = 0; i < 6; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i + 2);
+        out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, height));
+      }
+      return out;
+    },
+  };
+}
+
+
+/** Spine on a wide, low screen: the foundations in two columns beside the table. */
+function spineSide(k) {
+  return {
+    slots: 10 + k,
+    draw(view, c, height) {
+      const out = {};
+      const top = c.g + 16;
+      const step = Math.max(c.idxH + 4, Math.min(c.h + c.g, Math.floor((height - top - c.h) / 3)));
+      for (let i = 0; i < 8; i++) {
+        const id = `f${i + 1}`;
+        const x = slotX(c, i < 4 ? 0 : 9 + k);
+        const y = top + (i % 4) * step;
+        out[id] = pile(x, y, c, stacked(x, y, view.piles[id].cards.length));
+      }
+      for (let i = 0; i < 8; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i < 4 ? i + 1 : i + 1 + k);
+        out[id] = pile(x, top, c, fan(c, x, top, view.piles[id].cards, height));
+      }
+      out.spine = spineChain(view, c, slotX(c, 5), top, k, height);
+      return out;
+    },
+  };
+}
+
+/** Backbone on a wide, low screen: foundations, stock and waste in blocks at the sides,
+ * the columns and the spine from the top edge. */
+function backboneSide() {
+  const inner = backboneArr();
+  return {
+    slots: 14,
+    draw(view, c, height) {
+      const out = {};
+      const top = c.g + 14;
+      const rowH = Math.max(c.idxH + 18, Math.min(c.h + c.g + 14, Math.floor((height - top - c.h) / 2)));
+      const block = [["f1", 0, 0], ["f2", 1, 0], ["f3", 0, 1], ["f4", 1, 1], ["stock", 0, 2], ["waste", 1, 2],
+        ["f5", 12, 0], ["f6", 13, 0], ["f7", 12, 1], ["f8", 13, 1]];
+      for (const [id, slot, row] of block) {
+        const x = slotX(c, slot);
+        const y = top + row * rowH;
+        const n = view.piles[id].cards.length;
+        out[id] = pile(x, y, c, id === "stock" ? stacked(x, y, n, 1, 12) : stacked(x, y, n));
+      }
+      const shifted = { ...c, left: c.left + 2 * (c.w + c.g) };
+      const mid = inner.drawColumns(view, shifted, height, top);
+      return { ...out, ...mid };
+    },
+  };
 }
 
 const GAMES = {
-  spine,
-  backbone,
-  "backbone-classic": backbone,
-  spider,
-  nivernais,
+  spine: [1, 2, 3, 4, 5].map(spineArr).concat([2, 3, 4].map(spineSide)),
+  backbone: [backboneArr(), backboneSide()],
+  "backbone-classic": [backboneArr(), backboneSide()],
+  spider: [spiderTop(), spiderSide()],
+  nivernais: [nivernaisArr()],
 };
 
-/** The whole table: {c: card size, piles: {id: {x,y,w,h,cards:[{x,y}]}}, width, height}. */
-export function layout(view, width, height, large) {
-  const fn = GAMES[view.game] || spider;
-  const g = fn(view, width, height, large);
+function extent(piles, c) {
   let maxX = 0;
   let maxY = 0;
-  for (const p of Object.values(g.piles)) {
+  for (const p of Object.values(piles)) {
     maxX = Math.max(maxX, p.x + p.w);
     maxY = Math.max(maxY, p.y + p.h);
     for (const q of p.cards) {
-      maxX = Math.max(maxX, q.x + (q.across ? g.c.h : g.c.w));
-      maxY = Math.max(maxY, q.y + g.c.h);
+      maxX = Math.max(maxX, q.x + (q.across ? c.h : c.w));
+      maxY = Math.max(maxY, q.y + (q.across ? c.w : c.h));
     }
   }
-  g.width = Math.max(width, maxX + g.c.g);
-  g.height = maxY + g.c.g;
-  return g;
+  return { maxX, maxY };
+}
+
+/** The widest card of arrangement `a` whose table fits `height` (null when none does,
+ * down to the floor). */
+function fit(view, a, width, height, large, capW, base) {
+  const top = Math.min(capW, widthFit(width, a.slots));
+  const floor = Math.min(top, 24);
+  let least = null; // the shortest table tried, for when none fits
+  for (let w = top; w >= floor; w -= Math.max(1, Math.round(w * 0.03))) {
+    const c = card(w, large, width, a.slots, base);
+    if (c.idxH > c.h - 1) continue; // the index must fit on the card itself
+    const piles = a.draw(view, c, height - c.g);
+    const e = extent(piles, c);
+    const f = { c, piles, e, fits: e.maxY + c.g <= height && e.maxX <= width };
+    if (f.fits) return f;
+    if (!least || e.maxY < least.e.maxY) least = f;
+  }
+  return least;
+}
+
+function best(view, arrs, width, height, large, capW, base = null) {
+  let win = null;
+  for (const a of arrs) {
+    const f = fit(view, a, width, height, large, capW, base);
+    if (!f) continue;
+    // A table that fits beats one that does not; then the wider card; then the shorter.
+    const better = !win || (f.fits && !win.fits) ||
+      (f.fits === win.fits && (f.fits ? f.c.w > win.c.w : f.e.maxY < win.e.maxY));
+    if (better) win = f;
+  }
+  if (win) return win;
+  const a = arrs[0];
+  const c = card(Math.min(capW, widthFit(width, a.slots)), large, width, a.slots, base);
+  const piles = a.draw(view, c, height - c.g);
+  return { c, piles, e: extent(piles, c), fits: false };
+}
+
+/** The least offset between two face-up cards of a column on a laid-out table. */
+function shownUp(view, g) {
+  let least = g.c.minUp;
+  let any = false;
+  for (const [id, p] of Object.entries(g.piles)) {
+    if (!view.piles[id] || view.piles[id].kind !== "column") continue;
+    const cards = view.piles[id].cards;
+    for (let i = 1; i < p.cards.length; i++) {
+      if (cards[i - 1] === null) continue;
+      const d = p.cards[i].y - p.cards[i - 1].y;
+      least = any ? Math.min(least, d) : d;
+      any = true;
+    }
+  }
+  return least;
+}
+
+/** The whole table: {c: card size and metrics, piles: {id: {x,y,w,h,cards:[{x,y}]}},
+ * width, height}. */
+export function layout(view, width, height, large) {
+  const arrs = GAMES[view.game] || GAMES.spider;
+  let g;
+  if (large) {
+    const normal = best(view, arrs, width, height, false, CAP);
+    g = best(view, arrs, width, height, true, Math.ceil(normal.c.w * 1.25), { ...normal.c, shown: shownUp(view, normal) });
+  } else {
+    g = best(view, arrs, width, height, false, CAP);
+  }
+  return {
+    c: g.c,
+    piles: g.piles,
+    width: Math.max(width, g.e.maxX + g.c.g),
+    height: g.e.maxY + g.c.g,
+  };
 }

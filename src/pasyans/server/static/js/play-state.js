@@ -46,6 +46,10 @@ export class TableState {
     const args = { options: this.options };
     if (deal !== null && deal !== undefined) args.deal = deal;
     if (this.kind) args.solvable = this.kind === "solvable";
+    // Only where the catalog lists difficulties does the server take one.
+    if (this.difficulty && this.kind === "solvable" && Array.isArray(this.entry.difficulties)) {
+      args.difficulty = this.difficulty;
+    }
     return args;
   }
 
@@ -73,6 +77,13 @@ export class TableState {
     if (this.kind && dealKinds(this.entry).length > 1 && this.kind !== defaultKind(this.entry)) {
       q.set("kind", this.kind);
     }
+    // A solvable deal's difficulty, as the game says (when the server tells it) or as asked.
+    const difficulty = this.game.difficulty || (this.kind === "solvable" ? this.difficulty : null);
+    if (difficulty) q.set("difficulty", difficulty);
+    // The home page's "Play" starts with the choice used last.
+    setPref(`choice:${this.entry.id}`, {
+      options: this.options, kind: this.kind || defaultKind(this.entry), difficulty: difficulty || this.difficulty || "medium",
+    });
     const url = `/play/${this.entry.id}?${q}`;
     if (location.pathname + location.search !== url) history.replaceState(null, "", url);
   }

@@ -4,16 +4,30 @@ import { title } from "./catalog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨", autocollect: "⇈" };
+const KEYS = { undo: "Z", redo: "Y", hint: "H", winnable: "W", autocollect: "A", keys: "?" };
+
+/** True on a screen driven by touch (no fine pointer): the bar then sits at the bottom,
+ * within thumb reach, with an icon and a short label per button and no keyboard button. */
+export function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(any-pointer: fine)").matches;
+}
+
 /** The toolbar of `page` (a PlayPage): returns {toolbar, els}. */
 export function buildToolbar(page) {
-  const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨" };
-  const b = (key, fn, extra = {}) =>
-    h(
+  const touch = touchScreen();
+  const b = (key, fn, extra = {}) => {
+    const label = t(`btn.${key}`);
+    const tip = KEYS[key] ? `${label} (${KEYS[key]})` : label;
+    return h(
       "button.btn",
-      { type: "button", "data-action": key, "aria-label": t(`btn.${key}`), onclick: fn, ...extra },
-      ICONS[key] ? h("span.ico", { "aria-hidden": "true" }, ICONS[key]) : null,
-      h("span.lbl", {}, t(`btn.${key}`)),
+      { type: "button", "data-action": key, "aria-label": label, title: tip, onclick: fn, ...extra },
+      // Icon and short label are generated content: the button's text stays its name.
+      h("span.ico", { "aria-hidden": "true", "data-t": ICONS[key] }),
+      h("span.lbl", {}, label),
+      h("span.short", { "aria-hidden": "true", "data-t": t(`btn.short.${key}`) }),
     );
+  };
   const els = {
     undo: b("undo", () => page.undo(), { "aria-keyshortcuts": "Z Control+Z" }),
     redo: b("redo", () => page.redo(), { "aria-keyshortcuts": "Y Control+Y" }),
@@ -23,7 +37,7 @@ export function buildToolbar(page) {
     giveup: b("giveup", () => page.giveUp()),
     dealInput: h("input", {
       type: "number", min: "1", inputmode: "numeric", name: "deal", id: "deal-input",
-      "aria-label": t("deal.label"), placeholder: t("deal.label"),
+      "aria-label": t("deal.label"), placeholder: touch ? "№" : t("deal.label"),
     }),
     moves: h("b", { "data-stat": "moves" }, "0"),
     score: h("b", { "data-stat": "score" }, "0"),
@@ -36,27 +50,29 @@ export function buildToolbar(page) {
     "form.deal-form",
     { onsubmit: (e) => { e.preventDefault(); page.gotoDeal(); } },
     els.dealInput,
-    h(
-      "button.btn",
-      { type: "submit", "aria-label": t("btn.goto") },
-      h("span.ico", { "aria-hidden": "true" }, "→"),
-      h("span.lbl", {}, t("btn.goto")),
-    ),
+    h("button.btn", { type: "submit", "aria-label": t("btn.goto") }, h("span.lbl", {}, t("btn.goto"))),
+  );
+  const actions = h(
+    "div.actions",
+    {},
+    b("new", () => page.newGame()),
+    b("replay", () => page.replay()),
+    els.undo, els.redo, els.hint, els.winnable, els.giveup,
+    touch ? null : b("keys", () => page.help(), { "aria-keyshortcuts": "Shift+?" }),
+    els.autocollect,
   );
   const toolbar = h(
-    "div.toolbar",
+    `div.toolbar${touch ? ".touch" : ""}`,
     { role: "toolbar", "aria-label": title(page.entry) },
     h("a.game-title", { href: `/rules/${page.entry.id}`, title: t("btn.rules") }, title(page.entry)),
-    h("div.group", {}, b("new", () => page.newGame()), b("replay", () => page.replay()), dealForm),
-    h("div.group", {}, els.undo, els.redo, els.hint, els.winnable, els.giveup,
-      b("keys", () => page.help(), { "aria-keyshortcuts": "Shift+?" })),
-    els.autocollect,
+    actions,
+    dealForm,
     h(
       "div.stats",
       {},
       els.deal,
       h("span", {}, `${t("stat.moves")}: `, els.moves),
-      h("span", {}, `${t("stat.score")}: `, els.score),
+      h("span.stat-score", {}, `${t("stat.score")}: `, els.score),
       h("span.stat-time", {}, `${t("stat.time")}: `, els.time),
     ),
   );

@@ -6,7 +6,7 @@
 //   play-viewport.js  the layout for the room the screen leaves
 //   play-pointer.js   clicks, double-clicks and drops turned into moves
 //   play-keys.js      the keyboard
-// Shared fields: entry, options, kind, askedDeal, game {id, version, view, kind?, status?},
+// Shared fields: entry, options, kind, difficulty, askedDeal, game {id, version, view, kind?, status?},
 // busy, cycle, lastSmart, shownEnd, timer, cursor {pile, index}, held, els, tableEl,
 // renderer, input, animationMs, byKeyboard.
 import { optionsFrom, dealKinds, title } from "./catalog.js";
@@ -28,6 +28,8 @@ export class PlayPage {
     this.options = optionsFrom(entry, params);
     const kind = params.get("kind");
     this.kind = kind && dealKinds(entry).includes(kind) ? kind : null;
+    const difficulty = params.get("difficulty");
+    this.difficulty = ["easy", "medium", "hard"].includes(difficulty) ? difficulty : null;
     const deal = Number(params.get("deal"));
     this.askedDeal = Number.isInteger(deal) && deal > 0 ? deal : null;
     this.game = null; // {id, version, view, kind?}
@@ -43,6 +45,7 @@ export class PlayPage {
 
   build() {
     const { toolbar, els } = buildToolbar(this);
+    this.toolbar = toolbar;
     this.els = els;
     this.tableEl = h("section.table", { "aria-label": title(this.entry), "data-game": this.entry.id });
     this.main.replaceChildren(
@@ -68,11 +71,21 @@ export class PlayPage {
     this.onResize = () => this.draw({ instant: true });
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("resize", this.onResize);
+    // The bars above the table may change height (a line wraps, a font loads): lay out again.
+    let barHeight = toolbar.offsetHeight;
+    this.barWatch = new ResizeObserver(() => {
+      if (toolbar.offsetHeight !== barHeight) {
+        barHeight = toolbar.offsetHeight;
+        this.onResize();
+      }
+    });
+    this.barWatch.observe(toolbar);
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
+    this.barWatch.disconnect();
     if (this.timer) this.timer.stop();
     closeDialogs();
   }

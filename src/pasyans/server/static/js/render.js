@@ -39,6 +39,9 @@ export class TableRenderer {
     root.style.setProperty("--tw", `${geom.width}px`);
     root.style.setProperty("--th", `${geom.height}px`);
     root.style.setProperty("--strip", `${geom.c.strip || 16}px`);
+    root.style.setProperty("--font", `${geom.c.font || 14}px`);
+    if (geom.c.minUp) root.dataset.strip = String(geom.c.minUp); // the least visible strip
+    root.classList.toggle("stack", geom.c.side === false);
     const placed = [];
     const byPile = {};
     for (const [id, pile] of Object.entries(view.piles)) {
@@ -52,6 +55,11 @@ export class TableRenderer {
       if (pile.locked) pel.classList.add("locked");
       if (g.chain) pel.classList.add("chain");
       if (g.across) pel.classList.add("across");
+      if (g.stripH) pel.style.setProperty("--strip", `${g.stripH}px`);
+      if (g.index) {
+        pel.style.setProperty("--chain-font", `${g.index.font}px`);
+        pel.classList.add(g.index.side ? "chain-side" : "chain-stack");
+      }
       setPos(pel, g.x, g.y);
       const base = document.createElement("div");
       base.className = "pile-base";

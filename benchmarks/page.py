@@ -1,0 +1,174 @@
+"""Page-weight benchmark: the first load of a table page in Debian's Chromium.
+
+Runs ``pasyans serve`` on 127.0.0.1 (a temporary SQLite database, its own process) and opens
+``/play/<game>?deal=<n>`` at a phone viewport (390×844, DPR 2, touch):
+
+- **cold**: a new browser context each run (empty cache, no cookie);
+- **warm**: the same page loaded again in that context (cache filled).
+
+For each it counts the requests that went to the network (answers from the browser's
+cache are not counted), the bytes transferred (Chromium's ``encodedDataLength``: headers
+and compressed bodies) and the time to interactive: ``performance.now()`` at the first
+animation frame where the table shows its cards and takes input (no ``data-busy``),
+measured from the navigation's start. Prints the median of ``--runs`` runs::
+
+    uv run python benchmarks/page.py
+    uv run python benchmarks/page.py --game spider --runs 15
+
+The client and the server share the machine: timings move with its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pasyans.devtools import free_port
+
+CHROMIUM = "/usr/bin/chromium"
+READY = """() => {
+  const t = document.querySelector("section.table[data-game-id]");
+  return t && !t.dataset.busy && t.querySelector(".card") ? performance.now() : null;
+}"""
+
+
+@dataclass
+class Load:
+    requests: int
+    transferred: int
+    tti_ms: float
+
+
+@contextmanager
+def serve() -> Iterator[str]:
+    """``pasyans serve`` (one worker) in its own process on a free port of 127.0.0.1."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+        env.update(
+            PASYANS_DATA_DIR=tmp,
+            PASYANS_LOG_LEVEL="warning",
+            PASYANS_RATE_NEW_GAME_PER_MINUTE="0",
+            PASYANS_RATE_HINT_PER_MINUTE="0",
+        )
+        pasyans = Path(sys.executable).parent / "pasyans"
+        args = [str(pasyans), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if proc.poll() is not None:
+                    raise SystemExit("the server stopped")
+                try:
+                    if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.2)
+            yield base
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+
+
+def load(page: Any, url: str) -> Load:
+    """One navigation to ``url``, counted through the DevTools protocol."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cached: set[str] = set()
+    sizes: dict[str, int] = {}
+
+    def served(e: dict[str, Any]) -> None:
+        cached.add(e["requestId"])
+
+    def received(e: dict[str, Any]) -> None:
+        r = e["response"]
+        if r.get("fromDiskCache") or r.get("fromMemoryCache") or r.get("fromPrefetchCache"):
+            cached.add(e["requestId"])
+
+    def finished(e: dict[str, Any]) -> None:
+        sizes[e["requestId"]] = int(e["encodedDataLength"])
+
+    cdp.on("Network.requestServedFromCache", served)
+    cdp.on("Network.responseReceived", received)
+    cdp.on("Network.loadingFinished", finished)
+    page.goto(url, wait_until="commit")
+    tti = float(page.wait_for_function(READY, polling="raf", timeout=30_000).json_value())
+    page.wait_for_load_state("networkidle")
+    cdp.detach()
+    net = {k: v for k, v in sizes.items() if k not in cached}
+    return Load(requests=len(net), transferred=sum(net.values()), tti_ms=tti)
+
+
+def report(name: str, loads: list[Load]) -> None:
+    med = statistics.median
+    print(
+        f"{name:5}  requests {med(x.requests for x in loads):5.0f}  "
+        f"transferred {med(x.transferred for x in loads) / 1024:7.1f} KB  "
+        f"TTI median {med(x.tti_ms for x in loads):6.0f} ms  "
+        f"(min {min(x.tti_ms for x in loads):.0f}, max {max(x.tti_ms for x in loads):.0f})"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="spider")
+    ap.add_argument("--deal", type=int, default=7)
+    ap.add_argument("--runs", type=int, default=9)
+    args = ap.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    phone = {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+        "locale": "en-US",
+    }
+    with serve() as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"],
+        )
+        url = f"{base}/play/{args.game}?deal={args.deal}"
+        # One throwaway load warms the server (imports, first database use).
+        ctx = browser.new_context(**phone)
+        load(ctx.new_page(), url)
+        ctx.close()
+        cold: list[Load] = []
+        warm: list[Load] = []
+        for _ in range(args.runs):
+            ctx = browser.new_context(**phone)
+            page = ctx.new_page()
+            cold.append(load(page, url))
+            warm.append(load(page, url))
+            ctx.close()
+        browser.close()
+    print(f"table /play/{args.game}?deal={args.deal}, 390x844 DPR 2, {args.runs} runs")
+    report("cold", cold)
+    report("warm", warm)
+
+
+if __name__ == "__main__":
+    main()
