@@ -91,6 +91,12 @@ def test_winnability_resumes_and_refuses_another_budget(tmp_path: Path) -> None:
     lines = csv_path.read_text().splitlines()
     assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3", "4", "5"]
     assert "\n".join(lines[:4]) + "\n" == first  # the first three rows were kept, not redone
+    # A run cut off while writing a row: that deal is solved again, the rest kept.
+    csv_path.write_text("\n".join(lines[:5]) + "\n5,lo")
+    code, out = _run([*base, "--deals", "1-5", "--nodes", "1000"])
+    assert code == 0 and json.loads(out)["skipped"] == 4
+    again = csv_path.read_text().splitlines()
+    assert again[:5] == lines[:5] and again[5].split(",")[:3] == lines[5].split(",")[:3]
     code, _ = _run([*base, "--deals", "1-5", "--nodes", "2000"])
     assert code == 2 and len(csv_path.read_text().splitlines()) == 6  # nothing changed
     code, out = _run([*base, "--deals", "2", "--nodes", "2000", "--fresh"])

@@ -97,6 +97,8 @@ def read_done(path: Path, budget: str) -> dict[int, dict[str, Any]]:
             )
         done: dict[int, dict[str, Any]] = {}
         for row in reader:
+            if any(row.get(f) in (None, "") for f in FIELDS):
+                continue  # cut short by an interrupted run: solve that deal again
             if row["budget"] != budget:
                 raise ValueError(
                     f"{path} holds deals solved with budget {row['budget']!r}, not {budget!r};"
@@ -220,15 +222,14 @@ def winnability_command(
     path = csv_path or default_csv(game, options, kind)
     try:
         done = {} if fresh else read_done(path, budget)
-    except (ValueError, KeyError) as e:
-        fail(str(e) if isinstance(e, ValueError) else f"{path}: a row lacks {e}")
+    except ValueError as e:
+        fail(str(e))
     opts = tuple(sorted(options.items()))
     wanted = set(numbers)
     tasks = [Task(game, opts, n, kind, seconds, nodes) for n in numbers if n not in done]
     show = progress and sys.stderr.isatty()
     rows = dict(done)
-    if fresh or not path.exists() or path.stat().st_size == 0:
-        _write_sorted(path, rows)
+    _write_sorted(path, rows)  # the rows kept, whole lines only: appending starts clean
     with (
         path.open("a", newline="", encoding="utf-8") as fh,
         Progress(
