@@ -75,4 +75,57 @@ def test_winnability_json_and_csv(tmp_path: Path) -> None:
     assert (data["won"], data["lost"], data["unknown"]) == (0, 6, 0)
     assert data["ci95_decided"][0] == 0.0 and 0 < data["ci95_decided"][1] < 0.5
     rows = csv_path.read_text().splitlines()
-    assert rows[0] == "deal,result,nodes,seconds,moves" and len(rows) == 7
+    assert rows[0] == "deal,result,nodes,seconds,moves,budget" and len(rows) == 7
+    assert all(r.endswith(",nodes=1000") for r in rows[1:])
+
+
+def test_winnability_resumes_and_refuses_another_budget(tmp_path: Path) -> None:
+    csv_path = tmp_path / "w.csv"
+    base = ["winnability", "spine", "--jobs", "1", "--csv", str(csv_path), "--json"]
+    code, out = _run([*base, "--deals", "1-3", "--nodes", "1000"])
+    assert code == 0 and json.loads(out)["skipped"] == 0
+    first = csv_path.read_text()
+    code, out = _run([*base, "--deals", "1-5", "--nodes", "1000"])
+    data = json.loads(out)
+    assert code == 0 and data["skipped"] == 3 and data["lost"] == 5
+    lines = csv_path.read_text().splitlines()
+    assert [line.split(",")[0] for line in lines[1:]] == ["1", "2", "3", "4", "5"]
+    assert "\n".join(lines[:4]) + "\n" == first  # the first three rows were kept, not redone
+    # A run cut off while writing a row: that deal is solved again, the rest kept.
+    csv_path.write_text("\n".join(lines[:5]) + "\n5,lo")
+    code, out = _run([*base, "--deals", "1-5", "--nodes", "1000"])
+    assert code == 0 and json.loads(out)["skipped"] == 4
+    again = csv_path.read_text().splitlines()
+    assert again[:5] == lines[:5] and again[5].split(",")[:3] == lines[5].split(",")[:3]
+    code, _ = _run([*base, "--deals", "1-5", "--nodes", "2000"])
+    assert code == 2 and len(csv_path.read_text().splitlines()) == 6  # nothing changed
+    code, out = _run([*base, "--deals", "2", "--nodes", "2000", "--fresh"])
+    assert code == 0 and len(csv_path.read_text().splitlines()) == 2
+
+
+def test_winnability_on_a_dask_cluster_of_two_workers(tmp_path: Path) -> None:
+    from dask.distributed import LocalCluster
+
+    csv_path = tmp_path / "w.csv"
+    # Two in-process workers: quick to start, nothing left behind.
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        code, out = _run(
+            ["winnability", "spine", "--deals", "1-6", "--scheduler", cluster.scheduler_address,
+             "--nodes", "1000", "--csv", str(csv_path), "--json"]
+        )  # fmt: skip
+        assert code == 0, out
+        assert len(cluster.scheduler.workers) == 2
+        assert "decide" in cluster.scheduler.task_prefixes  # the deals ran on the cluster
+    data = json.loads(out)
+    assert (data["won"], data["lost"], data["unknown"]) == (0, 6, 0)
+    rows = csv_path.read_text().splitlines()
+    assert [r.split(",")[0] for r in rows[1:]] == ["1", "2", "3", "4", "5", "6"]
+    # The same deals in this process give the same rows: node budgets are reproducible.
+    alone = tmp_path / "alone.csv"
+    code, _ = _run(["winnability", "spine", "--deals", "1-6", "--jobs", "1", "--nodes", "1000",
+                    "--csv", str(alone), "--json"])  # fmt: skip
+    strip = [[f for i, f in enumerate(r.split(",")) if i != 3] for r in rows]
+    assert strip == [[f for i, f in enumerate(r.split(",")) if i != 3]
+                     for r in alone.read_text().splitlines()]  # fmt: skip

@@ -1,6 +1,9 @@
-"""``pasyans winnability``: the solver over a range of deals, in parallel processes.
+"""``pasyans winnability``: the solver over a range of deals, on a Dask cluster.
 
 Prints won / lost / unknown with 95% Wilson intervals and writes one CSV row per deal.
+The deals run on Dask distributed: a local cluster of ``--jobs`` worker processes by
+default, or the cluster whose scheduler ``--scheduler`` names. The CSV is resumable: a
+rerun with the same budget skips the deals it already holds.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ import csv
 import json
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,7 +26,17 @@ from pasyans.errors import PasyansError
 from pasyans.solver.sweep import Summary, Task, decide, parse_range, summarize
 
 DealsOpt = Annotated[str, Option("--deals", help="Deal numbers, e.g. 1-1000 or 1-50,90.")]
-JobsOpt = Annotated[int, Option("--jobs", "-j", min=1, help="Worker processes.")]
+JobsOpt = Annotated[
+    int,
+    Option("--jobs", "-j", min=1, help="Worker processes of the local cluster (1: no cluster)."),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    Option(
+        "--scheduler",
+        help="Address of a Dask scheduler (e.g. tcp://10.0.0.5:8786) instead of a local cluster.",
+    ),
+]
 SecondsOpt = Annotated[float | None, Option("--seconds", help="Time budget per deal.")]
 NodesOpt = Annotated[
     int | None, Option("--nodes", help="Node budget per deal (reproducible; no time limit).")
@@ -36,10 +49,17 @@ CsvOpt = Annotated[
     Path | None,
     Option("--csv", help="CSV file, one row per deal (default: winnability-GAME[-OPTIONS].csv)."),
 ]
+FreshOpt = Annotated[
+    bool, Option("--fresh", help="Start the CSV anew instead of skipping the deals it holds.")
+]
 JsonOpt = Annotated[bool, Option("--json", help="One JSON object instead of a table.")]
 ProgressOpt = Annotated[bool, Option("--progress/--no-progress", help="Show a progress bar.")]
 
-FIELDS = ("deal", "result", "nodes", "seconds", "moves")
+FIELDS = ("deal", "result", "nodes", "seconds", "moves", "budget")
+
+IN_FLIGHT_PER_WORKER = 4
+"""Deals handed to the cluster at once per worker thread: enough to keep every worker
+busy, few enough that 100,000 deals never sit in the scheduler at once."""
 
 
 def default_csv(game: str, options: dict[str, str], kind: str) -> Path:
@@ -49,13 +69,99 @@ def default_csv(game: str, options: dict[str, str], kind: str) -> Path:
     return Path("winnability-" + "-".join(words) + ".csv")
 
 
-def run_tasks(tasks: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
-    """Results in deal order, computed in ``jobs`` processes."""
-    if jobs == 1:
+def budget_text(seconds: float | None, nodes: int | None) -> str:
+    """The budget as one CSV field, e.g. ``nodes=5000`` or ``seconds=10``.
+
+    >>> budget_text(None, 5000), budget_text(10.0, None), budget_text(2.5, 100)
+    ('nodes=5000', 'seconds=10', 'seconds=2.5 nodes=100')
+    """
+    words = []
+    if seconds is not None:
+        words.append(f"seconds={seconds:g}")
+    if nodes is not None:
+        words.append(f"nodes={nodes}")
+    return " ".join(words)
+
+
+def read_done(path: Path, budget: str) -> dict[int, dict[str, Any]]:
+    """The rows already in ``path`` (deal → row); raises ``ValueError`` when the file is
+    not a winnability CSV or was made with another budget (its rows would not compare)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return {}
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if tuple(reader.fieldnames or ()) != FIELDS:
+            raise ValueError(
+                f"{path} is not a winnability CSV of this version "
+                f"(columns {','.join(FIELDS)}); use --fresh or another --csv"
+            )
+        done: dict[int, dict[str, Any]] = {}
+        for row in reader:
+            if any(row.get(f) in (None, "") for f in FIELDS):
+                continue  # cut short by an interrupted run: solve that deal again
+            if row["budget"] != budget:
+                raise ValueError(
+                    f"{path} holds deals solved with budget {row['budget']!r}, not {budget!r};"
+                    " use --fresh or another --csv"
+                )
+            done[int(row["deal"])] = {
+                "deal": int(row["deal"]),
+                "result": row["result"],
+                "nodes": int(row["nodes"]),
+                "seconds": float(row["seconds"]),
+                "moves": int(row["moves"]),
+                "budget": row["budget"],
+            }
+    return done
+
+
+def run_tasks(
+    tasks: list[Task], jobs: int, scheduler: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """One row per task, as each finishes (in any order), computed on Dask: the cluster at
+    ``scheduler``, else a local cluster of ``jobs`` processes (one thread each: the solver
+    is pure Python). ``jobs == 1`` without a scheduler runs here, in this process."""
+    if not tasks:
+        return
+    if scheduler is None and jobs == 1:
         yield from map(decide, tasks)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(decide, tasks, chunksize=1)
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    with ExitStack() as stack:
+        if scheduler is None:
+            cluster = stack.enter_context(
+                LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                )
+            )
+            client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
+        else:
+            client = stack.enter_context(
+                Client(scheduler, timeout=30)  # type: ignore[no-untyped-call]
+            )
+        threads = max(1, sum(client.nthreads().values()))
+        window = IN_FLIGHT_PER_WORKER * threads
+        queue = iter(tasks)
+        first = [client.submit(decide, t, pure=False) for t in _take(queue, window)]
+        running = as_completed(first)  # type: ignore[no-untyped-call]
+        for future in running:
+            yield future.result()
+            future.release()
+            for t in _take(queue, 1):
+                running.add(client.submit(decide, t, pure=False))  # type: ignore[no-untyped-call]
+
+
+def _take(queue: Iterator[Task], n: int) -> list[Task]:
+    out: list[Task] = []
+    for t in queue:
+        out.append(t)
+        if len(out) >= n:
+            break
+    return out
 
 
 def table(game: str, options: dict[str, str], kind: str, s: Summary) -> list[str]:
@@ -77,6 +183,17 @@ def table(game: str, options: dict[str, str], kind: str, s: Summary) -> list[str
     return lines
 
 
+def _write_sorted(path: Path, rows: dict[int, dict[str, Any]]) -> None:
+    """Rewrite ``path`` with ``rows`` in deal order (so that reruns compare line by line)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=FIELDS)
+        writer.writeheader()
+        for deal in sorted(rows):
+            writer.writerow(rows[deal])
+    tmp.replace(path)
+
+
 @app.command("winnability")
 def winnability_command(
     game: GameArg,
@@ -84,9 +201,11 @@ def winnability_command(
     option: OptionsOpt = None,
     solvable: SweepKindOpt = False,
     jobs: JobsOpt = 2,
+    scheduler: SchedulerOpt = None,
     seconds: SecondsOpt = None,
     nodes: NodesOpt = None,
     csv_path: CsvOpt = None,
+    fresh: FreshOpt = False,
     as_json: JsonOpt = False,
     progress: ProgressOpt = True,
 ) -> None:
@@ -99,13 +218,20 @@ def winnability_command(
         fail(error_line(e) if isinstance(e, PasyansError) else str(e))
     if seconds is None and nodes is None:
         seconds = 10.0
-    opts = tuple(sorted(options.items()))
-    tasks = [Task(game, opts, n, kind, seconds, nodes) for n in numbers]
+    budget = budget_text(seconds, nodes)
     path = csv_path or default_csv(game, options, kind)
-    rows: list[dict[str, Any]] = []
+    try:
+        done = {} if fresh else read_done(path, budget)
+    except ValueError as e:
+        fail(str(e))
+    opts = tuple(sorted(options.items()))
+    wanted = set(numbers)
+    tasks = [Task(game, opts, n, kind, seconds, nodes) for n in numbers if n not in done]
     show = progress and sys.stderr.isatty()
+    rows = dict(done)
+    _write_sorted(path, rows)  # the rows kept, whole lines only: appending starts clean
     with (
-        path.open("w", newline="", encoding="utf-8") as fh,
+        path.open("a", newline="", encoding="utf-8") as fh,
         Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -117,17 +243,21 @@ def winnability_command(
         ) as bar,
     ):
         writer = csv.DictWriter(fh, fieldnames=FIELDS)
-        writer.writeheader()
-        job = bar.add_task(f"{game} deals", total=len(tasks))
-        for row in run_tasks(tasks, jobs):
+        job = bar.add_task(f"{game} deals", total=len(numbers), completed=len(numbers) - len(tasks))
+        # Each row is on disk as soon as its deal is decided: an interrupted sweep resumes.
+        for row in run_tasks(tasks, jobs, scheduler):
+            row["budget"] = budget
             writer.writerow(row)
-            rows.append(row)
+            fh.flush()
+            rows[int(row["deal"])] = row
             bar.advance(job)
-    s = summarize(rows)
+    _write_sorted(path, rows)
+    s = summarize(r for d, r in rows.items() if d in wanted)
     if as_json:
         out = {"game": game, "options": options, "kind": kind, "seconds": seconds, "nodes": nodes}
         out.update(s.to_json())
         out["csv"] = str(path)
+        out["skipped"] = len(numbers) - len(tasks)
         Output(color=False).line(json.dumps(out))
     else:
         Output().lines([*table(game, options, kind, s), f"csv      {path}"])

@@ -42,6 +42,7 @@ class Knowledge:
     foundations_alike: bool
     foundations_permanent: bool
     guided: bool = False
+    restarts: bool = False  # search by restarting dives (Backbone: see search.py)
 
     def key(self, state: State) -> Hashable:
         return canonical_key(self, state)
@@ -112,6 +113,8 @@ def knowledge_for(spec: GameSpec) -> Knowledge:
         # Spider: no foundations to play to; wins come from building suits in the columns,
         # so the search is guided by a heuristic and drops "shuffle" moves (unproven).
         guided=spec.stock is Stock.DEAL_ROW,
+        # Backbone (a tailbone): deep dives that go wrong early need restarts.
+        restarts=spec.has_pile("tailbone"),
     )
 
 

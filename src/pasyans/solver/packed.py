@@ -95,6 +95,8 @@ class PackedDomain:
         self._root = pack(state)
         # knowledge.dead_position's rule for these games: Backbone classic's spine locks.
         self.dead = bool(self.k.spines) and spinelock.applies(spec)
+        # Backbone's searches restart their dives (search._restarting), as the engine's.
+        self.restarts = self.k.restarts
 
     @property
     def root(self) -> bytes:

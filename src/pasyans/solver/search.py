@@ -21,6 +21,7 @@ solvable deals, never for a hint in a position with hidden cards.
 from __future__ import annotations
 
 import heapq
+import random
 import time
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
@@ -107,6 +108,7 @@ class EngineDomain:
         self.spec = spec
         self.k = knowledge(spec)
         self.guided = self.k.guided
+        self.restarts = self.k.restarts
         self._root = state
         # Guided games deal rows from a stock: the stock's size is the stage.
         self._stock = spec.index["stock"] if self.guided and spec.has_pile("stock") else None
@@ -137,6 +139,7 @@ class SpiderDomain:
     """Spider through its packed rules (:mod:`pasyans.solver.spider`)."""
 
     guided = True
+    restarts = False
 
     def __init__(self, spec: GameSpec, state: State) -> None:
         self.game = spider.SpiderGame(spec, state)
@@ -200,6 +203,8 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
     """Search ``d`` from its root within the budgets."""
     deadline = None if seconds is None else start + seconds
     if not d.guided:
+        if getattr(d, "restarts", False):
+            return _restarting(d, start, deadline, nodes)
         return _depth_first(d, start, deadline, nodes, prune=False)
     # Guided games (Spider): staged best-first attempts with growing budgets, then a
     # plain search with what is left (only it can prove a loss).
@@ -360,6 +365,144 @@ def _depth_first(
     if pruned:
         return Result("unknown", (), count, time.perf_counter() - start, exhausted=True)
     return Result("lost", (), count, time.perf_counter() - start)
+
+
+FIRST_DIVE = 10_000
+"""Positions of the first, unperturbed depth-first dive of a restarting search: within
+them the search is exactly the plain depth-first one (so solvable deals found with
+smaller budgets stay the same)."""
+
+RESTART_UNIT = 2_000
+"""Positions of the shortest restart; restart ``n`` gets ``RESTART_UNIT`` times the
+``n``-th term of the Luby sequence (1, 1, 2, 1, 1, 2, 4, …)."""
+
+DETOUR = 0.15
+EARLY = 1.0
+"""In a restart, the chance at each position with a choice to try one of the other
+moves (drawn uniformly) before the best-ordered one."""
+
+
+def luby(n: int) -> int:
+    """The ``n``-th term (from 1) of the Luby sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …
+
+    >>> [luby(n) for n in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    k = 1
+    while (1 << k) - 1 < n:
+        k += 1
+    while True:
+        if n == (1 << k) - 1:
+            return 1 << (k - 1)
+        n -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < n:
+            k += 1
+
+
+def _restarting(d: Domain[P], start: float, deadline: float | None, nodes: int | None) -> Result:
+    """Depth-first dives that revisit early choices (Backbone): a first plain dive, then
+    restarts with growing budgets (the Luby sequence), each with a move order perturbed
+    by its own seeded random draws. All dives share one table of positions proven lost
+    (closed strongly connected components, Tarjan), so no restart redoes a proof; a dive
+    that runs to its end answers won or lost exactly as the plain search would."""
+    lost: set[Hashable] = set()
+    used = 0
+    n = 0
+    while True:
+        left = _left(nodes, used)
+        share = FIRST_DIVE if n == 0 else RESTART_UNIT * luby(n)
+        budget = share if left is None else min(share, left)
+        rng = None if n == 0 else random.Random(n)
+        r = _dive(d, start, deadline, budget, lost, rng)
+        used += r.nodes
+        if r.result != "unknown":
+            return Result(r.result, r.moves, used, time.perf_counter() - start)
+        if (nodes is not None and used >= nodes) or (
+            deadline is not None and time.perf_counter() > deadline
+        ):
+            return Result("unknown", (), used, time.perf_counter() - start)
+        n += 1
+
+
+def _dive(
+    d: Domain[P],
+    start: float,
+    deadline: float | None,
+    nodes: int,
+    lost: set[Hashable],
+    rng: random.Random | None,
+) -> Result:
+    """One depth-first dive of at most ``nodes`` positions, adding to ``lost`` every
+    position it proves lost: when a strongly connected component of the positions it
+    reached closes (Tarjan's lowlinks) without a win, every position in it is lost, as
+    everything reachable from them was searched (dropped children are lost already, or
+    dropped by a proven rule). ``rng`` perturbs the move order (None: as ordered)."""
+    root = d.root
+    rkey = d.key(root)
+    if rkey in lost:
+        return Result("lost", (), 0, time.perf_counter() - start)
+    index: dict[Hashable, int] = {rkey: 0}
+    open_keys = {rkey}  # on Tarjan's stack: reached, its component not yet closed
+    tarjan = [rkey]
+    path: list[Move] = []
+    kids, _ = d.children(root, prune=False)
+    # frame: key, its children, its lowlink
+    frames: list[list[Any]] = [[rkey, iter(_perturbed(kids, rng, 0)), 0]]
+    count = 1
+    while frames:
+        f = frames[-1]
+        for m, t in f[1]:
+            if d.is_won(t):
+                path.append(m)
+                return Result("won", tuple(path), count, time.perf_counter() - start)
+            key = d.key(t)
+            if key in lost:
+                continue
+            i = index.get(key)
+            if i is not None:
+                if key in open_keys and i < f[2]:
+                    f[2] = i
+                continue
+            if _spent(count, nodes, deadline):
+                return Result("unknown", (), count, time.perf_counter() - start)
+            index[key] = count
+            open_keys.add(key)
+            tarjan.append(key)
+            count += 1
+            path.append(m)
+            kids, _ = d.children(t, prune=False)
+            frames.append([key, iter(_perturbed(kids, rng, len(frames))), count - 1])
+            break
+        else:
+            frames.pop()
+            key, _, low = f
+            if low == index[key]:  # a component closes: all of it is lost
+                while True:
+                    k = tarjan.pop()
+                    open_keys.discard(k)
+                    lost.add(k)
+                    if k == key:
+                        break
+            if frames:
+                path.pop()
+                if low < frames[-1][2]:
+                    frames[-1][2] = low
+    return Result("lost", (), count, time.perf_counter() - start)
+
+
+def _perturbed(
+    kids: Iterable[tuple[Move, P]], rng: random.Random | None, depth: int
+) -> Iterable[tuple[Move, P]]:
+    """``kids`` as ordered, or (with ``rng``) sometimes one other child moved first: more
+    often near the root, where a wrong choice costs the most."""
+    if rng is None or rng.random() >= max(DETOUR, EARLY / (depth + 1)):
+        return kids  # lazily: a child's position is made only when the search gets to it
+    out = list(kids)
+    if len(out) > 1:
+        j = rng.randrange(1, len(out))
+        out.insert(0, out.pop(j))
+    return out
 
 
 def replay(spec: GameSpec, state: State, moves: tuple[Move, ...] | list[Move]) -> State:
