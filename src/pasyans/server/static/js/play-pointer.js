@@ -1,0 +1,106 @@
+// Pointer input on the table: clicks, the smart-move cycle, double-clicks and drops,
+// turned into moves. A mixin of PlayPage (play.js).
+import { announce } from "./dom.js";
+import { t } from "./i18n.js";
+import { clickMoves, findMove, foundationMove, stockMove } from "./moves.js";
+
+export class TablePointer {
+  clickStock() {
+    const v = this.game.view;
+    const m = stockMove(v);
+    if (m) return this.play(m);
+    const r = v.stock && v.stock.refusal;
+    if (r) {
+      const key = `refusal.${r.code}`;
+      const text = t(key) === key ? r.message : t(key);
+      this.say(text, "error");
+      announce(text);
+    }
+    return null;
+  }
+
+  onClick(info, e) {
+    if (!this.game || this.busy) return;
+    if (this.held) this.cancelHold(false);
+    this.byKeyboard = !!e && e.type === "keydown";
+    if (info.pile === "stock") return this.clickStock();
+    if (info.index === null || !info.faceUp) return;
+    const v = this.game.view;
+    // The second click of a double-click that already reached a foundation does nothing.
+    if (e && e.detail >= 2 && this.lastSmart && this.lastSmart.foundation) return;
+    const c = this.cycle;
+    if (c && c.version === this.game.version && c.pile === info.pile && c.index === info.index) {
+      return this.cycleNext(c);
+    }
+    const list = clickMoves(v, info.pile, info.index);
+    if (!list.length) {
+      info.card.classList.remove("shake");
+      void info.card.offsetWidth;
+      info.card.classList.add("shake");
+      this.say(t("msg.no_move"));
+      announce(t("msg.no_move"));
+      return;
+    }
+    return this.smartPlay(list, 0, info.pile);
+  }
+
+  async smartPlay(list, k, origin) {
+    const m = list[k];
+    const n = m.json.cards || 1;
+    const ok = await this.play(m);
+    if (ok) this.afterCycle({ list: list.map((x) => x.json.to), n }, k, origin, m.json.to);
+  }
+
+  /** The next click on the card just moved: its next destination. Played straight from
+   * where the card lies when that is legal; otherwise the last move is taken back and the
+   * destination played from the place before. When every destination has been tried, the
+   * click counts as a fresh one from where the card lies now. */
+  async cycleNext(c) {
+    const v = this.game.view;
+    let k = c.k + 1;
+    while (k < c.list.length && c.list[k] === c.pile) k++;
+    if (k >= c.list.length) {
+      this.cycle = null;
+      const list = clickMoves(v, c.pile, c.index);
+      if (list.length) await this.smartPlay(list, 0, c.pile);
+      return;
+    }
+    const to = c.list[k];
+    const direct = findMove(v, c.pile, to, c.n);
+    if (direct) {
+      if (await this.play(direct)) this.afterCycle(c, k, c.pile, to);
+      return;
+    }
+    if (!(await this.simple("undo"))) return;
+    const m = findMove(this.game.view, c.prev, to, c.n);
+    if (m && (await this.play(m))) this.afterCycle(c, k, c.prev, to);
+  }
+
+  afterCycle(c, k, prev, to) {
+    const pile = this.game.view.piles[to];
+    this.cycle = { ...c, k, prev, pile: to, index: pile.cards.length - c.n, version: this.game.version };
+    this.lastSmart = { foundation: pile.kind === "foundation" };
+    // From the keyboard, focus follows the card, so Enter again tries its next place.
+    if (this.byKeyboard) {
+      const el = this.renderer.pileEl(to)?.querySelector(`:scope > .card[data-index="${this.cycle.index}"]`);
+      if (el) {
+        el.tabIndex = 0;
+        el.focus({ preventScroll: true });
+      }
+    }
+  }
+
+  onDblClick(info) {
+    if (!this.game || this.busy || info.index === null || !info.faceUp) return;
+    const m = foundationMove(this.game.view, info.pile, info.index);
+    if (m) this.play(m);
+  }
+
+  async onDrop(pile, index, target) {
+    const v = this.game.view;
+    const n = v.piles[pile].cards.length - index;
+    const m = findMove(v, pile, target, n);
+    if (!m) return false;
+    return this.play(m);
+  }
+}

@@ -1,0 +1,250 @@
+// The table's state: the game being played, loading it, and the server calls that change it.
+// A mixin of PlayPage (play.js); see there for the fields it shares.
+import * as api from "./api.js";
+import { dealKinds, defaultKind } from "./catalog.js";
+import { confirmGiveUp, showHelp, closeDialogs } from "./dialogs.js";
+import { announce, formatTime } from "./dom.js";
+import { cardName, getLang, pileName, t } from "./i18n.js";
+import { KEYS, describeEvents } from "./keyboard.js";
+import { prefs, setPref } from "./prefs.js";
+import { GameTimer } from "./timer.js";
+
+export class TableState {
+  async load() {
+    this.say(t("loading"));
+    try {
+      let g = await api.currentGame(this.entry.id, this.options);
+      const want = this.askedDeal;
+      const kindOk = (x) => !this.kind || !x.kind || x.kind === this.kind;
+      if (want !== null && !(g && g.view.deal === want && kindOk(g))) g = null;
+      if (!g && want !== null) g = await this.lastGame(want, kindOk);
+      if (!g) g = await api.newGame(this.entry.id, this.createArgs(want));
+      this.setGame(g, { instant: true });
+      this.say("");
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** The game this browser last showed for this game and options (it may be finished:
+   * reloading a won game shows it won), when it has the asked deal. */
+  async lastGame(deal, kindOk) {
+    const id = prefs()[this.lastKey()];
+    if (!id) return null;
+    try {
+      const g = await api.getGame(id);
+      return g.view.deal === deal && kindOk(g) ? g : null;
+    } catch {
+      return null;
+    }
+  }
+
+  lastKey() {
+    return `last:${this.entry.id}?${new URLSearchParams(this.options)}`;
+  }
+  createArgs(deal) {
+    const args = { options: this.options };
+    if (deal !== null && deal !== undefined) args.deal = deal;
+    if (this.kind) args.solvable = this.kind === "solvable";
+    return args;
+  }
+
+  setGame(g, opts = {}) {
+    const fresh = !this.game || this.game.id !== g.id;
+    this.game = { ...this.game, ...g };
+    if (fresh) {
+      if (this.timer) this.timer.stop();
+      this.timer = new GameTimer(
+        (ms) => (this.els.time.textContent = formatTime(ms)),
+        () => api.active(this.game.id).then((r) => r.time_ms).catch(() => null),
+      );
+      this.shownEnd = null;
+      this.cycle = null;
+    }
+    if (g.kind) this.kind = g.kind;
+    if (prefs()[this.lastKey()] !== g.id) setPref(this.lastKey(), g.id);
+    this.updateUrl();
+    this.update(opts);
+  }
+
+  updateUrl() {
+    const q = new URLSearchParams(this.options);
+    q.set("deal", String(this.game.view.deal));
+    if (this.kind && dealKinds(this.entry).length > 1 && this.kind !== defaultKind(this.entry)) {
+      q.set("kind", this.kind);
+    }
+    const url = `/play/${this.entry.id}?${q}`;
+    if (location.pathname + location.search !== url) history.replaceState(null, "", url);
+  }
+  /** Run one API call at a time; a stale version (409) takes the server's position. */
+  async run(fn, { quiet = false } = {}) {
+    if (this.busy || !this.game) return null;
+    this.setBusy(true);
+    this.clearHints();
+    try {
+      const res = await fn(this.game);
+      if (!quiet) this.say("");
+      return res;
+    } catch (e) {
+      if (e.status === 409 && e.body && e.body.view) {
+        this.game = { ...this.game, ...e.body, version: e.body.version, view: e.body.view };
+        this.update({ instant: true });
+        this.say(t(e.code === "game_over" ? "msg.game_over" : "msg.stale"), "error");
+        announce(this.els.message.textContent);
+      } else {
+        this.fail(e);
+      }
+      return null;
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  /** While a request is out, input waits; `data-busy` lets tests wait too. */
+  setBusy(on) {
+    this.busy = on;
+    if (on) this.tableEl.dataset.busy = "true";
+    else delete this.tableEl.dataset.busy;
+  }
+
+  async play(move, { cycle = null } = {}) {
+    const res = await this.run((g) => api.playMove(g.id, move.text ?? move, g.version));
+    if (!res) return false;
+    this.game = { ...this.game, ...res };
+    this.cycle = cycle;
+    this.update({ events: res.events || [] });
+    this.describe(move, res.events || []);
+    return true;
+  }
+
+  /** Announce what a move did, follow-ups included, in words from the new view. */
+  describe(move, events) {
+    const m = move.json || {};
+    const list = events.some((e) => e.type === "move") || !m.to
+      ? events
+      : [{ type: "move", from: m.from, to: m.to, cards: m.cards || 1 }, ...events];
+    const text = describeEvents(this.game.view, list);
+    if (text) announce(text);
+  }
+
+  async simple(name) {
+    const res = await this.run((g) => api.action(g.id, name, g.version));
+    if (!res) return null;
+    this.game = { ...this.game, ...res };
+    this.cycle = null;
+    this.update({ events: res.events || [], instant: name === "restart" });
+    if (name === "undo") announce(t("kb.undone"));
+    else if (name === "redo") announce(`${t("kb.redone")} ${describeEvents(this.game.view, res.events || [])}`.trim());
+    else if (name === "autocollect") {
+      const n = (res.events || []).filter((e) => e.type === "move").reduce((a, e) => a + (e.cards || 1), 0);
+      announce(t("kb.collected", { n }));
+    }
+    return res;
+  }
+
+  undo() {
+    if (this.game && !this.game.view.flags.can_undo) return this.say(t("msg.nothing_undo"));
+    return this.simple("undo");
+  }
+
+  redo() {
+    if (this.game && !this.game.view.flags.can_redo) return this.say(t("msg.nothing_redo"));
+    return this.simple("redo");
+  }
+
+  autocollect() {
+    if (this.game && !this.game.view.flags.autocollect) {
+      this.say(t("kb.no_autocollect"));
+      announce(t("kb.no_autocollect"));
+      return null;
+    }
+    return this.simple("autocollect");
+  }
+
+  async giveUp() {
+    if (!this.game || this.busy) return;
+    if (!(await confirmGiveUp())) return;
+    const res = await this.run((g) => api.action(g.id, "giveup", g.version));
+    if (!res) return;
+    this.game = { ...this.game, ...res, status: res.status || "given_up" };
+    this.update({ instant: true });
+    this.say(t("giveup.done"));
+    announce(t("giveup.done"));
+  }
+
+  help() {
+    showHelp(KEYS);
+  }
+
+  /** The same deal again, as a new game (a finished game cannot be restarted). */
+  replay() {
+    return this.startGame(this.game ? this.game.view.deal : null);
+  }
+
+  async hint() {
+    const res = await this.run((g) => api.action(g.id, "hint", g.version), { quiet: true });
+    if (!res) return;
+    const hint = res.hint || {};
+    if (res.view) {
+      this.game = { ...this.game, version: res.version ?? this.game.version, view: res.view };
+      this.update({ instant: true });
+    }
+    const m = hint.move;
+    if (!m) {
+      this.say(getLang() === "ru" ? hint.message_ru || t("msg.no_hint") : hint.message || t("msg.no_hint"));
+      announce(t("msg.no_hint"));
+      return;
+    }
+    const j = m.json || {};
+    if (!j.to) {
+      this.renderer.markPile("stock", "hint-target");
+    } else {
+      const n = this.game.view.piles[j.from].cards.length;
+      this.renderer.markCards(j.from, n - (j.cards || 1), "hint");
+      this.renderer.markPile(j.to, "hint-target");
+    }
+    const src = this.game.view.piles[j.from];
+    const code = src && src.cards[src.cards.length - (j.cards || 1)];
+    const words = j.to
+      ? t("move.done", { card: cardName(code), pile: pileName(j.to, this.game.view.piles[j.to]) })
+      : t("hint.stock");
+    const text = t("msg.hint", { move: words });
+    this.say(text);
+    announce(text);
+  }
+
+  /** "Is this still winnable?": the solver's answer within the server's budget. */
+  async winnable() {
+    const res = await this.run((g) => api.action(g.id, "winnable", g.version), { quiet: true });
+    if (!res) return;
+    const text = t(`msg.winnable_${res.result}`);
+    this.say(text);
+    announce(text);
+  }
+
+  newGame() {
+    return this.startGame(null);
+  }
+
+  gotoDeal() {
+    const n = Number(this.els.dealInput.value);
+    if (!Number.isInteger(n) || n < 1) return null;
+    return this.startGame(n);
+  }
+
+  async startGame(deal) {
+    if (this.busy) return;
+    this.setBusy(true);
+    closeDialogs();
+    try {
+      const g = await api.newGame(this.entry.id, this.createArgs(deal));
+      this.game = null;
+      this.setGame(g, { instant: true });
+      this.say("");
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.setBusy(false);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// The table's toolbar: the game's title, the action buttons, the deal form and the
+// counters. Buttons call the page's actions; `els` holds what the page updates.
+import { title } from "./catalog.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The toolbar of `page` (a PlayPage): returns {toolbar, els}. */
+export function buildToolbar(page) {
+  const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨" };
+  const b = (key, fn, extra = {}) =>
+    h(
+      "button.btn",
+      { type: "button", "data-action": key, "aria-label": t(`btn.${key}`), onclick: fn, ...extra },
+      ICONS[key] ? h("span.ico", { "aria-hidden": "true" }, ICONS[key]) : null,
+      h("span.lbl", {}, t(`btn.${key}`)),
+    );
+  const els = {
+    undo: b("undo", () => page.undo(), { "aria-keyshortcuts": "Z Control+Z" }),
+    redo: b("redo", () => page.redo(), { "aria-keyshortcuts": "Y Control+Y" }),
+    hint: b("hint", () => page.hint(), { "aria-keyshortcuts": "H" }),
+    winnable: b("winnable", () => page.winnable(), { "aria-keyshortcuts": "W" }),
+    autocollect: b("autocollect", () => page.autocollect(), { hidden: true, "aria-keyshortcuts": "A" }),
+    giveup: b("giveup", () => page.giveUp()),
+    dealInput: h("input", {
+      type: "number", min: "1", inputmode: "numeric", name: "deal", id: "deal-input",
+      "aria-label": t("deal.label"), placeholder: t("deal.label"),
+    }),
+    moves: h("b", { "data-stat": "moves" }, "0"),
+    score: h("b", { "data-stat": "score" }, "0"),
+    time: h("b", { "data-stat": "time" }, "0:00"),
+    deal: h("span.deal-no", {}, ""),
+    message: h("div.message", { role: "status", id: "message" }),
+  };
+  els.autocollect.classList.add("accent");
+  const dealForm = h(
+    "form.deal-form",
+    { onsubmit: (e) => { e.preventDefault(); page.gotoDeal(); } },
+    els.dealInput,
+    h(
+      "button.btn",
+      { type: "submit", "aria-label": t("btn.goto") },
+      h("span.ico", { "aria-hidden": "true" }, "→"),
+      h("span.lbl", {}, t("btn.goto")),
+    ),
+  );
+  const toolbar = h(
+    "div.toolbar",
+    { role: "toolbar", "aria-label": title(page.entry) },
+    h("a.game-title", { href: `/rules/${page.entry.id}`, title: t("btn.rules") }, title(page.entry)),
+    h("div.group", {}, b("new", () => page.newGame()), b("replay", () => page.replay()), dealForm),
+    h("div.group", {}, els.undo, els.redo, els.hint, els.winnable, els.giveup,
+      b("keys", () => page.help(), { "aria-keyshortcuts": "Shift+?" })),
+    els.autocollect,
+    h(
+      "div.stats",
+      {},
+      els.deal,
+      h("span", {}, `${t("stat.moves")}: `, els.moves),
+      h("span", {}, `${t("stat.score")}: `, els.score),
+      h("span.stat-time", {}, `${t("stat.time")}: `, els.time),
+    ),
+  );
+  return { toolbar, els };
+}

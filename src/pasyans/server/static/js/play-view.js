@@ -1,0 +1,142 @@
+// The table's rendering: draws the game through the renderer, the counters, the messages
+// and the end-of-game dialogs. A mixin of PlayPage (play.js).
+import { title } from "./catalog.js";
+import { showStuck, showWon, closeDialogs } from "./dialogs.js";
+import { announce, formatTime } from "./dom.js";
+import { getLang, t } from "./i18n.js";
+import { cardLabel, pileLabel, stops } from "./keyboard.js";
+import { targetsOf } from "./moves.js";
+import { prefs } from "./prefs.js";
+import { tableGeometry } from "./play-viewport.js";
+
+export class TableView {
+  draw({ events = [], instant = false } = {}) {
+    if (!this.game) return;
+    const view = this.game.view;
+    const geom = tableGeometry(this.tableEl, view, !!prefs().large);
+    this.tableEl.classList.toggle("small", geom.c.w < 64);
+    this.tableEl.classList.toggle("large", !!prefs().large);
+    const hadFocus = this.tableEl.contains(document.activeElement);
+    this.animationMs = this.renderer.render(view, geom, { events, instant });
+    for (const p of this.renderer.placed) {
+      if (!p.code) continue;
+      p.el.setAttribute("aria-label", cardLabel(view, p.pile, p.index));
+      if (targetsOf(view, p.pile, p.index).length) p.el.classList.add("playable");
+    }
+    for (const id of Object.keys(view.piles)) {
+      const pel = this.renderer.pileEl(id);
+      if (!pel) continue;
+      for (const i of stops(view, id)) {
+        const el = i === null ? pel.querySelector(":scope > .pile-base") : pel.querySelector(`:scope > .card[data-index="${i}"]`);
+        if (!el) continue;
+        el.setAttribute("role", "button");
+        el.tabIndex = -1;
+        if (i === null) {
+          el.removeAttribute("aria-hidden");
+          const badge = el.querySelector(".stock-badge");
+          const more = badge ? `, ${badge.dataset.t[0].toLowerCase()}${badge.dataset.t.slice(1)}` : "";
+          el.setAttribute("aria-label", pileLabel(id, view.piles[id]) + more);
+        }
+      }
+      for (const el of pel.querySelectorAll(':scope > .card.up:not([role="button"])')) el.setAttribute("role", "img");
+    }
+    this.cursor = this.validSpot(this.cursor);
+    const el = this.spotEl(this.cursor);
+    if (el) {
+      el.tabIndex = 0;
+      if (hadFocus) el.focus({ preventScroll: true });
+    }
+    if (this.held) this.markHeld();
+  }
+  /** The keyboard stop nearest to `spot` on the current table. */
+  validSpot(spot) {
+    const view = this.game.view;
+    if (spot && view.piles[spot.pile]) {
+      const s = stops(view, spot.pile);
+      return { pile: spot.pile, index: s.includes(spot.index) ? spot.index : s[s.length - 1] };
+    }
+    const first = Object.keys(view.piles).find((id) => view.piles[id].kind === "column") || Object.keys(view.piles)[0];
+    const s = stops(view, first);
+    return { pile: first, index: s[s.length - 1] };
+  }
+
+  spotEl(spot) {
+    const pel = spot && this.renderer.pileEl(spot.pile);
+    if (!pel) return null;
+    return spot.index === null
+      ? pel.querySelector(":scope > .pile-base")
+      : pel.querySelector(`:scope > .card[data-index="${spot.index}"]`);
+  }
+
+  focusSpot(spot) {
+    this.cursor = this.validSpot(spot);
+    const el = this.spotEl(this.cursor);
+    if (el) el.focus();
+  }
+
+  update({ events = [], instant = false } = {}) {
+    const g = this.game;
+    if (this.held && this.held.version !== g.version) this.held = null;
+    const v = g.view;
+    this.tableEl.dataset.gameId = g.id;
+    this.tableEl.dataset.version = String(g.version);
+    this.tableEl.setAttribute("aria-label", t("table.label", { title: title(this.entry), deal: v.deal }));
+    this.draw({ events, instant });
+    this.els.undo.disabled = !v.flags.can_undo;
+    this.els.redo.disabled = !v.flags.can_redo;
+    this.els.autocollect.hidden = !v.flags.autocollect;
+    this.els.giveup.disabled = !!(v.flags.won || (g.status && g.status !== "playing"));
+    this.els.moves.textContent = String(v.counters.moves);
+    this.els.score.textContent = String(v.counters.score);
+    this.els.deal.textContent = t("deal.n", { n: v.deal });
+    this.els.dealInput.value = "";
+    document.body.classList.toggle("no-timer", prefs().timer === false);
+    if (typeof g.time_ms === "number") this.timer.sync(g.time_ms);
+    if (v.flags.won || (g.status && g.status !== "playing")) this.timer.stop();
+    else this.timer.start();
+    this.els.time.textContent = formatTime(this.timer.elapsed());
+    this.checkEnd(events.length);
+  }
+
+  checkEnd(animating) {
+    const v = this.game.view;
+    const key = `${this.game.id}@${this.game.version}`;
+    if (!(v.flags.won || v.flags.stuck)) {
+      closeDialogs();
+      return;
+    }
+    if (this.shownEnd === key) return;
+    this.shownEnd = key;
+    const delay = animating ? Math.min(3000, this.animationMs || 0) : 0;
+    setTimeout(() => {
+      if (!this.game || `${this.game.id}@${this.game.version}` !== key) return;
+      const actions = { newGame: () => this.newGame(), replay: () => this.replay(), undo: () => this.undo() };
+      if (v.flags.won) {
+        showWon(v, this.timer.elapsed(), actions);
+        announce(t("won.title"));
+      } else {
+        showStuck(actions);
+        announce(t("stuck.title"));
+      }
+    }, delay);
+  }
+
+  say(text, cls = "") {
+    this.els.message.textContent = text;
+    this.els.message.className = `message ${cls}`.trim();
+  }
+
+  fail(e) {
+    if (e.status === 0) this.say(t("msg.offline"), "error");
+    else {
+      const msg = getLang() === "ru" ? e.messageRu || e.message : e.messageEn || e.message;
+      this.say(msg || t("msg.error", { message: e.code }), "error");
+    }
+    announce(this.els.message.textContent);
+  }
+
+  clearHints() {
+    this.renderer.clearMarks("hint");
+    this.renderer.clearMarks("hint-target");
+  }
+}
