@@ -28,6 +28,7 @@ GAME_ENDPOINTS: dict[tuple[str, str], dict[str, Any] | None] = {
     ("GET", "/api/games/{game_id}"): None,
     ("GET", "/api/games/{game_id}/replay"): None,
     ("POST", "/api/games/{game_id}/moves"): {"move": "stock", "version": 1},
+    ("POST", "/api/games/{game_id}/retarget"): {"move": "t1>t2", "version": 1},
     ("POST", "/api/games/{game_id}/undo"): {"version": 1},
     ("POST", "/api/games/{game_id}/redo"): {"version": 1},
     ("POST", "/api/games/{game_id}/autocollect"): {"version": 1},

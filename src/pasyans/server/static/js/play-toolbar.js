@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 
 /** The toolbar of `page` (a PlayPage): returns {toolbar, els}. */
 export function buildToolbar(page) {
-  const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨" };
+  const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨", auto: "⇡" };
   const b = (key, fn, extra = {}) =>
     h(
       "button.btn",
@@ -21,6 +21,8 @@ export function buildToolbar(page) {
     winnable: b("winnable", () => page.winnable(), { "aria-keyshortcuts": "W" }),
     autocollect: b("autocollect", () => page.autocollect(), { hidden: true, "aria-keyshortcuts": "A" }),
     giveup: b("giveup", () => page.giveUp()),
+    auto: b("auto", () => page.toggleAuto(), { "aria-pressed": "true" }),
+    notice: h("div.notice", { role: "status", "data-notice": "stuck", hidden: true }),
     dealInput: h("input", {
       type: "number", min: "1", inputmode: "numeric", name: "deal", id: "deal-input",
       "aria-label": t("deal.label"), placeholder: t("deal.label"),
@@ -48,7 +50,7 @@ export function buildToolbar(page) {
     { role: "toolbar", "aria-label": title(page.entry) },
     h("a.game-title", { href: `/rules/${page.entry.id}`, title: t("btn.rules") }, title(page.entry)),
     h("div.group", {}, b("new", () => page.newGame()), b("replay", () => page.replay()), dealForm),
-    h("div.group", {}, els.undo, els.redo, els.hint, els.winnable, els.giveup,
+    h("div.group", {}, els.undo, els.redo, els.hint, els.winnable, els.giveup, els.auto,
       b("keys", () => page.help(), { "aria-keyshortcuts": "Shift+?" })),
     els.autocollect,
     h(
