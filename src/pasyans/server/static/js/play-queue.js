@@ -38,14 +38,15 @@ export class TableQueue {
         }
         this.inputsDone = (this.inputsDone || 0) + 1;
         this.tableEl.dataset.inputs = String(this.inputsDone);
-        this.showQueue();
         resolve(out);
       }
     } finally {
       this.draining = false;
+      this.showQueue();
     }
   }
 
+  /** `data-queue`: inputs waiting or acting (0 when the table is idle; tests wait on it). */
   showQueue() {
     this.tableEl.dataset.queue = String(this.queue.length + (this.draining ? 1 : 0));
   }

@@ -46,7 +46,7 @@ export class PlayPage {
   build() {
     const { toolbar, els } = buildToolbar(this);
     this.els = els;
-    this.tableEl = h("section.table", { "aria-label": title(this.entry), "data-game": this.entry.id });
+    this.tableEl = h("section.table", { "aria-label": title(this.entry), "data-game": this.entry.id, "data-queue": "0" });
     this.main.replaceChildren(
       h("div.play", {}, toolbar, this.els.message, this.els.notice, h("div.table-wrap", {}, this.tableEl)),
     );
