@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import NO_AUTO_MOVES
 
 from pasyans.devtools import free_port
 
@@ -109,6 +110,13 @@ def shots() -> Path:
     d = Path(os.environ.get("PASYANS_SCREENSHOT_DIR", ROOT / "build" / "screenshots"))
     d.mkdir(parents=True, exist_ok=True)
     return d
+
+
+@pytest.fixture(autouse=True)
+def auto_moves_off(request: pytest.FixtureRequest) -> None:
+    if "page" not in request.fixturenames or request.node.get_closest_marker("auto_moves"):
+        return
+    request.getfixturevalue("page").context.add_init_script(NO_AUTO_MOVES)
 
 
 @pytest.fixture(autouse=True)

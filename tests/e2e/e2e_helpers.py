@@ -11,6 +11,15 @@ from pasyans.engine.moves import Move
 
 GAMES = ["spine", "backbone", "backbone-classic", "spider", "nivernais"]
 
+NO_AUTO_MOVES = """(() => {
+  const key = "pasyans.prefs";
+  let p = {};
+  try { p = JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch {}
+  if (!("auto" in p)) { p.auto = false; localStorage.setItem(key, JSON.stringify(p)); }
+})();"""
+"""Switches the table's safe auto-moves off unless the page already chose (tests of other
+features count moves exactly; ``@pytest.mark.auto_moves`` keeps the default, on)."""
+
 
 def open_table(
     page: Page,

@@ -175,6 +175,7 @@ def test_new_game_asks_first_once_a_move_is_made(page: Page) -> None:
 # --- 4. safe auto-moves ----------------------------------------------------------------------
 
 
+@pytest.mark.auto_moves
 def test_safe_auto_moves_follow_a_move_and_leave_with_its_undo(page: Page) -> None:
     """Backbone deal 1: the first stock turn lets an Ace go up by itself; one undo takes
     back the turn and the Ace."""
