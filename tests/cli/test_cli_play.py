@@ -300,3 +300,16 @@ def test_stock_clicks_say_what_they_did(invoke: Invoke) -> None:
     assert "redeals left 1 (passes left 2)" in tables(out)[-1][-2]
     turned = invoke(["play", "backbone", "-d", "3"], stdin="stock\n").stdout
     assert "played: stock (turn)" in turned
+
+
+def test_retarget_sends_the_last_card_elsewhere_without_an_undo(invoke: Invoke) -> None:
+    out = invoke(["play", "spine", "-d", "4", "--random"], stdin="t5>f1\nc t5>f3\nq\n").stdout
+    assert "sent instead: t5>f3" in out
+    last = tables(out)[-1]
+    assert any(line.startswith("moves 1  undos 0") for line in last)
+    assert any(line.startswith("f3") and "AH" in line for line in last)
+
+
+def test_auto_moves_follow_a_move_when_switched_on(invoke: Invoke) -> None:
+    out = invoke(["play", "backbone", "-d", "3", "--auto"], stdin="stock\n" * 30 + "q\n").stdout
+    assert re.search(r"\(.*auto [a-z0-9]+>f\d", out)

@@ -2,8 +2,8 @@
 uvicorn on 127.0.0.1 (a free port, a temporary SQLite database) for the whole session.
 
 Without /usr/bin/chromium the browser tests are skipped locally and FAIL in CI (CI=true).
-Every test fails on a console error or an uncaught page error (the one expected 404 of
-``/api/current``, "no unfinished game yet", is allowed). Screenshots go to
+Every test fails on a console error or an uncaught page error (none is allowed: a first
+visit's ``/api/current`` answers 200 with null). Screenshots go to
 ``PASYANS_SCREENSHOT_DIR`` (default ``build/screenshots``) for review.
 """
 
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import NO_AUTO_MOVES
 
 from pasyans.devtools import free_port
 
@@ -115,6 +116,13 @@ def shots() -> Path:
 
 
 @pytest.fixture(autouse=True)
+def auto_moves_off(request: pytest.FixtureRequest) -> None:
+    if "page" not in request.fixturenames or request.node.get_closest_marker("auto_moves"):
+        return
+    request.getfixturevalue("page").context.add_init_script(NO_AUTO_MOVES)
+
+
+@pytest.fixture(autouse=True)
 def console_errors(request: pytest.FixtureRequest) -> Iterator[list[str]]:
     """Collects console errors and page errors of every page; the test fails on any."""
     errors: list[str] = []
@@ -127,8 +135,6 @@ def console_errors(request: pytest.FixtureRequest) -> Iterator[list[str]]:
         if msg.type != "error":
             return
         url = (msg.location or {}).get("url", "")
-        if "/api/current" in url and "404" in msg.text:
-            return
         errors.append(f"console: {msg.text} ({url})")
 
     page.context.on("console", on_console)

@@ -11,6 +11,16 @@ from pasyans.engine.moves import Move
 
 GAMES = ["spine", "backbone", "backbone-classic", "spider", "nivernais"]
 
+NO_AUTO_MOVES = """(() => {
+  try {
+    const key = "pasyans.prefs";
+    const p = JSON.parse(localStorage.getItem(key) || "{}") || {};
+    if (!("auto" in p)) { p.auto = false; localStorage.setItem(key, JSON.stringify(p)); }
+  } catch (e) { /* a page without storage (about:blank) */ }
+})();"""
+"""Switches the table's safe auto-moves off unless the page already chose (tests of other
+features count moves exactly; ``@pytest.mark.auto_moves`` keeps the default, on)."""
+
 
 def open_table(
     page: Page,

@@ -78,11 +78,12 @@ def spine_win(deal: int) -> list[Move]:
 
 
 def first_card_move(game_id: str, options: dict[str, str] | None = None) -> tuple[int, Move]:
-    """A random deal of ``game_id`` whose start has a card move (not the stock)."""
+    """A random deal of ``game_id`` whose start has a card move (not the stock) that does
+    not leave the game stuck (the stuck dialog would cover the table)."""
     for deal in range(1, 500):
         g = new_game(game_id, deal, options, "random")
         for m in g.legal_moves():
-            if m.dst is not None:
+            if m.dst is not None and not core.is_stuck(g.spec, core.apply(g.spec, g.state, m)):
                 return deal, m
     raise AssertionError(f"no {game_id} deal with a card move at the start")
 

@@ -41,6 +41,8 @@ def abandon_after_a_click(page: Page) -> str:
     card(page, m.src, len(view["piles"][m.src]["cards"]) - (m.cards or 1)).click()
     wait_version(page, v + 1)
     page.locator('[data-action="new"]').click()
+    # Leaving a game in progress asks first (it counts as lost).
+    page.locator('dialog[data-dialog="abandon"] [data-answer="yes"]').click()
     expect(page.locator("section.table")).not_to_have_attribute("data-game-id", gid)
     wait_table(page)
     return gid

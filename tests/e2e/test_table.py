@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from e2e_helpers import (
     GAMES,
+    NO_AUTO_MOVES,
     api_play,
     card,
     dom_piles,
@@ -59,6 +60,7 @@ def test_table_on_a_phone(browser: Browser, base_url: str, game: str, shots: Pat
         has_touch=True,
         is_mobile=True,
     )
+    ctx.add_init_script(NO_AUTO_MOVES)  # this test counts moves exactly
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

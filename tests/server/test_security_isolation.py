@@ -28,6 +28,7 @@ GAME_ENDPOINTS: dict[tuple[str, str], dict[str, Any] | None] = {
     ("GET", "/api/games/{game_id}"): None,
     ("GET", "/api/games/{game_id}/replay"): None,
     ("POST", "/api/games/{game_id}/moves"): {"move": "stock", "version": 1},
+    ("POST", "/api/games/{game_id}/retarget"): {"move": "t1>t2", "version": 1},
     ("POST", "/api/games/{game_id}/undo"): {"version": 1},
     ("POST", "/api/games/{game_id}/redo"): {"version": 1},
     ("POST", "/api/games/{game_id}/autocollect"): {"version": 1},
@@ -117,7 +118,8 @@ def test_lists_and_figures_are_per_player(
     assert owner["replay"]["steps"] == 1
     # The other player sees none of it...
     assert other.get("/api/games").json()["games"] == []
-    assert other.get("/api/current?game=spider&suits=1").status_code == 404
+    r = other.get("/api/current?game=spider&suits=1")
+    assert r.status_code == 200 and r.json() is None
     stats = other.get("/api/stats").json()
     assert stats["games"] == [] and stats["total"]["played"] == 0
     assert stats["total"]["in_progress"] == 0 and stats["total"]["points"] == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
@@ -31,7 +31,7 @@ from pasyans.cli.common import (
     pile_line,
 )
 from pasyans.deals import new_game
-from pasyans.engine import Game, apply
+from pasyans.engine import Game, apply, parse_move
 from pasyans.errors import PasyansError
 from pasyans.position import Event, State
 from pasyans.solver.hints import suggest
@@ -41,6 +41,8 @@ commands (one per line):
   t3>f1      move the top card of t3 onto f1
   t3>t5:4    move the top 4 cards of t3 onto t5 (a run)
   stock      click the stock (deal, turn or redeal, as the game says)
+  c t3>t6    send the cards of the last move elsewhere (one move, not an undo)
+  auto       switch the safe auto-moves to the foundations on or off
   u  r       undo, redo
   a          autocollect (when the table says it is available)
   h          hint (uses only the cards you can see)
@@ -114,6 +116,9 @@ def _describe(events: list[Event]) -> str:
     words: list[str] = []
     for e in events:
         kind = str(e.get("type", ""))
+        if kind == "move" and e.get("auto"):
+            words.append(f"auto {e['from']}>{e['to']}")
+            continue
         if kind == "move":
             continue
         word = f"{kind} {e.get(where[kind], '')}".strip() if kind in where else kind
@@ -125,10 +130,12 @@ def _describe(events: list[Event]) -> str:
 class Session:
     """One game played line by line. :meth:`handle` returns False when the game is over."""
 
-    def __init__(self, game: Game, out: Output, *, echo: bool) -> None:
+    def __init__(self, game: Game, out: Output, *, echo: bool, auto: bool = False) -> None:
         self.game = game
         self.out = out
         self.echo = echo
+        self.auto = auto
+        """Safe auto-moves to the foundations follow each move (``auto`` switches)."""
 
     def show(self) -> None:
         g = self.game
@@ -166,6 +173,10 @@ class Session:
         if word in ("h", "hint"):
             self.hint()
             return True
+        if word == "auto":
+            self.auto = not self.auto
+            self.out.line(f"auto-moves {'on' if self.auto else 'off'}")
+            return True
         try:
             message = self.act(word, command)
         except PasyansError as e:
@@ -187,8 +198,13 @@ class Session:
             before = g.moves_made
             g.autocollect()
             return f"autocollected: {g.moves_made - before} cards"
-        events = g.play(command)
-        return f"played: {g.moves[-1]}{_describe(events)}"
+        if word.startswith(("c ", "retarget ")):
+            move = parse_move(command.split(maxsplit=1)[1])
+            events = g.retarget(move, auto=self.auto)
+            return f"sent instead: {move}{_describe(events)}"
+        before = g.moves_made
+        events = g.play(command, auto=self.auto)
+        return f"played: {g.moves[before]}{_describe(events)}"
 
     def hint(self) -> None:
         g = self.game
@@ -225,6 +241,9 @@ def play_command(
     deal: DealOpt = None,
     option: OptionsOpt = None,
     solvable: KindOpt = None,
+    auto: Annotated[
+        bool, typer.Option("--auto/--no-auto", help="Safe auto-moves to the foundations.")
+    ] = False,
 ) -> None:
     """Play in the terminal; moves in the notation (t3>f1, t3>t5:4, stock), u, r, q, ?.
 
@@ -237,7 +256,7 @@ def play_command(
     except PasyansError as e:
         fail(error_line(e))
     interactive = sys.stdin.isatty()
-    session = Session(g, Output(), echo=not interactive)
+    session = Session(g, Output(), echo=not interactive, auto=auto)
     if interactive:
         session.out.line("Type a move, or ? for help.")
     session.show()

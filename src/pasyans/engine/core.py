@@ -144,7 +144,8 @@ def column_accepts(
 
 def legal_moves(spec: GameSpec, state: State) -> list[Move]:
     """Every legal move, in a stable order: by source pile, then foundations, columns,
-    reserve cells; the stock click last. Nothing else decides legality."""
+    reserve cells; the stock click last. Nothing else decides legality. A won game offers
+    none (in Backbone a foundation card could otherwise leave and un-win it)."""
     piles = state.piles
     kinds = [p.kind for p in spec.piles]
     columns = spec.indexes_of(PileKind.COLUMN)
@@ -152,6 +153,8 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
     to_found = spec.feeds.get(PileKind.FOUNDATION, frozenset())
     to_reserve = spec.feeds.get(PileKind.RESERVE, frozenset())
     to_column = spec.feeds.get(PileKind.COLUMN, frozenset())
+    if PileKind.FOUNDATION in to_column and is_won(spec, state):
+        return []  # only where foundation cards may leave: elsewhere a won table is empty
     targets = foundation_targets(spec, state) if to_found else {}
     builds = spec.column_build is not Build.NONE
     same_suit = spec.column_build is Build.DOWN_SUIT

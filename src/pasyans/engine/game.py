@@ -6,10 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from pasyans.cards import KING
+from pasyans.engine import auto as safe
 from pasyans.engine import core
-from pasyans.engine.moves import Move, parse_move
+from pasyans.engine.moves import FOLLOW_UP, Move, parse_move
 from pasyans.engine.view import player_view
 from pasyans.errors import (
+    IllegalMoveError,
     NothingToRedoError,
     NothingToUndoError,
     PasyansError,
@@ -56,6 +58,9 @@ class Game:
         self.start = start if start is not None else core.initial_state(self.spec, deal)
         self._states: list[State] = [self.start]
         self._moves: list[Move] = []
+        self._follow: list[bool] = []
+        """``_follow[k]``: move ``k`` is a safe auto-move that followed move ``k - 1``
+        (undone and redone with it)."""
         self._cursor = 0
         self.undos = 0
         self.hints = 0
@@ -131,42 +136,107 @@ class Game:
 
     # --- playing -------------------------------------------------------------------------
 
-    def play(self, move: Move | str | Mapping[str, Any]) -> list[Event]:
+    def play(self, move: Move | str | Mapping[str, Any], *, auto: bool = False) -> list[Event]:
         """Play a move (a :class:`Move`, its text or its JSON); returns what happened.
 
         Raises :class:`~pasyans.errors.InvalidMoveError` for bad notation and
         :class:`~pasyans.errors.IllegalMoveError` when it is not legal; nothing changes then.
-        Playing drops the redo list.
+        Playing drops the redo list. ``auto``: the safe auto-moves to the foundations
+        (:mod:`pasyans.engine.auto`) follow it, as part of the same undo step; their
+        events carry ``"auto": True``.
         """
         m = move if isinstance(move, Move) else parse_move(move)
         events: list[Event] = []
         new = core.play_checked(self.spec, self.state, m, events)
         self._push(m, new)
+        if auto:
+            events.extend(self._follow_up(m))
         return events
 
-    def _push(self, move: Move, new: State) -> None:
+    def _follow_up(self, after: Move) -> list[Event]:
+        events: list[Event] = []
+        for m in safe.follow_ups(self.spec, self.state, after):
+            mine: list[Event] = []
+            self._push(m, core.apply(self.spec, self.state, m, mine), follow=True)
+            events.extend({**e, "auto": True} for e in mine)
+        return events
+
+    def _push(self, move: Move, new: State, *, follow: bool = False) -> None:
         del self._moves[self._cursor :]
+        del self._follow[self._cursor :]
         del self._states[self._cursor + 1 :]
         self._moves.append(move)
+        self._follow.append(follow)
         self._states.append(new)
         self._cursor += 1
 
+    def _step_start(self) -> int:
+        """Where the last undo step (a move and its auto-moves) of the line begins."""
+        k = self._cursor - 1
+        while k > 0 and self._follow[k]:
+            k -= 1
+        return k
+
     def undo(self) -> Move:
-        """Take back the last move with all its automatic follow-ups; returns it."""
+        """Take back the last move with all its automatic follow-ups (the engine's and the
+        safe auto-moves); returns the move."""
         if not self.can_undo:
             raise NothingToUndoError("there is no move to undo")
-        self._cursor -= 1
+        self._cursor = self._step_start()
         self.undos += 1
         return self._moves[self._cursor]
 
     def redo(self) -> list[Event]:
-        """Play the last undone move again."""
+        """Play the last undone move again, with the auto-moves that followed it."""
         if not self.can_redo:
             raise NothingToRedoError("there is no move to redo")
-        move = self._moves[self._cursor]
         events: list[Event] = []
-        core.apply(self.spec, self._states[self._cursor], move, events)
-        self._cursor += 1
+        first = True
+        while self.can_redo and (first or self._follow[self._cursor]):
+            mine: list[Event] = []
+            move = self._moves[self._cursor]
+            core.apply(self.spec, self._states[self._cursor], move, mine)
+            if self._follow[self._cursor]:
+                mine = [{**e, "auto": True} for e in mine]
+            events.extend(mine)
+            self._cursor += 1
+            first = False
+        return events
+
+    def retarget(self, move: Move | str | Mapping[str, Any], *, auto: bool = False) -> list[Event]:
+        """Send the card(s) of the last move somewhere else instead: the last move (with its
+        auto-moves) is replaced by ``move``, which must move the same cards from the same
+        pile to another destination legal before the last move. This is smart-move
+        cycling: it is one move, not an undo (``undos`` and ``moves_made`` count it as the
+        move it replaces). Drops the redo list. Refused (nothing changes) when the last
+        move turned up a card anywhere but in its own source pile: choosing again after
+        seeing it would be an undo.
+        """
+        m = move if isinstance(move, Move) else parse_move(move)
+        if not self.can_undo:
+            raise IllegalMoveError("there is no move to send elsewhere", "nothing_to_retarget")
+        k = self._step_start()
+        last = self._moves[k]
+        if last.is_stock or m.is_stock or (m.src, m.cards) != (last.src, last.cards):
+            raise IllegalMoveError(
+                f"{m.to_str()}: a retarget moves the cards of the last move ({last.to_str()})",
+                "not_the_last_move",
+            )
+        if m == last:
+            raise IllegalMoveError(f"{m.to_str()}: that is where the cards are", "same_target")
+        before = self._states[k]
+        seen: list[Event] = []
+        core.apply(self.spec, before, last, seen)
+        if any(e.get("type") == "flip" and e.get("pile") != last.src for e in seen):
+            raise IllegalMoveError(
+                "the last move turned up a card: use undo to play otherwise", "revealed"
+            )
+        events: list[Event] = []
+        new = core.play_checked(self.spec, before, m, events)
+        self._cursor = k
+        self._push(m, new)
+        if auto:
+            events.extend(self._follow_up(m))
         return events
 
     def autocollect(self) -> list[Event]:
@@ -185,6 +255,7 @@ class Game:
         they belong to this game's summary, and a restart must not hide them."""
         self._states = [self.start]
         self._moves = []
+        self._follow = []
         self._cursor = 0
 
     # --- saving --------------------------------------------------------------------------
@@ -200,13 +271,25 @@ class Game:
             "deal": self.deal,
             "kind": self.kind,
             "rules_version": RULES_VERSION,
-            "moves": [m.to_str() for m in self.moves],
+            "moves": self.saved_moves(),
         }
         if self.kind != "random":
             saved["start"] = self.start.to_json()
             saved["difficulty"] = self.difficulty
             saved["generator"] = self.generator
         return saved
+
+    def saved_moves(self) -> list[str]:
+        """The line's moves as text; a safe auto-move is marked ``+`` (``+t3>f1``): it is
+        undone and redone with the move before it."""
+        return [self._text(k) for k in range(self._cursor)]
+
+    def redo_moves(self) -> list[str]:
+        """The redo list as text, marked as in :meth:`saved_moves`."""
+        return [self._text(k) for k in range(self._cursor, len(self._moves))]
+
+    def _text(self, k: int) -> str:
+        return (FOLLOW_UP if self._follow[k] else "") + self._moves[k].to_str()
 
     @classmethod
     def from_saved(
@@ -235,13 +318,16 @@ class Game:
             if not isinstance(moves, list):
                 raise SavedGameError("the moves of a saved game are a list")
             for n, text in enumerate(moves, 1):
+                follow = isinstance(text, str) and text.startswith(FOLLOW_UP)
+                m = parse_move(text[1:] if follow else text)
+                if follow and (n == 1 or m.is_stock or not m.dst or m.dst[0] != "f"):
+                    raise SavedGameError(f"move {n} ({text[:20]}) cannot be an auto-move")
                 if not trusted:
-                    game.play(text)
+                    game._push(m, core.play_checked(game.spec, game.state, m), follow=follow)
                     continue
-                m = parse_move(text)
                 if not is_legal_now(game.spec, game.state, m):
                     raise SavedGameError(f"move {n} ({m.to_str()}) is not legal there")
-                game._push(m, core.apply(game.spec, game.state, m))
+                game._push(m, core.apply(game.spec, game.state, m), follow=follow)
         except KeyError as e:
             raise SavedGameError(f"a saved game needs {e}") from e
         except PasyansError as e:
@@ -257,6 +343,8 @@ def is_legal_now(spec: GameSpec, state: State, move: Move) -> bool:
     :func:`core.legal_moves` on every game (``tests/engine/test_trusted_replay.py``)."""
     if move.dst is None:
         return move.src == "stock" and core.stock_action(spec, state) is not None
+    if core.is_won(spec, state):
+        return False  # a won game offers no move (core.legal_moves)
     index = spec.index
     if move.src not in index or move.dst not in index:
         return False

@@ -20,6 +20,9 @@ from typing import Any
 from pasyans.errors import InvalidMoveError
 
 STOCK = "stock"
+FOLLOW_UP = "+"
+"""Marks a safe auto-move in a saved move list (``+t3>f1``): it followed the move before
+it and is undone with it. Not part of a move's own notation."""
 _PILE = r"(?:t(?:[1-9]|10)|f[1-8]|r[1-8]|spine[12]?|tailbone|waste|stock|done)"
 _MOVE_RE = re.compile(rf"^({_PILE})>({_PILE})(?::([1-9][0-9]?|1[0-9]{{2}}))?$")
 _PILE_RE = re.compile(rf"^{_PILE}$")

@@ -18,7 +18,7 @@ from typing import Any
 from pasyans import deals
 from pasyans.engine import player_view
 from pasyans.engine.core import play_checked
-from pasyans.engine.moves import Move
+from pasyans.engine.moves import FOLLOW_UP, Move
 from pasyans.errors import PasyansError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -46,7 +46,7 @@ def build_line(row: GameRow) -> Line:
     states = [state]
     try:
         for text in row.moves:
-            state = play_checked(spec, state, Move.parse(text))
+            state = play_checked(spec, state, Move.parse(text.removeprefix(FOLLOW_UP)))
             states.append(state)
     except PasyansError as e:
         raise SavedGameError(f"the saved game does not replay: {e}") from e

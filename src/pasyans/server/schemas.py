@@ -49,6 +49,11 @@ class MoveIn(VersionIn):
         description="Text notation ('t3>f1', 't3>t5:4', 'stock') or its JSON form.",
         examples=["t3>f1"],
     )
+    auto: StrictBool = Field(
+        default=False,
+        description="Play the safe auto-moves to the foundations after it, as part of the"
+        " same undo step (the table sends the player's setting, on by default).",
+    )
 
     def move_data(self) -> str | dict[str, Any]:
         if isinstance(self.move, str):

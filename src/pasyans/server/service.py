@@ -73,7 +73,7 @@ def rebuild(row: GameRow) -> Game:
     The trusted replay: each stored move was checked when played, and is tested again with
     the per-move legality test (a corrupt row raises ``SavedGameError``)."""
     game = deals.load_game(store.saved_record(row), trusted=True)
-    for _ in row.redo:
+    while game.moves_made > len(row.moves):  # one undo takes back a move and its auto-moves
         game.undo()
     game.undos = row.undos
     game.hints = row.hints
@@ -343,7 +343,7 @@ def _change(
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()
-    row.moves = [m.to_str() for m in game.moves]
+    row.moves = game.saved_moves()
     row.undos = game.undos
     row.hints = game.hints
     row.score = view["counters"]["score"]
@@ -362,21 +362,32 @@ def _change(
     return describe(row, game, view), result
 
 
-def play(game: Game, row: GameRow, move: str | dict[str, Any]) -> list[dict[str, Any]]:
-    events = game.play(move)
+def play(
+    game: Game, row: GameRow, move: str | dict[str, Any], auto: bool = False
+) -> list[dict[str, Any]]:
+    events = game.play(move, auto=auto)
     row.redo = []
     return events
 
 
+def retarget(
+    game: Game, row: GameRow, move: str | dict[str, Any], auto: bool = False
+) -> list[dict[str, Any]]:
+    """Smart-move cycling: the last move's cards go elsewhere (one move, not an undo)."""
+    events = game.retarget(move, auto=auto)
+    row.redo = []
+    return [{"type": "retarget"}, *events]
+
+
 def undo(game: Game, row: GameRow) -> list[dict[str, Any]]:
     move = game.undo()
-    row.redo = [move.to_str(), *row.redo]
+    row.redo = game.redo_moves()
     return [{"type": "undo", "move": move.to_str()}]
 
 
 def redo(game: Game, row: GameRow) -> list[dict[str, Any]]:
     events = game.redo()
-    row.redo = list(row.redo[1:])
+    row.redo = game.redo_moves()
     return events
 
 

@@ -9,7 +9,6 @@ from fastapi import APIRouter, Query, Request, status
 from pasyans.rules import resolve_options
 from pasyans.server import service, store
 from pasyans.server.deps import ContextDep
-from pasyans.server.errors import ApiError
 from pasyans.server.limits import HintLimit, NewGameLimit
 from pasyans.server.schemas import (
     ActiveOut,
@@ -82,13 +81,14 @@ def list_games(
 @router.get("/current", responses=E)
 def current_game(
     request: Request, ctx: ContextDep, game: Annotated[str, Query(max_length=40)]
-) -> GameOut:
-    """The player's unfinished game for ``game`` and the options given as query parameters."""
+) -> GameOut | None:
+    """The player's unfinished game for ``game`` and the options given as query parameters;
+    ``null`` (still 200) when there is none: a first visit is not an error."""
     options = {k: v for k, v in request.query_params.items() if k != "game"}
     values = resolve_options(game, options)
     row = store.current_game(ctx.session, ctx.token_hash, game, store.options_key(values))
     if row is None:
-        raise ApiError("not_found", "No unfinished game.", message_ru="Незаконченной партии нет.")
+        return None
     return GameOut.model_validate(service.read(ctx, row))
 
 
@@ -105,7 +105,24 @@ def play_move(game_id: str, body: MoveIn, ctx: ContextDep) -> EventsOut:
         ctx,
         game_id,
         body.version,
-        lambda g, r: service.play(g, r, move),
+        lambda g, r: service.play(g, r, move, body.auto),
+        counts_as_move=True,
+    )
+    return EventsOut.model_validate({**out, "events": events})
+
+
+@router.post("/games/{game_id}/retarget", responses=E)
+def retarget(game_id: str, body: MoveIn, ctx: ContextDep) -> EventsOut:
+    """Smart-move cycling: replace the last move by another destination of the same cards.
+
+    One move, not an undo: ``undos`` and the move count stay as they were (see
+    ``docs/rules-decisions.md``). Refused when the last move turned up a hidden card."""
+    move = body.move_data()
+    out, events = service.change(
+        ctx,
+        game_id,
+        body.version,
+        lambda g, r: service.retarget(g, r, move, body.auto),
         counts_as_move=True,
     )
     return EventsOut.model_validate({**out, "events": events})

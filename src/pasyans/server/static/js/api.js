@@ -84,19 +84,25 @@ export const listGames = (limit = 50) => call("GET", `/api/games?limit=${limit}`
 
 export const getGame = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
 
-/** The player's unfinished game of this game and options, or null. */
+/** The player's unfinished game of this game and options, or null (the server answers
+ * 200 with null on a first visit: no failed request in the console). */
 export async function currentGame(game, options) {
   const q = new URLSearchParams({ game, ...options });
-  try {
-    return await call("GET", `/api/current?${q}`);
-  } catch (e) {
-    if (e.status === 404) return null;
-    throw e;
-  }
+  return (await call("GET", `/api/current?${q}`)) || null;
 }
 
-export const playMove = (id, move, version) =>
-  call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move, version });
+export const playMove = (id, move, version, auto = false) =>
+  call("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move, version, auto });
+
+/** Smart-move cycling: the last move's cards go to `move`'s destination instead. */
+export const retarget = (id, move, version, auto = false) =>
+  call("POST", `/api/games/${encodeURIComponent(id)}/retarget`, { move, version, auto });
+
+/** The player's figures for one game and option set (bests, streaks). */
+export function stats(game, options) {
+  const q = new URLSearchParams({ game, ...options });
+  return call("GET", `/api/stats?${q}`);
+}
 
 /** undo, redo, autocollect, restart, giveup, hint, winnable */
 export const action = (id, name, version) =>

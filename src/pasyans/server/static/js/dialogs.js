@@ -13,7 +13,26 @@ function closeAll() {
   for (const d of document.querySelectorAll("dialog.end")) d.close();
 }
 
-export function showWon(view, elapsedMs, actions) {
+/** The summary's bests for this game and option set: "time", "moves", "streak" rows, each
+ * marked when this game beat it. */
+function bestRows(bests) {
+  if (!bests) return [];
+  const rows = [];
+  const row = (key, text, b) => {
+    if (!b || b.value === null || b.value === undefined) return;
+    rows.push(
+      h("dt", {}, t(`best.${key}`)),
+      h("dd", { "data-best": key, "data-beaten": String(!!b.beaten) }, text,
+        b.beaten ? h("span.beaten", {}, ` ${t("best.beaten")}`) : null),
+    );
+  };
+  row("time", bests.time && formatTime(bests.time.value), bests.time);
+  row("moves", bests.moves && String(bests.moves.value), bests.moves);
+  row("streak", bests.streak && String(bests.streak.value), bests.streak);
+  return rows;
+}
+
+export function showWon(view, elapsedMs, actions, bests = null) {
   closeAll();
   const c = view.counters;
   const act = (fn) => () => {
@@ -33,6 +52,7 @@ export function showWon(view, elapsedMs, actions) {
       h("dt", {}, t("stat.score")), h("dd", { "data-stat": "score" }, c.score),
       h("dt", {}, t("stat.hints")), h("dd", { "data-stat": "hints" }, c.hints),
       h("dt", {}, t("stat.undos")), h("dd", { "data-stat": "undos" }, c.undos),
+      ...bestRows(bests),
     ),
     h(
       "div.actions",
@@ -45,26 +65,59 @@ export function showWon(view, elapsedMs, actions) {
   return open(dialog);
 }
 
-export function showStuck(actions) {
-  closeAll();
+/** The stuck choices as buttons: Undo only when there is a move to undo (never a choice
+ * that does nothing), then replay and new game. `before` runs first (closing a dialog). */
+export function stuckActions(actions, before) {
   const act = (fn) => () => {
-    dialog.close();
+    before();
     fn();
   };
+  const out = [];
+  if (actions.undo) out.push(h("button.btn.primary", { type: "button", "data-answer": "undo", onclick: act(actions.undo) }, t("btn.undo")));
+  out.push(
+    h(`button.btn${actions.undo ? "" : ".primary"}`, { type: "button", "data-answer": "replay", onclick: act(actions.replay) }, t("btn.replay")),
+    h("button.btn", { type: "button", "data-answer": "new", onclick: act(actions.newGame) }, t("btn.new")),
+  );
+  return out;
+}
+
+export function showStuck(actions) {
+  closeAll();
   const dialog = h(
     "dialog.end.stuck",
     { "aria-labelledby": "stuck-title", "data-dialog": "stuck" },
     h("h2", { id: "stuck-title" }, t("stuck.title")),
     h("p", {}, t("stuck.text")),
-    h(
-      "div.actions",
-      {},
-      h("button.btn.primary", { type: "button", onclick: act(actions.undo) }, t("btn.undo")),
-      h("button.btn", { type: "button", onclick: act(actions.replay) }, t("btn.replay")),
-      h("button.btn", { type: "button", onclick: act(actions.newGame) }, t("btn.new")),
-    ),
+    h("div.actions", {}, ...stuckActions(actions, () => dialog.close())),
   );
   return open(dialog);
+}
+
+/** Asks before leaving a game in progress (new game, replay, another deal); resolves true
+ * when the player confirms. The game then counts as lost. */
+export function confirmAbandon() {
+  closeAll();
+  return new Promise((resolve) => {
+    let answer = false;
+    const done = (yes) => () => {
+      answer = yes;
+      dialog.close();
+    };
+    const dialog = h(
+      "dialog.end.abandon",
+      { "aria-labelledby": "abandon-title", "aria-describedby": "abandon-text", "data-dialog": "abandon" },
+      h("h2", { id: "abandon-title" }, t("abandon.title")),
+      h("p", { id: "abandon-text" }, t("abandon.text")),
+      h(
+        "div.actions",
+        {},
+        h("button.btn.primary", { type: "button", "data-answer": "no", onclick: done(false) }, t("abandon.no")),
+        h("button.btn.danger", { type: "button", "data-answer": "yes", onclick: done(true) }, t("abandon.yes")),
+      ),
+    );
+    dialog.addEventListener("close", () => resolve(answer));
+    open(dialog);
+  });
 }
 
 /** Asks before giving up; resolves true when the player confirms. */

@@ -19,7 +19,7 @@ export class TableInput {
   /**
    * @param renderer TableRenderer
    * @param handlers {targets(pile, index) -> [pileId], click(info, event), dblclick(info),
-   *   drop(pile, index, target) -> Promise<boolean>, busy() -> bool}
+   *   drop(pile, index, target) -> Promise<boolean>, busy() -> bool, settle()}
    */
   constructor(renderer, handlers) {
     this.r = renderer;
@@ -36,9 +36,20 @@ export class TableInput {
     this.onCancel = () => this.cancel();
   }
 
+  /** The element really under the pointer once every animation has settled: a card still
+   * gliding over the stock must not take a click meant for the stock. */
+  settledTarget(e) {
+    this.h.settle();
+    if (!e.isTrusted || (e.type === "click" && e.detail === 0)) return e.target;
+    const el = document.elementFromPoint(e.clientX, e.clientY);
+    return el && this.r.root.contains(el) ? el : null;
+  }
+
   down(e) {
-    if (e.button !== 0 || this.press || this.h.busy()) return;
-    const info = cardInfo(e.target);
+    if (e.button !== 0 || this.press) return;
+    const target = this.settledTarget(e);
+    if (!target || this.h.busy()) return; // while busy a press is a click: it is queued
+    const info = cardInfo(target);
     this.justDragged = false;
     if (!info || !info.card || !info.faceUp) return;
     const targets = this.h.targets(info.pile, info.index);
@@ -165,12 +176,14 @@ export class TableInput {
       this.justDragged = false;
       return;
     }
-    const info = cardInfo(e.target);
+    const target = this.settledTarget(e);
+    const info = target && cardInfo(target);
     if (info) this.h.click(info, e);
   }
 
   dblclick(e) {
-    const info = cardInfo(e.target);
+    const target = this.settledTarget(e);
+    const info = target && cardInfo(target);
     if (info && info.card) this.h.dblclick(info);
   }
 }

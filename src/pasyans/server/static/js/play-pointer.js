@@ -2,7 +2,7 @@
 // turned into moves. A mixin of PlayPage (play.js).
 import { announce } from "./dom.js";
 import { t } from "./i18n.js";
-import { clickMoves, findMove, foundationMove, stockMove } from "./moves.js";
+import { clickMoves, foundationMove, findMove, stockMove } from "./moves.js";
 
 export class TablePointer {
   clickStock() {
@@ -24,6 +24,9 @@ export class TablePointer {
     if (this.held) this.cancelHold(false);
     this.byKeyboard = !!e && e.type === "keydown";
     if (info.pile === "stock") return this.clickStock();
+    if (this.over()) return this.refuse("msg.game_over");
+    info = this.stillThere(info); // queued behind a move: is the card still where it was?
+    if (!info) return;
     if (info.index === null || !info.faceUp) return;
     const v = this.game.view;
     // The second click of a double-click that already reached a foundation does nothing.
@@ -51,29 +54,28 @@ export class TablePointer {
     if (ok) this.afterCycle({ list: list.map((x) => x.json.to), n }, k, origin, m.json.to);
   }
 
-  /** The next click on the card just moved: its next destination. Played straight from
-   * where the card lies when that is legal; otherwise the last move is taken back and the
-   * destination played from the place before. When every destination has been tried, the
-   * click counts as a fresh one from where the card lies now. */
+  /** The next click on the card just moved: its next destination, as a retarget of the
+   * last move (one move, not an undo). The destinations go round; a card with no other
+   * destination counts as a fresh click from where it lies now. */
   async cycleNext(c) {
-    const v = this.game.view;
-    let k = c.k + 1;
-    while (k < c.list.length && c.list[k] === c.pile) k++;
-    if (k >= c.list.length) {
+    const n = c.list.length;
+    let k = -1;
+    for (let step = 1; step <= n; step++) {
+      const j = (c.k + step) % n;
+      if (c.list[j] !== c.pile) {
+        k = j;
+        break;
+      }
+    }
+    if (k < 0) {
       this.cycle = null;
-      const list = clickMoves(v, c.pile, c.index);
+      const list = clickMoves(this.game.view, c.pile, c.index);
       if (list.length) await this.smartPlay(list, 0, c.pile);
       return;
     }
     const to = c.list[k];
-    const direct = findMove(v, c.pile, to, c.n);
-    if (direct) {
-      if (await this.play(direct)) this.afterCycle(c, k, c.pile, to);
-      return;
-    }
-    if (!(await this.simple("undo"))) return;
-    const m = findMove(this.game.view, c.prev, to, c.n);
-    if (m && (await this.play(m))) this.afterCycle(c, k, c.prev, to);
+    const move = { text: `${c.prev}>${to}${c.n > 1 ? `:${c.n}` : ""}`, json: { from: c.prev, to, cards: c.n } };
+    if (await this.retarget(move)) this.afterCycle(c, k, c.prev, to);
   }
 
   afterCycle(c, k, prev, to) {
@@ -91,7 +93,9 @@ export class TablePointer {
   }
 
   onDblClick(info) {
-    if (!this.game || this.busy || info.index === null || !info.faceUp) return;
+    if (!this.game || this.busy || this.over()) return;
+    info = this.stillThere(info, { quiet: true }); // its clicks may have moved it already
+    if (!info || info.index === null || !info.faceUp) return;
     const m = foundationMove(this.game.view, info.pile, info.index);
     if (m) this.play(m);
   }

@@ -2,7 +2,7 @@
 // A mixin of PlayPage (play.js); see there for the fields it shares.
 import * as api from "./api.js";
 import { dealKinds, defaultKind } from "./catalog.js";
-import { confirmGiveUp, showHelp, closeDialogs } from "./dialogs.js";
+import { confirmAbandon, confirmGiveUp, showHelp, closeDialogs } from "./dialogs.js";
 import { announce, formatTime } from "./dom.js";
 import { cardName, getLang, pileName, t } from "./i18n.js";
 import { KEYS, describeEvents } from "./keyboard.js";
@@ -118,13 +118,45 @@ export class TableState {
     else delete this.tableEl.dataset.busy;
   }
 
+  /** Whether the game is over (won, given up, abandoned): nothing more is played. */
+  over() {
+    const g = this.game;
+    return !!(g && (g.view.flags.won || (g.status && g.status !== "playing")));
+  }
+
+  /** The safe auto-moves setting: on unless the player switched it off (remembered). */
+  autoMoves() {
+    return prefs().auto !== false;
+  }
+
   async play(move, { cycle = null } = {}) {
-    const res = await this.run((g) => api.playMove(g.id, move.text ?? move, g.version));
+    const res = await this.run((g) => api.playMove(g.id, move.text ?? move, g.version, this.autoMoves()));
     if (!res) return false;
     this.game = { ...this.game, ...res };
     this.cycle = cycle;
     this.update({ events: res.events || [] });
     this.describe(move, res.events || []);
+    return true;
+  }
+
+  /** Switch the safe auto-moves on or off (remembered in this browser). */
+  toggleAuto() {
+    setPref("auto", !this.autoMoves());
+    this.els.auto.setAttribute("aria-pressed", String(this.autoMoves()));
+    const text = t(this.autoMoves() ? "msg.auto_on" : "msg.auto_off");
+    this.say(text);
+    announce(text);
+  }
+
+  /** Smart-move cycling: the last move's cards go to `move`'s destination instead (one
+   * move, not an undo: the server's retarget). */
+  async retarget(move) {
+    const res = await this.run((g) => api.retarget(g.id, move.text ?? move, g.version, this.autoMoves()));
+    if (!res) return false;
+    this.game = { ...this.game, ...res };
+    const events = (res.events || []).filter((e) => e.type !== "retarget");
+    this.update({ events });
+    this.describe(move, events);
     return true;
   }
 
@@ -153,13 +185,22 @@ export class TableState {
     return res;
   }
 
+  /** A refusal the player sees and hears. */
+  refuse(key) {
+    this.say(t(key), "error");
+    announce(t(key));
+    return null;
+  }
+
   undo() {
-    if (this.game && !this.game.view.flags.can_undo) return this.say(t("msg.nothing_undo"));
+    if (this.over()) return this.refuse("msg.game_over");
+    if (this.game && !this.game.view.flags.can_undo) return this.refuse("msg.nothing_undo");
     return this.simple("undo");
   }
 
   redo() {
-    if (this.game && !this.game.view.flags.can_redo) return this.say(t("msg.nothing_redo"));
+    if (this.over()) return this.refuse("msg.game_over");
+    if (this.game && !this.game.view.flags.can_redo) return this.refuse("msg.nothing_redo");
     return this.simple("redo");
   }
 
@@ -174,6 +215,7 @@ export class TableState {
 
   async giveUp() {
     if (!this.game || this.busy) return;
+    if (this.over()) return this.refuse("msg.game_over");
     if (!(await confirmGiveUp())) return;
     const res = await this.run((g) => api.action(g.id, "giveup", g.version));
     if (!res) return;
@@ -203,6 +245,7 @@ export class TableState {
   }
 
   async hint() {
+    if (this.over()) return this.refuse("msg.game_over");
     const res = await this.ask("hint");
     if (!res) return;
     const hint = res.hint || {};
@@ -237,6 +280,7 @@ export class TableState {
   /** "Is this still winnable?": the solver's answer within the server's budget; with
    * hidden cards, an estimate from samples of how they could lie. */
   async winnable() {
+    if (this.over()) return this.refuse("msg.game_over");
     const res = await this.ask("winnable");
     if (!res) return;
     const e = res.estimate;
@@ -260,8 +304,16 @@ export class TableState {
     return this.startGame(n);
   }
 
+  /** Whether leaving this game now abandons one in progress (it would count as lost). */
+  inProgress() {
+    const g = this.game;
+    if (!g || this.over() || g.view.flags.stuck) return false;
+    return g.view.counters.moves > 0 || g.view.counters.undos > 0;
+  }
+
   async startGame(deal) {
     if (this.busy) return;
+    if (this.inProgress() && !(await confirmAbandon())) return;
     this.setBusy(true);
     closeDialogs();
     try {

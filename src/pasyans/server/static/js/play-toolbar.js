@@ -4,7 +4,7 @@ import { title } from "./catalog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨", autocollect: "⇈" };
+const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨", autocollect: "⇈", auto: "⇡" };
 const KEYS = { undo: "Z", redo: "Y", hint: "H", winnable: "W", autocollect: "A", keys: "?" };
 
 /** True on a screen driven by touch (no fine pointer): the bar then sits at the bottom,
@@ -35,6 +35,8 @@ export function buildToolbar(page) {
     winnable: b("winnable", () => page.winnable(), { "aria-keyshortcuts": "W" }),
     autocollect: b("autocollect", () => page.autocollect(), { hidden: true, "aria-keyshortcuts": "A" }),
     giveup: b("giveup", () => page.giveUp()),
+    auto: b("auto", () => page.toggleAuto(), { "aria-pressed": "true" }),
+    notice: h("div.notice", { role: "status", "data-notice": "stuck", hidden: true }),
     dealInput: h("input", {
       type: "number", min: "1", inputmode: "numeric", name: "deal", id: "deal-input",
       "aria-label": t("deal.label"), placeholder: touch ? "№" : t("deal.label"),
@@ -57,7 +59,7 @@ export function buildToolbar(page) {
     {},
     b("new", () => page.newGame()),
     b("replay", () => page.replay()),
-    els.undo, els.redo, els.hint, els.winnable, els.giveup,
+    els.undo, els.redo, els.hint, els.winnable, els.giveup, els.auto,
     touch ? null : b("keys", () => page.help(), { "aria-keyshortcuts": "Shift+?" }),
     els.autocollect,
   );

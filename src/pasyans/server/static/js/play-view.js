@@ -1,12 +1,13 @@
 // The table's rendering: draws the game through the renderer, the counters, the messages
 // and the end-of-game dialogs. A mixin of PlayPage (play.js).
 import { title } from "./catalog.js";
-import { showStuck, showWon, closeDialogs } from "./dialogs.js";
-import { announce, formatTime } from "./dom.js";
+import * as api from "./api.js";
+import { showStuck, showWon, closeDialogs, stuckActions } from "./dialogs.js";
+import { announce, formatTime, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { cardLabel, pileLabel, stops } from "./keyboard.js";
 import { targetsOf } from "./moves.js";
-import { prefs } from "./prefs.js";
+import { prefs, reducedMotion } from "./prefs.js";
 import { tableGeometry } from "./play-viewport.js";
 
 export class TableView {
@@ -82,20 +83,51 @@ export class TableView {
     this.tableEl.dataset.version = String(g.version);
     this.tableEl.setAttribute("aria-label", t("table.label", { title: title(this.entry), deal: v.deal }));
     this.draw({ events, instant });
-    this.els.undo.disabled = !v.flags.can_undo;
-    this.els.redo.disabled = !v.flags.can_redo;
-    this.els.autocollect.hidden = !v.flags.autocollect;
-    this.els.giveup.disabled = !!(v.flags.won || (g.status && g.status !== "playing"));
+    const over = this.over();
+    this.els.undo.disabled = over || !v.flags.can_undo;
+    this.els.redo.disabled = over || !v.flags.can_redo;
+    this.els.hint.disabled = over;
+    this.els.winnable.disabled = over;
+    this.els.autocollect.hidden = over || !v.flags.autocollect;
+    this.els.giveup.disabled = over;
+    this.els.auto.setAttribute("aria-pressed", String(this.autoMoves()));
     this.els.moves.textContent = String(v.counters.moves);
     this.els.score.textContent = String(v.counters.score);
     this.els.deal.textContent = t("deal.n", { n: v.deal });
     this.els.dealInput.value = "";
     document.body.classList.toggle("no-timer", prefs().timer === false);
     if (typeof g.time_ms === "number") this.timer.sync(g.time_ms);
-    if (v.flags.won || (g.status && g.status !== "playing")) this.timer.stop();
+    // The clock stops when the game is won, over or stuck (an undo out of it restarts it).
+    if (over || v.flags.stuck) this.timer.stop();
     else this.timer.start();
     this.els.time.textContent = formatTime(this.timer.elapsed());
+    this.showNotice();
     this.checkEnd(events.length);
+  }
+
+  /** The choices of the end dialog, for this position: never one that does nothing. */
+  endActions() {
+    const actions = { newGame: () => this.newGame(), replay: () => this.replay() };
+    if (this.game.view.flags.can_undo) actions.undo = () => this.undo();
+    return actions;
+  }
+
+  /** A lasting notice under the toolbar while the game is stuck, with the stuck dialog's
+   * choices: closing the dialog (Escape) leaves it there. */
+  showNotice() {
+    const v = this.game.view;
+    const stuck = v.flags.stuck && !this.over();
+    if (!stuck) this.stuckDismissed = false;
+    const show = stuck && this.stuckDismissed;
+    this.els.notice.hidden = !show;
+    if (!show) {
+      this.els.notice.replaceChildren();
+      return;
+    }
+    this.els.notice.replaceChildren(
+      h("span", {}, `${t("stuck.title")}. ${t("stuck.text")}`),
+      ...stuckActions(this.endActions(), () => {}),
+    );
   }
 
   checkEnd(animating) {
@@ -108,17 +140,59 @@ export class TableView {
     if (this.shownEnd === key) return;
     this.shownEnd = key;
     const delay = animating ? Math.min(3000, this.animationMs || 0) : 0;
-    setTimeout(() => {
-      if (!this.game || `${this.game.id}@${this.game.version}` !== key) return;
-      const actions = { newGame: () => this.newGame(), replay: () => this.replay(), undo: () => this.undo() };
+    const still = () => this.game && `${this.game.id}@${this.game.version}` === key;
+    setTimeout(async () => {
+      if (!still()) return;
+      const actions = this.endActions();
       if (v.flags.won) {
-        showWon(v, this.timer.elapsed(), actions);
         announce(t("won.title"));
+        const [bests] = await Promise.all([this.bests(), this.celebrate()]);
+        if (still()) showWon(v, this.timer.elapsed(), actions, bests);
       } else {
-        showStuck(actions);
+        const dialog = showStuck(actions);
+        dialog.addEventListener("close", () => {
+          this.stuckDismissed = true;
+          if (this.game) this.showNotice();
+        });
         announce(t("stuck.title"));
       }
     }, delay);
+  }
+
+  /** The win celebration: the foundations' cards leap in a wave (skipped when the player
+   * prefers reduced motion). Resolves when it is over. */
+  celebrate() {
+    if (reducedMotion()) return Promise.resolve();
+    const cards = [...this.tableEl.querySelectorAll('.pile.kind-foundation > .card:last-child, .pile.kind-done > .card:last-child')];
+    cards.forEach((el, i) => el.style.setProperty("--wave", `${i * 90}ms`));
+    this.tableEl.classList.add("celebrate");
+    this.tableEl.dataset.celebrating = "true";
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        this.tableEl.classList.remove("celebrate");
+        delete this.tableEl.dataset.celebrating;
+        resolve();
+      }, 1400),
+    );
+  }
+
+  /** The player's bests for this game and option set, after this win: {time, moves,
+   * streak}, each {value, beaten} (beaten: this game set it), or null if unknown. */
+  async bests() {
+    try {
+      const s = await api.stats(this.entry.id, this.options);
+      const f = (s.games || [])[0];
+      if (!f) return null;
+      const id = this.game.id;
+      const rec = (b) => (b ? { value: b.value, beaten: b.id === id } : null);
+      return {
+        time: rec(f.best_time),
+        moves: rec(f.fewest_moves),
+        streak: { value: f.best_streak, beaten: f.current_streak === f.best_streak && f.best_streak > 1 },
+      };
+    } catch {
+      return null;
+    }
   }
 
   say(text, cls = "") {

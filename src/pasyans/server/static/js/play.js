@@ -6,6 +6,7 @@
 //   play-viewport.js  the layout for the room the screen leaves
 //   play-pointer.js   clicks, double-clicks and drops turned into moves
 //   play-keys.js      the keyboard
+//   play-queue.js     the input queue: inputs wait their turn and act on the settled table
 // Shared fields: entry, options, kind, difficulty, askedDeal, game {id, version, view, kind?, status?},
 // busy, cycle, lastSmart, shownEnd, timer, cursor {pile, index}, held, els, tableEl,
 // renderer, input, animationMs, byKeyboard.
@@ -16,6 +17,7 @@ import { TableInput } from "./input.js";
 import { targetsOf } from "./moves.js";
 import { TableKeys } from "./play-keys.js";
 import { TablePointer } from "./play-pointer.js";
+import { TableQueue, queueEntryPoints } from "./play-queue.js";
 import { TableState } from "./play-state.js";
 import { buildToolbar } from "./play-toolbar.js";
 import { TableView } from "./play-view.js";
@@ -47,9 +49,9 @@ export class PlayPage {
     const { toolbar, els } = buildToolbar(this);
     this.toolbar = toolbar;
     this.els = els;
-    this.tableEl = h("section.table", { "aria-label": title(this.entry), "data-game": this.entry.id });
+    this.tableEl = h("section.table", { "aria-label": title(this.entry), "data-game": this.entry.id, "data-queue": "0" });
     this.main.replaceChildren(
-      h("div.play", {}, toolbar, this.els.message, h("div.table-wrap", {}, this.tableEl)),
+      h("div.play", {}, toolbar, this.els.message, this.els.notice, h("div.table-wrap", {}, this.tableEl)),
     );
     this.renderer = new TableRenderer(this.tableEl);
     this.tableEl.addEventListener("focusin", (e) => {
@@ -66,9 +68,13 @@ export class PlayPage {
       click: (info, e) => this.onClick(info, e),
       dblclick: (info) => this.onDblClick(info),
       drop: (pile, index, target) => this.onDrop(pile, index, target),
+      settle: () => this.renderer.settle(),
     });
     this.onKey = (e) => this.key(e);
     this.onResize = () => this.draw({ instant: true });
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") this.refresh();
+    };
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("resize", this.onResize);
     // The bars above the table may change height (a line wraps, a font loads): lay out again.
@@ -80,12 +86,16 @@ export class PlayPage {
       }
     });
     this.barWatch.observe(toolbar);
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("focus", this.onVisible);
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
     this.barWatch.disconnect();
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("focus", this.onVisible);
     if (this.timer) this.timer.stop();
     closeDialogs();
   }
@@ -101,11 +111,13 @@ export class PlayPage {
 }
 
 // Mix the parts in: their methods become PlayPage's own.
-for (const part of [TableState, TableView, TablePointer, TableKeys]) {
+for (const part of [TableState, TableView, TablePointer, TableKeys, TableQueue]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name !== "constructor") Object.defineProperty(PlayPage.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
   }
 }
+// Inputs wait their turn (play-queue.js): clicks, drops, keys and buttons, in order.
+queueEntryPoints(PlayPage.prototype);
 
 /** The table page for `gameId` (an entry of the catalog). */
 export async function showPlay(main, entry, params) {

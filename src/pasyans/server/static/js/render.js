@@ -213,6 +213,13 @@ export class TableRenderer {
     return Math.round(last * ms) + 260;
   }
 
+  /** Every running animation ends at once: cards snap to their places (before an input
+   * acts, so it never lands on a card in flight). */
+  settle() {
+    const moving = this.root.querySelectorAll(".card.gliding, .card.from, .card.flip-in, .card.returning");
+    for (const el of moving) el.classList.remove("gliding", "from", "flip-in", "returning");
+  }
+
   pileEl(id) {
     return this.root.querySelector(`.pile[data-pile="${id}"]`);
   }
