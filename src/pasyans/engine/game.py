@@ -221,7 +221,7 @@ class Game:
             )
             if saved.get("rules_version", RULES_VERSION) != RULES_VERSION:
                 raise SavedGameError("saved with other rules")
-            moves = saved.get("moves", [])
+            moves = saved["moves"]
             if not isinstance(moves, list):
                 raise SavedGameError("the moves of a saved game are a list")
             for n, text in enumerate(moves, 1):
