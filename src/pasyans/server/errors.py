@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pasyans.errors import IllegalMoveError, PasyansError
@@ -44,6 +45,12 @@ RU: dict[str, str] = {
     "no_solvable_deal": "Для этого номера не нашлось решаемой раздачи: попробуйте другой.",
     "solvable_unavailable": "Для этой игры с такими настройками решаемых раздач нет: "
     "выберите обычную раздачу.",
+    "database_busy": "База данных занята: повторите чуть позже.",
+    "database_read_only": "База данных сейчас доступна только для чтения: повторите позже.",
+    "database_full": "На сервере кончилось место: повторите позже.",
+    "database_unavailable": "База данных недоступна: повторите чуть позже.",
+    "too_many_moves": "В партии слишком много ходов: начните её заново или новую партию.",
+    "request_timeout": "Запрос пришёл слишком медленно.",
 }
 
 RU_REASONS: dict[str, str] = {
@@ -72,6 +79,11 @@ EN: dict[str, str] = {
     "wrong type.",
     "rate_limited": "Too many requests: wait a little.",
     "internal_error": "Internal server error.",
+    "database_busy": "The database is busy: try again in a moment.",
+    "database_read_only": "The database is read-only for now: try again later.",
+    "database_full": "The server's disk is full: try again later.",
+    "database_unavailable": "The database is unavailable: try again in a moment.",
+    "request_timeout": "The request arrived too slowly.",
 }
 
 STATUS: dict[str, int] = {
@@ -83,8 +95,63 @@ STATUS: dict[str, int] = {
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,
+    "request_timeout": 408,
     "internal_error": 500,
+    "database_busy": 503,
+    "database_read_only": 503,
+    "database_full": 503,
+    "database_unavailable": 503,
 }
+
+RETRY_AFTER_SECONDS = 5
+"""``Retry-After`` of a 503 for storage trouble."""
+
+# PostgreSQL SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+_PG_CODES = {
+    "55P03": "database_busy",  # lock_not_available (lock_timeout)
+    "57014": "database_busy",  # query_canceled (statement_timeout)
+    "40P01": "database_busy",  # deadlock_detected
+    "40001": "database_busy",  # serialization_failure
+    "53100": "database_full",  # disk_full
+    "53200": "database_full",  # out_of_memory
+    "53300": "database_unavailable",  # too_many_connections
+    "25006": "database_read_only",  # read_only_sql_transaction
+    "57P01": "database_unavailable",  # admin_shutdown
+    "57P02": "database_unavailable",  # crash_shutdown
+    "57P03": "database_unavailable",  # cannot_connect_now
+    "58030": "database_unavailable",  # io_error
+}
+
+
+def storage_code(exc: BaseException) -> str | None:
+    """The 503 code for a database error that means storage trouble (a lock or timeout,
+    a read-only or full disk, a stopped or unreachable server), or None for any other
+    error (a bug, or a constraint the caller handles)."""
+    if isinstance(exc, sa_exc.TimeoutError):  # no pooled connection free in time
+        return "database_busy"
+    if not isinstance(exc, sa_exc.DBAPIError) or isinstance(exc, sa_exc.IntegrityError):
+        return None
+    orig = exc.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if isinstance(sqlstate, str) and sqlstate in _PG_CODES:
+        return _PG_CODES[sqlstate]
+    text = str(orig).lower()
+    for words, code in (
+        (("locked", "busy"), "database_busy"),
+        (("readonly", "read-only", "read only"), "database_read_only"),
+        (("disk is full", "no space"), "database_full"),
+    ):
+        if any(w in text for w in words):
+            return code
+    if exc.connection_invalidated or isinstance(
+        exc, (sa_exc.OperationalError, sa_exc.InterfaceError)
+    ):
+        return "database_unavailable"
+    return None
+
+
+def storage_error(code: str) -> ApiError:
+    return ApiError(code, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 class ApiError(Exception):
@@ -191,6 +258,15 @@ def install(app: FastAPI) -> None:
         err = ApiError(code, status=exc.status_code, headers=dict(exc.headers or {}) or None)
         return error_response(request, err)
 
+    async def on_database(request: Request, exc: Exception) -> JSONResponse:
+        code = storage_code(exc)
+        if code is not None:
+            log.warning(
+                "%s on %s %s: %s", code, request.method, request.url.path, type(exc).__name__
+            )
+            return error_response(request, storage_error(code))
+        return await on_other(request, exc)
+
     async def on_other(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return error_response(request, ApiError("internal_error"))
@@ -199,4 +275,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(PasyansError, on_engine_error)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(sa_exc.DBAPIError, on_database)
+    app.add_exception_handler(sa_exc.TimeoutError, on_database)
     app.add_exception_handler(Exception, on_other)

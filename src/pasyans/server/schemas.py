@@ -161,7 +161,10 @@ class CatalogOut(BaseModel):
 
 
 class HealthOut(BaseModel):
-    status: str
+    status: Literal["ok", "unavailable"]
+    code: str | None = Field(
+        default=None, description="Why not (503): database_busy, database_read_only, …"
+    )
 
 
 class ErrorInner(BaseModel):

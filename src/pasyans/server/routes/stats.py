@@ -152,8 +152,7 @@ def get_stats(
     elif len(request.query_params):
         raise ApiError("validation_error", "Options need a game: ?game=ID&name=value.")
     player = store.player_id(ctx.session, ctx.token_hash)
-    recs = stats.records(ctx.session, player, game=game, key=key)
-    return StatsOut.model_validate(stats.statistics(recs))
+    return StatsOut.model_validate(stats.kept_statistics(ctx.session, player, game=game, key=key))
 
 
 @router.get("/history", responses={422: E[422]})
