@@ -123,18 +123,54 @@ _PG_CODES = {
 }
 
 
+_SQLITE_CODES = (
+    ("SQLITE_BUSY", "database_busy"),
+    ("SQLITE_LOCKED", "database_busy"),
+    ("SQLITE_READONLY", "database_read_only"),
+    ("SQLITE_FULL", "database_full"),
+    ("SQLITE_IOERR", "database_unavailable"),
+    ("SQLITE_CANTOPEN", "database_unavailable"),
+)
+
+
 def storage_code(exc: BaseException) -> str | None:
     """The 503 code for a database error that means storage trouble (a lock or timeout,
     a read-only or full disk, a stopped or unreachable server), or None for any other
-    error (a bug, or a constraint the caller handles)."""
+    error (a bug, or a constraint the caller handles). The chain of errors is searched: a
+    failed savepoint release, say, hides the full disk that rolled the transaction back."""
+    codes: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(seen) < 10:
+        seen.add(id(current))
+        code = _storage_code(current)
+        if code is not None:
+            codes.append(code)
+        current = current.__cause__ or current.__context__
+    specific = [c for c in codes if c != "database_unavailable"]
+    return specific[0] if specific else (codes[0] if codes else None)
+
+
+def _storage_code(exc: BaseException) -> str | None:
     if isinstance(exc, sa_exc.TimeoutError):  # no pooled connection free in time
         return "database_busy"
-    if not isinstance(exc, sa_exc.DBAPIError) or isinstance(exc, sa_exc.IntegrityError):
+    if isinstance(exc, sa_exc.IntegrityError):
         return None
+    if not isinstance(exc, sa_exc.DBAPIError):
+        # A driver's own error, met in the chain.
+        wrapped = sa_exc.DBAPIError(None, None, exc, connection_invalidated=False)
+        if not type(exc).__module__.startswith(("sqlite3", "psycopg")):
+            return None
+        exc = wrapped
     orig = exc.orig
     sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
     if isinstance(sqlstate, str) and sqlstate in _PG_CODES:
         return _PG_CODES[sqlstate]
+    name = getattr(orig, "sqlite_errorname", None)  # SQLITE_BUSY, SQLITE_READONLY_…
+    if isinstance(name, str):
+        for prefix, code in _SQLITE_CODES:
+            if name.startswith(prefix):
+                return code
     text = str(orig).lower()
     for words, code in (
         (("locked", "busy"), "database_busy"),
@@ -262,7 +298,7 @@ def install(app: FastAPI) -> None:
         code = storage_code(exc)
         if code is not None:
             log.warning(
-                "%s on %s %s: %s", code, request.method, request.url.path, type(exc).__name__
+                "%s on %s %s: %s", code, request.method, request.url.path, exc.__cause__ or exc
             )
             return error_response(request, storage_error(code))
         return await on_other(request, exc)

@@ -23,7 +23,7 @@ from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
 from pasyans.server import store
 from pasyans.server.cache import GameCache
-from pasyans.server.errors import ApiError
+from pasyans.server.errors import ApiError, storage_error
 from pasyans.server.models import GameRow
 from pasyans.server.settings import Settings
 
@@ -50,12 +50,15 @@ def writing(ctx: Context) -> Iterator[None]:
     if ctx.write_lock is None:
         yield
         return
-    with ctx.write_lock:
-        try:
-            yield
-        finally:
-            if ctx.session.in_transaction():
-                ctx.session.rollback()
+    # Bounded like every other wait on the database: a long queue is a busy database (503).
+    if not ctx.write_lock.acquire(timeout=ctx.settings.db_busy_seconds):
+        raise storage_error("database_busy")
+    try:
+        yield
+    finally:
+        if ctx.session.in_transaction():
+            ctx.session.rollback()
+        ctx.write_lock.release()
 
 
 # --- reading ------------------------------------------------------------------------------

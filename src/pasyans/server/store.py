@@ -124,10 +124,18 @@ def add_game(
     becomes ``abandoned`` (the new one is now current).
 
     The database holds one game in progress per player, game and option set (the unique
-    index ``ux_games_one_playing``). When two requests race, the loser's insert is refused
-    and tried again in a savepoint: by then it sees the winner's game and abandons it, so
-    the newest request's game is current and no game is left unfinished behind it."""
+    index ``ux_games_one_playing``). Racing requests of one player queue on the player's
+    row; should an insert still be refused (a writer that does not queue there), it is
+    tried again in a savepoint, which then sees the other game and abandons it. Either
+    way the newest request's game is current and no game is left unfinished behind it."""
     key = options_key(options)
+    # New games of one player queue here (PostgreSQL; SQLite writers are serial anyway),
+    # so the next one sees the game this one makes.
+    session.execute(
+        select(Player.id)
+        .where(Player.id == player)
+        .with_for_update(key_share=True)  # FOR NO KEY UPDATE
+    )
     for attempt in range(ADD_GAME_ATTEMPTS):
         try:
             with session.begin_nested():

@@ -33,9 +33,8 @@ def write_check(session: Session) -> None:
     session.commit()
 
 
-@router.api_route(
+@router.get(
     "/healthz",
-    methods=["GET", "HEAD"],
     response_model=HealthOut,
     responses={503: {"model": HealthOut, "description": "The database takes no writes"}},
 )
