@@ -47,7 +47,7 @@ HEADERS: list[tuple[bytes, bytes]] = [
 
 _OURS = {b"content-security-policy", *(name for name, _ in HEADERS)}
 _NO_STORE = (b"cache-control", b"no-store")
-_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
 def is_json(content_type: str | None) -> bool:

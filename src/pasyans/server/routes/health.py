@@ -7,9 +7,8 @@ import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import update
+from sqlalchemy import Engine, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session, sessionmaker
 
 from pasyans.server import store
 from pasyans.server.errors import RETRY_AFTER_SECONDS, storage_code
@@ -20,17 +19,17 @@ router = APIRouter(tags=["health"])
 log = logging.getLogger("pasyans.server")
 
 
-def write_check(session: Session) -> None:
+def write_check(engine: Engine) -> None:
     """Write (and commit) the one ``health`` row: the check a read cannot give, since a
     read-only or full disk and a write lock still let reads through."""
-    session.connection(execution_options={"pasyans_write": True})
-    t = store.now()
-    result = session.execute(update(Health).where(Health.id == 1).values(checked_at=t))
-    if not getattr(result, "rowcount", 0):
-        dialect = session.get_bind().dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        session.execute(insert(Health).values(id=1, checked_at=t).on_conflict_do_nothing())
-    session.commit()
+    with engine.connect() as conn:
+        conn = conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE
+        t = store.now()
+        result = conn.execute(update(Health).where(Health.id == 1).values(checked_at=t))
+        if not result.rowcount:
+            insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+            conn.execute(insert(Health).values(id=1, checked_at=t).on_conflict_do_nothing())
+        conn.commit()
 
 
 @router.get(
@@ -39,11 +38,9 @@ def write_check(session: Session) -> None:
     responses={503: {"model": HealthOut, "description": "The database takes no writes"}},
 )
 def healthz(request: Request) -> JSONResponse:
-    maker: sessionmaker[Session] = request.app.state.sessionmaker
     headers = {"Cache-Control": "no-store"}
     try:
-        with maker() as session:
-            write_check(session)
+        write_check(request.app.state.engine)
     except Exception as e:  # any database failure means "not healthy"
         code = storage_code(e) or "database_unavailable"
         log.warning("health check failed: %s (%s)", code, type(e).__name__)
