@@ -4,9 +4,8 @@ progress per option set, kept statistics. Each on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from server_helpers import move, new_game, post
-from sqlalchemy import create_engine, event, select, text
+from sqlalchemy import create_engine, event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
@@ -97,7 +96,11 @@ def test_every_post_needs_a_json_content_type(client: TestClient) -> None:
     posts = [f"/api/games/{g['id']}{tail}" for method, tail, _ in GAME_ENDPOINTS
              if method == "POST"] + ["/api/games", "/api/stats/reset"]  # fmt: skip
     for path in posts:
-        for headers in ({"content-type": "text/plain"}, {}, {"content-type": "application/x-www-form-urlencoded"}):
+        for headers in (
+            {"content-type": "text/plain"},
+            {},
+            {"content-type": "application/x-www-form-urlencoded"},
+        ):
             r = client.post(path, content=b"{}", headers=headers)
             assert r.status_code == 415, (path, headers, r.status_code)
             assert r.json()["error"]["code"] == "unsupported_media_type"
@@ -179,6 +182,7 @@ def _is_503(r: Any, code: str | None = None) -> None:
 def _on_connect(app: FastAPI, sql: str) -> None:
     """Run ``sql`` on every new connection of the app's engine (old ones are dropped)."""
     engine = app.state.engine
+
     def run(conn: Any, _record: Any) -> None:
         conn.cursor().execute(sql)
         conn.commit()  # PostgreSQL: a SET inside a rolled-back transaction is undone
@@ -192,7 +196,8 @@ def test_read_only_storage_is_503(app: FastAPI, client: TestClient, db_url: str)
     assert client.get("/healthz").status_code == 200
     _on_connect(
         app,
-        "PRAGMA query_only=ON" if db_url.startswith("sqlite")
+        "PRAGMA query_only=ON"
+        if db_url.startswith("sqlite")
         else "SET default_transaction_read_only = on",
     )
     t = time.monotonic()
@@ -301,12 +306,17 @@ def test_kept_figures_equal_a_recount(app: FastAPI, client: TestClient) -> None:
         kept = stats.kept_statistics(s, player)
         recount = stats.statistics(stats.records(s, player))
         assert kept == recount
-        before = s.scalars(select(PlayerStats)).all()
-        snapshot = sorted((r.game, r.options_key, r.kind, r.difficulty, r.played, r.won,
-                           r.abandoned, r.given_up) for r in before)  # fmt: skip
+
+        def kept_rows() -> list[tuple[Any, ...]]:
+            rows = s.scalars(select(PlayerStats)).all()
+            return sorted(
+                (r.game, r.options_key, r.kind, r.difficulty, r.played, r.won, r.abandoned,
+                 r.given_up) for r in rows
+            )  # fmt: skip
+
+        snapshot = kept_rows()
         stats.rebuild(s, player)
         s.commit()
-        after = sorted((r.game, r.options_key, r.kind, r.difficulty, r.played, r.won,
-                        r.abandoned, r.given_up) for r in s.scalars(select(PlayerStats)))  # fmt: skip
+        after = kept_rows()
         assert after == snapshot
         assert len(after) == 1 + 1 + 2 + 2  # total, spider, two option sets, their deals

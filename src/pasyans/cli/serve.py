@@ -53,8 +53,8 @@ def serve(
     import uvicorn
 
     from pasyans.server import migrate
-    from pasyans.server.timeouts import HeaderDeadline
     from pasyans.server.settings import Settings
+    from pasyans.server.timeouts import HeaderDeadline
 
     overrides: dict[str, object] = {}
     for name, value in (("host", host), ("port", port), ("workers", workers)):

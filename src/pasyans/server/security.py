@@ -89,9 +89,11 @@ def escape_control(text: str) -> str:
     """
     named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
     return _CONTROL.sub(
-        lambda m: named.get(m.group(), f"\\x{ord(m.group()):02x}")
-        if ord(m.group()) < 0x100
-        else f"\\u{ord(m.group()):04x}",
+        lambda m: (
+            named.get(m.group(), f"\\x{ord(m.group()):02x}")
+            if ord(m.group()) < 0x100
+            else f"\\u{ord(m.group()):04x}"
+        ),
         text,
     )
 
@@ -105,9 +107,7 @@ class EscapeControl(logging.Filter):
         if isinstance(record.msg, str):
             record.msg = escape_control(record.msg)
         if isinstance(record.args, tuple):
-            record.args = tuple(
-                escape_control(a) if isinstance(a, str) else a for a in record.args
-            )
+            record.args = tuple(escape_control(a) if isinstance(a, str) else a for a in record.args)
         elif isinstance(record.args, dict):
             record.args = {
                 k: escape_control(v) if isinstance(v, str) else v for k, v in record.args.items()
@@ -194,8 +194,10 @@ class Security:
         if body_receive is None:
             await self._error(send_with_headers, scope, 413, "body_too_large")
             return
-        if api and scope["method"] in _BODY_METHODS and not is_json(
-            _header(scope, b"content-type")
+        if (
+            api
+            and scope["method"] in _BODY_METHODS
+            and not is_json(_header(scope, b"content-type"))
         ):
             await self._error(send_with_headers, scope, 415, "unsupported_media_type")
             return
