@@ -9,6 +9,7 @@ move also names the engine's precise ``reason``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -261,6 +262,38 @@ def error_response(request: Request, err: ApiError) -> JSONResponse:
     return JSONResponse(error_body(request, err), status_code=err.status, headers=err.headers)
 
 
+_BOUNDS = ("greater_than_equal", "less_than_equal")
+
+
+def _domain_error(errors: Sequence[Any]) -> ApiError | None:
+    """The engine's own code for what the schema's enums and bounds now refuse first: an
+    unknown game id, an option or value a game does not have, a deal number out of range.
+    Wrong types and shapes stay ``validation_error``."""
+    from pasyans.engine.core import MAX_DEAL
+    from pasyans.rules import GAMES
+
+    for e in errors:
+        kind = e.get("type")
+        loc = tuple(e.get("loc", ()))
+        given = e.get("input")
+        if kind == "union_tag_invalid" and loc[:1] == ("body",):
+            game = given.get("game") if isinstance(given, dict) else None
+            if isinstance(game, str) and len(game) <= 40:
+                return ApiError("unknown_game", f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        if kind == "literal_error" and loc == ("query", "game") and len(str(given)) <= 40:
+            return ApiError("unknown_game", f"unknown game {given!r}; games: {', '.join(GAMES)}")
+        if len(loc) == 4 and loc[0] == "body" and loc[2] == "options":
+            game, name = str(loc[1]), str(loc[3])
+            if kind == "extra_forbidden":
+                return ApiError("bad_option", f"{game} has no option {name[:40]!r}")
+            # A value of the wrong type (true, 2.0) is a validation error, as before.
+            if kind == "literal_error" and type(given) in (str, int):
+                return ApiError("bad_option", f"option {name}={str(given)[:40]!r} is not allowed")
+        if len(loc) == 3 and loc[0] == "body" and loc[2] == "deal" and kind in _BOUNDS:
+            return ApiError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL}")
+    return None
+
+
 def install(app: FastAPI) -> None:
     """Turn every error into the JSON shape: ours, the engine's, FastAPI's and the rest."""
 
@@ -280,6 +313,9 @@ def install(app: FastAPI) -> None:
         content_type = request.headers.get("content-type", "")
         if request.method in ("POST", "PUT", "PATCH") and "json" not in content_type:
             return error_response(request, ApiError("unsupported_media_type"))
+        mapped = _domain_error(errors)
+        if mapped is not None:
+            return error_response(request, mapped)
         details = [
             {"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
             for e in errors[:20]

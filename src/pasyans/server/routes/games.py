@@ -17,6 +17,7 @@ from pasyans.server.schemas import (
     ErrorOut,
     EventsOut,
     GameCreateIn,
+    GameId,
     GameListOut,
     GameOut,
     GameSummary,
@@ -78,9 +79,7 @@ def list_games(
 
 
 @router.get("/current", responses=E)
-def current_game(
-    request: Request, ctx: ContextDep, game: Annotated[str, Query(max_length=40)]
-) -> GameOut:
+def current_game(request: Request, ctx: ContextDep, game: Annotated[GameId, Query()]) -> GameOut:
     """The player's unfinished game for ``game`` and the options given as query parameters."""
     options = {k: v for k, v in request.query_params.items() if k != "game"}
     values = resolve_options(game, options)
