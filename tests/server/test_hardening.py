@@ -320,3 +320,26 @@ def test_kept_figures_equal_a_recount(app: FastAPI, client: TestClient) -> None:
         after = kept_rows()
         assert after == snapshot
         assert len(after) == 1 + 1 + 2 + 2  # total, spider, two option sets, their deals
+
+
+# --- bounded work per game ------------------------------------------------------------------
+
+
+def test_a_move_list_has_a_cap(make_app: Callable[..., FastAPI]) -> None:
+    with TestClient(make_app(max_moves=12)) as c:
+        g = new_game(c, "spider", options={"suits": 1})
+        played = 0
+        while played < 12:
+            g = move(c, g)
+            played += 1
+        r = post(c, g["id"], "moves", move=g["view"]["moves"][0]["text"], version=g["version"])
+        assert r.status_code == 422, r.text
+        err = r.json()["error"]
+        assert err["code"] == "too_many_moves" and "12" in err["message_en"]
+        assert err["message_ru"] != err["message_en"]
+        g.pop("events")
+        assert c.get(f"/api/games/{g['id']}").json() == g  # nothing changed
+        g = post(c, g["id"], "undo", version=g["version"]).json()  # undo still works
+        assert g["view"]["counters"]["moves"] == 11
+        g = post(c, g["id"], "redo", version=g["version"]).json()
+        assert g["view"]["counters"]["moves"] == 12

@@ -207,6 +207,18 @@ def _change(
         ):
             ctx.cache.put(*key, game)
         raise
+    if len(game.moves) > ctx.settings.max_moves:
+        # Refused after the fact (autocollect adds many at once); the changed Game is
+        # dropped, the row stays as it was.
+        ctx.session.rollback()
+        raise ApiError(
+            "too_many_moves",
+            f"A game holds at most {ctx.settings.max_moves} moves: restart it or start "
+            "another.",
+            message_ru=f"В партии может быть не больше {ctx.settings.max_moves} ходов: "
+            "начните её заново или начните новую.",
+            status=422,
+        )
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()

@@ -46,6 +46,12 @@ class Settings(BaseSettings):
     active_gap_seconds: float = Field(
         default=30.0, gt=0, description="Longest gap between signs of activity that counts."
     )
+    max_moves: int = Field(
+        default=5000,
+        ge=10,
+        description="Longest move list of a game (rebuilding it costs time per request); a "
+        "move beyond it is refused with too_many_moves.",
+    )
     game_cache_size: int = Field(default=256, ge=0, description="Rebuilt games kept per process.")
     rate_hint_per_minute: float = Field(default=30, ge=0, description="0: no limit.")
     rate_hint_burst: int = Field(default=10, ge=1)
