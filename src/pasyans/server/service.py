@@ -222,7 +222,11 @@ def _change(
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()
-    row.moves = [m.to_str() for m in game.moves]
+    # Every action keeps the first min(before, after) moves of the line (a move appends,
+    # an undo drops the last, a restart drops all): write only what changed.
+    kept = min(before, game.moves_made)
+    if kept != before or game.moves_made != before:
+        row.moves = list(row.moves[:kept]) + [m.to_str() for m in game.moves[kept:]]
     row.undos = game.undos
     row.hints = game.hints
     row.score = view["counters"]["score"]
