@@ -14,7 +14,6 @@ import json
 import logging
 import re
 import secrets
-import time
 from collections.abc import Iterable
 from http.cookies import SimpleCookie
 from typing import Any
@@ -247,19 +246,19 @@ class Security:
             return receive
         chunks: list[bytes] = []
         size = 0
-        deadline = time.monotonic() + self.settings.body_seconds
-        while True:
-            # A body sent slowly on purpose holds a worker: it must arrive in time.
-            message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
-            if message["type"] == "http.disconnect":
-                return receive
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        # A body sent slowly on purpose holds a worker: it must arrive in time.
+        async with asyncio.timeout(self.settings.body_seconds):
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return receive
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    return None
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
         body = b"".join(chunks)
         sent = False
 
