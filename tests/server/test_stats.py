@@ -497,3 +497,21 @@ def test_summary_matches_a_plain_recount(recs: list[Record]) -> None:
         assert f["best_time"] is None and f["average_time_ms"] is None
     assert [p["result"] for p in f["points"]] == [r.result for r in ended]
     assert f["hints"] == sum(r.hints for r in ended)
+
+
+@settings(max_examples=200, deadline=None)
+@given(record_lists())
+def test_kept_tally_matches_a_recount(recs: list[Record]) -> None:
+    """Folding finished games one by one (what the server keeps) gives the figures that
+    counting them all at once gives (``summarize``)."""
+    tally = stats.Tally()
+    ended = sorted((r for r in recs if r.counted and r.finished), key=Record.finish_order)
+    for r in ended:
+        stats.fold(tally, r)
+    bests = {
+        r.id: {"deal": r.deal, "kind": r.kind, "game": r.game, "options": r.options, "id": r.id}
+        for r in recs
+    }
+    in_progress = sum(r.counted and not r.finished for r in recs)
+    kept = stats.figures_of(tally, in_progress, bests, [])
+    assert kept == summarize(recs, points=0)
