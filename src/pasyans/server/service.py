@@ -213,8 +213,7 @@ def _change(
         ctx.session.rollback()
         raise ApiError(
             "too_many_moves",
-            f"A game holds at most {ctx.settings.max_moves} moves: restart it or start "
-            "another.",
+            f"A game holds at most {ctx.settings.max_moves} moves: restart it or start another.",
             message_ru=f"В партии может быть не больше {ctx.settings.max_moves} ходов: "
             "начните её заново или начните новую.",
             status=422,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Connection, and_, delete, event, func, inspect, select, update
+from sqlalchemy import Connection, and_, delete, event, func, inspect, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -409,6 +409,8 @@ def _points(
     if limit <= 0:
         return []
     stmt = select(
+        GameRow.id,
+        GameRow.created_at,
         GameRow.finished_at,
         GameRow.status,
         GameRow.time_ms,
@@ -425,10 +427,14 @@ def _points(
         stmt = stmt.where(GameRow.game == game)
     if key is not None:
         stmt = stmt.where(GameRow.options_key == key)
-    stmt = stmt.order_by(
-        GameRow.finished_at.desc(), GameRow.created_at.desc(), GameRow.id.desc()
-    ).limit(limit)
-    rows = list(session.execute(stmt))
+    # Ordered by the indexed column alone, so the database walks the index backwards and
+    # stops at ``limit``; ties (the same instant) are then put in finish order here.
+    stmt = stmt.order_by(GameRow.finished_at.desc()).limit(limit)
+    rows = sorted(
+        session.execute(stmt),
+        key=lambda r: (store.aware(r.finished_at), store.aware(r.created_at), r.id),
+        reverse=True,
+    )
     return [
         {
             "at": store.aware(r.finished_at),
@@ -459,20 +465,19 @@ def kept_statistics(
     if game is not None:
         stmt = stmt.where(PlayerStats.game.in_([game, ALL]))
     kept = {(r.game, r.options_key, r.kind, r.difficulty): r for r in session.scalars(stmt)}
-    progress_stmt = (
-        select(GameRow.game, GameRow.options_key, func.count())
-        .where(
-            GameRow.player_id == player,
-            GameRow.status == store.PLAYING,
-            GameRow.first_move_at.is_not(None),
-        )
-        .group_by(GameRow.game, GameRow.options_key)
+    # The games in progress, one per option set at most: counted here, not grouped in SQL,
+    # so the planner reads the small partial index ``ux_games_one_playing``.
+    # SQLite's planner, without statistics, prefers a wider index of all the player's
+    # games: it is told which one to use.
+    hint = "INDEXED BY ux_games_one_playing" if session.get_bind().dialect.name == "sqlite" else ""
+    progress_stmt = text(
+        f"SELECT game, options_key, first_move_at FROM games {hint} "
+        "WHERE player_id = :player AND status = 'playing'"
     )
-    progress: dict[tuple[str, str], int] = {
-        (g, k): n
-        for g, k, n in session.execute(progress_stmt)
-        if (game is None or g == game) and (key is None or k == key)
-    }
+    progress: dict[tuple[str, str], int] = {}
+    for g, k, first in session.execute(progress_stmt, {"player": player}):
+        if first is not None and (game is None or g == game) and (key is None or k == key):
+            progress[(g, k)] = progress.get((g, k), 0) + 1
     groups = {(g, k) for (g, k, kind, _d) in kept if g != ALL and k != ALL and kind == ALL}
     groups = {gk for gk in groups | set(progress) if key is None or gk[1] == key}
     if game is not None:

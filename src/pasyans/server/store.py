@@ -14,13 +14,16 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pasyans.server.models import GameRow, Player
 
 PLAYING = "playing"
+IS_PLAYING = text("games.status = 'playing'")
+"""``status = 'playing'`` written out, not bound: only then may SQLite and PostgreSQL use
+the partial index ``ux_games_one_playing`` (its condition must match the query's)."""
 FINISHED = ("won", "lost", "abandoned")
 
 
