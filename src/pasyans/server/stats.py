@@ -431,9 +431,7 @@ def _points(
     # stops at ``limit``; ties (the same instant) are then put in finish order here.
     stmt = stmt.order_by(GameRow.finished_at.desc()).limit(limit)
     rows = sorted(
-        session.execute(stmt),
-        key=lambda r: (store.aware(r.finished_at), store.aware(r.created_at), r.id),
-        reverse=True,
+        session.execute(stmt), key=lambda r: (r.finished_at, r.created_at, r.id), reverse=True
     )
     return [
         {
@@ -513,15 +511,19 @@ def kept_statistics(
                 "id": r.id,
             }
     out = []
+    charts: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for g, k in sorted(groups, key=lambda gk: (_order(gk[0]), gk)):
-        figures = figures_of(tallies[(g, k)], progress.get((g, k), 0), bests,
-                             _points(session, player, g, k, points))  # fmt: skip
+        charts[(g, k)] = _points(session, player, g, k, points)
+        figures = figures_of(tallies[(g, k)], progress.get((g, k), 0), bests, charts[(g, k)])
         out.append({"game": g, "options": parse_key(k), "options_key": k} | figures)
+    # With one option set, the total's chart is that set's: not read twice.
+    total_points = (
+        next(iter(charts.values()))
+        if len(charts) == 1
+        else _points(session, player, game, key, points)
+    )
     total_figures = figures_of(
-        total,
-        sum(progress.get(gk, 0) for gk in groups),
-        bests,
-        _points(session, player, game, key, points),
+        total, sum(progress.get(gk, 0) for gk in groups), bests, total_points
     )
     return {"total": total_figures, "games": out}
 
