@@ -430,8 +430,11 @@ def _points(
     # Ordered by the indexed column alone, so the database walks the index backwards and
     # stops at ``limit``; ties (the same instant) are then put in finish order here.
     stmt = stmt.order_by(GameRow.finished_at.desc()).limit(limit)
+    aware = store.aware  # SQLite may give back both naive and aware times
     rows = sorted(
-        session.execute(stmt), key=lambda r: (r.finished_at, r.created_at, r.id), reverse=True
+        session.execute(stmt),
+        key=lambda r: (aware(r.finished_at), aware(r.created_at), r.id),
+        reverse=True,
     )
     return [
         {
