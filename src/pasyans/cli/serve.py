@@ -84,8 +84,12 @@ def serve(
         proxy_headers=settings.trust_proxy,
         forwarded_allow_ips=settings.forwarded_allow_ips,
         log_level=settings.log_level,
-        log_config=log_config(settings.log_level),
+        log_config=log_config(settings.log_level)
+        if settings.workers == 1 or reload
+        else uvicorn.config.LOGGING_CONFIG,
         server_header=False,
-        http=HeaderDeadline,
+        # Several workers: uvicorn's supervisor loses its children with a protocol class
+        # (not yet understood); they keep uvicorn's own protocol and its keep-alive timeout.
+        http=HeaderDeadline if settings.workers == 1 or reload else "auto",
         timeout_keep_alive=max(1, round(settings.keep_alive_seconds)),
     )
