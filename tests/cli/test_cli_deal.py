@@ -192,3 +192,15 @@ def test_the_installed_script_gives_the_same_bytes(invoke: Invoke, run_script: R
     assert len(json.loads(first.stdout)["piles"]) == 12
     bad = run_script(["deal", "spider", "--deal", "1", "--option", "suits=5"])
     assert bad.returncode == 2 and bad.stderr.startswith("pasyans: error: ")
+
+
+@pytest.mark.parametrize("bad", ["abc", "1.5", "", "12abc", "1e3"])
+def test_a_deal_that_is_not_a_number_is_a_one_line_error(invoke: Invoke, bad: str) -> None:
+    for command in ("deal", "play"):
+        result = invoke([command, "spine", "--deal", bad])
+        assert result.exit_code == 2
+        assert result.stdout == ""
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1, result.stderr
+        assert lines[0].startswith("pasyans: error: ")
+        assert "[bad_deal]" in lines[0]

@@ -1,4 +1,5 @@
-"""A fuzz run of the OpenAPI schema with schemathesis, against the ASGI app on SQLite.
+"""A fuzz run of the OpenAPI schema with schemathesis, against the ASGI app on SQLite and
+on PostgreSQL.
 
 Every operation gets generated requests (valid and invalid), once with the generated game
 id and once with a real game of the player's: never a 500, every status code, content
@@ -52,12 +53,21 @@ GAMES = itertools.cycle(
 )
 
 
-@pytest.fixture(scope="module")
-def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+)
+def fuzz_app(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FastAPI]:
     tmp: Path = tmp_path_factory.mktemp("fuzz")
+    url = (
+        f"sqlite:///{tmp / 'fuzz.sqlite3'}"
+        if request.param == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
     app = create_app(
         Settings(
-            database_url=f"sqlite:///{tmp / 'fuzz.sqlite3'}",
+            database_url=url,
             data_dir=tmp / "data",
             hint_seconds=0.2,
             winnable_seconds=0.2,

@@ -37,7 +37,8 @@ def test_cookie_flags(client: TestClient) -> None:
 
 def test_secure_cookie_behind_https_proxy(make_app: Any) -> None:
     trusting = make_app(trust_proxy=True)
-    with TestClient(trusting) as c:
+    # The proxy is a peer in forwarded_allow_ips (default 127.0.0.1); others are not believed.
+    with TestClient(trusting, client=("127.0.0.1", 50000)) as c:
         r = c.get("/api/catalog", headers={"x-forwarded-proto": "https"})
         assert "Secure" in r.headers["set-cookie"]
         assert "strict-transport-security" in r.headers

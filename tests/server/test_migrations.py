@@ -97,3 +97,58 @@ def test_0002_keeps_games_stored_before_it(db_url: str) -> None:
             assert [m.to_str() for m in game.moves] == ["t3>t7"]
     finally:
         engine.dispose()
+
+
+def test_0004_abandons_duplicates_and_fills_the_kept_figures(db_url: str) -> None:
+    """Games stored before 0004: two in progress for one option set (a race of old) and
+    finished ones. After the upgrade one is in progress, and the kept figures equal a
+    recount."""
+    from alembic import command
+    from sqlalchemy import select, text
+    from sqlalchemy.orm import Session
+
+    from pasyans.server import stats
+    from pasyans.server.models import GameRow
+
+    migrate.upgrade(db_url)
+    command.downgrade(migrate.alembic_config(db_url), "0003")  # a shared PostgreSQL: from head
+    engine = create_engine(db_url, poolclass=NullPool)
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM games"))
+        conn.execute(text("DELETE FROM players"))
+    insert = text(
+        "INSERT INTO games (id, player_id, game, options, options_key, deal, kind,"
+        " rules_version, moves, redo, version, status, undos, hints, restarts, moves_total,"
+        " score, foundation_cards, time_ms, created_at, updated_at, last_active_at,"
+        " first_move_at, finished_at) VALUES (:id, 1, 'spider', :o, 'suits=1', 5, 'random',"
+        " 1, :m, '[]', 2, :status, 0, 0, 0, 1, 499, 0, :ms, :t, :t, :t, :t, :end)"
+    )
+    games = [
+        ("p1", "playing", "2026-11-29 10:00:00+00:00", None, 0),
+        ("p2", "playing", "2026-11-29 11:00:00+00:00", None, 0),
+        ("w1", "won", "2026-11-28 10:00:00+00:00", "2026-11-28 10:10:00+00:00", 5000),
+        ("l1", "lost", "2026-11-28 11:00:00+00:00", "2026-11-28 11:10:00+00:00", 7000),
+        ("w2", "won", "2026-11-28 12:00:00+00:00", "2026-11-28 12:10:00+00:00", 3000),
+    ]
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text("INSERT INTO players (id, token_hash, created_at) VALUES (1, :h, :t)"),
+                {"h": "c" * 64, "t": "2026-11-28 09:00:00+00:00"},
+            )
+            for gid, status, t, end, ms in games:
+                conn.execute(
+                    insert,
+                    {"id": gid, "o": '{"suits": "1"}', "m": '["t3>t7"]', "status": status,
+                     "t": t, "end": end, "ms": ms},
+                )  # fmt: skip
+        migrate.upgrade(db_url)
+        with Session(engine) as s:
+            status = dict(s.execute(select(GameRow.id, GameRow.status)).all())
+            assert status["p2"] == "playing" and status["p1"] == "abandoned"
+            kept = stats.kept_statistics(s, 1)
+            assert kept == stats.statistics(stats.records(s, 1))
+            assert (kept["total"]["played"], kept["total"]["won"]) == (4, 2)
+            assert kept["total"]["best_time"]["id"] == "w2"
+    finally:
+        engine.dispose()

@@ -112,4 +112,6 @@ def test_healthz_reports_a_dead_database(app: FastAPI) -> None:
             r = c.get("/healthz")
     finally:
         app.state.engine = engine
-    assert r.status_code == 503 and r.json() == {"status": "unavailable"}
+    assert r.status_code == 503
+    assert r.json() == {"status": "unavailable", "code": "database_unavailable"}
+    assert r.headers["retry-after"]

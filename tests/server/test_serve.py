@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -38,6 +39,8 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
     env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
+    env["PASYANS_HEADER_SECONDS"] = "1"
+    env["PASYANS_KEEP_ALIVE_SECONDS"] = "1"
     args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
     if request.param == "postgresql":
         url: str = request.getfixturevalue("postgres_url")
@@ -120,3 +123,55 @@ def test_parallel_requests_never_lose_or_duplicate_a_move(server: Server) -> Non
         final = c.get(f"/api/games/{gid}").json()
     assert final["version"] == 2 + acked
     assert final["view"]["counters"]["moves"] == 1 + acked
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> tuple[bool, bytes]:
+    """Whether the server closes ``sock`` within ``seconds`` (and what it sent first)."""
+    sock.settimeout(0.2)
+    got = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        except ConnectionError:
+            return True, got
+        if not chunk:
+            return True, got
+        got += chunk
+    return False, got
+
+
+def test_idle_and_slow_header_connections_are_closed(server: Server) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    socks = []
+    try:
+        idle = socket.create_connection((host, int(port)))
+        slow = socket.create_connection((host, int(port)))
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        socks += [idle, slow]
+        for sock in socks:
+            closed, got = _closed_within(sock, 6)
+            assert closed, "still open"
+            assert got == b"" or got.startswith(b"HTTP/1.1 408")
+        # A keep-alive connection left idle after an answer is closed too.
+        kept = socket.create_connection((host, int(port)))
+        socks.append(kept)
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        closed, got = _closed_within(kept, 6)
+        assert closed and got.startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_a_forged_log_line_is_escaped(server: Server, tmp_path: Path) -> None:
+    httpx.get(f"{server}/api/games/%00%0AINFO:%20forged%20line")
+    httpx.get(f"{server}/api/games/x%0D%0AWARNING:%20forged")
+    time.sleep(0.5)
+    log = (tmp_path / "server.log").read_text(errors="replace")
+    assert "\\nINFO: forged line" in log or "%0AINFO" in log, log[-2000:]
+    for line in log.splitlines():
+        assert not line.startswith(("INFO: forged", "WARNING: forged")), line
+    assert "\x00" not in log

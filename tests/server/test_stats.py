@@ -14,12 +14,13 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_helpers import CARD, assert_no_hidden, move, new_game, post
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from pasyans.deals import new_game as engine_game
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.rules.spec import PileKind
+from pasyans.server import stats
 from pasyans.server.models import GameRow
 from pasyans.server.stats import Record, streaks, summarize
 
@@ -78,9 +79,15 @@ def spine(client: TestClient) -> dict[str, Any]:
 
 
 def set_time(app: FastAPI, game_id: str, ms: int) -> None:
-    """Set a game's recorded playing time (the server measures it by the wall clock)."""
+    """Set a game's recorded playing time (the server measures it by the wall clock).
+
+    A change behind the API's back: the kept figures are then recounted from the games
+    (``stats.rebuild``), as an operator would after editing rows by hand."""
     with app.state.sessionmaker() as s:
         s.execute(update(GameRow).where(GameRow.id == game_id).values(time_ms=ms))
+        player = s.scalar(select(GameRow.player_id).where(GameRow.id == game_id))
+        assert player is not None
+        stats.rebuild(s, player)
         s.commit()
 
 
@@ -490,3 +497,21 @@ def test_summary_matches_a_plain_recount(recs: list[Record]) -> None:
         assert f["best_time"] is None and f["average_time_ms"] is None
     assert [p["result"] for p in f["points"]] == [r.result for r in ended]
     assert f["hints"] == sum(r.hints for r in ended)
+
+
+@settings(max_examples=200, deadline=None)
+@given(record_lists())
+def test_kept_tally_matches_a_recount(recs: list[Record]) -> None:
+    """Folding finished games one by one (what the server keeps) gives the figures that
+    counting them all at once gives (``summarize``)."""
+    tally = stats.Tally()
+    ended = sorted((r for r in recs if r.counted and r.finished), key=Record.finish_order)
+    for r in ended:
+        stats.fold(tally, r)
+    bests = {
+        r.id: {"deal": r.deal, "kind": r.kind, "game": r.game, "options": r.options, "id": r.id}
+        for r in recs
+    }
+    in_progress = sum(r.counted and not r.finished for r in recs)
+    kept = stats.figures_of(tally, in_progress, bests, [])
+    assert kept == summarize(recs, points=0)

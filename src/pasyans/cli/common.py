@@ -3,6 +3,7 @@ deal kinds, one-line errors (exit code 2), and plain-or-coloured output of card 
 
 from __future__ import annotations
 
+import re
 import secrets
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from pasyans.deals import default_kind
 from pasyans.engine.core import MAX_DEAL, check_deal_number
-from pasyans.errors import OptionError, PasyansError
+from pasyans.errors import DealNumberError, OptionError, PasyansError
 from pasyans.rules.registry import GAMES, resolve_options
 
 USAGE_ERROR = 2
@@ -22,9 +23,16 @@ USAGE_ERROR = 2
 
 GameArg = Annotated[str, typer.Argument(help=f"Game id: {', '.join(GAMES)}.")]
 DealOpt = Annotated[
-    int | None,
-    typer.Option("--deal", "-d", help=f"Deal number 1…{MAX_DEAL}; random when left out."),
+    str | None,
+    typer.Option(
+        "--deal",
+        "-d",
+        metavar="N",
+        help=f"Deal number 1…{MAX_DEAL}; random when left out.",
+    ),
 ]
+"""Taken as text and checked by :func:`choose_deal`, so ``--deal abc`` gets the one-line
+error (``bad_deal``) rather than the framework's usage box."""
 OptionsOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -73,11 +81,20 @@ def parse_options(game_id: str, raw: Sequence[str] | None) -> dict[str, str]:
     return resolve_options(game_id, given)
 
 
-def choose_deal(deal: int | None) -> int:
-    """The deal number given, checked; or a random one, announced on stderr."""
+def choose_deal(deal: int | str | None) -> int:
+    """The deal number given (a whole number, as text or int), checked; or a random one,
+    announced on stderr. Raises :class:`~pasyans.errors.DealNumberError`."""
     if deal is None:
-        deal = secrets.randbelow(MAX_DEAL) + 1
-        typer.echo(f"pasyans: no --deal given; using deal {deal}", err=True)
+        number = secrets.randbelow(MAX_DEAL) + 1
+        typer.echo(f"pasyans: no --deal given; using deal {number}", err=True)
+        return number
+    if isinstance(deal, str):
+        text = deal.strip()
+        if not re.fullmatch(r"[+-]?[0-9]{1,20}", text):
+            raise DealNumberError(
+                f"a deal number is a whole number from 1 to {MAX_DEAL}; got {text[:20]!r}"
+            )
+        deal = int(text)
     return check_deal_number(deal)
 
 

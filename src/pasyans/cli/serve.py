@@ -2,10 +2,16 @@
 
 Migrations run once, here in the parent process, before uvicorn starts its workers; each
 worker then builds the app from the environment without migrating again.
+
+Connections are timed out: an idle keep-alive connection after ``keep_alive_seconds``,
+one whose headers are not in after ``header_seconds``
+(:class:`~pasyans.server.timeouts.HeaderDeadline`). Every log line has its control
+characters escaped (:class:`~pasyans.server.security.EscapeControl`).
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
 import sys
@@ -16,6 +22,23 @@ import typer
 from typer import Option
 
 from pasyans.cli import app
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging setup, with :class:`EscapeControl` on every handler and the
+    ``pasyans`` loggers writing through the same handler."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {"escape": {"()": "pasyans.server.security.EscapeControl"}}
+    for handler in config["handlers"].values():
+        handler["filters"] = [*handler.get("filters", []), "escape"]
+    config["loggers"]["pasyans"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
+    return config
 
 
 @app.command()
@@ -51,6 +74,7 @@ def serve(
     os.environ["PASYANS_DATABASE_URL"] = url
     os.environ["PASYANS_DATA_DIR"] = str(settings.data_dir)
     os.environ["PASYANS_MIGRATE_ON_START"] = "false"
+    os.environ["PASYANS_HEADER_SECONDS"] = str(settings.header_seconds)
     where = "SQLite " + url.removeprefix("sqlite:///") if url.startswith("sqlite") else "PostgreSQL"
     typer.echo(
         f"Pasyans on http://{settings.host}:{settings.port} ({settings.workers} worker(s), {where})"
@@ -82,6 +106,8 @@ def serve(
 
 
 def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
+    from pasyans.server.timeouts import HeaderDeadline
+
     uvicorn.run(
         "pasyans.server.app:app_from_env",
         factory=True,
@@ -92,8 +118,11 @@ def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
         proxy_headers=settings.trust_proxy,
         forwarded_allow_ips=settings.forwarded_allow_ips,
         log_level=settings.log_level,
+        log_config=log_config(settings.log_level),
         server_header=False,
         # A worker that takes longer to start (importing the app on a busy machine) is not
         # "hung": uvicorn's 5 s would kill and restart it over and over.
         timeout_worker_healthcheck=30,
+        http=HeaderDeadline,
+        timeout_keep_alive=max(1, round(settings.keep_alive_seconds)),
     )

@@ -346,13 +346,14 @@ def is_won(spec: GameSpec, state: State) -> bool:
     return cards_on_foundations(spec, state) == 104
 
 
-def is_stuck(spec: GameSpec, state: State) -> bool:
-    """Not won, and no legal move, deal or redeal left (or a game hook says none helps)."""
+def is_stuck(spec: GameSpec, state: State, legal: list[Move] | None = None) -> bool:
+    """Not won, and no legal move, deal or redeal left (or a game hook says none helps).
+    ``legal``: the state's legal moves when already listed."""
     if is_won(spec, state):
         return False
     if spec.stuck_hook is not None and spec.stuck_hook(spec, Table(state)):
         return True
-    return not legal_moves(spec, state)
+    return not (legal if legal is not None else legal_moves(spec, state))
 
 
 def has_hidden_cards(spec: GameSpec, state: State) -> bool:

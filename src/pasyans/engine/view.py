@@ -52,7 +52,7 @@ def player_view(
     if legal is None:
         legal = core.legal_moves(spec, state)
     won = core.is_won(spec, state)
-    stuck = core.is_stuck(spec, state)
+    stuck = core.is_stuck(spec, state, legal)
     autocollect = core.autocollect_moves(spec, state) is not None
     refusal = core.stock_refusal(spec, state) if spec.has_pile("stock") else None
     redeals_left = max(0, spec.passes - 1 - state.redeals)

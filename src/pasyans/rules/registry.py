@@ -45,9 +45,10 @@ def variants() -> list[tuple[str, dict[str, str]]]:
 
 def resolve_options(game_id: str, options: Mapping[str, object] | None = None) -> dict[str, str]:
     """Every option of the game, given values checked and the rest defaulted."""
-    base = GAMES.get(game_id)
+    base = GAMES.get(game_id) if isinstance(game_id, str) else None
     if base is None:
-        raise UnknownGameError(f"unknown game {game_id[:40]!r}; games: {', '.join(GAMES)}")
+        shown = game_id[:40] if isinstance(game_id, str) else game_id
+        raise UnknownGameError(f"unknown game {shown!r:.60}; games: {', '.join(GAMES)}")
     given = {str(k): str(v) for k, v in (options or {}).items()}
     known = {o.name: o for o in base.options}
     for name, value in given.items():

@@ -37,7 +37,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.migrate_on_start:
         migrate.upgrade(url)
     engine = make_engine(
-        url, pool_size=settings.db_pool_size, synchronous=settings.sqlite_synchronous
+        url,
+        pool_size=settings.db_pool_size,
+        synchronous=settings.sqlite_synchronous,
+        busy_seconds=settings.db_busy_seconds,
+        statement_seconds=settings.db_statement_seconds,
+        connect_seconds=settings.db_connect_seconds,
     )
 
     app = FastAPI(

@@ -17,24 +17,51 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, *, pool_size: int = 5, synchronous: str = "FULL") -> Engine:
+def make_engine(
+    url: str,
+    *,
+    pool_size: int = 5,
+    synchronous: str = "FULL",
+    busy_seconds: float = 5.0,
+    statement_seconds: float = 8.0,
+    connect_seconds: float = 3.0,
+) -> Engine:
     """An engine for ``url``: SQLite in WAL mode with a busy timeout, or a pooled server.
 
     ``synchronous`` (SQLite): ``FULL`` makes every commit durable even on power loss;
-    ``NORMAL`` survives a crash of the process but not of the machine, and is faster."""
+    ``NORMAL`` survives a crash of the process but not of the machine, and is faster.
+
+    Every wait on the database is bounded, so that a lock, a stalled query or a stopped
+    server turns into an error (503, :mod:`pasyans.server.errors`) well before a reverse
+    proxy's timeout: ``busy_seconds`` is SQLite's busy timeout, PostgreSQL's
+    ``lock_timeout`` and the wait for a pooled connection; ``statement_seconds`` is
+    PostgreSQL's ``statement_timeout``; ``connect_seconds`` bounds a new connection."""
     if is_sqlite(url):
         engine = create_engine(
             url,
-            connect_args={"check_same_thread": False, "timeout": 30},
+            connect_args={"check_same_thread": False, "timeout": busy_seconds},
             pool_size=pool_size,
             max_overflow=2 * pool_size,
+            pool_timeout=busy_seconds,
         )
-        _sqlite_setup(engine, "NORMAL" if synchronous.upper() == "NORMAL" else "FULL")
+        _sqlite_setup(engine, "NORMAL" if synchronous.upper() == "NORMAL" else "FULL", busy_seconds)
         return engine
-    return create_engine(url, pool_size=pool_size, max_overflow=2 * pool_size, pool_pre_ping=True)
+    options = (
+        f"-c lock_timeout={int(busy_seconds * 1000)} "
+        f"-c statement_timeout={int(statement_seconds * 1000)} "
+        f"-c idle_in_transaction_session_timeout={int(max(statement_seconds, 10) * 6000)}"
+    )
+    return create_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=2 * pool_size,
+        pool_pre_ping=True,
+        pool_timeout=busy_seconds,
+        connect_args={"connect_timeout": max(1, round(connect_seconds)), "options": options},
+    )
 
 
-def _sqlite_setup(engine: Engine, synchronous: str) -> None:
+def _sqlite_setup(engine: Engine, synchronous: str, busy_seconds: float) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # Let SQLAlchemy (not the driver) decide when transactions begin.
@@ -43,7 +70,7 @@ def _sqlite_setup(engine: Engine, synchronous: str) -> None:
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
         cur.close()
 
     @event.listens_for(engine, "begin")

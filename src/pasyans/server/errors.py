@@ -9,11 +9,13 @@ move also names the engine's precise ``reason``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pasyans.errors import IllegalMoveError, PasyansError
@@ -44,6 +46,12 @@ RU: dict[str, str] = {
     "no_solvable_deal": "Для этого номера не нашлось решаемой раздачи: попробуйте другой.",
     "solvable_unavailable": "Для этой игры с такими настройками решаемых раздач нет: "
     "выберите обычную раздачу.",
+    "database_busy": "База данных занята: повторите чуть позже.",
+    "database_read_only": "База данных сейчас доступна только для чтения: повторите позже.",
+    "database_full": "На сервере кончилось место: повторите позже.",
+    "database_unavailable": "База данных недоступна: повторите чуть позже.",
+    "too_many_moves": "В партии слишком много ходов: начните её заново или новую партию.",
+    "request_timeout": "Запрос пришёл слишком медленно.",
 }
 
 RU_REASONS: dict[str, str] = {
@@ -76,6 +84,11 @@ EN: dict[str, str] = {
     "wrong type.",
     "rate_limited": "Too many requests: wait a little.",
     "internal_error": "Internal server error.",
+    "database_busy": "The database is busy: try again in a moment.",
+    "database_read_only": "The database is read-only for now: try again later.",
+    "database_full": "The server's disk is full: try again later.",
+    "database_unavailable": "The database is unavailable: try again in a moment.",
+    "request_timeout": "The request arrived too slowly.",
 }
 
 STATUS: dict[str, int] = {
@@ -87,8 +100,99 @@ STATUS: dict[str, int] = {
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,
+    "request_timeout": 408,
     "internal_error": 500,
+    "database_busy": 503,
+    "database_read_only": 503,
+    "database_full": 503,
+    "database_unavailable": 503,
 }
+
+RETRY_AFTER_SECONDS = 5
+"""``Retry-After`` of a 503 for storage trouble."""
+
+# PostgreSQL SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+_PG_CODES = {
+    "55P03": "database_busy",  # lock_not_available (lock_timeout)
+    "57014": "database_busy",  # query_canceled (statement_timeout)
+    "40P01": "database_busy",  # deadlock_detected
+    "40001": "database_busy",  # serialization_failure
+    "53100": "database_full",  # disk_full
+    "53200": "database_full",  # out_of_memory
+    "53300": "database_unavailable",  # too_many_connections
+    "25006": "database_read_only",  # read_only_sql_transaction
+    "57P01": "database_unavailable",  # admin_shutdown
+    "57P02": "database_unavailable",  # crash_shutdown
+    "57P03": "database_unavailable",  # cannot_connect_now
+    "58030": "database_unavailable",  # io_error
+}
+
+
+_SQLITE_CODES = (
+    ("SQLITE_BUSY", "database_busy"),
+    ("SQLITE_LOCKED", "database_busy"),
+    ("SQLITE_READONLY", "database_read_only"),
+    ("SQLITE_FULL", "database_full"),
+    ("SQLITE_IOERR", "database_unavailable"),
+    ("SQLITE_CANTOPEN", "database_unavailable"),
+)
+
+
+def storage_code(exc: BaseException) -> str | None:
+    """The 503 code for a database error that means storage trouble (a lock or timeout,
+    a read-only or full disk, a stopped or unreachable server), or None for any other
+    error (a bug, or a constraint the caller handles). The chain of errors is searched: a
+    failed savepoint release, say, hides the full disk that rolled the transaction back."""
+    codes: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(seen) < 10:
+        seen.add(id(current))
+        code = _storage_code(current)
+        if code is not None:
+            codes.append(code)
+        current = current.__cause__ or current.__context__
+    specific = [c for c in codes if c != "database_unavailable"]
+    return specific[0] if specific else (codes[0] if codes else None)
+
+
+def _storage_code(exc: BaseException) -> str | None:
+    if isinstance(exc, sa_exc.TimeoutError):  # no pooled connection free in time
+        return "database_busy"
+    if isinstance(exc, sa_exc.IntegrityError):
+        return None
+    if not isinstance(exc, sa_exc.DBAPIError):
+        # A driver's own error, met in the chain.
+        wrapped = sa_exc.DBAPIError(None, None, exc, connection_invalidated=False)
+        if not type(exc).__module__.startswith(("sqlite3", "psycopg")):
+            return None
+        exc = wrapped
+    orig = exc.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if isinstance(sqlstate, str) and sqlstate in _PG_CODES:
+        return _PG_CODES[sqlstate]
+    name = getattr(orig, "sqlite_errorname", None)  # SQLITE_BUSY, SQLITE_READONLY_…
+    if isinstance(name, str):
+        for prefix, code in _SQLITE_CODES:
+            if name.startswith(prefix):
+                return code
+    text = str(orig).lower()
+    for words, code in (
+        (("locked", "busy"), "database_busy"),
+        (("readonly", "read-only", "read only"), "database_read_only"),
+        (("disk is full", "no space"), "database_full"),
+    ):
+        if any(w in text for w in words):
+            return code
+    if exc.connection_invalidated or isinstance(
+        exc, (sa_exc.OperationalError, sa_exc.InterfaceError)
+    ):
+        return "database_unavailable"
+    return None
+
+
+def storage_error(code: str) -> ApiError:
+    return ApiError(code, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 class ApiError(Exception):
@@ -162,6 +266,38 @@ def error_response(request: Request, err: ApiError) -> JSONResponse:
     return JSONResponse(error_body(request, err), status_code=err.status, headers=err.headers)
 
 
+_BOUNDS = ("greater_than_equal", "less_than_equal")
+
+
+def _domain_error(errors: Sequence[Any]) -> ApiError | None:
+    """The engine's own code for what the schema's enums and bounds now refuse first: an
+    unknown game id, an option or value a game does not have, a deal number out of range.
+    Wrong types and shapes stay ``validation_error``."""
+    from pasyans.engine.core import MAX_DEAL
+    from pasyans.rules import GAMES
+
+    for e in errors:
+        kind = e.get("type")
+        loc = tuple(e.get("loc", ()))
+        given = e.get("input")
+        if kind == "union_tag_invalid" and loc[:1] == ("body",):
+            game = given.get("game") if isinstance(given, dict) else None
+            if isinstance(game, str) and len(game) <= 40:
+                return ApiError("unknown_game", f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        if kind == "literal_error" and loc == ("query", "game") and len(str(given)) <= 40:
+            return ApiError("unknown_game", f"unknown game {given!r}; games: {', '.join(GAMES)}")
+        if len(loc) == 4 and loc[0] == "body" and loc[2] == "options":
+            game, name = str(loc[1]), str(loc[3])
+            if kind == "extra_forbidden":
+                return ApiError("bad_option", f"{game} has no option {name[:40]!r}")
+            # A value of the wrong type (true, 2.0) is a validation error, as before.
+            if kind == "literal_error" and type(given) in (str, int):
+                return ApiError("bad_option", f"option {name}={str(given)[:40]!r} is not allowed")
+        if len(loc) == 3 and loc[0] == "body" and loc[2] == "deal" and kind in _BOUNDS:
+            return ApiError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL}")
+    return None
+
+
 def install(app: FastAPI) -> None:
     """Turn every error into the JSON shape: ours, the engine's, FastAPI's and the rest."""
 
@@ -181,6 +317,9 @@ def install(app: FastAPI) -> None:
         content_type = request.headers.get("content-type", "")
         if request.method in ("POST", "PUT", "PATCH") and "json" not in content_type:
             return error_response(request, ApiError("unsupported_media_type"))
+        mapped = _domain_error(errors)
+        if mapped is not None:
+            return error_response(request, mapped)
         details = [
             {"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", ""))[:200]}
             for e in errors[:20]
@@ -195,6 +334,15 @@ def install(app: FastAPI) -> None:
         err = ApiError(code, status=exc.status_code, headers=dict(exc.headers or {}) or None)
         return error_response(request, err)
 
+    async def on_database(request: Request, exc: Exception) -> JSONResponse:
+        code = storage_code(exc)
+        if code is not None:
+            log.warning(
+                "%s on %s %s: %s", code, request.method, request.url.path, exc.__cause__ or exc
+            )
+            return error_response(request, storage_error(code))
+        return await on_other(request, exc)
+
     async def on_other(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return error_response(request, ApiError("internal_error"))
@@ -203,4 +351,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(PasyansError, on_engine_error)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(sa_exc.DBAPIError, on_database)
+    app.add_exception_handler(sa_exc.TimeoutError, on_database)
     app.add_exception_handler(Exception, on_other)

@@ -29,7 +29,11 @@ def alembic_config(url: str) -> Config:
 def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database at ``url`` up to ``revision`` (default: the newest)."""
     engine = (
-        make_engine(url, pool_size=1) if is_sqlite(url) else create_engine(url, poolclass=NullPool)
+        # A migration may wait for another process's (and may itself take long): no short
+        # timeouts here, unlike the request path.
+        make_engine(url, pool_size=1, busy_seconds=120)
+        if is_sqlite(url)
+        else create_engine(url, poolclass=NullPool)
     )
     try:
         with engine.connect() as conn:

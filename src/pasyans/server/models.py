@@ -14,8 +14,10 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    PrimaryKeyConstraint,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -85,6 +87,21 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_player_current", "player_id", "game", "options_key", "status"),
         Index("ix_games_player_created", "player_id", "created_at"),
+        # One game in progress per player, game and option set: the database refuses a
+        # second one, however requests race (docs/server.md).
+        Index(
+            "ux_games_one_playing",
+            "player_id",
+            "game",
+            "options_key",
+            unique=True,
+            sqlite_where=text("status = 'playing'"),
+            postgresql_where=text("status = 'playing'"),
+        ),
+        # The charts' latest finished games, without reading the others.
+        Index("ix_games_player_finished", "player_id", "finished_at"),
+        Index("ix_games_player_game_finished", "player_id", "game", "finished_at"),
+        Index("ix_games_player_key_finished", "player_id", "game", "options_key", "finished_at"),
     )
 
 
@@ -163,3 +180,53 @@ class RateCounter(Base):
 
     key: Mapped[str] = mapped_column(String(120), primary_key=True)
     tat_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+ALL = "*"
+"""A ``player_stats`` key column that covers every value (``*`` is in no game id, option
+key, kind or difficulty)."""
+
+
+class PlayerStats(Base):
+    """A player's figures over one scope, kept up to date as games finish
+    (:mod:`pasyans.server.stats`), so reading them costs the same at 10 games or 100,000.
+
+    A game adds to four rows: the total (``*`` everywhere), its game, its option set, and
+    its option set with its kind and difficulty (``-`` for none)."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(16))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    given_up: Mapped[int] = mapped_column(Integer, default=0)
+    abandoned: Mapped[int] = mapped_column(Integer, default=0)
+    clean_wins: Mapped[int] = mapped_column(Integer, default=0)
+    current_streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_time_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    best_time_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    fewest_moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    fewest_moves_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    won_time_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Sum over won games (for the average)."""
+    won_moves: Mapped[int] = mapped_column(BigInteger, default=0)
+    hints: Mapped[int] = mapped_column(BigInteger, default=0)
+    undos: Mapped[int] = mapped_column(BigInteger, default=0)
+
+    __table_args__ = (
+        PrimaryKeyConstraint("player_id", "game", "options_key", "kind", "difficulty"),
+    )
+
+
+class Health(Base):
+    """One row that ``/healthz`` writes, to prove the database takes writes."""
+
+    __tablename__ = "health"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -4,9 +4,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    create_model,
+)
+from typing_extensions import TypedDict
+
+from pasyans.engine.core import MAX_DEAL
+from pasyans.rules import GAMES
 
 OptionValue = StrictStr | StrictInt
 
@@ -17,14 +30,41 @@ PlayerView = dict[str, Any]
 """The engine's player view; face-down cards are null."""
 
 
+def _integral(value: Any) -> Any:
+    """JSON has one number type: ``124.0`` is the integer 124 (as JSON Schema's
+    ``integer`` says); ``124.5``, ``"124"`` and ``true`` are not integers."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+if TYPE_CHECKING:
+    Deal = int
+    Version = int
+    Cards = int
+else:
+    # The bounds sit on the integer itself, under the converter, so the schema shows them as
+    # ``minimum``/``maximum``.
+    Deal = Annotated[StrictInt, Field(ge=1, le=MAX_DEAL), BeforeValidator(_integral)]
+    Version = Annotated[StrictInt, Field(ge=0), BeforeValidator(_integral)]
+    Cards = Annotated[StrictInt, Field(ge=1, le=104), BeforeValidator(_integral)]
+"""Integers as the schema's ``"type": "integer"`` means them: exactly what it allows."""
+
+if TYPE_CHECKING:
+    GameId = str
+else:
+    GameId = Literal[tuple(GAMES)]
+"""A game id: an enum of the catalog's games in the schema."""
+
+
 class StrictIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class GameCreateIn(StrictIn):
-    game: str = Field(max_length=40, examples=["spider"])
-    deal: StrictInt | None = Field(default=None, description="1 … 2147483647; random when omitted.")
-    options: dict[str, OptionValue] = Field(default_factory=dict, examples=[{"suits": 2}])
+class GameCreateBase(StrictIn):
+    """What every game's ``POST /api/games`` body has besides ``game`` and ``options``."""
+
+    deal: Deal | None = Field(default=None, description="1 … 2147483647; random when omitted.")
     solvable: StrictBool | None = Field(
         default=None, description="true: a proven-winnable deal; omitted: the game's default."
     )
@@ -34,14 +74,65 @@ class GameCreateIn(StrictIn):
     )
 
 
+def _title(game_id: str) -> str:
+    return "".join(part.capitalize() for part in game_id.split("-"))
+
+
+def _option_values(values: tuple[str, ...]) -> Any:
+    """An option's values as an enum; a number may also be sent as a JSON number."""
+    numbers = tuple(int(v) for v in values if v.isdigit())
+    return Annotated[Literal[values + numbers], BeforeValidator(_no_lookalike)]
+
+
+def _no_lookalike(value: Any) -> Any:
+    """``true`` and ``2.0`` equal 1 and 2 in Python, but are not option values."""
+    if isinstance(value, bool | float):
+        raise ValueError("an option value is a string or a whole number")
+    return value
+
+
+def _create_model(game_id: str) -> type[GameCreateBase]:
+    """The body of ``POST /api/games`` for one game: its id, and its options with the
+    values it allows (enums), so the schema says exactly what the server accepts."""
+    spec = GAMES[game_id]
+    make_typed_dict: Any = TypedDict
+    options: Any = make_typed_dict(
+        f"{_title(game_id)}Options",
+        {o.name: _option_values(o.values) for o in spec.options},
+        total=False,
+    )
+    setattr(options, "__pydantic_config__", ConfigDict(extra="forbid"))  # noqa: B010
+    game: Any = Literal[game_id]
+    model: type[GameCreateBase] = create_model(
+        f"{_title(game_id)}GameIn",
+        __base__=GameCreateBase,
+        game=(game, Field(examples=[game_id])),
+        options=(options, Field(default_factory=dict)),
+    )
+    return model
+
+
+if TYPE_CHECKING:
+
+    class GameCreateIn(GameCreateBase):
+        game: str
+        options: dict[str, str | int]
+else:
+    GameCreateIn = Annotated[
+        Union[tuple(_create_model(g) for g in GAMES)],  # noqa: UP007
+        Field(discriminator="game"),
+    ]
+    """``POST /api/games``: one body shape per game (``game`` picks it)."""
+
+
 class VersionIn(StrictIn):
-    version: StrictInt = Field(ge=0, description="The version the request was made on.")
+    version: Version = Field(description="The version the request was made on.")
 
 
 class MoveJson(StrictIn):
     from_: str = Field(alias="from", max_length=12)
     to: str | None = Field(default=None, max_length=12)
-    cards: StrictInt | None = Field(default=None, ge=1, le=104)
+    cards: Cards | None = None
 
 
 class MoveIn(VersionIn):
@@ -67,7 +158,7 @@ class EmptyIn(StrictIn):
 
 class GameOut(BaseModel):
     id: str
-    game: str
+    game: GameId
     options: dict[str, str]
     deal: int
     kind: str
@@ -191,7 +282,10 @@ class CatalogOut(BaseModel):
 
 
 class HealthOut(BaseModel):
-    status: str
+    status: Literal["ok", "unavailable"]
+    code: str | None = Field(
+        default=None, description="Why not (503): database_busy, database_read_only, …"
+    )
 
 
 class ErrorInner(BaseModel):

@@ -1,4 +1,6 @@
-"""ASGI middleware: security headers, the request body limit and the player cookie.
+"""ASGI middleware: security headers, the request body limit and the player cookie;
+``HEAD`` wherever ``GET`` works, ``Cache-Control: no-store`` on the API, JSON-only request
+bodies; and a log filter that escapes control characters.
 
 Pure ASGI (no ``BaseHTTPMiddleware``), so it costs little and sees every answer,
 errors included.
@@ -6,6 +8,8 @@ errors included.
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import json
 import logging
 import re
@@ -41,6 +45,73 @@ HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 _OURS = {b"content-security-policy", *(name for name, _ in HEADERS)}
+_NO_STORE = (b"cache-control", b"no-store")
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+def is_json(content_type: str | None) -> bool:
+    """Whether a ``Content-Type`` names JSON (``application/json``, parameters allowed)."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json"
+
+
+def trusted(peer: str | None, allow: str) -> bool:
+    """Whether ``peer`` (the address the connection came from) is one of the proxies
+    ``allow`` lists: addresses or networks, comma-separated, or ``*`` for any (uvicorn's
+    ``forwarded_allow_ips``)."""
+    if not peer:
+        return False
+    entries = [e.strip() for e in allow.split(",") if e.strip()]
+    if "*" in entries:
+        return True
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return peer in entries  # a Unix socket path, say
+    for entry in entries:
+        try:
+            if address in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def escape_control(text: str) -> str:
+    r"""Control characters as escapes, so a request cannot forge or break log lines.
+
+    >>> escape_control("GET /api/games/\x00\nINFO forged")
+    'GET /api/games/\\x00\\nINFO forged'
+    """
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return _CONTROL.sub(
+        lambda m: (
+            named.get(m.group(), f"\\x{ord(m.group()):02x}")
+            if ord(m.group()) < 0x100
+            else f"\\u{ord(m.group()):04x}"
+        ),
+        text,
+    )
+
+
+class EscapeControl(logging.Filter):
+    """A log filter (put on handlers) that escapes control characters in the message and
+    its arguments: uvicorn's access line carries the decoded request path, where
+    ``%00%0A…`` would otherwise start a forged line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = escape_control(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(escape_control(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {
+                k: escape_control(v) if isinstance(v, str) else v for k, v in record.args.items()
+            }
+        return True
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -66,19 +137,31 @@ class Security:
             return False
         if scope.get("scheme") == "https":
             return True
+        if not self.settings.trust_proxy:
+            return False
+        # uvicorn (``proxy_headers``) has already applied the header of a trusted proxy to
+        # ``scheme``; here only a peer in ``forwarded_allow_ips`` is believed.
+        client = scope.get("client")
+        if not trusted(client[0] if client else None, self.settings.forwarded_allow_ips):
+            return False
         forwarded = _header(scope, b"x-forwarded-proto")
-        return self.settings.trust_proxy and (forwarded or "").split(",")[0].strip() == "https"
+        return (forwarded or "").split(",")[0].strip() == "https"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        head = scope["method"] == "HEAD"
+        if head:  # answered as GET without the body, wherever GET works
+            scope = {**scope, "method": "GET"}
+        path: str = scope["path"]
         https = self.is_https(scope)
-        csp = DOCS_CSP if scope["path"].startswith("/docs") else CSP
+        csp = DOCS_CSP if path.startswith("/docs") else CSP
         extra: list[tuple[bytes, bytes]] = [(b"content-security-policy", csp.encode()), *HEADERS]
         if https:
             extra.append((b"strict-transport-security", b"max-age=31536000"))
-        if scope["path"].startswith("/api"):
+        api = path.startswith("/api")
+        if api:
             token, is_new = self._token(scope)
             scope.setdefault("state", {})["token_hash"] = hash_token(token)
             if is_new:
@@ -91,19 +174,38 @@ class Security:
             if message["type"] == "http.response.start":
                 started = True
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _OURS]
+                if (api or path == "/healthz") and not any(
+                    k.lower() == b"cache-control" for k, _ in headers
+                ):
+                    headers.append(_NO_STORE)
                 message = {**message, "headers": headers + extra}
+            elif head and message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
             await send(message)
 
-        body_receive = await self._limited_body(scope, receive)
+        try:
+            body_receive = await self._limited_body(scope, receive)
+        except TimeoutError:
+            await self._error(send_with_headers, scope, 408, "request_timeout")
+            return
         if body_receive is None:
             await self._error(send_with_headers, scope, 413, "body_too_large")
+            return
+        if (
+            api
+            and scope["method"] in _BODY_METHODS
+            and not is_json(_header(scope, b"content-type"))
+        ):
+            await self._error(send_with_headers, scope, 415, "unsupported_media_type")
             return
         try:
             await self.app(scope, body_receive, send_with_headers)
         except Exception:
             # Answered here rather than by Starlette's outermost error middleware, so that
             # a 500 carries the security headers too.
-            log.exception("unhandled error on %s %s", scope.get("method"), scope["path"])
+            log.exception("unhandled error on %s %s", scope.get("method"), path)
             if started:
                 raise
             await self._error(send_with_headers, scope, 500, "internal_error")
@@ -144,17 +246,19 @@ class Security:
             return receive
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return receive
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        # A body sent slowly on purpose holds a worker: it must arrive in time.
+        async with asyncio.timeout(self.settings.body_seconds):
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return receive
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    return None
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
         body = b"".join(chunks)
         sent = False
 
@@ -170,16 +274,10 @@ class Security:
     async def _error(self, send: Any, scope: Scope, status: int, code: str) -> None:
         accept = (_header(scope, b"accept-language") or "").lower()
         ru = accept.startswith("ru")
+        message = RU[code] if ru else EN[code]
+        inner = {"code": code, "message": message, "message_en": EN[code], "message_ru": RU[code]}
         body = json.dumps(
-            {
-                "error": {
-                    "code": code,
-                    "message": RU[code] if ru else EN[code],
-                    "message_en": EN[code],
-                    "message_ru": RU[code],
-                }
-            },
-            ensure_ascii=False,
+            {"code": code, "message": message, "error": inner}, ensure_ascii=False
         ).encode()
         await send(
             {
@@ -187,6 +285,7 @@ class Security:
                 "status": status,
                 "headers": [
                     (b"content-type", b"application/json"),
+                    *([_NO_STORE] if scope["path"].startswith("/api") else []),
                     (b"content-length", str(len(body)).encode()),
                     (b"connection", b"close"),
                 ],

@@ -25,7 +25,7 @@ from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
 from pasyans.server import pool, store
 from pasyans.server.cache import GameCache
-from pasyans.server.errors import ApiError, from_engine
+from pasyans.server.errors import ApiError, from_engine, storage_error
 from pasyans.server.models import GameRow
 from pasyans.server.settings import Settings
 
@@ -56,12 +56,15 @@ def writing(ctx: Context) -> Iterator[None]:
     if ctx.write_lock is None:
         yield
         return
-    with ctx.write_lock:
-        try:
-            yield
-        finally:
-            if ctx.session.in_transaction():
-                ctx.session.rollback()
+    # Bounded like every other wait on the database: a long queue is a busy database (503).
+    if not ctx.write_lock.acquire(timeout=ctx.settings.db_busy_seconds):
+        raise storage_error("database_busy")
+    try:
+        yield
+    finally:
+        if ctx.session.in_transaction():
+            ctx.session.rollback()
+        ctx.write_lock.release()
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -340,6 +343,17 @@ def _change(
         ):
             ctx.cache.put(*key, game)
         raise
+    if len(game.moves) > ctx.settings.max_moves:
+        # Refused after the fact (autocollect adds many at once); the changed Game is
+        # dropped, the row stays as it was.
+        ctx.session.rollback()
+        raise ApiError(
+            "too_many_moves",
+            f"A game holds at most {ctx.settings.max_moves} moves: restart it or start another.",
+            message_ru=f"В партии может быть не больше {ctx.settings.max_moves} ходов: "
+            "начните её заново или начните новую.",
+            status=422,
+        )
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()

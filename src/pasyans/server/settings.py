@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     active_gap_seconds: float = Field(
         default=30.0, gt=0, description="Longest gap between signs of activity that counts."
     )
+    max_moves: int = Field(
+        default=5000,
+        ge=10,
+        description="Longest move list of a game (rebuilding it costs time per request); a "
+        "move beyond it is refused with too_many_moves.",
+    )
     game_cache_size: int = Field(default=256, ge=0, description="Rebuilt games kept per process.")
     rate_hint_per_minute: float = Field(
         default=60,
@@ -103,6 +109,28 @@ class Settings(BaseSettings):
         description="FULL: every commit survives a power loss; NORMAL: only a process crash.",
     )
     db_pool_size: int = Field(default=5, ge=1)
+    db_busy_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        le=9,
+        description="Longest wait for a lock or a pooled connection (SQLite busy timeout, "
+        "PostgreSQL lock_timeout); then 503 database_busy. Keep it below the proxy's timeout.",
+    )
+    db_statement_seconds: float = Field(
+        default=8.0, gt=0, le=9.5, description="PostgreSQL statement_timeout."
+    )
+    db_connect_seconds: float = Field(
+        default=3.0, gt=0, le=9, description="Longest wait to open a database connection."
+    )
+    keep_alive_seconds: float = Field(
+        default=5.0, gt=0, description="An idle keep-alive connection is closed after this."
+    )
+    header_seconds: float = Field(
+        default=10.0, gt=0, description="A request's headers must arrive within this."
+    )
+    body_seconds: float = Field(
+        default=10.0, gt=0, description="A request's body must arrive within this (408)."
+    )
     log_level: str = "info"
 
     def resolved_database_url(self) -> str:

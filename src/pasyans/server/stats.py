@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Connection, and_, delete, event, func, inspect, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from pasyans.rules import GAMES
 from pasyans.server import store
-from pasyans.server.models import GameRow
+from pasyans.server.models import ALL, GameRow, PlayerStats
 
 POINTS_LIMIT = 1000
 """The most recent finished games a group sends for its charts."""
@@ -70,6 +71,7 @@ class Record:
     created_at: datetime
     first_move_at: datetime | None
     finished_at: datetime | None
+    difficulty: str | None = None
 
     @property
     def counted(self) -> bool:
@@ -120,6 +122,7 @@ def _record(row: Any, moves: int) -> Record:
         created_at=store.aware(row.created_at),
         first_move_at=None if row.first_move_at is None else store.aware(row.first_move_at),
         finished_at=None if row.finished_at is None else store.aware(row.finished_at),
+        difficulty=row.difficulty,
     )
 
 
@@ -140,6 +143,7 @@ COLUMNS = (
     GameRow.created_at,
     GameRow.first_move_at,
     GameRow.finished_at,
+    GameRow.difficulty,
     func.json_array_length(GameRow.moves).label("line"),
 )
 """What the statistics read: every column but the move lists, which only their length
@@ -189,7 +193,342 @@ def reset(session: Session, player: int | None) -> int:
     result = session.execute(
         delete(GameRow).where(GameRow.player_id == player, GameRow.status != store.PLAYING)
     )
+    session.execute(delete(PlayerStats).where(PlayerStats.player_id == player))
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+# --- kept figures -----------------------------------------------------------------------------
+#
+# Each finished, counted game is folded into the player's ``player_stats`` rows (total,
+# game, option set, option set + kind + difficulty) when it finishes, in the same
+# transaction. Reading the figures then reads those few rows, the games in progress (one
+# per option set at most) and the last POINTS_LIMIT finished games for the charts.
+
+TALLY_FIELDS = (
+    "played",
+    "won",
+    "given_up",
+    "abandoned",
+    "clean_wins",
+    "current_streak",
+    "best_streak",
+    "best_time_ms",
+    "best_time_id",
+    "fewest_moves",
+    "fewest_moves_id",
+    "won_time_ms",
+    "won_moves",
+    "hints",
+    "undos",
+)
+
+
+@dataclass
+class Tally:
+    """The kept figures of one scope: what :func:`fold` needs to add a game in O(1)."""
+
+    played: int = 0
+    won: int = 0
+    given_up: int = 0
+    abandoned: int = 0
+    clean_wins: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    best_time_ms: int | None = None
+    best_time_id: str | None = None
+    fewest_moves: int | None = None
+    fewest_moves_id: str | None = None
+    won_time_ms: int = 0
+    won_moves: int = 0
+    hints: int = 0
+    undos: int = 0
+
+
+def fold(t: Tally, rec: Record) -> None:
+    """Add a finished, counted game to ``t``; games must come in finish order (the rules
+    of the module doc, the same figures as :func:`summarize`)."""
+    t.played += 1
+    t.hints += rec.hints
+    t.undos += rec.undos
+    if rec.won:
+        t.won += 1
+        t.clean_wins += rec.clean
+        t.current_streak += 1
+        t.best_streak = max(t.best_streak, t.current_streak)
+        t.won_time_ms += rec.time_ms
+        t.won_moves += rec.moves
+        if t.best_time_ms is None or rec.time_ms < t.best_time_ms:
+            t.best_time_ms, t.best_time_id = rec.time_ms, rec.id
+        if t.fewest_moves is None or rec.moves < t.fewest_moves:
+            t.fewest_moves, t.fewest_moves_id = rec.moves, rec.id
+    else:
+        t.current_streak = 0
+        t.given_up += rec.status == "lost"
+        t.abandoned += rec.status == "abandoned"
+
+
+Scope = tuple[str, str, str, str]
+
+
+def scopes(rec: Record) -> list[Scope]:
+    """The four ``player_stats`` keys a game adds to, widest first (a fixed order, so two
+    transactions lock them in the same order)."""
+    return [
+        (ALL, ALL, ALL, ALL),
+        (rec.game, ALL, ALL, ALL),
+        (rec.game, rec.options_key, ALL, ALL),
+        (rec.game, rec.options_key, rec.kind, rec.difficulty or "-"),
+    ]
+
+
+def _key(player: int, scope: Scope) -> Any:
+    return and_(
+        PlayerStats.player_id == player,
+        PlayerStats.game == scope[0],
+        PlayerStats.options_key == scope[1],
+        PlayerStats.kind == scope[2],
+        PlayerStats.difficulty == scope[3],
+    )
+
+
+def record_finish(conn: Connection, player: int, rec: Record) -> None:
+    """Fold a game that has just finished into the player's kept figures (row locks on
+    PostgreSQL: concurrent finishes of one player queue, in the same order)."""
+    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    for scope in scopes(rec):
+        game, key, kind, difficulty = scope
+        conn.execute(
+            insert(PlayerStats)
+            .values(player_id=player, game=game, options_key=key, kind=kind,
+                    difficulty=difficulty, **{f: getattr(Tally(), f) for f in TALLY_FIELDS})
+            .on_conflict_do_nothing()
+        )  # fmt: skip
+        stmt = select(*(getattr(PlayerStats, f) for f in TALLY_FIELDS)).where(_key(player, scope))
+        if conn.dialect.name == "postgresql":
+            stmt = stmt.with_for_update()
+        found = conn.execute(stmt).one()
+        tally = Tally(**dict(zip(TALLY_FIELDS, found, strict=True)))
+        fold(tally, rec)
+        conn.execute(
+            update(PlayerStats)
+            .where(_key(player, scope))
+            .values(**{f: getattr(tally, f) for f in TALLY_FIELDS})
+        )
+
+
+def _just_finished(row: GameRow, new: bool) -> bool:
+    if row.status == store.PLAYING or row.first_move_at is None or row.finished_at is None:
+        return False
+    if new:
+        return True
+    old: Sequence[Any] = inspect(row).attrs.status.history.deleted or ()
+    return store.PLAYING in old
+
+
+def _before_flush(session: Session, _context: Any, _instances: Any) -> None:
+    done = [
+        row
+        for objects, new in ((session.new, True), (session.dirty, False))
+        for row in objects
+        if isinstance(row, GameRow) and _just_finished(row, new)
+    ]
+    if not done:
+        return
+    conn = session.connection()
+    pairs = sorted(
+        ((record_of(row), row.player_id) for row in done), key=lambda p: p[0].finish_order()
+    )
+    for rec, player in pairs:
+        record_finish(conn, player, rec)
+
+
+event.listen(Session, "before_flush", _before_flush)
+"""Every session (the server's, the tests', the benchmarks') keeps the figures: a game
+row that becomes finished, or is inserted finished, is folded in when it is flushed."""
+
+
+def rebuild(session: Session, player: int) -> None:
+    """Recount a player's kept figures from their games (after a change made behind the
+    API's back, such as a migration or a test setting a time). The caller commits."""
+    session.execute(delete(PlayerStats).where(PlayerStats.player_id == player))
+    tallies: dict[Scope, Tally] = {}
+    finished = [r for r in records(session, player) if r.finished]
+    for rec in sorted(finished, key=Record.finish_order):
+        for scope in scopes(rec):
+            fold(tallies.setdefault(scope, Tally()), rec)
+    for (game, key, kind, difficulty), t in tallies.items():
+        session.add(
+            PlayerStats(player_id=player, game=game, options_key=key, kind=kind,
+                        difficulty=difficulty, **{f: getattr(t, f) for f in TALLY_FIELDS})
+        )  # fmt: skip
+    session.flush()
+
+
+def figures_of(
+    t: Tally,
+    in_progress: int,
+    bests: dict[str, dict[str, Any]],
+    points: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The API's figures from a kept tally (the same shape as :func:`summarize`)."""
+
+    def best(value: int | None, game_id: str | None) -> dict[str, Any] | None:
+        if value is None or game_id is None or game_id not in bests:
+            return None
+        return {"value": value, **bests[game_id]}
+
+    return {
+        "played": t.played,
+        "won": t.won,
+        "lost": t.played - t.won,
+        "given_up": t.given_up,
+        "abandoned": t.abandoned,
+        "win_rate": round(t.won / t.played, 4) if t.played else None,
+        "clean_wins": t.clean_wins,
+        "in_progress": in_progress,
+        "current_streak": t.current_streak,
+        "best_streak": t.best_streak,
+        "best_time": best(t.best_time_ms, t.best_time_id),
+        "fewest_moves": best(t.fewest_moves, t.fewest_moves_id),
+        "average_time_ms": round(t.won_time_ms / t.won) if t.won else None,
+        "average_moves": round(t.won_moves / t.won, 1) if t.won else None,
+        "hints": t.hints,
+        "undos": t.undos,
+        "points": points,
+    }
+
+
+def parse_key(key: str) -> dict[str, str]:
+    """The options of an option key: ``"runs=single&spine=56"`` → ``{"runs": …}``."""
+    return dict(part.split("=", 1) for part in key.split("&") if "=" in part)
+
+
+def _points(
+    session: Session, player: int, game: str | None, key: str | None, limit: int
+) -> list[dict[str, Any]]:
+    if limit <= 0:
+        return []
+    stmt = select(
+        GameRow.id,
+        GameRow.created_at,
+        GameRow.finished_at,
+        GameRow.status,
+        GameRow.time_ms,
+        GameRow.deal,
+        GameRow.game,
+        func.json_array_length(GameRow.moves).label("line"),
+    ).where(
+        GameRow.player_id == player,
+        GameRow.finished_at.is_not(None),
+        GameRow.first_move_at.is_not(None),
+        GameRow.status != store.PLAYING,
+    )
+    if game is not None:
+        stmt = stmt.where(GameRow.game == game)
+    if key is not None:
+        stmt = stmt.where(GameRow.options_key == key)
+    # Ordered by the indexed column alone, so the database walks the index backwards and
+    # stops at ``limit``; ties (the same instant) are then put in finish order here.
+    stmt = stmt.order_by(GameRow.finished_at.desc()).limit(limit)
+    aware = store.aware  # SQLite may give back both naive and aware times
+    rows = sorted(
+        session.execute(stmt),
+        key=lambda r: (aware(r.finished_at), aware(r.created_at), r.id),
+        reverse=True,
+    )
+    return [
+        {
+            "at": store.aware(r.finished_at),
+            "result": RESULTS[r.status],
+            "time_ms": r.time_ms,
+            "moves": r.line,
+            "deal": r.deal,
+            "game": r.game,
+        }
+        for r in reversed(rows)
+    ]
+
+
+def kept_statistics(
+    session: Session,
+    player: int | None,
+    *,
+    game: str | None = None,
+    key: str | None = None,
+    points: int = POINTS_LIMIT,
+) -> dict[str, Any]:
+    """What :func:`statistics` gives over :func:`records`, from the kept figures: a few
+    rows per option set, whatever the number of games."""
+    empty = {"total": figures_of(Tally(), 0, {}, []), "games": []}
+    if player is None:
+        return empty
+    stmt = select(PlayerStats).where(PlayerStats.player_id == player)
+    if game is not None:
+        stmt = stmt.where(PlayerStats.game.in_([game, ALL]))
+    kept = {(r.game, r.options_key, r.kind, r.difficulty): r for r in session.scalars(stmt)}
+    # The games in progress, one per option set at most: counted here, not grouped in SQL,
+    # so the planner reads the small partial index ``ux_games_one_playing``.
+    # SQLite's planner, without statistics, prefers a wider index of all the player's
+    # games: it is told which one to use.
+    hint = "INDEXED BY ux_games_one_playing" if session.get_bind().dialect.name == "sqlite" else ""
+    progress_stmt = text(
+        f"SELECT game, options_key, first_move_at FROM games {hint} "
+        "WHERE player_id = :player AND status = 'playing'"
+    )
+    progress: dict[tuple[str, str], int] = {}
+    for g, k, first in session.execute(progress_stmt, {"player": player}):
+        if first is not None and (game is None or g == game) and (key is None or k == key):
+            progress[(g, k)] = progress.get((g, k), 0) + 1
+    groups = {(g, k) for (g, k, kind, _d) in kept if g != ALL and k != ALL and kind == ALL}
+    groups = {gk for gk in groups | set(progress) if key is None or gk[1] == key}
+    if game is not None:
+        groups = {gk for gk in groups if gk[0] == game}
+    total_scope = (ALL, ALL, ALL, ALL) if game is None else (
+        (game, ALL, ALL, ALL) if key is None else (game, key, ALL, ALL)
+    )  # fmt: skip
+
+    def tally(scope: Scope) -> Tally:
+        row = kept.get(scope)
+        return Tally() if row is None else Tally(**{f: getattr(row, f) for f in TALLY_FIELDS})
+
+    tallies = {gk: tally((gk[0], gk[1], ALL, ALL)) for gk in groups}
+    total = tally(total_scope)
+    ids = {
+        i
+        for t in [total, *tallies.values()]
+        for i in (t.best_time_id, t.fewest_moves_id)
+        if i is not None
+    }
+    bests: dict[str, dict[str, Any]] = {}
+    if ids:
+        for r in session.execute(
+            select(GameRow.id, GameRow.deal, GameRow.kind, GameRow.game, GameRow.options).where(
+                GameRow.id.in_(ids), GameRow.player_id == player
+            )
+        ):
+            bests[r.id] = {
+                "deal": r.deal,
+                "kind": r.kind,
+                "game": r.game,
+                "options": {str(k): str(v) for k, v in dict(r.options).items()},
+                "id": r.id,
+            }
+    out = []
+    charts: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for g, k in sorted(groups, key=lambda gk: (_order(gk[0]), gk)):
+        charts[(g, k)] = _points(session, player, g, k, points)
+        figures = figures_of(tallies[(g, k)], progress.get((g, k), 0), bests, charts[(g, k)])
+        out.append({"game": g, "options": parse_key(k), "options_key": k} | figures)
+    # With one option set, the total's chart is that set's: not read twice.
+    total_points = (
+        next(iter(charts.values()))
+        if len(charts) == 1
+        else _points(session, player, game, key, points)
+    )
+    total_figures = figures_of(
+        total, sum(progress.get(gk, 0) for gk in groups), bests, total_points
+    )
+    return {"total": total_figures, "games": out}
 
 
 # --- counting -----------------------------------------------------------------------------

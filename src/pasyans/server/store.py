@@ -8,18 +8,22 @@ loser sees the new version.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pasyans.server.models import GameRow, Player
 
 PLAYING = "playing"
+IS_PLAYING = text("games.status = 'playing'")
+"""``status = 'playing'`` written out, not bound: only then may SQLite and PostgreSQL use
+the partial index ``ux_games_one_playing`` (its condition must match the query's)."""
 FINISHED = ("won", "lost", "abandoned")
 
 
@@ -34,6 +38,11 @@ def aware(t: datetime) -> datetime:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a game id may be: ``secrets.token_urlsafe(16)`` gives 22 of these characters; the
+column holds up to 32."""
 
 
 def new_game_id() -> str:
@@ -70,15 +79,23 @@ def find_game(
     session: Session, token_hash: str, game_id: str, *, for_update: bool = False
 ) -> GameRow | None:
     """The game ``game_id`` if it belongs to this player; None otherwise (missing or not
-    theirs: the caller answers both the same way)."""
-    stmt = (
-        select(GameRow)
-        .join(Player, Player.id == GameRow.player_id)
-        .where(GameRow.id == game_id[:64], Player.token_hash == token_hash)
-    )
-    if for_update:
-        stmt = stmt.with_for_update(of=GameRow)
-    return session.scalar(stmt)
+    theirs: the caller answers both the same way). An id with a character outside the
+    alphabet of game ids (URL-safe base64) is no game, and never reaches the database
+    (PostgreSQL refuses a NUL byte in text with an error)."""
+    if not GAME_ID.fullmatch(game_id):
+        return None
+    stmt = _FIND_FOR_UPDATE if for_update else _FIND
+    return session.scalar(stmt, {"game_id": game_id, "token_hash": token_hash})
+
+
+_FIND = (
+    select(GameRow)
+    .join(Player, Player.id == GameRow.player_id)
+    .where(GameRow.id == bindparam("game_id"), Player.token_hash == bindparam("token_hash"))
+)
+"""Built once: the hottest query of the server (every move) skips building the statement
+and its cache key."""
+_FIND_FOR_UPDATE = _FIND.with_for_update(of=GameRow)
 
 
 def current_game(session: Session, token_hash: str, game: str, key: str) -> GameRow | None:
@@ -112,21 +129,71 @@ def add_game(
     difficulty: str | None = None,
     generator: int | None = None,
 ) -> GameRow:
-    """Insert a new game; the player's other unfinished games of the same game id and
-    options become ``abandoned`` (the new one is now current)."""
-    t = now()
+    """Insert a new game; the player's unfinished game of the same game id and options
+    becomes ``abandoned`` (the new one is now current).
+
+    The database holds one game in progress per player, game and option set (the unique
+    index ``ux_games_one_playing``). Racing requests of one player queue on the player's
+    row; should an insert still be refused (a writer that does not queue there), it is
+    tried again in a savepoint, which then sees the other game and abandons it. Either
+    way the newest request's game is current and no game is left unfinished behind it."""
     key = options_key(options)
+    # New games of one player queue here (PostgreSQL; SQLite writers are serial anyway),
+    # so the next one sees the game this one makes.
     session.execute(
-        update(GameRow)
-        .where(
-            GameRow.player_id == player,
-            GameRow.game == game,
-            GameRow.options_key == key,
-            GameRow.status == PLAYING,
-        )
-        .values(status="abandoned", finished_at=t, updated_at=t, version=GameRow.version + 1)
+        select(Player.id)
+        .where(Player.id == player)
+        .with_for_update(key_share=True)  # FOR NO KEY UPDATE
     )
-    row = GameRow(
+    for attempt in range(ADD_GAME_ATTEMPTS):
+        try:
+            with session.begin_nested():
+                t = now()
+                current = session.scalars(
+                    select(GameRow)
+                    .where(
+                        GameRow.player_id == player,
+                        GameRow.game == game,
+                        GameRow.options_key == key,
+                        GameRow.status == PLAYING,
+                    )
+                    .with_for_update()
+                ).all()
+                for old in current:  # one at most (the unique index)
+                    old.status = "abandoned"
+                    old.finished_at = t
+                    old.updated_at = t
+                    old.version += 1
+                session.flush()
+                row = _new_row(player, game, options, key, deal, kind, rules_version, summary,
+                               start, t)  # fmt: skip
+                row.difficulty = difficulty
+                row.generator = generator
+                session.add(row)
+                session.flush()
+                return row
+        except IntegrityError:
+            if attempt == ADD_GAME_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+ADD_GAME_ATTEMPTS = 5
+
+
+def _new_row(
+    player: int,
+    game: str,
+    options: dict[str, str],
+    key: str,
+    deal: int,
+    kind: str,
+    rules_version: int,
+    summary: Mapping[str, int],
+    start: dict[str, Any] | None,
+    t: datetime,
+) -> GameRow:
+    return GameRow(
         id=new_game_id(),
         player_id=player,
         game=game,
@@ -136,8 +203,6 @@ def add_game(
         kind=kind,
         rules_version=rules_version,
         start=start,
-        difficulty=difficulty,
-        generator=generator,
         moves=[],
         redo=[],
         version=1,
@@ -155,9 +220,6 @@ def add_game(
         first_move_at=None,
         finished_at=None,
     )
-    session.add(row)
-    session.flush()
-    return row
 
 
 def count_activity(row: GameRow, at: datetime, gap_seconds: float) -> None:

@@ -16,6 +16,7 @@ from pasyans.server.schemas import (
     ErrorOut,
     EventsOut,
     GameCreateIn,
+    GameId,
     GameListOut,
     GameOut,
     GameSummary,
@@ -80,7 +81,7 @@ def list_games(
 
 @router.get("/current", responses=E)
 def current_game(
-    request: Request, ctx: ContextDep, game: Annotated[str, Query(max_length=40)]
+    request: Request, ctx: ContextDep, game: Annotated[GameId, Query()]
 ) -> GameOut | None:
     """The player's unfinished game for ``game`` and the options given as query parameters;
     ``null`` (still 200) when there is none: a first visit is not an error."""

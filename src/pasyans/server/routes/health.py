@@ -1,4 +1,5 @@
-"""``GET /healthz``: 200 when the database answers, 503 when it does not."""
+"""``GET /healthz``: 200 when the database takes a write, 503 (with a code and
+``Retry-After``) when it does not: stopped, locked, read-only or full."""
 
 from __future__ import annotations
 
@@ -6,21 +7,46 @@ import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, update
+from sqlalchemy.dialects import postgresql, sqlite
 
+from pasyans.server import store
+from pasyans.server.errors import RETRY_AFTER_SECONDS, storage_code
+from pasyans.server.models import Health
 from pasyans.server.schemas import HealthOut
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger("pasyans.server")
 
 
-@router.get("/healthz", response_model=HealthOut, responses={503: {"model": HealthOut}})
+def write_check(engine: Engine) -> None:
+    """Write (and commit) the one ``health`` row: the check a read cannot give, since a
+    read-only or full disk and a write lock still let reads through."""
+    with engine.connect() as conn:
+        conn = conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE
+        t = store.now()
+        result = conn.execute(update(Health).where(Health.id == 1).values(checked_at=t))
+        if not result.rowcount:
+            insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+            conn.execute(insert(Health).values(id=1, checked_at=t).on_conflict_do_nothing())
+        conn.commit()
+
+
+@router.get(
+    "/healthz",
+    response_model=HealthOut,
+    responses={503: {"model": HealthOut, "description": "The database takes no writes"}},
+)
 def healthz(request: Request) -> JSONResponse:
-    engine: Engine = request.app.state.engine
+    headers = {"Cache-Control": "no-store"}
     try:
-        with engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
+        write_check(request.app.state.engine)
     except Exception as e:  # any database failure means "not healthy"
-        log.warning("health check failed: %s", type(e).__name__)
-        return JSONResponse({"status": "unavailable"}, status_code=503)
-    return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+        code = storage_code(e) or "database_unavailable"
+        log.warning("health check failed: %s (%s)", code, type(e).__name__)
+        return JSONResponse(
+            {"status": "unavailable", "code": code},
+            status_code=503,
+            headers=headers | {"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
+    return JSONResponse({"status": "ok"}, headers=headers)

@@ -16,7 +16,7 @@ from pasyans.rules import resolve_options
 from pasyans.server import replay, service, stats, store
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
-from pasyans.server.schemas import ErrorOut, PlayerView, StrictIn
+from pasyans.server.schemas import ErrorOut, GameId, PlayerView, StrictIn
 from pasyans.server.stats import Result
 
 router = APIRouter(prefix="/api", tags=["stats"])
@@ -137,7 +137,7 @@ class ReplayOut(BaseModel):
 
 @router.get("/stats", responses={422: E[422]})
 def get_stats(
-    request: Request, ctx: ContextDep, game: Annotated[str | None, Query(max_length=40)] = None
+    request: Request, ctx: ContextDep, game: Annotated[GameId | None, Query()] = None
 ) -> StatsOut:
     """The player's figures per game and option set, and the total over them.
 
@@ -152,8 +152,7 @@ def get_stats(
     elif len(request.query_params):
         raise ApiError("validation_error", "Options need a game: ?game=ID&name=value.")
     player = store.player_id(ctx.session, ctx.token_hash)
-    recs = stats.records(ctx.session, player, game=game, key=key)
-    return StatsOut.model_validate(stats.statistics(recs))
+    return StatsOut.model_validate(stats.kept_statistics(ctx.session, player, game=game, key=key))
 
 
 @router.get("/history", responses={422: E[422]})
