@@ -492,10 +492,15 @@ def kept_statistics(
         return Tally() if row is None else Tally(**{f: getattr(row, f) for f in TALLY_FIELDS})
 
     tallies = {gk: tally((gk[0], gk[1], ALL, ALL)) for gk in groups}
+    # Each option set split by deal kind and difficulty ("-" for a random deal).
+    bands: dict[tuple[str, str], list[tuple[str, str, Tally]]] = {gk: [] for gk in groups}
+    for g, k, kind, difficulty in sorted(kept, key=_band_order):
+        if kind != ALL and (g, k) in bands:
+            bands[(g, k)].append((kind, difficulty, tally((g, k, kind, difficulty))))
     total = tally(total_scope)
     ids = {
         i
-        for t in [total, *tallies.values()]
+        for t in [total, *tallies.values(), *(b[2] for bs in bands.values() for b in bs)]
         for i in (t.best_time_id, t.fewest_moves_id)
         if i is not None
     }
@@ -518,7 +523,12 @@ def kept_statistics(
     for g, k in sorted(groups, key=lambda gk: (_order(gk[0]), gk)):
         charts[(g, k)] = _points(session, player, g, k, points)
         figures = figures_of(tallies[(g, k)], progress.get((g, k), 0), bests, charts[(g, k)])
-        out.append({"game": g, "options": parse_key(k), "options_key": k} | figures)
+        by_band = [
+            {"kind": kind, "difficulty": None if d == "-" else d} | figures_of(t, 0, bests, [])
+            for kind, d, t in bands[(g, k)]
+        ]
+        out.append({"game": g, "options": parse_key(k), "options_key": k} | figures
+                   | {"bands": by_band})  # fmt: skip
     # With one option set, the total's chart is that set's: not read twice.
     total_points = (
         next(iter(charts.values()))
@@ -529,6 +539,15 @@ def kept_statistics(
         total, sum(progress.get(gk, 0) for gk in groups), bests, total_points
     )
     return {"total": total_figures, "games": out}
+
+
+_BANDS = {"-": 0, "easy": 1, "medium": 2, "hard": 3}
+
+
+def _band_order(scope: Scope) -> tuple[str, str, bool, int, str]:
+    """Random deals first, then easy, medium, hard."""
+    g, k, kind, d = scope
+    return g, k, kind != "random", _BANDS.get(d, 9), d
 
 
 # --- counting -----------------------------------------------------------------------------

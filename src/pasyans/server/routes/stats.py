@@ -16,7 +16,7 @@ from pasyans.rules import resolve_options
 from pasyans.server import replay, service, stats, store
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
-from pasyans.server.schemas import ErrorOut, GameId, PlayerView, StrictIn
+from pasyans.server.schemas import Difficulty, ErrorOut, GameId, PlayerView, StrictIn
 from pasyans.server.stats import Result
 
 router = APIRouter(prefix="/api", tags=["stats"])
@@ -71,10 +71,22 @@ class Figures(BaseModel):
     points: list[Point] = Field(description="The last 1000 games that ended, oldest first.")
 
 
+class BandFigures(Figures):
+    """An option set's figures for one deal kind and difficulty (``points`` is empty and
+    ``in_progress`` 0 here: the option set has them)."""
+
+    kind: str = Field(description="random or solvable.")
+    difficulty: Difficulty | None = Field(description="easy, medium or hard; null: random.")
+
+
 class GameFigures(Figures):
     game: str
     options: dict[str, str]
     options_key: str
+    bands: list[BandFigures] = Field(
+        description="The same figures per deal kind and difficulty: random first, then easy,"
+        " medium and hard."
+    )
 
 
 class StatsOut(BaseModel):
