@@ -12,6 +12,7 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from typing import Any
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -102,3 +103,41 @@ def throwaway_postgres(
                 timeout=60,
             )
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- a Spine layout that autocollect wins, for tests of endings and statistics ---------------
+
+
+def collectable_spine() -> Any:
+    """A default Spine layout that autocollect wins from move 0 (no real deal is ever like
+    this: the generator refuses trivial deals). Every pile holds its cards in falling rank
+    from bottom to top, so the lowest card left is always on top of some pile; ``t4>t2``
+    (seven onto eight of diamonds) is a legal detour that keeps it so."""
+    from pasyans.cards import make_card, parse_card
+    from pasyans.position import Table
+    from pasyans.rules import get_game
+
+    spec = get_game("spine")
+    table = Table.empty(len(spec.piles))
+    high = list(range(13, 7, -1))  # K … 8
+    spine = [parse_card("8S")]
+    for x in range(8):
+        cards = [make_card(r, x % 4) for r in high]
+        if x == 3:  # t4: K … 9 of spades, then the seven of diamonds
+            cards = [*cards[:-1], parse_card("7D")]
+        table.piles[spec.index[f"t{x + 1}"]] = tuple(cards)
+    rest = [make_card(r, s) for r in range(7, 0, -1) for s in range(4) for _ in range(2)]
+    rest.remove(parse_card("7D"))
+    table.piles[spec.index["spine"]] = tuple(spine + rest)
+    return table.freeze()
+
+
+def pool_collectable(session: Any, deal: int, difficulty: str = "medium") -> None:
+    """Put :func:`collectable_spine` in the deal pool as default Spine's solvable ``deal``
+    (tests: a game won by one autocollect). The caller commits."""
+    from pasyans import deals
+    from pasyans.server import pool, store
+
+    made = pool.Made(collectable_spine(), difficulty, 0.0, deals.GENERATOR_VERSION)
+    key = store.options_key({"empty": "kings", "runs": "single", "spine": "56"})
+    pool.add(session, "spine", key, deal, made)

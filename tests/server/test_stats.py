@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
@@ -17,17 +18,26 @@ from server_helpers import CARD, assert_no_hidden, move, new_game, post
 from sqlalchemy import select, update
 
 from pasyans.deals import new_game as engine_game
-from pasyans.engine import core
+from pasyans.devtools import collectable_spine, pool_collectable
+from pasyans.engine import Game, core
 from pasyans.engine.moves import Move
 from pasyans.rules.spec import PileKind
 from pasyans.server import stats
 from pasyans.server.models import GameRow
 from pasyans.server.stats import Record, streaks, summarize
 
-# Spine solvable deal 1 can be autocollected from the start (104 moves); "t4>t2" first
-# keeps it collectable and makes the line 105 moves.
+# Spine solvable deal 1 is, in these tests, a layout that autocollect wins from the start
+# (104 moves, put in the deal pool: real solvable deals never are); "t4>t2" first keeps it
+# collectable and makes the line 105 moves.
 WIN_DEAL = 1
 DETOUR = "t4>t2"
+
+
+@pytest.fixture(autouse=True)
+def collectable_deal(app: FastAPI) -> None:
+    with app.state.sessionmaker() as s:
+        pool_collectable(s, WIN_DEAL)
+        s.commit()
 
 
 def win(client: TestClient, *, pre: Sequence[str] = (), hint: bool = False) -> dict[str, Any]:
@@ -376,7 +386,7 @@ def test_replay_steps_through_the_won_line(client: TestClient) -> None:
     start = r.json()
     assert (start["step"], start["steps"], start["result"]) == (0, 105, "won")
     assert start["moves"][0] == DETOUR and len(start["moves"]) == 105
-    fresh = engine_game("spine", WIN_DEAL, None, "solvable").view()
+    fresh = Game("spine", WIN_DEAL, start=collectable_spine(), kind="solvable").view()
     assert start["view"]["piles"] == fresh["piles"]
     assert start["view"]["moves"] == []  # a replay is not played
     one = client.get(f"/api/games/{g['id']}/replay", params={"step": 1}).json()
