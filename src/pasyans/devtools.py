@@ -12,9 +12,9 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from typing import Any
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 class PostgresUnavailable(RuntimeError):
