@@ -305,7 +305,7 @@ def test_kept_figures_equal_a_recount(app: FastAPI, client: TestClient) -> None:
         player = s.scalar(select(GameRow.player_id).limit(1))
         kept = stats.kept_statistics(s, player)
         recount = stats.statistics(stats.records(s, player))
-        assert kept == recount
+        assert without_bands(kept) == recount
 
         def kept_rows() -> list[tuple[Any, ...]]:
             rows = s.scalars(select(PlayerStats)).all()
@@ -343,3 +343,15 @@ def test_a_move_list_has_a_cap(make_app: Callable[..., FastAPI]) -> None:
         assert g["view"]["counters"]["moves"] == 11
         g = post(c, g["id"], "redo", version=g["version"]).json()
         assert g["view"]["counters"]["moves"] == 12
+
+
+def without_bands(figures: dict[str, Any]) -> dict[str, Any]:
+    """The kept figures less each option set's ``bands`` (which a recount does not make),
+    after checking that the bands add up to their option set."""
+    games = []
+    for g in figures["games"]:
+        bands = g["bands"]
+        assert sum(b["played"] for b in bands) == g["played"]
+        assert sum(b["won"] for b in bands) == g["won"]
+        games.append({k: v for k, v in g.items() if k != "bands"})
+    return {**figures, "games": games}

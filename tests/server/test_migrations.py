@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -147,8 +148,20 @@ def test_0004_abandons_duplicates_and_fills_the_kept_figures(db_url: str) -> Non
             status = dict(s.execute(select(GameRow.id, GameRow.status)).all())
             assert status["p2"] == "playing" and status["p1"] == "abandoned"
             kept = stats.kept_statistics(s, 1)
-            assert kept == stats.statistics(stats.records(s, 1))
+            assert without_bands(kept) == stats.statistics(stats.records(s, 1))
             assert (kept["total"]["played"], kept["total"]["won"]) == (4, 2)
             assert kept["total"]["best_time"]["id"] == "w2"
     finally:
         engine.dispose()
+
+
+def without_bands(figures: dict[str, Any]) -> dict[str, Any]:
+    """The kept figures less each option set's ``bands`` (which a recount does not make),
+    after checking that the bands add up to their option set."""
+    games = []
+    for g in figures["games"]:
+        bands = g["bands"]
+        assert sum(b["played"] for b in bands) == g["played"]
+        assert sum(b["won"] for b in bands) == g["won"]
+        games.append({k: v for k, v in g.items() if k != "bands"})
+    return {**figures, "games": games}
