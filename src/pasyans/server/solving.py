@@ -97,9 +97,17 @@ def _solve_in_child(
     return result, time.thread_time() - t0
 
 
-_START = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-"""Fork: the child starts at once with everything imported (it only runs the search:
-no database, no logging)."""
+_START = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+"""Forkserver, not fork: a forked child would inherit every file the web worker has open
+(sockets, pipes to other programs), keeping them open after the worker closes them. The
+forkserver starts clean and has the solver imported, so a child still starts at once."""
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    ctx = multiprocessing.get_context(_START)
+    if _START == "forkserver":
+        ctx.set_forkserver_preload(["pasyans.solver.search"])
+    return ctx
 
 
 class Searches:
@@ -120,7 +128,7 @@ class Searches:
             if self._executor is None or self._pid != os.getpid():
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=processes,
-                    mp_context=multiprocessing.get_context(_START),
+                    mp_context=_context(),
                     initializer=_lower_priority,
                 )
                 self._pid = os.getpid()
