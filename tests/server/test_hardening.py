@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from server_helpers import move, new_game, post
+from server_helpers import move, new_game, post, without_bands
 from sqlalchemy import create_engine, event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
@@ -343,15 +343,3 @@ def test_a_move_list_has_a_cap(make_app: Callable[..., FastAPI]) -> None:
         assert g["view"]["counters"]["moves"] == 11
         g = post(c, g["id"], "redo", version=g["version"]).json()
         assert g["view"]["counters"]["moves"] == 12
-
-
-def without_bands(figures: dict[str, Any]) -> dict[str, Any]:
-    """The kept figures less each option set's ``bands`` (which a recount does not make),
-    after checking that the bands add up to their option set."""
-    games = []
-    for g in figures["games"]:
-        bands = g["bands"]
-        assert sum(b["played"] for b in bands) == g["played"]
-        assert sum(b["won"] for b in bands) == g["won"]
-        games.append({k: v for k, v in g.items() if k != "bands"})
-    return {**figures, "games": games}

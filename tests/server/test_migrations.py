@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from server_helpers import without_bands
 from sqlalchemy import create_engine, inspect
 from sqlalchemy.pool import NullPool
 
@@ -153,15 +153,3 @@ def test_0004_abandons_duplicates_and_fills_the_kept_figures(db_url: str) -> Non
             assert kept["total"]["best_time"]["id"] == "w2"
     finally:
         engine.dispose()
-
-
-def without_bands(figures: dict[str, Any]) -> dict[str, Any]:
-    """The kept figures less each option set's ``bands`` (which a recount does not make),
-    after checking that the bands add up to their option set."""
-    games = []
-    for g in figures["games"]:
-        bands = g["bands"]
-        assert sum(b["played"] for b in bands) == g["played"]
-        assert sum(b["won"] for b in bands) == g["won"]
-        games.append({k: v for k, v in g.items() if k != "bands"})
-    return {**figures, "games": games}
