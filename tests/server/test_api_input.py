@@ -41,6 +41,24 @@ def test_retarget_is_one_move_and_no_undo(client: TestClient) -> None:
     assert listed["undos"] == 0 and listed["moves"] == 1
 
 
+def test_a_retarget_is_a_move_played_in_moves_total(client: TestClient) -> None:
+    """``moves_total`` counts every move played: the retarget's move too, while the line's
+    move count (``moves``) stays 1 and the retarget is no undo."""
+    g = _spine_pair(client)
+    first, second = g["pair"]
+    r = post(client, g["id"], "moves", move=first, version=g["version"])
+    r = post(client, g["id"], "retarget", move=second, version=r.json()["version"])
+    r = post(client, g["id"], "retarget", move=first, version=r.json()["version"])
+    assert r.status_code == 200, r.text
+    assert r.json()["view"]["counters"]["moves"] == 1
+    item = client.get("/api/history").json()["items"][0]
+    assert item["id"] == g["id"]
+    assert (item["moves"], item["moves_total"], item["undos"]) == (1, 3, 0)
+    r = post(client, g["id"], "retarget", move=first, version=r.json()["version"])
+    assert r.status_code == 422  # refused (same target): nothing counted
+    assert client.get("/api/history").json()["items"][0]["moves_total"] == 3
+
+
 def test_a_refused_retarget_changes_nothing(client: TestClient) -> None:
     g = _spine_pair(client)
     r = post(client, g["id"], "retarget", move=g["pair"][1], version=g["version"])

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from pasyans import deals
 from pasyans.engine import MAX_DEAL, Game
 from pasyans.engine.core import check_deal_number
+from pasyans.engine.moves import Move
 from pasyans.errors import OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import resolve_options
@@ -331,6 +332,7 @@ def _change(
     game = checkout(ctx, row)
     key = (row.id, row.version)
     before, position, counters = game.moves_made, game.state, (game.undos, game.hints)
+    line = game.moves if counts_as_move else []
     try:
         result = action(game, row)
     except PasyansError:
@@ -362,8 +364,11 @@ def _change(
     row.hints = game.hints
     row.score = view["counters"]["score"]
     row.foundation_cards = view["counters"]["foundation_cards"]
-    if counts_as_move and game.moves_made > before:
-        row.moves_total += game.moves_made - before
+    # Moves played: the new line beyond what it shares with the old one (a retarget
+    # replaces the last move and its auto-moves, and plays them anew).
+    played = _played(line, game.moves) if counts_as_move else 0
+    if played:
+        row.moves_total += played
         if row.first_move_at is None:
             row.first_move_at = t
     if view["flags"]["won"]:
@@ -374,6 +379,15 @@ def _change(
     ctx.session.commit()
     checkin(ctx, row, game)
     return describe(row, game, view), result
+
+
+def _played(old: list[Move], new: list[Move]) -> int:
+    same = 0
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            break
+        same += 1
+    return len(new) - same
 
 
 def play(
