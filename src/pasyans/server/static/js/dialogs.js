@@ -32,13 +32,16 @@ function bestRows(bests) {
   return rows;
 }
 
+/** A row of choice buttons: each `[answer, label key, action, look]` (look: "primary",
+ * "danger" or ""); `before(answer)` runs first (closing the dialog). */
+function choices(list, before) {
+  return list.map(([answer, label, fn, look]) => h(`button.btn${look ? `.${look}` : ""}`,
+    { type: "button", "data-answer": answer, onclick: () => { before(answer); fn(); } }, t(label)));
+}
+
 export function showWon(view, elapsedMs, actions, bests = null) {
   closeAll();
   const c = view.counters;
-  const act = (fn) => () => {
-    dialog.close();
-    fn();
-  };
   const dialog = h(
     "dialog.end.won",
     { "aria-labelledby": "won-title", "data-dialog": "won" },
@@ -54,13 +57,11 @@ export function showWon(view, elapsedMs, actions, bests = null) {
       h("dt", {}, t("stat.undos")), h("dd", { "data-stat": "undos" }, c.undos),
       ...bestRows(bests),
     ),
-    h(
-      "div.actions",
-      {},
-      h("button.btn.primary", { type: "button", onclick: act(actions.newGame) }, t("btn.new")),
-      h("button.btn", { type: "button", onclick: act(actions.replay) }, t("btn.replay")),
-      h("button.btn", { type: "button", onclick: () => dialog.close() }, t("btn.close")),
-    ),
+    h("div.actions", {}, ...choices([
+      ["new", "btn.new", actions.newGame, "primary"],
+      ["replay", "btn.replay", actions.replay, ""],
+      ["close", "btn.close", () => {}, ""],
+    ], () => dialog.close())),
   );
   return open(dialog);
 }
@@ -68,17 +69,11 @@ export function showWon(view, elapsedMs, actions, bests = null) {
 /** The stuck choices as buttons: Undo only when there is a move to undo (never a choice
  * that does nothing), then replay and new game. `before` runs first (closing a dialog). */
 export function stuckActions(actions, before) {
-  const act = (fn) => () => {
-    before();
-    fn();
-  };
-  const out = [];
-  if (actions.undo) out.push(h("button.btn.primary", { type: "button", "data-answer": "undo", onclick: act(actions.undo) }, t("btn.undo")));
-  out.push(
-    h(`button.btn${actions.undo ? "" : ".primary"}`, { type: "button", "data-answer": "replay", onclick: act(actions.replay) }, t("btn.replay")),
-    h("button.btn", { type: "button", "data-answer": "new", onclick: act(actions.newGame) }, t("btn.new")),
-  );
-  return out;
+  return choices([
+    ...(actions.undo ? [["undo", "btn.undo", actions.undo, "primary"]] : []),
+    ["replay", "btn.replay", actions.replay, actions.undo ? "" : "primary"],
+    ["new", "btn.new", actions.newGame, ""],
+  ], before);
 }
 
 export function showStuck(actions) {
@@ -93,57 +88,36 @@ export function showStuck(actions) {
   return open(dialog);
 }
 
-/** Asks before leaving a game in progress (new game, replay, another deal); resolves true
- * when the player confirms. The game then counts as lost. */
-export function confirmAbandon() {
+/** A yes/no question (`name`: its strings `name.title`, `.text`, `.no`, `.yes` and its
+ * `data-dialog`); resolves true when the player says yes. "No" looks as `noLook`. */
+function ask(name, noLook) {
   closeAll();
   return new Promise((resolve) => {
     let answer = false;
-    const done = (yes) => () => {
-      answer = yes;
-      dialog.close();
-    };
     const dialog = h(
-      "dialog.end.abandon",
-      { "aria-labelledby": "abandon-title", "aria-describedby": "abandon-text", "data-dialog": "abandon" },
-      h("h2", { id: "abandon-title" }, t("abandon.title")),
-      h("p", { id: "abandon-text" }, t("abandon.text")),
-      h(
-        "div.actions",
-        {},
-        h("button.btn.primary", { type: "button", "data-answer": "no", onclick: done(false) }, t("abandon.no")),
-        h("button.btn.danger", { type: "button", "data-answer": "yes", onclick: done(true) }, t("abandon.yes")),
-      ),
+      `dialog.end.${name}`,
+      { "aria-labelledby": `${name}-title`, "aria-describedby": `${name}-text`, "data-dialog": name },
+      h("h2", { id: `${name}-title` }, t(`${name}.title`)),
+      h("p", { id: `${name}-text` }, t(`${name}.text`)),
+      h("div.actions", {}, ...choices([
+        ["no", `${name}.no`, () => {}, noLook],
+        ["yes", `${name}.yes`, () => {}, "danger"],
+      ], (a) => { answer = a === "yes"; dialog.close(); })),
     );
     dialog.addEventListener("close", () => resolve(answer));
     open(dialog);
   });
 }
 
+/** Asks before leaving a game in progress (new game, replay, another deal); resolves true
+ * when the player confirms. The game then counts as lost. */
+export function confirmAbandon() {
+  return ask("abandon", "primary");
+}
+
 /** Asks before giving up; resolves true when the player confirms. */
 export function confirmGiveUp() {
-  closeAll();
-  return new Promise((resolve) => {
-    let answer = false;
-    const done = (yes) => () => {
-      answer = yes;
-      dialog.close();
-    };
-    const dialog = h(
-      "dialog.end.giveup",
-      { "aria-labelledby": "giveup-title", "aria-describedby": "giveup-text", "data-dialog": "giveup" },
-      h("h2", { id: "giveup-title" }, t("giveup.title")),
-      h("p", { id: "giveup-text" }, t("giveup.text")),
-      h(
-        "div.actions",
-        {},
-        h("button.btn", { type: "button", "data-answer": "no", onclick: done(false) }, t("giveup.no")),
-        h("button.btn.danger", { type: "button", "data-answer": "yes", onclick: done(true) }, t("giveup.yes")),
-      ),
-    );
-    dialog.addEventListener("close", () => resolve(answer));
-    open(dialog);
-  });
+  return ask("giveup", "");
 }
 
 /** The keyboard help: every key, in English and in Russian (the page's language first). */
