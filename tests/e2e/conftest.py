@@ -13,6 +13,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -67,23 +68,30 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "locale": "en-US", "viewport": {"width": 1280, "height": 800}}
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real app on 127.0.0.1:PORT; yields its base URL."""
+@contextmanager
+def serve_app(data: Path, *, limits: bool = False) -> Iterator[str]:
+    """The real app on 127.0.0.1:PORT (a temporary SQLite database in ``data``); yields its
+    base URL. Without ``limits`` the hint and new-game limits are off."""
     import uvicorn
 
     from pasyans.server.app import create_app
     from pasyans.server.settings import Settings
 
-    data = tmp_path_factory.mktemp("e2e-data")
+    off: dict[str, Any] = (
+        {}
+        if limits
+        else {
+            "rate_hint_per_minute": 0,
+            "rate_new_game_per_minute": 0,
+            "rate_hint_any_per_minute": 0,
+        }
+    )
     settings = Settings(
         data_dir=data,
         database_url=f"sqlite:///{data / 'e2e.sqlite3'}",
-        rate_hint_per_minute=0,
-        rate_new_game_per_minute=0,
-        rate_hint_any_per_minute=0,
         rate_new_player_per_hour=0,
         pool_inline=True,
+        **off,
     )
     app = create_app(settings)
     # Spine's solvable deal 1 is a layout one autocollect wins (test_stats_pages.py): a
@@ -108,6 +116,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real app for the whole session, limits off."""
+    with serve_app(tmp_path_factory.mktemp("e2e-data")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -153,3 +153,32 @@ def touch_drag(page: Page, source: Locator, target: Locator, *, steps: int = 10)
 def settle(page: Page) -> None:
     """Wait until no card is gliding (animations end before positions are read)."""
     expect(page.locator(".card.gliding, .card.returning")).to_have_count(0)
+
+
+def drained(page: Page) -> None:
+    """Wait until every queued input has acted and no request is out."""
+    table = page.locator("section.table")
+    expect(table).to_have_attribute("data-queue", "0")
+    expect(table).not_to_have_attribute("data-busy", "true")
+
+
+def center(page: Page, selector: str) -> tuple[float, float]:
+    """The middle of the first element ``selector`` finds (for page.mouse)."""
+    box = page.locator(selector).first.bounding_box()
+    assert box
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def play_to_the_last_card(page: Page, deal: int = 2) -> Locator:
+    """Spine's solvable ``deal`` played through the API up to its last move (the solver's
+    line), the page reloaded; returns the card whose double-click wins."""
+    from e2e_positions import spine_win
+
+    line = spine_win(deal)
+    open_table(page, "spine", deal=deal, kind="solvable")
+    api_play(page, line[:-1])
+    page.reload()
+    wait_table(page)
+    last = line[-1]
+    assert last.src
+    return card(page, last.src, len(game_object(page)["view"]["piles"][last.src]["cards"]) - 1)

@@ -99,3 +99,46 @@ def card_with_choices(game_id: str, at_least: int = 2) -> tuple[int, str, int, l
                 if len(smart) >= at_least:
                     return deal, pid, index, smart
     raise AssertionError(f"no {game_id} deal with a card of {at_least} destinations")
+
+
+def opening_line(game_id: str, n: int) -> tuple[int, list[Move]]:
+    """A random deal and ``n`` legal moves from its start (card moves first, the stock when
+    none) that leave the game not stuck."""
+    for deal in range(1, 500):
+        g = new_game(game_id, deal, None, "random")
+        line: list[Move] = []
+        for _ in range(n):
+            moves = g.legal_moves()
+            if not moves:
+                break
+            m = next((x for x in moves if x.dst is not None), moves[0])
+            g.play(m)
+            line.append(m)
+        if len(line) == n and not core.is_stuck(g.spec, g.state):
+            return deal, line
+    raise AssertionError(f"no {game_id} deal with {n} moves from the start")
+
+
+def cycle_card(game_id: str) -> tuple[int, str, list[str]]:
+    """A random deal whose start has a top card with two smart destinations that are not
+    two empty piles of one kind (the page's cycle visits only the first of those): the
+    deal, the source pile and the two destinations."""
+    for deal in range(1, 2000):
+        g = new_game(game_id, deal, None, "random")
+        spec, state = g.spec, g.state
+        for pid in sorted({m.src for m in g.legal_moves() if m.dst is not None and m.src}):
+            seen: list[str] = []
+            for m in g.smart_moves(pid):
+                assert m.dst is not None
+                pile = state.piles[spec.index[m.dst]]
+                kind = spec.piles[spec.index[m.dst]].kind
+                if not pile and any(
+                    not state.piles[spec.index[d]] and spec.piles[spec.index[d]].kind == kind
+                    for d in seen
+                ):
+                    continue
+                seen.append(m.dst)
+            after = core.apply(spec, state, g.smart_moves(pid)[0])
+            if len(seen) >= 2 and not core.is_stuck(spec, after):
+                return deal, pid, seen[:2]
+    raise AssertionError(f"no {game_id} deal with a card of two destinations")

@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from e2e_helpers import api_play, card, game_object, open_table, version, wait_table, wait_version
+from e2e_helpers import (
+    api_play,
+    game_object,
+    open_table,
+    play_to_the_last_card,
+    version,
+    wait_table,
+    wait_version,
+)
 from e2e_positions import nivernais_stuck, spider_empty_column, spine_win
 from playwright.sync_api import Page, expect
 
@@ -57,16 +65,8 @@ def test_autocollect_plays_the_rest_and_the_game_is_won(page: Page, shots: Path)
 
 
 def test_a_double_click_plays_the_last_card_and_wins(page: Page) -> None:
-    deal = 2  # deal 1 is the test server's one-autocollect layout (conftest.py)
-    line = spine_win(deal)
-    open_table(page, "spine", deal=deal, kind="solvable")
-    api_play(page, line[:-1])
-    page.reload()
-    wait_table(page)
-    last = line[-1]
-    view = game_object(page)["view"]
-    src = card(page, last.src, len(view["piles"][last.src]["cards"]) - 1)
-    src.dblclick()
+    # Deal 2: deal 1 is the test server's one-autocollect layout (conftest.py).
+    play_to_the_last_card(page, 2).dblclick()
     dialog = page.locator('dialog[data-dialog="won"]')
     expect(dialog).to_be_visible()
     g = game_object(page)

@@ -30,7 +30,7 @@ export function indexFor(w, large) {
 }
 
 /** A card size with its gaps, index and least offsets. */
-function card(w, large, width, slots, base = null) {
+function card(w, large, width, slots, base = null, span = null) {
   w = Math.floor(w);
   const h = Math.round(w * RATIO);
   const g = Math.max(3, Math.min(14, Math.round(w * (width < 600 ? 0.07 : 0.12))));
@@ -51,14 +51,17 @@ function card(w, large, width, slots, base = null) {
     side: idx.side,
     idxH: idx.h,
     minUp,
-    // A face-up card's natural offset.
-    up: Math.max(minUp, Math.round(h * (large ? 0.375 : 0.3)), base ? Math.ceil(base.up * 1.25) : 0),
-    down: Math.max(4, Math.round(h * 0.1)),
+    // A card's natural offset in a fan. Small cards (a phone) get more than their
+    // proportion, up to 48 px face up and 20 px face down: their columns then use the
+    // height that is free, and fans compress only where a column would run off the screen.
+    up: Math.max(minUp, Math.round(h * (large ? 0.375 : 0.3)), Math.min(Math.round(h * 0.9), 48),
+      base ? Math.ceil(base.up * 1.25) : 0),
+    down: Math.max(4, Math.round(h * 0.1), Math.min(Math.round(h * 0.4), 20)),
     minDown: 4,
     strip: idx.h, // a chain card that is only read, not picked up
     left: 0,
   };
-  c.left = Math.max(0, Math.floor((width - (slots * w + (slots + 1) * g)) / 2));
+  c.left = Math.max(0, Math.floor((width - (span ? span(w, g) : slots * w + (slots + 1) * g)) / 2));
   return c;
 }
 
@@ -86,7 +89,9 @@ function fan(c, x, y, cards, bottom, readOnly = false) {
   const up = Math.max(0, n - 1 - down);
   let offDown = c.down;
   let offUp = c.up;
-  const room = bottom - y - c.h;
+  // Normal mode leaves a fifth of the room free, so that large mode can show 1.25x its
+  // strips on the same screen (never below the least offsets).
+  const room = c.large ? bottom - y - c.h : Math.floor((bottom - y - c.h) / 1.25);
   if (down * offDown + up * offUp > room) {
     // Face-down cards give way first, then the face-up ones.
     offDown = Math.max(c.minDown, Math.floor((room - up * offUp) / Math.max(1, down)));
@@ -115,27 +120,35 @@ function pile(x, y, c, cards) {
 
 // --- the games: each arrangement is {slots, draw(view, c, height) -> piles} ---------------
 
-function spineChain(view, c, x, y, k, bottom) {
+function spineChain(view, c, x, y, k, bottom, cw = 0, gi = 0) {
   const cards = view.piles.spine.cards;
   const n = Math.max(cards.length, 1);
   const per = Math.ceil(n / k);
+  // Wide chain cells (`cw`, a narrow screen): wide enough for the normal index side by
+  // side ("10" and a suit in one line), so the strips close to one line of text while the
+  // columns keep their narrower cards.
+  const w = cw || c.w;
+  const h = cw ? Math.round(cw * RATIO) : c.h;
+  const gap = cw ? gi : c.g;
   // The chain's strips shrink towards the index height when room is short. Its cards are
   // read, not picked up: in large mode, when even that is too tall, they keep the normal
   // index (14 px at least), so the chain stays on the screen.
-  const room = bottom - y - c.h;
+  const room = bottom - y - h;
   const fitStrip = Math.floor(room / Math.max(1, per - 1));
   let index = null;
-  if (c.large && fitStrip < c.strip) {
-    const normal = indexFor(c.w, false);
+  if (cw || (c.large && fitStrip < c.strip)) {
+    const normal = indexFor(w, false);
     index = { font: normal.font, side: normal.side };
   }
-  const least = index ? indexFor(c.w, false).h : c.strip;
-  const strip = Math.max(least, Math.min(Math.round(c.h * 0.22), fitStrip));
+  const least = index ? indexFor(w, false).h : c.strip;
+  const strip = Math.max(least, Math.min(Math.round(h * 0.22), fitStrip));
   const pos = cards.map((_, i) => {
     const col = Math.floor(i / per);
-    return { x: x + col * (c.w + c.g), y: y + (i - col * per) * strip, strip: i < cards.length - 1 };
+    return { x: x + col * (w + gap), y: y + (i - col * per) * strip, strip: i < cards.length - 1 };
   });
-  return { x, y, w: k * c.w + (k - 1) * c.g, h: (per - 1) * strip + c.h, cards: pos, chain: true, stripH: strip, index };
+  const out = { x, y, w: k * w + (k - 1) * gap, h: (per - 1) * strip + h, cards: pos, chain: true, stripH: strip, index };
+  if (cw) Object.assign(out, { cw: w, ch: h });
+  return out;
 }
 
 function spineArr(k) {
@@ -156,6 +169,40 @@ function spineArr(k) {
         out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, height));
       }
       out.spine = spineChain(view, c, slotX(c, 4), y, k, height);
+      return out;
+    },
+  };
+}
+
+/** Spine on a narrow screen: the chain's `k` cells wider than the columns' cards (the
+ * normal index side by side, 1 px apart), so its strips are one line of text high. */
+const CHAIN_CELL = Math.ceil(SIDE_EM * 14 + 5);
+function spineWide(k) {
+  const span = (w, g) => 8 * w + k * Math.max(w, CHAIN_CELL) + (k - 1) + 10 * g;
+  return {
+    slots: 8 + k,
+    span,
+    only: (w) => w < CHAIN_CELL, // wider cards hold the side-by-side index themselves
+    draw(view, c, height) {
+      const out = {};
+      const cw = Math.max(c.w, CHAIN_CELL);
+      const left = c.left + c.g;
+      const step = c.w + c.g;
+      const chainW = k * cw + (k - 1);
+      const top = c.g;
+      const fLeft = Math.round(left + (span(c.w, c.g) - 2 * c.g - 8 * c.w - 7 * c.g) / 2);
+      for (let i = 0; i < 8; i++) {
+        const id = `f${i + 1}`;
+        const x = fLeft + i * step;
+        out[id] = pile(x, top, c, stacked(x, top, view.piles[id].cards.length));
+      }
+      const y = top + c.h + 2 * c.g + 16; // the chain's label sits above it
+      for (let i = 0; i < 8; i++) {
+        const id = `t${i + 1}`;
+        const x = i < 4 ? left + i * step : left + 4 * step + chainW + c.g + (i - 4) * step;
+        out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, height));
+      }
+      out.spine = spineChain(view, c, left + 4 * step, y, k, height, cw, 1);
       return out;
     },
   };
@@ -336,7 +383,7 @@ function backboneSide() {
 }
 
 const GAMES = {
-  spine: [1, 2, 3, 4, 5].map(spineArr).concat([2, 3, 4].map(spineSide)),
+  spine: [1, 2, 3, 4, 5].map(spineArr).concat([2, 3, 4].map(spineSide), [3, 4].map(spineWide)),
   backbone: [backboneArr(), backboneSide()],
   "backbone-classic": [backboneArr(), backboneSide()],
   spider: [spiderTop(), spiderSide()],
@@ -364,7 +411,8 @@ function fit(view, a, width, height, large, capW, base) {
   const floor = Math.min(top, 24);
   let least = null; // the shortest table tried, for when none fits
   for (let w = top; w >= floor; w -= Math.max(1, Math.round(w * 0.03))) {
-    const c = card(w, large, width, a.slots, base);
+    if (a.only && !a.only(w)) continue;
+    const c = card(w, large, width, a.slots, base, a.span);
     if (c.idxH > c.h - 1) continue; // the index must fit on the card itself
     const piles = a.draw(view, c, height - c.g);
     const e = extent(piles, c);

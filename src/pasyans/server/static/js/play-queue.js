@@ -31,6 +31,7 @@ export class TableQueue {
         // Cards still gliding snap to their places: the input acts on the settled table.
         this.renderer.settle();
         let out = null;
+        const before = [this.game && this.game.id, this.game && this.game.version, this.said || 0];
         try {
           out = await fn();
         } catch (e) {
@@ -38,6 +39,12 @@ export class TableQueue {
         }
         this.inputsDone = (this.inputsDone || 0) + 1;
         this.tableEl.dataset.inputs = String(this.inputsDone);
+        // An outcome the player can see: the game changed, or a message said why not.
+        const after = [this.game && this.game.id, this.game && this.game.version, this.said || 0];
+        if (after.some((x, i) => x !== before[i])) {
+          this.outcomes = (this.outcomes || 0) + 1;
+          this.tableEl.dataset.outcomes = String(this.outcomes);
+        }
         resolve(out);
       }
     } finally {
@@ -46,7 +53,9 @@ export class TableQueue {
     }
   }
 
-  /** `data-queue`: inputs waiting or acting (0 when the table is idle; tests wait on it). */
+  /** `data-queue`: inputs waiting or acting (0 when the table is idle; tests wait on it).
+   * `data-inputs` counts the inputs handled, `data-outcomes` those that changed the game or
+   * showed a message. */
   showQueue() {
     this.tableEl.dataset.queue = String(this.queue.length + (this.draining ? 1 : 0));
   }

@@ -196,6 +196,7 @@ export class TableView {
   }
 
   say(text, cls = "") {
+    if (text) this.said = (this.said || 0) + 1; // messages shown (the queue counts outcomes)
     this.els.message.textContent = text;
     this.els.message.className = `message ${cls}`.trim();
   }

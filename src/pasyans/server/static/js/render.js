@@ -56,6 +56,11 @@ export class TableRenderer {
       if (g.chain) pel.classList.add("chain");
       if (g.across) pel.classList.add("across");
       if (g.stripH) pel.style.setProperty("--strip", `${g.stripH}px`);
+      if (g.cw) {
+        // Wider chain cells than the table's cards (layout.js, a narrow screen).
+        pel.style.setProperty("--cw", `${g.cw}px`);
+        pel.style.setProperty("--ch", `${g.ch}px`);
+      }
       if (g.index) {
         pel.style.setProperty("--chain-font", `${g.index.font}px`);
         pel.classList.add(g.index.side ? "chain-side" : "chain-stack");
