@@ -51,9 +51,13 @@ function card(w, large, width, slots, base = null, span = null) {
     side: idx.side,
     idxH: idx.h,
     minUp,
-    // A face-up card's natural offset.
-    up: Math.max(minUp, Math.round(h * (large ? 0.375 : 0.3)), base ? Math.ceil(base.up * 1.25) : 0),
-    down: Math.max(4, Math.round(h * 0.1)),
+    // A card's natural offset in a fan. Small cards (a phone) get more than their
+    // proportion: up to 3/4 of a card (so large mode can still show 1.25x) and 48 px face
+    // up, 20 px face down. Their columns then use the height that is free; fans compress
+    // only where a column would run off the screen.
+    up: Math.max(minUp, Math.round(h * (large ? 0.375 : 0.3)), Math.min(Math.round(h * 0.75), 48),
+      base ? Math.ceil(base.up * 1.25) : 0),
+    down: Math.max(4, Math.round(h * 0.1), Math.min(Math.round(h * 0.4), 20)),
     minDown: 4,
     strip: idx.h, // a chain card that is only read, not picked up
     left: 0,
@@ -86,7 +90,9 @@ function fan(c, x, y, cards, bottom, readOnly = false) {
   const up = Math.max(0, n - 1 - down);
   let offDown = c.down;
   let offUp = c.up;
-  const room = bottom - y - c.h;
+  // Normal mode leaves a fifth of the room free, so that large mode can show 1.25x its
+  // strips on the same screen (never below the least offsets).
+  const room = c.large ? bottom - y - c.h : Math.floor((bottom - y - c.h) / 1.25);
   if (down * offDown + up * offUp > room) {
     // Face-down cards give way first, then the face-up ones.
     offDown = Math.max(c.minDown, Math.floor((room - up * offUp) / Math.max(1, down)));
