@@ -17,6 +17,7 @@ worker, which would otherwise compete for the CPU during the runs. Prints the me
 
     uv run python benchmarks/page.py
     uv run python benchmarks/page.py --game spider --runs 15
+    uv run python benchmarks/page.py --before /tmp/old   # and an older tree, side by side
 
 The client and the server share the machine: timings move with its load.
 """
@@ -32,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,9 @@ class Load:
 
 
 @contextmanager
-def serve() -> Iterator[str]:
-    """``pasyans serve`` (one worker) in its own process on a free port of 127.0.0.1."""
+def serve(tree: Path | None = None) -> Iterator[str]:
+    """``pasyans serve`` (one worker) in its own process on a free port of 127.0.0.1; with
+    ``tree``, the code of that source tree (another commit's ``git archive``) instead."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
@@ -70,8 +72,11 @@ def serve() -> Iterator[str]:
             # (the table opened here is a random deal, which needs no pool).
             PASYANS_POOL_WORKER="false",
         )
-        pasyans = Path(sys.executable).parent / "pasyans"
-        args = [str(pasyans), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
+        args = [str(Path(sys.executable).parent / "pasyans")]
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree / "src")
+            args = [sys.executable, "-m", "pasyans"]
+        args += ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
         proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, start_new_session=True)
         base = f"http://127.0.0.1:{port}"
         try:
@@ -129,11 +134,29 @@ def load(page: Any, url: str) -> Load:
 def report(name: str, loads: list[Load]) -> None:
     med = statistics.median
     print(
-        f"{name:5}  requests {med(x.requests for x in loads):5.0f}  "
+        f"{name:12}  requests {med(x.requests for x in loads):5.0f}  "
         f"transferred {med(x.transferred for x in loads) / 1024:7.1f} KB  "
         f"TTI median {med(x.tti_ms for x in loads):6.0f} ms  "
         f"(min {min(x.tti_ms for x in loads):.0f}, max {max(x.tti_ms for x in loads):.0f})"
     )
+
+
+def measure(browser: Any, url: str, cold: list[Load], warm: list[Load]) -> None:
+    """One cold load of ``url`` in a new context, then a warm one in the same context."""
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    cold.append(load(page, url))
+    warm.append(load(page, url))
+    ctx.close()
+
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "en-US",
+}
 
 
 def main() -> None:
@@ -141,39 +164,38 @@ def main() -> None:
     ap.add_argument("--game", default="spider")
     ap.add_argument("--deal", type=int, default=7)
     ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument(
+        "--before",
+        type=Path,
+        help="also serve this source tree (e.g. `git archive <commit> | tar -x -C DIR`) and "
+        "measure both, their runs alternating, so both see the same machine load",
+    )
     args = ap.parse_args()
 
     from playwright.sync_api import sync_playwright
 
-    phone = {
-        "viewport": {"width": 390, "height": 844},
-        "device_scale_factor": 2,
-        "is_mobile": True,
-        "has_touch": True,
-        "locale": "en-US",
-    }
-    with serve() as base, sync_playwright() as pw:
+    path = f"/play/{args.game}?deal={args.deal}"
+    with ExitStack() as stack:
+        bases = {"after": stack.enter_context(serve())}
+        if args.before:
+            bases = {"before": stack.enter_context(serve(args.before)), **bases}
+        pw = stack.enter_context(sync_playwright())
         browser = pw.chromium.launch(
             executable_path=CHROMIUM,
             args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"],
         )
-        url = f"{base}/play/{args.game}?deal={args.deal}"
-        # One throwaway load warms the server (imports, first database use).
-        ctx = browser.new_context(**phone)
-        load(ctx.new_page(), url)
-        ctx.close()
-        cold: list[Load] = []
-        warm: list[Load] = []
+        results: dict[str, tuple[list[Load], list[Load]]] = {k: ([], []) for k in bases}
+        for base in bases.values():  # one throwaway load warms each server
+            measure(browser, base + path, [], [])
         for _ in range(args.runs):
-            ctx = browser.new_context(**phone)
-            page = ctx.new_page()
-            cold.append(load(page, url))
-            warm.append(load(page, url))
-            ctx.close()
+            for name, base in bases.items():
+                measure(browser, base + path, *results[name])
         browser.close()
-    print(f"table /play/{args.game}?deal={args.deal}, 390x844 DPR 2, {args.runs} runs")
-    report("cold", cold)
-    report("warm", warm)
+    print(f"table {path}, 390x844 DPR 2, {args.runs} runs")
+    for name, (cold, warm) in results.items():
+        prefix = f"{name} " if args.before else ""
+        report(prefix + "cold", cold)
+        report(prefix + "warm", warm)
 
 
 if __name__ == "__main__":

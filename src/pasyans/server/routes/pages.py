@@ -4,13 +4,16 @@ the path); ``/static`` serves the UI's files: the packed, content-hashed ones of
 
 from __future__ import annotations
 
+from html import escape as html_escape
 from pathlib import Path
+from urllib.parse import urlencode
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from pasyans.rules import GAMES
 from pasyans.server.assets import IMMUTABLE, assets
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -24,14 +27,18 @@ PLACEHOLDER = """<!doctype html>
 router = APIRouter(include_in_schema=False)
 
 
-def index(pack: str | None = None) -> Response:
-    """The page; ``pack`` names the script pack the page will load, fetched at once."""
+def index(pack: str | None = None, fetches: tuple[str, ...] = ()) -> Response:
+    """The page; ``pack`` names the script pack the page will load, fetched at once, and
+    ``fetches`` the API answers it will ask for first."""
     headers = {"Cache-Control": "no-cache"}
     html = assets().index_html if (STATIC / "index.html").is_file() else None
     if html is None:
         return HTMLResponse(PLACEHOLDER, headers=headers)
     # Every page asks for the catalog first: fetched while the scripts load.
-    early = ['<link rel="preload" href="/api/catalog" as="fetch" crossorigin="anonymous">']
+    early = [
+        f'<link rel="preload" href="{html_escape(u)}" as="fetch" crossorigin="anonymous">'
+        for u in ("/api/catalog", *fetches)
+    ]
     url = assets().urls.get(f"js/{pack}.js") if pack else None
     if url:
         early.append(f'<link rel="modulepreload" href="{url}">')
@@ -45,8 +52,21 @@ def home() -> Response:
 
 
 @router.api_route("/play/{game}", methods=["GET", "HEAD"])
-def play_page(game: str) -> Response:
-    return index("play")
+def play_page(game: str, request: Request) -> Response:
+    return index("play", current_fetch(game, request))
+
+
+def current_fetch(game: str, request: Request) -> tuple[str, ...]:
+    """The table's first question, ``/api/current`` for the address's options, exactly as
+    the page will ask it (play.js: each option of the catalog in its order, a missing or
+    unknown value replaced by the default), so the answer is on its way while the scripts
+    load."""
+    spec = GAMES.get(game)
+    if spec is None:
+        return ()
+    q = request.query_params
+    values = {o.name: (q[o.name] if q.get(o.name) in o.values else o.default) for o in spec.options}
+    return ("/api/current?" + urlencode({"game": game, **values}),)
 
 
 @router.api_route("/rules/{game}", methods=["GET", "HEAD"])

@@ -1,6 +1,6 @@
 // Entry point: routes on location.pathname and wires the page-wide settings.
 import * as api from "./api.js";
-import { title } from "./catalog.js";
+import { optionsFrom, title } from "./catalog.js";
 import { h } from "./dom.js";
 import { getLang, setLang, t, translate } from "./i18n.js";
 import { loadStyle } from "./assets.js";
@@ -55,8 +55,11 @@ async function route() {
     sharedParams = params;
     if (params.get("result")) sharedTitle = (await pages.stats()).sharedTitle;
     document.title = sharedTitle(entry, params) || `${title(entry)} · ${t("brand")}`;
+    // The player's game in progress is asked for now, while the table's scripts load.
+    const current = api.currentGame(entry.id, optionsFrom(entry, params));
+    current.catch(() => {});
     const { showPlay } = await pages.play();
-    page = await showPlay(main, entry, params);
+    page = await showPlay(main, entry, params, current);
     return;
   }
   if (path === "/stats") return (page = await (await statsPage("stats")).showStats(main, games));

@@ -10,10 +10,10 @@ import { prefs, setPref } from "./prefs.js";
 import { GameTimer } from "./timer.js";
 
 export class TableState {
-  async load() {
+  async load(current = null) {
     this.say(t("loading"));
     try {
-      let g = await api.currentGame(this.entry.id, this.options);
+      let g = await (current || api.currentGame(this.entry.id, this.options));
       const want = this.askedDeal;
       const kindOk = (x) => !this.kind || !x.kind || x.kind === this.kind;
       if (want !== null && !(g && g.view.deal === want && kindOk(g))) g = null;

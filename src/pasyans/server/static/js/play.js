@@ -120,8 +120,10 @@ for (const part of [TableState, TableView, TablePointer, TableKeys, TableQueue])
 queueEntryPoints(PlayPage.prototype);
 
 /** The table page for `gameId` (an entry of the catalog). */
-export async function showPlay(main, entry, params) {
+/** The table page; `current` is the answer of `/api/current` for these options when the
+ * caller already asked for it (app.js asks while this module loads). */
+export async function showPlay(main, entry, params, current = null) {
   const page = new PlayPage(main, entry, params);
-  await page.load();
+  await page.load(current);
   return page;
 }
