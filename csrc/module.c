@@ -288,6 +288,8 @@ static PyMethodDef methods[] = {
      "The moves to search with their positions and whether each is won, best first."},
     {"engine_key", engine_key, METH_VARARGS, "The canonical key of a packed position."},
     {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."},
+    {"engine_lock", engine_lock, METH_VARARGS,
+     "The spine piles, tailbone and foundation tops that the dead-spine test reads."},
     {NULL, NULL, 0, NULL},
 };
 
