@@ -9,8 +9,10 @@ Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (
 Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
 search before the compiled core (Python), the Python reference of today's search and the
 compiled core (``ratio`` is compiled against before), one after the other in this process.
-Part 2b (with --engine-rate N), the same for Backbone, Backbone classic and Spine: the same
-search through the engine and through the compiled core's packed rules.
+Part 2b (with --engine-rate N), the same for Backbone, Backbone classic (its dead-spine test
+run on every position, as before, and cached) and Spine: the same search through the engine
+and through the compiled core's packed rules; Nivernais through the engine only. Parts 2 and
+2b also print ten times the compiled rate: the node budget equal to 10 s of this CPU.
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
