@@ -9,8 +9,10 @@ Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (
 Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
 search before the compiled core (Python), the Python reference of today's search and the
 compiled core (``ratio`` is compiled against before), one after the other in this process.
-Part 2b (with --engine-rate N), the same for Backbone, Backbone classic and Spine: the same
-search through the engine and through the compiled core's packed rules.
+Part 2b (with --engine-rate N), the same for Backbone, Backbone classic (its dead-spine test
+run on every position, as before, and cached) and Spine: the same search through the engine
+and through the compiled core's packed rules; Nivernais through the engine only. Parts 2 and
+2b also print ten times the compiled rate: the node budget equal to 10 s of this CPU.
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
@@ -22,6 +24,7 @@ import argparse
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
@@ -29,7 +32,7 @@ from pasyans.rules.registry import variants
 from pasyans.solver import spider
 from pasyans.solver.generate import solvable_spine
 from pasyans.solver.packed import PackedDomain
-from pasyans.solver.search import EngineDomain, Result, SpiderDomain, search, solve
+from pasyans.solver.search import Domain, EngineDomain, Result, SpiderDomain, search, solve
 from pasyans.solver.sweep import Task, decide
 
 
@@ -78,7 +81,7 @@ def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
         f"== Spider positions per CPU second, deals 1…{deals}: {nodes} nodes each in Python, "
         f"{nodes * scale} compiled =="
     )
-    print(f"{'suits':<8}{'before':>10}{'reference':>11}{'compiled':>10}{'ratio':>8}")
+    print(f"{'suits':<8}{'before':>10}{'reference':>11}{'compiled':>10}{'ratio':>8}{'10 s':>12}")
     for suits in ("1", "2", "4"):
         spec = get_game("spider", {"suits": suits})
         rates: dict[str, list[float]] = {"before": [], "reference": [], "compiled": []}
@@ -98,7 +101,7 @@ def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
         med = {k: statistics.median(v) for k, v in rates.items()}
         print(
             f"{suits:<8}{med['before']:>10.0f}{med['reference']:>11.0f}{med['compiled']:>10.0f}"
-            f"{med['compiled'] / med['before']:>8.1f}",
+            f"{med['compiled'] / med['before']:>8.1f}{10 * med['compiled']:>12,.0f}",
             flush=True,
         )
 
@@ -106,29 +109,42 @@ def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
 def engine_rate_part(deals: int, nodes: int) -> None:
     """Positions expanded per CPU second by the same search (the same positions in the
     same order) through the engine's ``legal_moves``/``apply`` and through the compiled
-    core's packed rules (``solver/packed.py``), deals 1…N, one after the other."""
+    core's packed rules (``solver/packed.py``), deals 1…N, one after the other. Backbone
+    classic twice: its dead-spine test run on every position unpacked (as before) and
+    cached on what it reads (``engine_lock``). Nivernais has no compiled domain: the
+    engine's rate only. ``10 s`` is the node budget equal to 10 s of this CPU (the
+    compiled rate, else the engine's, times 10)."""
     print(
         f"== Positions per CPU second, deals 1…{deals}, {nodes} nodes each: engine vs compiled =="
     )
-    print(f"{'game':<18}{'engine':>10}{'compiled':>10}{'ratio':>8}")
-    for game in ("backbone", "backbone-classic", "spine"):
+    print(f"{'game':<34}{'engine':>10}{'compiled':>10}{'ratio':>8}{'10 s':>12}")
+    rows: tuple[tuple[str, str, bool | None], ...] = (
+        ("backbone", "backbone", True),
+        ("backbone-classic (dead test uncached)", "backbone-classic", False),
+        ("backbone-classic", "backbone-classic", True),
+        ("spine", "spine", True),
+        ("nivernais", "nivernais", None),
+    )
+    for label, game, lock_cache in rows:
         spec = get_game(game)
         times = {"engine": 0.0, "compiled": 0.0}
         counts = {"engine": 0, "compiled": 0}
         for deal in range(1, deals + 1):
             state = solvable_spine(spec, deal) if game == "spine" else initial_state(spec, deal)
-            for name, d in (
-                ("engine", EngineDomain(spec, state)),
-                ("compiled", PackedDomain(spec, state)),
-            ):
+            domains: list[tuple[str, Domain[Any]]] = [("engine", EngineDomain(spec, state))]
+            if lock_cache is not None:
+                domains.append(("compiled", PackedDomain(spec, state, lock_cache=lock_cache)))
+            for name, d in domains:
                 t = time.process_time()
                 r = search(d, time.perf_counter(), None, nodes)
                 times[name] += time.process_time() - t
                 counts[name] += r.nodes
         rate = {k: counts[k] / max(times[k], 1e-9) for k in times}
+        best = rate["compiled"] if lock_cache is not None else rate["engine"]
+        compiled = f"{rate['compiled']:.0f}" if lock_cache is not None else "-"
+        ratio = f"{rate['compiled'] / rate['engine']:.1f}" if lock_cache is not None else "-"
         print(
-            f"{game:<18}{rate['engine']:>10.0f}{rate['compiled']:>10.0f}"
-            f"{rate['compiled'] / rate['engine']:>8.1f}",
+            f"{label:<34}{rate['engine']:>10.0f}{compiled:>10}{ratio:>8}{10 * best:>12,.0f}",
             flush=True,
         )
 

@@ -526,3 +526,43 @@ PyObject *engine_won(PyObject *self, PyObject *args)
         return NULL;
     return PyBool_FromLong(fp_won(s, &p));
 }
+
+/* engine_lock(spec, pos) -> bytes: what Backbone classic's dead-spine test reads
+ * (solver/spinelock.py): the spine piles in pile order, the tailbone, and the foundations'
+ * top cards sorted (255: empty), with 255 between the piles. Positions with the same
+ * bytes get the same answer, so the search caches it on them. */
+PyObject *engine_lock(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    uint8_t buf[512];
+    int o = 0;
+    for (int x = 0; x < s->nspines; x++) {
+        int c = s->spines[x];
+        memcpy(buf + o, p.cards + p.off[c], p.len[c]);
+        o += p.len[c];
+        buf[o++] = 255;
+    }
+    for (int i = 0; i < s->np; i++) {
+        if (s->kind[i] != K_TAILBONE)
+            continue;
+        memcpy(buf + o, p.cards + p.off[i], p.len[i]);
+        o += p.len[i];
+        buf[o++] = 255;
+    }
+    int tops[MAXP];
+    for (int x = 0; x < s->nfound; x++) {
+        int f = s->founds[x], t = p.len[f] ? top(&p, f) : 255, y = x;
+        while (y > 0 && tops[y - 1] > t) {
+            tops[y] = tops[y - 1];
+            y--;
+        }
+        tops[y] = t;
+    }
+    for (int x = 0; x < s->nfound; x++)
+        buf[o++] = (uint8_t)tops[x];
+    return PyBytes_FromStringAndSize((const char *)buf, o);
+}

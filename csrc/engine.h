@@ -10,5 +10,6 @@ PyObject *engine_play(PyObject *self, PyObject *args);
 PyObject *engine_children(PyObject *self, PyObject *args);
 PyObject *engine_key(PyObject *self, PyObject *args);
 PyObject *engine_won(PyObject *self, PyObject *args);
+PyObject *engine_lock(PyObject *self, PyObject *args);
 
 #endif

@@ -272,6 +272,16 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
                          (unsigned long long)r.memory, "dropped", r.dropped ? Py_True : Py_False);
 }
 
+/* spider_attempt(k) -> (positions per stage, positions kept per deal) of attempt k */
+static PyObject *spider_attempt(PyObject *self, PyObject *args)
+{
+    unsigned int k;
+    if (!PyArg_ParseTuple(args, "I", &k))
+        return NULL;
+    return Py_BuildValue("(KK)", (unsigned long long)sp_per_stage(k),
+                         (unsigned long long)sp_kept_per_deal(k));
+}
+
 static PyMethodDef methods[] = {
     {"spider_steps", spider_steps, METH_VARARGS, "Every legal move, in the domain's order."},
     {"spider_children", spider_children, METH_VARARGS,
@@ -279,6 +289,7 @@ static PyMethodDef methods[] = {
     {"spider_play", spider_play, METH_VARARGS, "The position after a move."},
     {"spider_distance", spider_distance, METH_VARARGS, "How far a position looks from a win."},
     {"spider_hash", spider_hash, METH_VARARGS, "The position's 64-bit table key."},
+    {"spider_attempt", spider_attempt, METH_VARARGS, "The size of the staged search's attempt k."},
     {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS,
      "The staged best-first search."},
     {"engine_spec", engine_spec, METH_VARARGS, "A foundation game's rules, packed."},
@@ -288,6 +299,8 @@ static PyMethodDef methods[] = {
      "The moves to search with their positions and whether each is won, best first."},
     {"engine_key", engine_key, METH_VARARGS, "The canonical key of a packed position."},
     {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."},
+    {"engine_lock", engine_lock, METH_VARARGS,
+     "The spine piles, tailbone and foundation tops that the dead-spine test reads."},
     {NULL, NULL, 0, NULL},
 };
 

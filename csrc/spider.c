@@ -510,21 +510,34 @@ static void path_to(const Search *s, uint32_t e, Step last, SearchResult *r)
 }
 
 /* The attempts' sizes: (positions expanded per stage, positions kept per deal), growing
- * without end. */
-static uint64_t per_stage(uint32_t k)
+ * without end. Up to (16000, 16) each attempt has four times the positions and twice the
+ * kept ones of the last; from there on twice the positions and sqrt(2) times the kept
+ * ones (floored; solver/spider.py's attempt() is the reference). */
+#define COARSE 4 /* the last attempt of the old, four-fold growth */
+
+uint64_t sp_per_stage(uint32_t k)
 {
     if (k == 0)
         return 100;
     if (k == 1)
         return 250;
-    if (k > 24)
+    if (k > 40)
         return UINT64_MAX / 4;
-    return 1000ULL << (2 * (k - 2));
+    if (k <= COARSE)
+        return 1000ULL << (2 * (k - 2));
+    return 16000ULL << (k - COARSE);
 }
 
-static uint64_t kept_per_deal(uint32_t k)
+uint64_t sp_kept_per_deal(uint32_t k)
 {
-    return k > 40 ? (1ULL << 40) : (1ULL << k);
+    if (k > 60)
+        return 1ULL << 40;
+    if (k <= COARSE)
+        return 1ULL << k;
+    uint32_t j = k - COARSE;
+    if (j % 2 == 0)
+        return 16ULL << (j / 2);
+    return (23170ULL << (j / 2)) >> 10; /* 16 * sqrt(2) = 23170 / 1024 */
 }
 
 /* Expands entry ``e`` for the first time: generates its children, adds the new ones to
@@ -602,7 +615,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
         goto done;
     }
     for (uint32_t k = 0;; k++) {
-        uint64_t per = per_stage(k), width = kept_per_deal(k), tick = 0;
+        uint64_t per = sp_per_stage(k), width = sp_kept_per_deal(k), tick = 0;
         size_t nseeds = 1;
         int limited = 0;
         free(seeds);

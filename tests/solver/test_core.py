@@ -227,3 +227,14 @@ def test_bad_input_to_the_core_is_a_clear_error() -> None:
         core.spider_play(game.stock, (cols, down, left, done), (0, 1, 9))
     with pytest.raises(TypeError):
         core.spider_steps(game.stock, (list(cols), down, left, done))
+
+
+def test_the_attempts_grow_alike_in_c_and_in_python() -> None:
+    from itertools import pairwise
+
+    from pasyans.solver import _core
+
+    sizes = [spider.attempt(k) for k in range(30)]
+    assert [_core.spider_attempt(k) for k in range(30)] == sizes
+    assert sizes[:5] == [(100, 1), (250, 2), (1000, 4), (4000, 8), (16000, 16)]
+    assert all(a[0] < b[0] and a[1] < b[1] for a, b in pairwise(sizes))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_backbone_search import spine_endgame
 
 from pasyans.cards import SplitMix64
 from pasyans.engine.core import apply, initial_state, is_won, legal_moves
@@ -15,7 +16,7 @@ from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.rules.spec import GameSpec
 from pasyans.solver.generate import solvable_spine
-from pasyans.solver.knowledge import knowledge_for
+from pasyans.solver.knowledge import dead_position, knowledge_for
 from pasyans.solver.packed import PackedDomain, applies, pack, unpack
 from pasyans.solver.search import EngineDomain, domain_for, replay, search
 
@@ -129,3 +130,56 @@ def test_bad_input_to_the_core_is_a_clear_error() -> None:
         _core.engine_play(d.core, d.root, 12345)
     with pytest.raises(ValueError):
         _core.engine_moves(object(), d.root)  # not the core's game
+
+
+def _lock_inputs(spec: GameSpec, state: State) -> tuple[object, ...]:
+    """What Backbone classic's dead-spine test reads (``spinelock.dead``)."""
+    k = knowledge_for(spec)
+    piles = state.piles
+    founds = tuple(sorted(piles[f][-1] if piles[f] else -1 for f in k.foundations))
+    return (*(piles[s] for s in k.spines), piles[spec.index["tailbone"]], founds)
+
+
+def test_the_cached_dead_spine_test_is_the_reference() -> None:
+    """Along random playouts of Backbone classic deals and of spine end games (where the
+    test fires), one domain's cached answers (keyed on ``engine_lock``) are the Python
+    reference's on every position, and equal lock bytes mean equal inputs to the test."""
+    from pasyans.solver import _core
+
+    spec = get_game("backbone-classic")
+    k = knowledge_for(spec)
+    starts = [initial_state(spec, deal) for deal in range(1, 9)]
+    starts += [spine_endgame("backbone-classic", s, 9, s % 2 == 0)[1] for s in range(1, 25)]
+    locks: dict[bytes, tuple[object, ...]] = {}
+    answers = {False: 0, True: 0}
+    for n, state in enumerate(starts):
+        d = PackedDomain(spec, state)
+        rng = SplitMix64(n + 1)
+        for _walk in range(3):
+            pos, s = d.root, state
+            for _ in range(120):
+                expected = dead_position(k, s)
+                assert d._dead(pos) == expected
+                answers[expected] += 1
+                lock = _core.engine_lock(d.core, pos)
+                assert locks.setdefault(lock, _lock_inputs(spec, s)) == _lock_inputs(spec, s)
+                legal = legal_moves(spec, s)
+                if not legal:
+                    break
+                ups = [m for m in legal if m.dst and m.dst.startswith("f")]
+                pick = ups if ups and rng.below(2) else legal
+                m = pick[rng.below(len(pick))]
+                pos = _core.engine_play(
+                    d.core, pos, _core.engine_moves(d.core, pos)[legal.index(m)]
+                )
+                s = apply(spec, s, m)
+    assert answers[True] > 0 and answers[False] > 0
+
+
+def test_the_cached_dead_test_searches_as_the_uncached_one() -> None:
+    spec = get_game("backbone-classic")
+    for deal in range(1, 5):
+        state = initial_state(spec, deal)
+        a = search(PackedDomain(spec, state, lock_cache=False), 0.0, None, 3000)
+        b = search(PackedDomain(spec, state), 0.0, None, 3000)
+        assert (a.result, a.moves, a.nodes) == (b.result, b.moves, b.nodes)

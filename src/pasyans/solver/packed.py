@@ -9,7 +9,10 @@ The moves handed to the search are engine :class:`~pasyans.engine.moves.Move` ob
 so a win replays through the engine.
 
 Dead positions (:func:`pasyans.solver.knowledge.dead_position`, Backbone classic's spine
-locks) are still tested in Python, on the position unpacked.
+locks) are tested in Python, on the position unpacked, but only once per distinct spine,
+tailbone and foundation tops (what the test reads): the core hands those over as bytes
+(``engine_lock``) and the answer is cached on them, so most positions cost one dict
+lookup.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ _KINDS = {
 }
 _EMPTY = {EmptyColumn.NONE: 0, EmptyColumn.ANY: 1, EmptyColumn.KINGS: 2}
 _CLICK = 0xFFFFFF
+
+LOCKS = 1 << 18
+"""Dead-spine answers a domain keeps (by spine, tailbone and foundation tops) before it
+starts its cache anew."""
 
 
 def applies(spec: GameSpec, state: State) -> bool:
@@ -68,7 +75,7 @@ class PackedDomain:
 
     guided = False
 
-    def __init__(self, spec: GameSpec, state: State) -> None:
+    def __init__(self, spec: GameSpec, state: State, *, lock_cache: bool = True) -> None:
         if compiled is None:
             raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
         self.spec = spec
@@ -95,6 +102,10 @@ class PackedDomain:
         self._root = pack(state)
         # knowledge.dead_position's rule for these games: Backbone classic's spine locks.
         self.dead = bool(self.k.spines) and spinelock.applies(spec)
+        # Its answers by what it reads (engine_lock); False: unpack every position (the
+        # way before, kept for the benchmark's side-by-side figures).
+        self.lock_cache = lock_cache
+        self._locks: dict[bytes, bool] = {}
         # Backbone's searches restart their dives (search._restarting), as the engine's.
         self.restarts = self.k.restarts
 
@@ -113,10 +124,22 @@ class PackedDomain:
         return m
 
     def children(self, pos: bytes, *, prune: bool) -> tuple[Iterable[tuple[Move, bytes]], bool]:
-        if self.dead and dead_position(self.k, unpack(pos, len(self.spec.piles))):
+        if self.dead and self._dead(pos):
             return [], False
         kids = compiled.engine_children(self.core, pos)
         return [(self.move(code), child) for code, child, _ in kids], False
+
+    def _dead(self, pos: bytes) -> bool:
+        if not self.lock_cache:
+            return dead_position(self.k, unpack(pos, len(self.spec.piles)))
+        lock = compiled.engine_lock(self.core, pos)
+        out = self._locks.get(lock)
+        if out is None:
+            if len(self._locks) >= LOCKS:
+                self._locks.clear()
+            out = dead_position(self.k, unpack(pos, len(self.spec.piles)))
+            self._locks[lock] = out
+        return out
 
     def key(self, pos: bytes) -> Hashable:
         return compiled.engine_key(self.core, pos)

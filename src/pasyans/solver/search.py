@@ -2,20 +2,28 @@
 
 The search sees a game through a small :class:`Domain` protocol (root position, children
 as engine moves with their positions in search order, key, won, distance, stage): the
-engine's ``legal_moves``/``apply`` with :mod:`pasyans.solver.knowledge` by default, and
-Spider's packed rules (:mod:`pasyans.solver.spider`) when the spec fits them.
+engine's ``legal_moves``/``apply`` with :mod:`pasyans.solver.knowledge` by default, the
+compiled core's packed rules for Spine, Backbone and Backbone classic
+(:mod:`pasyans.solver.packed`), and Spider's packed rules (:mod:`pasyans.solver.spider`).
 
 Depth-first graph search with a transposition table of canonical positions. Winning is
 a reachability question in a one-player deterministic game, so visiting every reachable
 position once is complete: when the search runs out of positions without reaching a
 win, the deal is proven lost. The pruning rules keep that true (each is shown sound in
-``docs/solver.md``): a safe foundation move is played alone, and of moves to alike piles
-only one is tried.
+``docs/solver.md``): a safe foundation move is played alone, of moves to alike piles
+only one is tried, and dead positions get no children. Games with a tailbone (Backbone)
+restart their dives with perturbed move orders, every dive sharing one table of
+positions proven lost (:func:`_restarting`).
 
-Guided games (Spider) are searched first by staged best-first attempts that drop
-moves by unproven rules; only the plain depth-first search that follows may answer
-"lost". The search knows the cards in the stock and face down: use it for winnability and for
-solvable deals, never for a hint in a position with hidden cards.
+Spider is not searched here: :func:`solve` hands it to :func:`pasyans.solver.spider.solve`,
+the staged best-first search whose attempts resume and widen without end (compiled in
+``csrc/spider.c``); it has no depth-first fallback, and only a pass without its unproven
+rules may answer "lost". The guided branch of :func:`search` (staged attempts that
+restart, then a plain depth-first search with what is left of the budget) is Spider's
+search as it was before the compiled core; it is kept only as the benchmark's "before"
+figure (``benchmarks/solver.py --spider-rate``) and for guided games no packed domain
+plays. The search knows the cards in the stock and face down: use it for winnability and
+for solvable deals, never for a hint in a position with hidden cards.
 """
 
 from __future__ import annotations

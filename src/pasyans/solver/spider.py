@@ -349,15 +349,29 @@ def distance(cols: Sequence[tuple[int, ...]], down: Sequence[int], left: int, do
 # --- The staged search ---------------------------------------------------------------------
 
 
+COARSE = 4
+"""The last attempt of the four-fold growth, (16,000, 16); after it the attempts grow
+two-fold (kept positions by sqrt(2)), so the attempt the budget cuts off wastes less."""
+
+
 def attempt(k: int) -> tuple[int, int]:
     """The ``k``-th attempt's size: (positions expanded per stage, positions kept per
     deal), growing without end. Each attempt resumes every stage where the last one left
-    it, so nothing is thrown away."""
+    it, so nothing is thrown away.
+
+    >>> [attempt(k) for k in range(10)]  # doctest: +NORMALIZE_WHITESPACE
+    [(100, 1), (250, 2), (1000, 4), (4000, 8), (16000, 16), (32000, 22), (64000, 32),
+     (128000, 45), (256000, 64), (512000, 90)]
+    """
     if k == 0:
         return 100, 1
     if k == 1:
         return 250, 2
-    return 1000 << (2 * (k - 2)), 1 << k
+    if k <= COARSE:
+        return 1000 << (2 * (k - 2)), 1 << k
+    j = k - COARSE
+    kept = 16 << (j // 2) if j % 2 == 0 else (23170 << (j // 2)) >> 10
+    return 16000 << j, kept
 
 
 _CLOCK_EVERY = 256
