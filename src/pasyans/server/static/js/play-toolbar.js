@@ -52,7 +52,8 @@ export function buildToolbar(page) {
     "form.deal-form",
     { onsubmit: (e) => { e.preventDefault(); page.gotoDeal(); } },
     els.dealInput,
-    h("button.btn", { type: "submit", "aria-label": t("btn.goto") }, h("span.lbl", {}, t("btn.goto"))),
+    // On a phone the top line is narrow: the button shows an arrow, its name stays the label.
+    h("button.btn", { type: "submit", "aria-label": t("btn.goto") }, h("span.lbl", {}, touch ? "→" : t("btn.goto"))),
   );
   const actions = h(
     "div.actions",
