@@ -172,6 +172,19 @@ def test_play_errors_are_one_line_and_exit_2(invoke: Invoke) -> None:
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("pasyans: error: ")
 
 
+def test_play_a_solvable_deal_of_a_difficulty(invoke: Invoke) -> None:
+    """``--difficulty`` plays that band's solvable layout and the header names it."""
+    from pasyans.cards import card_code
+    from pasyans.deals import make_solvable
+
+    for band in ("easy", "hard"):
+        result = invoke(["play", "spine", "-d", "5", "--difficulty", band], stdin="q\n")
+        assert result.exit_code == 0, result.stderr
+        assert "deal 5  solvable " + band in result.stdout
+        spine = make_solvable("spine", {}, 5, band).state.piles[-1]
+        assert " ".join(card_code(c) for c in spine[-3:]) in result.stdout
+
+
 def test_scripted_play_with_the_installed_script(run_script: RunScript) -> None:
     result = run_script(["play", "spider", "--deal", "1"], stdin="t1>t2\nu\nq\n")
     assert result.returncode == 0, result.stderr
