@@ -92,6 +92,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     with app.state.sessionmaker() as s:
         pool_collectable(s, 1)
+        pool_collectable(s, 1, "hard")  # the statistics per difficulty
         s.commit()
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
