@@ -277,6 +277,50 @@ def run(
         )
 
 
+def swaps(options: dict[str, str], deals: range) -> None:
+    """Spine's nearest winnable layouts (``--swaps``): how many card swaps each takes from
+    the deal's own shuffle, and how many of the 104 places end with another card."""
+    from pasyans.cards import shuffled
+    from pasyans.engine.core import deck_for
+    from pasyans.solver.nearby import nearest_winnable
+
+    spec = get_game("spine", options)
+    counts: list[float] = []
+    moved: list[float] = []
+    opening: list[float] = []
+    failed = 0
+    for d in deals:
+        made = nearest_winnable(spec, d)
+        if made is None:
+            failed += 1
+            continue
+        before = spec.deal(spec, shuffled(deck_for(spec), d)).freeze()
+        counts.append(made.swaps)
+        pairs = zip(before.piles, made.state.piles, strict=True)
+        moved.append(sum(a != b for p, q in pairs for a, b in zip(p, q, strict=True)))
+        opening.append(
+            sum(
+                1
+                for p, q in zip(before.piles, made.state.piles, strict=True)
+                if p and p[-1] != q[-1]
+            )
+        )
+    label = "".join(f" {k}={v}" for k, v in sorted(spec.option_values.items()))
+    print(f"\n## spine{label}: the deal's own shuffle, deals {deals.start}-{deals.stop - 1}")
+    print(f"shuffles that gave no layout: {failed} of {len(deals)}")
+    print("| of the layouts made | mean | p10 | p50 | p90 | max |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, xs in (
+        ("swaps", counts),
+        ("places whose card changed (of 104)", moved),
+        ("pile tops changed at move 0 (of 9)", opening),
+    ):
+        print(
+            f"| {name} | {mean(xs):.1f} | {_pct(xs, 0.1):.0f} | {_pct(xs, 0.5):.0f} | "
+            f"{_pct(xs, 0.9):.0f} | {max(xs):.0f} |"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--deals", type=int, default=20)
@@ -291,6 +335,9 @@ def main() -> None:
     )
     ap.add_argument("--before", action="store_true", help="add generator version 1's column")
     ap.add_argument("--cache", default=None, help="JSON-lines file of layouts made (resumable)")
+    ap.add_argument(
+        "--swaps", action="store_true", help="only Spine's swap counts (nearby.py), per option set"
+    )
     args = ap.parse_args()
     wanted = None if args.games is None else args.games.split(",")
     only = None
@@ -306,6 +353,10 @@ def main() -> None:
     ]
     if wanted is not None:  # in the order asked for
         todo.sort(key=lambda t: wanted.index(t[0]))
+    if args.swaps:
+        for _, options in [t for t in todo if t[0] == "spine"]:
+            swaps(options, range(args.first, args.first + args.deals))
+        return
     for game_id, options in todo:
         n = args.ranked if args.ranked is not None else min(args.deals, 100)
         run(
