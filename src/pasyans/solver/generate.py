@@ -238,8 +238,8 @@ def _shuffle_candidates(spec: GameSpec, deal: int, nodes: int) -> Iterator[Kept]
 
 def proves_won(spec: GameSpec, state: State, seed: int, nodes: int) -> tuple[Move, ...] | None:
     """The exact search's winning line for the shuffle ``seed`` of ``spec`` (``state``)
-    within ``nodes``, or None. The last answers are kept: generator versions 1 and 2 try
-    the same shuffles, so a benchmark that makes both pays for each search once."""
+    within ``nodes``, or None. The last answers are kept: generator version 1 and the later
+    ones try the same shuffles, so a benchmark that makes both pays for each search once."""
     return _proves(spec.id, tuple(sorted(spec.option_values.items())), seed, nodes, state)
 
 
