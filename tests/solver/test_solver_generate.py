@@ -30,20 +30,20 @@ from pasyans.solver.generate import Kept, bands, candidates, solvable_shuffle
 from pasyans.solver.search import replay, solve
 
 GAMES: list[tuple[str, dict[str, str], int]] = [
-    # (game, options, deals): 200 deals per game; Spider's 4 suits and the other Spine
-    # option sets take fewer (their generation is slower; see docs/winnability.md).
+    # (game, options, deals): 200 deals of every game and of the option sets whose
+    # generator differs (Spine's spine length, runs and empty columns; Spider's suits).
     ("spine", {}, 200),
     ("backbone", {}, 200),
     ("backbone-classic", {}, 200),
     ("spider", {"suits": "1"}, 200),
-    ("spider", {"suits": "2"}, 20),
-    ("spider", {"suits": "4"}, 10),
+    ("spider", {"suits": "2"}, 200),
+    ("spider", {"suits": "4"}, 200),
     ("nivernais", {}, 200),
-    ("spine", {"spine": "40"}, 20),
-    ("spine", {"spine": "24"}, 20),
-    ("spine", {"runs": "suit"}, 20),
-    ("spine", {"empty": "any"}, 20),
-    ("spine", {"empty": "any", "runs": "suit", "spine": "24"}, 20),
+    ("spine", {"spine": "40"}, 200),
+    ("spine", {"spine": "24"}, 200),
+    ("spine", {"runs": "suit"}, 200),
+    ("spine", {"empty": "any"}, 200),
+    ("spine", {"empty": "any", "runs": "suit", "spine": "24"}, 200),
 ]
 
 
