@@ -52,11 +52,11 @@ async def client(
             body = {"game": game, "options": options, "solvable": True, "difficulty": difficulty}
             t0 = time.perf_counter()
             r = await c.post("/api/games", json=body)
-            out.append((r.status_code, time.perf_counter() - t0))
+            out.append((r.status_code, time.perf_counter() - t0, game))
             body = {"game": game, "options": options, "solvable": False}
             t0 = time.perf_counter()
             r = await c.post("/api/games", json=body)
-            baseline.append((r.status_code, time.perf_counter() - t0))
+            baseline.append((r.status_code, time.perf_counter() - t0, game))
 
 
 def cpu_per_request(n: int) -> None:
@@ -68,6 +68,7 @@ def cpu_per_request(n: int) -> None:
 
     from fastapi.testclient import TestClient
 
+    from pasyans.deals import GENERATOR_VERSION
     from pasyans.engine import initial_state
     from pasyans.rules import get_game
     from pasyans.rules.registry import resolve_options
@@ -85,7 +86,8 @@ def cpu_per_request(n: int) -> None:
     with app.state.sessionmaker() as s:
         for deal in range(1, 2 * n + 1):  # stand-ins: the layout does not change the cost
             state = initial_state(get_game("spine"), deal)
-            pool.add(s, "spine", key, deal, pool.Made(state, "medium", 0.0, 1))
+            made = pool.Made(state, "medium", 0.0, GENERATOR_VERSION)
+            pool.add(s, "spine", key, deal, made)
         s.commit()
     cpu: dict[str, list[float]] = {"solvable, from the pool": [], "random (baseline)": []}
     with TestClient(app) as c:
@@ -151,8 +153,8 @@ def main() -> None:
         )  # fmt: skip
         print(f"# pool filled: {len(keys)} keys x {args.target} in {time.monotonic() - t0:.0f} s")
         with serve(url, workers, extra) as server:
-            out: list[tuple[int, float]] = []
-            baseline: list[tuple[int, float]] = []
+            out: list[tuple[int, float, str]] = []
+            baseline: list[tuple[int, float, str]] = []
             per = args.requests // args.clients
 
             async def run() -> None:
@@ -164,17 +166,22 @@ def main() -> None:
             asyncio.run(run())
         backend = "PostgreSQL" if args.postgres else "SQLite"
         print(f"# {backend}, {workers} worker(s), {args.clients} clients, games {args.games}")
-        print("| new game | requests | answers | p50 ms | p95 ms | max ms |")
-        print("|---|---:|---|---:|---:|---:|")
+        print("| new game | game | requests | answers | p50 ms | p95 ms | max ms |")
+        print("|---|---|---:|---|---:|---:|---:|")
         for label, rows in (("solvable, from the pool", out), ("random (baseline)", baseline)):
-            lat = sorted(t for _, t in rows)
-            codes: dict[int, int] = {}
-            for code, _ in rows:
-                codes[code] = codes.get(code, 0) + 1
-            print(
-                f"| {label} | {len(lat)} | {codes} | {percentile(lat, 50) * 1000:.1f} | "
-                f"{percentile(lat, 95) * 1000:.1f} | {lat[-1] * 1000:.1f} |"
-            )
+            for game in ["all", *args.games]:
+                mine = [r for r in rows if game in ("all", r[2])]
+                if not mine:
+                    continue
+                lat = sorted(t for _, t, _ in mine)
+                codes: dict[int, int] = {}
+                for code, _, _ in mine:
+                    codes[code] = codes.get(code, 0) + 1
+                print(
+                    f"| {label} | {game} | {len(lat)} | {codes} | "
+                    f"{percentile(lat, 50) * 1000:.1f} | {percentile(lat, 95) * 1000:.1f} | "
+                    f"{lat[-1] * 1000:.1f} |"
+                )
 
 
 if __name__ == "__main__":

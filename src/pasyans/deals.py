@@ -36,6 +36,7 @@ __all__ = [
     "GENERATOR_VERSION",
     "KINDS",
     "SolvableDeal",
+    "check_difficulty",
     "default_kind",
     "kinds_for",
     "load_game",

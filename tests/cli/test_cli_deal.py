@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
+from pasyans.cards import card_code
 from pasyans.deals import default_kind
 from pasyans.engine.core import MAX_DEAL
 from pasyans.rules.registry import GAMES
@@ -182,6 +183,39 @@ def test_random_flag_and_solvable_flag(invoke: Invoke) -> None:
     else:  # until then: a clean one-line refusal
         assert solvable.exit_code == 2 and solvable.stdout == ""
         assert solvable.stderr.count("\n") == 1 and "solvable" in solvable.stderr
+
+
+def test_difficulty_flag_chooses_among_solvable_deals(invoke: Invoke) -> None:
+    """``--difficulty`` gives the library's deal of that band (and implies --solvable);
+    with --random, or a band that does not exist, it is a one-line error."""
+    from pasyans.deals import make_solvable
+
+    layouts = {}
+    for band in ("easy", "medium", "hard"):
+        r = invoke(["deal", "spine", "--deal", "5", "--difficulty", band, "--json"])
+        assert r.exit_code == 0, r.stderr
+        data = json.loads(r.stdout)
+        assert data["kind"] == "solvable" and data["difficulty"] == band
+        made = make_solvable("spine", {}, 5, band).state
+        assert data["piles"]["spine"] == [card_code(c) for c in made.piles[-1]]
+        layouts[band] = data["piles"]
+    assert layouts["easy"] != layouts["hard"]
+    # Without --difficulty a solvable deal is the medium one, and says so.
+    plain = json.loads(invoke(["deal", "spine", "--deal", "5", "--json"]).stdout)
+    assert plain["difficulty"] == "medium" and plain["piles"] == layouts["medium"]
+    assert "solvable hard" in invoke(["deal", "spine", "-d", "5", "--difficulty", "hard"]).stdout
+    # A random deal has no difficulty; --difficulty makes Backbone's deal a solvable one.
+    assert "difficulty" not in json.loads(_deal_json(invoke, "backbone", 5, ()))
+    back = invoke(["deal", "backbone", "-d", "5", "--difficulty", "easy", "--json"])
+    assert json.loads(back.stdout)["kind"] == "solvable"
+    for args, says in (
+        (["--random", "--difficulty", "easy"], "drop --random"),
+        (["--difficulty", "brutal"], "not available"),
+    ):
+        for command in ("deal", "play"):
+            r = invoke([command, "spine", "--deal", "5", *args])
+            assert r.exit_code == 2 and r.stdout == "", r.stdout
+            assert r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
 
 
 def test_the_installed_script_gives_the_same_bytes(invoke: Invoke, run_script: RunScript) -> None:

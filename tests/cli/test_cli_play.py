@@ -16,7 +16,7 @@ import pytest
 from typer.testing import Result
 
 from pasyans.cards import card_code, make_card
-from pasyans.cli.common import Output
+from pasyans.cli.common import Output, kind_label
 from pasyans.cli.play import HELP, Session, table_lines
 from pasyans.deals import new_game
 from pasyans.engine import Game, Move
@@ -50,7 +50,8 @@ def pile_tokens(table: list[str]) -> dict[str, list[str]]:
 
 
 def expected_table(game: Game) -> list[str]:
-    view = table_lines(game.view(), game.kind, redeals=game.spec.passes > 1)
+    kind = kind_label(game.kind, game.difficulty)  # "solvable medium": the header names it
+    view = table_lines(game.view(), kind, redeals=game.spec.passes > 1)
     return [t.plain.rstrip() for t in view]
 
 
@@ -170,6 +171,19 @@ def test_play_errors_are_one_line_and_exit_2(invoke: Invoke) -> None:
         result = invoke(args, stdin="q\n")
         assert result.exit_code == 2
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("pasyans: error: ")
+
+
+def test_play_a_solvable_deal_of_a_difficulty(invoke: Invoke) -> None:
+    """``--difficulty`` plays that band's solvable layout and the header names it."""
+    from pasyans.cards import card_code
+    from pasyans.deals import make_solvable
+
+    for band in ("easy", "hard"):
+        result = invoke(["play", "spine", "-d", "5", "--difficulty", band], stdin="q\n")
+        assert result.exit_code == 0, result.stderr
+        assert "deal 5  solvable " + band in result.stdout
+        spine = make_solvable("spine", {}, 5, band).state.piles[-1]
+        assert " ".join(card_code(c) for c in spine[-3:]) in result.stdout
 
 
 def test_scripted_play_with_the_installed_script(run_script: RunScript) -> None:

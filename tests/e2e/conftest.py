@@ -100,6 +100,7 @@ def serve_app(data: Path, *, limits: bool = False) -> Iterator[str]:
 
     with app.state.sessionmaker() as s:
         pool_collectable(s, 1)
+        pool_collectable(s, 1, "hard")  # the statistics per difficulty
         s.commit()
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")

@@ -165,6 +165,66 @@ def test_won_and_abandoned_games_show_in_stats_history_and_replay(page: Page, sh
     assert gid != won and api(page, f"/api/games/{gid}")["view"]["deal"] == WIN_DEAL
 
 
+def test_the_figures_per_kind_of_deal_and_difficulty(page: Page, shots: Path) -> None:
+    """A hard solvable Spine deal won and a random Spider deal abandoned: the table "By
+    kind of deal and difficulty" shows each under its band (as /api/stats' bands say), in
+    English and Russian, and the history's "Play again" keeps the difficulty."""
+    page.goto(f"/play/spine?deal={WIN_DEAL}&kind=solvable&difficulty=hard")
+    won = wait_table(page)
+    assert api(page, f"/api/games/{won}")["difficulty"] == "hard"
+    page.locator('[data-action="autocollect"]').click()
+    expect(page.locator('dialog[data-dialog="won"]')).to_be_visible(timeout=15000)
+    page.locator('dialog[data-dialog="won"]').get_by_role("button", name="Close").click()
+    abandon_after_a_click(page)
+
+    page.goto("/stats")
+    data = api(page, "/api/stats")
+    spine_bands = next(g for g in data["games"] if g["game"] == "spine")["bands"]
+    assert [(b["kind"], b["difficulty"], b["won"]) for b in spine_bands] == [
+        ("solvable", "hard", 1)
+    ]
+    table = page.locator(".bands-table")
+    expect(page.locator("#by-band")).to_have_text("By kind of deal and difficulty")
+    expect(table.locator("tbody")).to_have_count(2)
+    spine = table.locator("tbody").nth(0)
+    expect(spine.locator(".band-group th")).to_have_text(re.compile(r"^Spine"))
+    hard = spine.locator('tr[data-band="hard"]')
+    expect(hard.locator("th")).to_have_text("solvable, hard")
+    expect(hard.locator('[data-col="played"]')).to_have_text("1")
+    expect(hard.locator('[data-col="won"]')).to_have_text("1")
+    expect(hard.locator('[data-col="win_rate"]')).to_have_text("100%")
+    expect(spine.locator('tr[data-band="medium"]')).to_have_count(0)
+    spider = table.locator("tbody").nth(1)
+    expect(spider.locator(".band-group th")).to_have_text("Spider · one suit")
+    rand = spider.locator('tr[data-band="random"]')
+    expect(rand.locator("th")).to_have_text("random")
+    expect(rand.locator('[data-col="played"]')).to_have_text("1")
+    expect(rand.locator('[data-col="won"]')).to_have_text("0")
+    page.screenshot(path=str(shots / "stats-bands-en-1280.png"), full_page=True)
+    page.locator("#pref-lang").click()
+    expect(page.locator("#by-band")).to_have_text("По виду раздачи и сложности")
+    expect(hard.locator("th")).to_have_text("решаемая, трудная")
+    expect(rand.locator("th")).to_have_text("случайная")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(150)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 390, f"the page scrolls sideways ({wide}px)"
+    page.screenshot(path=str(shots / "stats-bands-ru-390.png"), full_page=True)
+    page.locator("#pref-lang").click()
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    # The history's "Play again" asks for the same difficulty.
+    page.goto("/history")
+    line = page.locator(f'.history-table tr[data-id="{won}"]')
+    expect(line.locator('[data-action="play"]')).to_have_attribute(
+        "href", re.compile(rf"^/play/spine\?.*difficulty=hard&deal={WIN_DEAL}$")
+    )
+    assert (
+        next(i for i in api(page, "/api/history")["items"] if i["id"] == won)["difficulty"]
+        == "hard"
+    )
+
+
 def test_a_spider_replay_has_no_face_down_card_in_the_page(page: Page) -> None:
     lost = abandon_after_a_click(page)
     page.goto(f"/replay/{lost}")
@@ -205,7 +265,9 @@ def test_share_link_from_the_history(page: Page) -> None:
     expect(page.locator("#toast")).to_have_text("Link copied.")
     link = page.evaluate("navigator.clipboard.readText()")
     assert re.fullmatch(
-        rf"http://127\.0\.0\.1:\d+/play/spine\?empty=kings&runs=single&spine=56&deal={WIN_DEAL}"
+        # A solvable deal's link names its difficulty (the same layout for whoever opens it).
+        r"http://127\.0\.0\.1:\d+/play/spine\?empty=kings&runs=single&spine=56&difficulty=medium"
+        rf"&deal={WIN_DEAL}"
         r"&result=won&moves=104&time=\d+",
         link,
     ), link

@@ -1,5 +1,6 @@
-"""Nivernais' solvable deals: played forward while the stock's cards are chosen, then
-proven by replaying the win through the engine."""
+"""Nivernais' solvable deals: real shuffles the forward player wins (generator version 3;
+versions 1 and 2 played forward while the stock's cards were chosen), proven by replaying
+the win through the engine."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ from collections import Counter
 
 import pytest
 
-from pasyans.cards import SplitMix64
-from pasyans.deals import kinds_for, start_position
+from pasyans.cards import SplitMix64, shuffled
+from pasyans.deals import kinds_for, make_solvable, start_position
 from pasyans.engine import Game
 from pasyans.engine.core import apply, deck_for, initial_state, is_won, legal_moves
+from pasyans.engine.moves import Move
+from pasyans.position import State
 from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
 from pasyans.solver import forward
+from pasyans.solver.generate import _seeds
 
 
 def test_only_games_whose_hidden_cards_are_all_in_the_stock() -> None:
@@ -27,10 +32,26 @@ def test_solvable_nivernais_deal_is_a_full_deck_and_replays_to_a_win(deal: int) 
     spec = get_game("nivernais")
     layout = start_position(spec, deal, "solvable")
     cards = [c for pile in layout.piles for c in pile]
-    assert Counter(cards) == Counter(deck_for(spec))  # no placeholder is left
+    assert Counter(cards) == Counter(deck_for(spec))
     assert layout.down == initial_state(spec, deal).down
     assert [len(p) for p in layout.piles] == [len(p) for p in initial_state(spec, deal).piles]
-    # The win that made it, found again from the same seed, replays through the engine.
+    # A real shuffle of the deal number's stream (nothing chosen), and the forward
+    # player's win from it, found again from the same seed, replays through the engine.
+    for seed in _seeds(deal, forward.SHUFFLE_ATTEMPTS):
+        if spec.deal(spec, shuffled(deck_for(spec), seed)).freeze() == layout:
+            break
+    else:
+        pytest.fail("the layout is not a shuffle of its deal number's stream")
+    line = forward.play_layout(spec, layout, seed)
+    assert line is not None
+    _replays(spec, layout, line)
+
+
+@pytest.mark.parametrize("deal", [1, 77])
+def test_version_2_chose_the_stocks_cards_and_still_does(deal: int) -> None:
+    spec = get_game("nivernais")
+    layout = make_solvable("nivernais", {}, deal, "easy", generator=2).state
+    assert Counter(c for pile in layout.piles for c in pile) == Counter(deck_for(spec))
     stream = SplitMix64(deal)
     for _ in range(forward.ATTEMPTS):
         made = forward.play_and_deal(spec, stream.next())
@@ -38,7 +59,10 @@ def test_solvable_nivernais_deal_is_a_full_deck_and_replays_to_a_win(deal: int) 
             break
     else:
         pytest.fail("the layout does not come from its deal number's stream")
-    line = made[1]
+    _replays(spec, layout, made[1])
+
+
+def _replays(spec: GameSpec, layout: State, line: list[Move]) -> None:
     assert forward.replays_to_a_win(spec, layout, line)
     assert not forward.replays_to_a_win(spec, layout, line[:-1])
     state = layout

@@ -30,20 +30,20 @@ from pasyans.solver.generate import Kept, bands, candidates, solvable_shuffle
 from pasyans.solver.search import replay, solve
 
 GAMES: list[tuple[str, dict[str, str], int]] = [
-    # (game, options, deals): 200 deals per game; Spider's 4 suits and the other Spine
-    # option sets take fewer (their generation is slower; see docs/winnability.md).
+    # (game, options, deals): 200 deals of every game and of the option sets whose
+    # generator differs (Spine's spine length, runs and empty columns; Spider's suits).
     ("spine", {}, 200),
     ("backbone", {}, 200),
     ("backbone-classic", {}, 200),
     ("spider", {"suits": "1"}, 200),
-    ("spider", {"suits": "2"}, 20),
-    ("spider", {"suits": "4"}, 10),
+    ("spider", {"suits": "2"}, 200),
+    ("spider", {"suits": "4"}, 200),
     ("nivernais", {}, 200),
-    ("spine", {"spine": "40"}, 20),
-    ("spine", {"spine": "24"}, 20),
-    ("spine", {"runs": "suit"}, 20),
-    ("spine", {"empty": "any"}, 20),
-    ("spine", {"empty": "any", "runs": "suit", "spine": "24"}, 20),
+    ("spine", {"spine": "40"}, 200),
+    ("spine", {"spine": "24"}, 200),
+    ("spine", {"runs": "suit"}, 200),
+    ("spine", {"empty": "any"}, 200),
+    ("spine", {"empty": "any", "runs": "suit", "spine": "24"}, 200),
 ]
 
 
@@ -203,6 +203,90 @@ def test_a_saved_solvable_game_keeps_its_layout_and_a_bad_one_is_refused() -> No
         load_game(dict(saved, start={**saved["start"], "piles": cards}))
     with pytest.raises(SavedGameError):
         load_game(dict(saved, start="not a layout"))
+
+
+def _fingerprint(state: State) -> str:
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("game", "deal", "difficulty", "generator", "fingerprint"),
+    [
+        # Layouts as each generator version made them (version 2's as on main before
+        # version 3): changing what a version makes breaks old links, so it fails here.
+        ("spine", 1, "medium", 1, "889b6dfce27785fc"),
+        ("backbone", 3, "medium", 1, "e9b3f79702f0eec8"),
+        ("nivernais", 4, "medium", 1, "254a26dcc5137870"),
+        ("spine", 2, "hard", 2, "87661d18780ea394"),
+        ("nivernais", 4, "medium", 2, "254a26dcc5137870"),
+        ("backbone", 3, "easy", 2, "7fdadbe80f21d5c4"),
+        ("spine", 2, "hard", 3, "87661d18780ea394"),
+        ("nivernais", 4, "medium", 3, "2077ed1443656594"),
+        ("backbone", 3, "easy", 3, "7fdadbe80f21d5c4"),
+    ],
+)
+def test_every_generator_version_still_makes_its_layouts(
+    game: str, deal: int, difficulty: str, generator: int, fingerprint: str
+) -> None:
+    made = make_solvable(game, {}, deal, difficulty, generator)
+    assert made.generator == generator and made.difficulty == difficulty
+    assert _fingerprint(made.state) == fingerprint
+
+
+def test_generator_versions_are_checked() -> None:
+    with pytest.raises(OptionError):
+        make_solvable("spine", {}, 1, "easy", 0)
+    with pytest.raises(OptionError):
+        bands(get_game("spine"), 1, 1)  # version 1 had no bands
+    # Version 1's Spine deals were walked back from the finished game: an Ace on top.
+    spec = get_game("spine")
+    old = [make_solvable("spine", {}, d, generator=1).state for d in range(1, 6)]
+    assert all(s.piles[spec.index["spine"]][-1] >> 2 == 0 for s in old)
+    assert (
+        make_solvable("spine", {}, 3, "easy", 1).state
+        == make_solvable("spine", {}, 3, "hard", 1).state
+    )
+
+
+def _first_deal_aces_and_kings(states: list[State]) -> float:
+    """Aces and Kings among the 24 cards Nivernais' first stock click deals."""
+    stock = get_game("nivernais").index["stock"]
+    return mean(sum(1 for c in s.piles[stock][-24:] if c >> 2 in (0, 12)) for s in states)
+
+
+@pytest.mark.slow
+def test_nivernais_stock_is_a_random_deals() -> None:
+    """Version 3 plays real shuffles: the first stock deal holds a random deal's Aces and
+    Kings (24 x 16/104 = 3.7), where version 2's leaning draws gave about twice that."""
+    new = [k.state for k in first_kept("nivernais", {}, range(1, 61))]
+    assert 3.0 <= _first_deal_aces_and_kings(new) <= 4.4, _first_deal_aces_and_kings(new)
+    spec = get_game("nivernais")
+    old = [next(candidates(spec, d, 2)).state for d in range(1, 31)]
+    assert _first_deal_aces_and_kings(old) > 5.5
+    # The first candidate is the deal's own shuffle whenever the forward player wins it.
+    own = [d for d in range(1, 61) if kept("nivernais", (), d).state == initial_state(spec, d)]
+    assert own, "no deal's own shuffle kept"
+
+
+@pytest.mark.slow
+def test_spine_targets_on_a_far_range() -> None:
+    """The item-2 targets on numbers far from the ones the generator was written against."""
+    aces, top10 = _spine_surface([k.state for k in first_kept("spine", {}, range(500001, 500201))])
+    assert aces <= 0.25 and top10 >= 5.0, (aces, top10)
+
+
+@pytest.mark.slow
+def test_difficulty_bands_differ_in_another_game() -> None:
+    """Backbone's bands too: ordered on every number, apart on average."""
+    spec = get_game("backbone")
+    made = [bands(spec, d) for d in range(3001, 3011)]
+    for b in made:
+        assert b["easy"].measure <= b["medium"].measure <= b["hard"].measure
+    m = {band: mean(b[band].measure for b in made) for band in DIFFICULTIES}
+    assert m["easy"] + 0.03 < m["medium"] < m["hard"] - 0.03, m
 
 
 def test_spine_shape() -> None:

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from pasyans.deals import default_kind
+from pasyans.deals import DIFFICULTIES, check_difficulty, default_kind
 from pasyans.engine.core import MAX_DEAL, check_deal_number
 from pasyans.errors import DealNumberError, OptionError, PasyansError
 from pasyans.rules.registry import GAMES, resolve_options
@@ -50,6 +50,16 @@ KindOpt = Annotated[
         show_default=False,
     ),
 ]
+DifficultyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--difficulty",
+        metavar="|".join(DIFFICULTIES),
+        help="The difficulty of a solvable deal [medium]; implies --solvable.",
+        show_default=False,
+    ),
+]
+"""Taken as text and checked by :func:`choose_difficulty` (one-line error)."""
 
 
 def fail(message: str) -> NoReturn:
@@ -98,11 +108,26 @@ def choose_deal(deal: int | str | None) -> int:
     return check_deal_number(deal)
 
 
-def choose_kind(game_id: str, solvable: bool | None) -> str:
-    """``--solvable`` → ``solvable``, ``--random`` → ``random``, neither → the game's own."""
+def choose_kind(game_id: str, solvable: bool | None, difficulty: str | None = None) -> str:
+    """``--solvable`` → ``solvable``, ``--random`` → ``random``, neither → the game's own;
+    a ``--difficulty`` asks for a solvable deal (with ``--random``: :class:`OptionError`).
+
+    >>> choose_kind("spider", None), choose_kind("spider", None, "hard")
+    ('random', 'solvable')
+    """
+    if difficulty is not None:
+        if solvable is False:
+            raise OptionError("--difficulty chooses among solvable deals: drop --random")
+        check_difficulty(difficulty)
+        return "solvable"
     if solvable is None:
         return default_kind(game_id)
     return "solvable" if solvable else "random"
+
+
+def kind_label(kind: str, difficulty: str | None) -> str:
+    """``solvable hard``, or the kind alone (a random deal has no difficulty)."""
+    return kind if difficulty is None or kind != "solvable" else f"{kind} {difficulty}"
 
 
 # --- Output -------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from pasyans.cards import card_code
 from pasyans.cli import app
 from pasyans.cli.common import (
     DealOpt,
+    DifficultyOpt,
     GameArg,
     KindOpt,
     OptionsOpt,
@@ -29,10 +30,11 @@ from pasyans.cli.common import (
     error_line,
     fail,
     header,
+    kind_label,
     parse_options,
     pile_line,
 )
-from pasyans.deals import start_position
+from pasyans.deals import check_difficulty, start_position
 from pasyans.errors import PasyansError
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -48,29 +50,46 @@ def face_down_count(spec: GameSpec, state: State, i: int) -> int:
     return state.down[i]
 
 
-def deal_data(game_id: str, deal: int, options: Mapping[str, str], kind: str) -> dict[str, Any]:
-    """The whole deal as plain data: every pile id → card codes, bottom to top."""
+def deal_data(
+    game_id: str,
+    deal: int,
+    options: Mapping[str, str],
+    kind: str,
+    difficulty: str | None = None,
+) -> dict[str, Any]:
+    """The whole deal as plain data: every pile id → card codes, bottom to top. A
+    solvable deal also gives its ``difficulty`` (default ``medium``)."""
     spec = get_game(game_id, options)
-    state = start_position(spec, deal, kind)
+    band = check_difficulty(difficulty) if kind == "solvable" else None
+    state = start_position(spec, deal, kind, band)
+    extra = {} if band is None else {"difficulty": band}
     return {
         "game": spec.id,
         "deal": deal,
         "options": dict(spec.option_values),
         "kind": kind,
+        **extra,
         "piles": {p.id: [card_code(c) for c in state.piles[i]] for i, p in enumerate(spec.piles)},
         "face_down": {p.id: face_down_count(spec, state, i) for i, p in enumerate(spec.piles)},
     }
 
 
-def deal_json(game_id: str, deal: int, options: Mapping[str, str], kind: str) -> str:
+def deal_json(
+    game_id: str,
+    deal: int,
+    options: Mapping[str, str],
+    kind: str,
+    difficulty: str | None = None,
+) -> str:
     """:func:`deal_data` as one line of JSON, the same bytes on every run."""
-    return json.dumps(deal_data(game_id, deal, options, kind), ensure_ascii=False)
+    return json.dumps(deal_data(game_id, deal, options, kind, difficulty), ensure_ascii=False)
 
 
 def deal_lines(data: Mapping[str, Any]) -> list[Text]:
     """A readable table: one line per pile with its card count; face-down cards are shown
     inside ``[ ]`` (they are secret to a player, not to this tool)."""
-    out = [header(data["game"], data["deal"], data["kind"], data["options"])]
+    kind = kind_label(data["kind"], data.get("difficulty"))
+    out = [header(data["game"], data["deal"], kind, data["options"])]
     for pile_id, codes in data["piles"].items():
         down = data["face_down"][pile_id]
         parts = [Text(str(len(codes)).rjust(3))]
@@ -92,14 +111,15 @@ def deal_command(
     deal: DealOpt = None,
     option: OptionsOpt = None,
     solvable: KindOpt = None,
+    difficulty: DifficultyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print a whole deal, face-down cards included (a tool's view, not a player's)."""
     try:
         options = parse_options(game, option)
         number = choose_deal(deal)
-        kind = choose_kind(game, solvable)
-        data = deal_data(game, number, options, kind)
+        kind = choose_kind(game, solvable, difficulty)
+        data = deal_data(game, number, options, kind, difficulty)
     except PasyansError as e:
         fail(error_line(e))
     if as_json:

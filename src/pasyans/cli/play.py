@@ -17,6 +17,7 @@ from rich.text import Text
 from pasyans.cli import app
 from pasyans.cli.common import (
     DealOpt,
+    DifficultyOpt,
     GameArg,
     KindOpt,
     OptionsOpt,
@@ -27,6 +28,7 @@ from pasyans.cli.common import (
     error_line,
     fail,
     header,
+    kind_label,
     parse_options,
     pile_line,
 )
@@ -139,7 +141,8 @@ class Session:
 
     def show(self) -> None:
         g = self.game
-        self.out.lines(table_lines(g.view(), g.kind, redeals=g.spec.passes > 1))
+        kind = kind_label(g.kind, g.difficulty)
+        self.out.lines(table_lines(g.view(), kind, redeals=g.spec.passes > 1))
         if g.won:
             self.out.line(
                 Text(
@@ -241,6 +244,7 @@ def play_command(
     deal: DealOpt = None,
     option: OptionsOpt = None,
     solvable: KindOpt = None,
+    difficulty: DifficultyOpt = None,
     auto: Annotated[
         bool, typer.Option("--auto/--no-auto", help="Safe auto-moves to the foundations.")
     ] = False,
@@ -252,7 +256,8 @@ def play_command(
     try:
         options = parse_options(game, option)
         number = choose_deal(deal)
-        g = new_game(game, number, options, choose_kind(game, solvable))
+        kind = choose_kind(game, solvable, difficulty)
+        g = new_game(game, number, options, kind, difficulty if kind == "solvable" else None)
     except PasyansError as e:
         fail(error_line(e))
     interactive = sys.stdin.isatty()

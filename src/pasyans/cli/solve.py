@@ -10,6 +10,7 @@ from typer import Option
 
 from pasyans.cli import app
 from pasyans.cli.common import (
+    DifficultyOpt,
     GameArg,
     KindOpt,
     OptionsOpt,
@@ -48,11 +49,14 @@ def load_target(
     layout: Path | None,
     raw_options: list[str] | None,
     solvable: bool | None,
+    difficulty: str | None = None,
 ) -> tuple[GameSpec, State]:
     """The game and start position named on the command line."""
     if (deal is None) == (layout is None):
         fail("give exactly one of --deal N or --layout FILE")
     options = parse_options(game, raw_options)
+    if layout is not None and difficulty is not None:
+        fail("--difficulty chooses a solvable deal by number: give --deal N, not --layout")
     if layout is not None:
         try:
             data = json.loads(layout.read_text(encoding="utf-8"))
@@ -64,7 +68,9 @@ def load_target(
         return state_from_layout(data, {k: v for k, v in options.items() if k in named})
     assert deal is not None
     spec = get_game(game, options)
-    return spec, start_position(spec, check_deal_number(deal), choose_kind(game, solvable))
+    kind = choose_kind(game, solvable, difficulty)
+    band = difficulty if kind == "solvable" else None
+    return spec, start_position(spec, check_deal_number(deal), kind, band)
 
 
 def summary(result: Result) -> list[str]:
@@ -94,11 +100,12 @@ def solve_command(
     seconds: SecondsOpt = None,
     nodes: NodesOpt = None,
     solvable: KindOpt = None,
+    difficulty: DifficultyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a deal with every card known: won (with the moves), lost (proven) or unknown."""
     try:
-        spec, state = load_target(game, deal, layout, option, solvable)
+        spec, state = load_target(game, deal, layout, option, solvable, difficulty)
         if seconds is None and nodes is None:
             seconds = 10.0
         result = solve(spec, state, seconds=seconds, nodes=nodes)

@@ -4,8 +4,10 @@ Every game draws **candidate layouts** from the deal number's own SplitMix64 str
 
 - Spine: the nearest winnable layout to a random shuffle (:mod:`pasyans.solver.nearby`);
   the first shuffle is the deal's own random one.
-- Nivernais (hidden cards only in the stock, columns never fed by the player): played
-  forward while the stock's cards are chosen as they come out (:mod:`forward`).
+- Nivernais (hidden cards only in the stock, columns never fed by the player): shuffles
+  (the deal's own first) that the forward player of :mod:`forward` wins, its line
+  replayed through the engine (version 2 chose the stock's cards as they came out,
+  leaning towards the cards the foundations wanted).
 - Spider and Backbone: shuffles (the deal's own first) that the solver proves won within
   :data:`SOLVABLE_NODES`.
 
@@ -42,9 +44,14 @@ from pasyans.solver import forward, nearby
 from pasyans.solver.difficulty import is_trivial, measure
 from pasyans.solver.search import solve
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 """Bumped whenever the same (game, options, deal, difficulty) could give another layout.
-1: Spine's backward walk, the first solvable candidate, no difficulty. 2: this module."""
+1: Spine's backward walk, the first solvable candidate, no difficulty
+(:mod:`pasyans.solver.generate_v1`). 2: this module, Nivernais' stock chosen as it comes
+out (leaning). 3: Nivernais from real shuffles. Every version stays reproducible:
+:func:`make_solvable` takes ``generator``."""
+
+GENERATORS: tuple[int, ...] = (1, 2, 3)
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 DEFAULT_DIFFICULTY = "medium"
@@ -99,32 +106,54 @@ def check_difficulty(difficulty: str | None) -> str:
     return d
 
 
+def check_generator(generator: int) -> int:
+    """``generator`` if it is a version this code can make, or :class:`OptionError`."""
+    if generator not in GENERATORS:
+        raise OptionError(
+            f"generator version {str(generator)[:10]!r} is not available"
+            f" ({', '.join(map(str, GENERATORS))})"
+        )
+    return generator
+
+
 def make_solvable(
     game_id: str,
     options: Mapping[str, object] | None,
     deal: int,
     difficulty: str | None = DEFAULT_DIFFICULTY,
+    generator: int = GENERATOR_VERSION,
 ) -> SolvableDeal:
     """The solvable deal of this game, options, number and difficulty (pure, may take
-    seconds; see the module docstring)."""
+    seconds; see the module docstring), as generator version ``generator`` made it.
+    Version 1 knew no difficulty: every band gets its one layout."""
     band = check_difficulty(difficulty)
-    return bands(get_game(game_id, options), deal)[band]
+    spec = get_game(game_id, options)
+    if check_generator(generator) == 1:
+        from pasyans.solver import generate_v1
+
+        check_deal_number(deal)
+        state = generate_v1.solvable_layout(spec, deal)
+        return SolvableDeal(state, band, measure(spec, state).measure, 1)
+    return bands(spec, deal, generator)[band]
 
 
-def bands(spec: GameSpec, deal: int) -> dict[str, SolvableDeal]:
+def bands(spec: GameSpec, deal: int, generator: int = GENERATOR_VERSION) -> dict[str, SolvableDeal]:
     """The solvable deal of every difficulty for ``deal`` (one ranking for all three;
-    the last few rankings are kept, so the three bands of a number cost one search)."""
+    the last few rankings are kept, so the three bands of a number cost one search).
+    ``generator``: 2 or later (see :func:`make_solvable`)."""
     check_deal_number(deal)
-    return dict(_bands(spec.id, tuple(sorted(spec.option_values.items())), deal))
+    if check_generator(generator) < 2:
+        raise OptionError("generator version 1 had no difficulty bands")
+    return dict(_bands(spec.id, tuple(sorted(spec.option_values.items())), deal, generator))
 
 
 @lru_cache(maxsize=32)
 def _bands(
-    game_id: str, options: tuple[tuple[str, str], ...], deal: int
+    game_id: str, options: tuple[tuple[str, str], ...], deal: int, generator: int
 ) -> tuple[tuple[str, SolvableDeal], ...]:
     spec = get_game(game_id, dict(options))
     ranked: list[tuple[float, int, State]] = []
-    for n, kept in enumerate(candidates(spec, deal)):
+    for n, kept in enumerate(candidates(spec, deal, generator)):
         ranked.append((measure(spec, kept.state).measure, n, kept.state))
         if len(ranked) == BAND_CANDIDATES:
             break
@@ -132,18 +161,18 @@ def _bands(
     out = []
     for i, band in enumerate(DIFFICULTIES):
         pick = ranked[min(i, len(ranked) - 1)]
-        out.append((band, SolvableDeal(pick[2], band, pick[0])))
+        out.append((band, SolvableDeal(pick[2], band, pick[0], generator)))
     return tuple(out)
 
 
-def candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
-    """The kept candidates of ``deal``, in the stream's order; raises
-    :class:`GenerationError` when the attempts run out before the first one."""
+def candidates(spec: GameSpec, deal: int, generator: int = GENERATOR_VERSION) -> Iterator[Kept]:
+    """The kept candidates of ``deal``, in the stream's order (generator version 2 or
+    later); raises :class:`GenerationError` when the attempts run out before the first."""
     check_deal_number(deal)
     if spec.has_pile("spine") and spec.piles[spec.index["spine"]].kind is PileKind.SPINE:
         raw = _spine_candidates(spec, deal)
     elif forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
-        raw = _forward_candidates(spec, deal)
+        raw = _forward_candidates(spec, deal) if generator == 2 else _played_shuffles(spec, deal)
     else:
         raw = _shuffle_candidates(spec, deal, SOLVABLE_NODES)
     found = False
@@ -188,13 +217,38 @@ def _forward_candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
             yield Kept(made[0], tuple(made[1]))
 
 
+def _played_shuffles(spec: GameSpec, deal: int) -> Iterator[Kept]:
+    """Shuffles (the deal's own first) that the forward player wins (version 3)."""
+    deck = deck_for(spec)
+    for seed in _seeds(deal, forward.SHUFFLE_ATTEMPTS):
+        state = spec.deal(spec, shuffled(deck, seed)).freeze()
+        line = forward.play_layout(spec, state, seed)
+        if line is not None and forward.replays_to_a_win(spec, state, line):
+            yield Kept(state, tuple(line))
+
+
 def _shuffle_candidates(spec: GameSpec, deal: int, nodes: int) -> Iterator[Kept]:
     deck = deck_for(spec)
     for seed in _seeds(deal, SHUFFLE_ATTEMPTS):
         state = spec.deal(spec, shuffled(deck, seed)).freeze()
-        proof = solve(spec, state, nodes=nodes)
-        if proof.result == "won":
-            yield Kept(state, proof.moves)
+        proof = proves_won(spec, state, seed, nodes)
+        if proof is not None:
+            yield Kept(state, proof)
+
+
+def proves_won(spec: GameSpec, state: State, seed: int, nodes: int) -> tuple[Move, ...] | None:
+    """The exact search's winning line for the shuffle ``seed`` of ``spec`` (``state``)
+    within ``nodes``, or None. The last answers are kept: generator version 1 and the later
+    ones try the same shuffles, so a benchmark that makes both pays for each search once."""
+    return _proves(spec.id, tuple(sorted(spec.option_values.items())), seed, nodes, state)
+
+
+@lru_cache(maxsize=256)
+def _proves(
+    game_id: str, options: tuple[tuple[str, str], ...], seed: int, nodes: int, state: State
+) -> tuple[Move, ...] | None:
+    proof = solve(get_game(game_id, dict(options)), state, nodes=nodes)
+    return proof.moves if proof.result == "won" else None
 
 
 def solvable_layout(spec: GameSpec, deal: int, difficulty: str = DEFAULT_DIFFICULTY) -> State:

@@ -94,12 +94,23 @@ class StatsOut(BaseModel):
     games: list[GameFigures]
 
 
+def _band(difficulty: str | None) -> Difficulty | None:
+    """A stored difficulty as the API's type (None for a random deal)."""
+    for d in ("easy", "medium", "hard"):
+        if difficulty == d:
+            return d
+    return None
+
+
 class HistoryItem(BaseModel):
     id: str
     game: str
     options: dict[str, str]
     deal: int
     kind: str
+    difficulty: Difficulty | None = Field(
+        default=None, description="A solvable deal's difficulty; null: random."
+    )
     result: Result
     clean: bool
     time_ms: int
@@ -136,6 +147,9 @@ class ReplayOut(BaseModel):
     options: dict[str, str]
     deal: int
     kind: str
+    difficulty: Difficulty | None = Field(
+        default=None, description="A solvable deal's difficulty; null: random."
+    )
     result: Result
     time_ms: int
     score: int
@@ -184,6 +198,7 @@ def get_history(
                 options=r.options,
                 deal=r.deal,
                 kind=r.kind,
+                difficulty=_band(r.difficulty),
                 result=r.result,
                 clean=r.clean,
                 time_ms=r.time_ms,
@@ -241,6 +256,7 @@ def get_replay(
         options=rec.options,
         deal=row.deal,
         kind=row.kind,
+        difficulty=_band(rec.difficulty),
         result=rec.result,
         time_ms=row.time_ms,
         score=row.score,

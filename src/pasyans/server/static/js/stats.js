@@ -14,6 +14,11 @@ const STRINGS = {
     "stats.lead": "Your records in this browser, per game and option set.",
     "stats.empty": "No counted games yet: a game counts once you have made a move in it.",
     "stats.by_game": "By game",
+    "stats.by_band": "By kind of deal and difficulty",
+    "stats.by_band_lead": "Solvable deals come in three difficulties (chosen on the home page); random deals have none.",
+    "col.band": "Deal",
+    "band.random": "random",
+    "band.solvable": "solvable, {d}",
     "stats.total": "All games",
     "stats.in_progress": "Games in progress (counted when they end): {n}",
     "col.game": "Game",
@@ -120,6 +125,11 @@ const STRINGS = {
     "stats.lead": "Ваши результаты в этом браузере — по каждой игре и набору правил.",
     "stats.empty": "Засчитанных партий пока нет: партия засчитывается после вашего первого хода.",
     "stats.by_game": "По играм",
+    "stats.by_band": "По виду раздачи и сложности",
+    "stats.by_band_lead": "Решаемые раздачи бывают трёх уровней сложности (выбирается на главной странице); у случайных раздач сложности нет.",
+    "col.band": "Раздача",
+    "band.random": "случайная",
+    "band.solvable": "решаемая, {d}",
     "stats.total": "Все игры",
     "stats.in_progress": "Неоконченных партий (засчитаются, когда закончатся): {n}",
     "col.game": "Игра",
@@ -314,9 +324,11 @@ function defaultKind(entry) {
   return entry.default_deal_kind || entry.default_kind || "random";
 }
 
-/** /play/GAME?options&deal=N[&kind=K]: the same deal again, as a new game. */
+/** /play/GAME?options&deal=N[&kind=K][&difficulty=D]: the same deal again, as a new game
+ * (a solvable deal of the same difficulty). */
 export function playUrl(entry, item) {
   const q = new URLSearchParams(item.options);
+  if (item.kind === "solvable" && item.difficulty) q.set("difficulty", item.difficulty);
   q.set("deal", String(item.deal));
   if (item.kind && item.kind !== defaultKind(entry)) q.set("kind", item.kind);
   return `/play/${entry.id}?${q}`;
@@ -331,6 +343,7 @@ export function playAgainLink(entry, item, label, attrs = {}) {
     e.preventDefault();
     const body = { game: entry.id, deal: item.deal, options: item.options };
     if (item.kind) body.solvable = item.kind === "solvable";
+    if (item.kind === "solvable" && item.difficulty) body.difficulty = item.difficulty;
     try {
       await createGame(body);
     } catch (err) {
@@ -454,6 +467,47 @@ function figuresTable(data, games) {
   );
 }
 
+const BAND_COLUMNS = ["played", "won", "win_rate", "clean", "best_time", "avg_time", "avg_moves"];
+
+/** "random", "solvable, hard": a band of /api/stats' ``bands``. */
+export function bandName(band) {
+  if (band.kind !== "solvable" || !band.difficulty) return s(`band.${band.kind}`);
+  return s("band.solvable", { d: t(`difficulty.${band.difficulty}`) });
+}
+
+/** Each option set's figures per kind of deal and difficulty (random, easy, medium, hard):
+ * one row group per option set, its name in a heading row. */
+function bandsTable(data, games) {
+  const byColumn = Object.fromEntries(COLUMNS);
+  const groups = data.games
+    .filter((f) => (f.bands || []).length)
+    .map((f) => {
+      const key = `${f.game}?${f.options_key}`;
+      const head = h("tr.band-group", {}, h("th", { scope: "rowgroup", colspan: String(BAND_COLUMNS.length + 1) }, groupName(games, f)));
+      const rows = f.bands.map((b) =>
+        h(
+          "tr",
+          { "data-group": key, "data-band": b.kind === "solvable" ? b.difficulty || "solvable" : "random" },
+          h("th", { scope: "row", "data-label": s("col.band") }, bandName(b)),
+          BAND_COLUMNS.map((k) => h("td", { "data-label": s(`col.${k}`), "data-col": k }, byColumn[k](b, games))),
+        ),
+      );
+      return h("tbody", { "data-group": key }, head, rows);
+    });
+  if (!groups.length) return null;
+  return h(
+    "div.bands-scroll",
+    {},
+    h(
+      "table.bands-table",
+      {},
+      h("caption.visually-hidden", {}, s("stats.by_band")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, s("col.band")), BAND_COLUMNS.map((k) => h("th", { scope: "col" }, s(`col.${k}`))))),
+      groups,
+    ),
+  );
+}
+
 function tiles(total) {
   const tile = (key, value) => h("div.tile", { "data-tile": key }, h("span.label", {}, s(`col.${key}`)), h("span.value", {}, value));
   return h(
@@ -561,6 +615,8 @@ class StatsPage {
       parts.push(tiles(d.total));
       if (d.total.in_progress) parts.push(h("p.note", {}, s("stats.in_progress", { n: d.total.in_progress })));
       parts.push(h("h2", {}, s("stats.by_game")), figuresTable(d, this.games));
+      const bands = bandsTable(d, this.games);
+      if (bands) parts.push(h("h2", { id: "by-band" }, s("stats.by_band")), h("p.note", {}, s("stats.by_band_lead")), bands);
       this.select = h(
         "select",
         { id: "chart-group", onchange: () => { this.group = this.select.value; this.drawCharts(); } },
