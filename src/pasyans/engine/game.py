@@ -61,6 +61,9 @@ class Game:
         self._follow: list[bool] = []
         """``_follow[k]``: move ``k`` is a safe auto-move that followed move ``k - 1``
         (undone and redone with it)."""
+        self._texts: list[str] = []
+        """``_texts[k]``: move ``k`` as saved (:meth:`saved_moves`), made once when played,
+        so saving a long line does not turn every move back into text each time."""
         self._cursor = 0
         self.undos = 0
         self.hints = 0
@@ -168,9 +171,11 @@ class Game:
     def _push(self, move: Move, new: State, *, follow: bool = False) -> None:
         del self._moves[self._cursor :]
         del self._follow[self._cursor :]
+        del self._texts[self._cursor :]
         del self._states[self._cursor + 1 :]
         self._moves.append(move)
         self._follow.append(follow)
+        self._texts.append((FOLLOW_UP if follow else "") + move.to_str())
         self._states.append(new)
         self._cursor += 1
 
@@ -260,6 +265,7 @@ class Game:
         self._states = [self.start]
         self._moves = []
         self._follow = []
+        self._texts = []
         self._cursor = 0
 
     # --- saving --------------------------------------------------------------------------
@@ -286,14 +292,11 @@ class Game:
     def saved_moves(self) -> list[str]:
         """The line's moves as text; a safe auto-move is marked ``+`` (``+t3>f1``): it is
         undone and redone with the move before it."""
-        return [self._text(k) for k in range(self._cursor)]
+        return self._texts[: self._cursor]
 
     def redo_moves(self) -> list[str]:
         """The redo list as text, marked as in :meth:`saved_moves`."""
-        return [self._text(k) for k in range(self._cursor, len(self._moves))]
-
-    def _text(self, k: int) -> str:
-        return (FOLLOW_UP if self._follow[k] else "") + self._moves[k].to_str()
+        return self._texts[self._cursor :]
 
     @classmethod
     def from_saved(

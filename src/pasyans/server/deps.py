@@ -36,21 +36,26 @@ SessionDep = Annotated[Session, Depends(get_session)]
 PlayerDep = Annotated[str, Depends(get_player)]
 
 
-def get_context(
-    request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
-) -> Context:
+def get_context(request: Request) -> Iterator[Context]:
+    """One dependency for the whole context (session, player, settings, cache, limits):
+    each dependency costs FastAPI a resolution step and, for a generator, a hop to its
+    thread pool, on every request."""
     from pasyans.server.limits import client_address
 
-    cache: GameCache = request.app.state.game_cache
-    return Context(
-        session=session,
-        token_hash=player,
-        cache=cache,
-        settings=settings,
-        write_lock=request.app.state.write_lock,
-        address=client_address(request, settings),
-        limits=getattr(request.app.state, "limits", None),
-    )
+    state = request.app.state
+    settings: Settings = state.settings
+    maker: sessionmaker[Session] = state.sessionmaker
+    cache: GameCache = state.game_cache
+    with maker() as session:
+        yield Context(
+            session=session,
+            token_hash=request.state.token_hash,
+            cache=cache,
+            settings=settings,
+            write_lock=state.write_lock,
+            address=client_address(request, settings),
+            limits=getattr(state, "limits", None),
+        )
 
 
 ContextDep = Annotated[Context, Depends(get_context)]

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sqlalchemy import bindparam, update
 from sqlalchemy.orm import Session
 
 from pasyans import deals
@@ -23,11 +24,12 @@ from pasyans.errors import OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
-from pasyans.server import pool, store
+from pasyans.server import pool, stats, store
 from pasyans.server.cache import GameCache
 from pasyans.server.errors import ApiError, from_engine, storage_error
 from pasyans.server.models import GameRow
 from pasyans.server.settings import Settings
+from pasyans.server.store import AnyRow, GameData
 
 T = TypeVar("T")
 
@@ -70,7 +72,7 @@ def writing(ctx: Context) -> Iterator[None]:
 # --- reading ------------------------------------------------------------------------------
 
 
-def rebuild(row: GameRow) -> Game:
+def rebuild(row: AnyRow) -> Game:
     """The Game of a row, by replay: played moves, then the redo list played and undone.
 
     The trusted replay: each stored move was checked when played, and is tested again with
@@ -83,17 +85,21 @@ def rebuild(row: GameRow) -> Game:
     return game
 
 
-def checkout(ctx: Context, row: GameRow) -> Game:
-    """The row's Game, from the cache or rebuilt; the caller owns it until :func:`checkin`."""
+def checkout(ctx: Context, row: GameData) -> Game:
+    """The row's Game, from the cache or rebuilt (its move lists read first if they were
+    not); the caller owns it until :func:`checkin`."""
     game = ctx.cache.take(row.id, row.version)
-    return game if game is not None else rebuild(row)
+    if game is not None:
+        return game
+    store.load_lines(ctx.session, row)
+    return rebuild(row)
 
 
-def checkin(ctx: Context, row: GameRow, game: Game) -> None:
+def checkin(ctx: Context, row: AnyRow, game: Game) -> None:
     ctx.cache.put(row.id, row.version, game)
 
 
-def describe(row: GameRow, game: Game, view: dict[str, Any] | None = None) -> dict[str, Any]:
+def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game object of the API (``docs/api.md``); ``view`` when already computed."""
     return {
         "id": row.id,
@@ -109,15 +115,15 @@ def describe(row: GameRow, game: Game, view: dict[str, Any] | None = None) -> di
     }
 
 
-def read(ctx: Context, row: GameRow) -> dict[str, Any]:
+def read(ctx: Context, row: GameData) -> dict[str, Any]:
     game = checkout(ctx, row)
     out = describe(row, game)
     checkin(ctx, row, game)
     return out
 
 
-def owned(ctx: Context, game_id: str, *, for_update: bool = False) -> GameRow:
-    row = store.find_game(ctx.session, ctx.token_hash, game_id, for_update=for_update)
+def owned(ctx: Context, game_id: str, *, for_update: bool = False, lines: bool = True) -> GameData:
+    row = store.find_game(ctx.session, ctx.token_hash, game_id, for_update=for_update, lines=lines)
     if row is None:
         raise ApiError("not_found", "No such game.", message_ru="Такой партии нет.")
     return row
@@ -301,7 +307,7 @@ def change(
     ctx: Context,
     game_id: str,
     version: int,
-    action: Callable[[Game, GameRow], T],
+    action: Callable[[Game, GameData], T],
     *,
     counts_as_move: bool = False,
 ) -> tuple[dict[str, Any], T]:
@@ -319,11 +325,11 @@ def _change(
     ctx: Context,
     game_id: str,
     version: int,
-    action: Callable[[Game, GameRow], T],
+    action: Callable[[Game, GameData], T],
     counts_as_move: bool,
 ) -> tuple[dict[str, Any], T]:
-    ctx.session.connection(execution_options={"pasyans_write": True})
-    row = owned(ctx, game_id, for_update=True)
+    conn = ctx.session.connection(execution_options={"pasyans_write": True})
+    row = owned(ctx, game_id, for_update=True, lines=False)
     if row.status != store.PLAYING:
         raise ApiError("game_over", extra=read(ctx, row))
     if row.version != version:
@@ -357,7 +363,10 @@ def _change(
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()
+    # The whole line is written: the texts are kept by the Game, so this is a list copy
+    # and one JSON string (docs/performance.md, "CPU per move").
     row.moves = game.saved_moves()
+    row.redo = game.redo_moves()
     row.undos = game.undos
     row.hints = game.hints
     row.score = view["counters"]["score"]
@@ -371,13 +380,18 @@ def _change(
         row.finished_at = t
     row.version += 1
     row.updated_at = t
+    store.write_game(conn, row)
+    if row.status != store.PLAYING and row.first_move_at is not None:
+        # A game that has just finished joins the player's kept figures, in the same
+        # transaction (the ORM's flush hook does the same for rows written by the ORM).
+        stats.record_finish(conn, row.player_id, stats.record_of(row))
     ctx.session.commit()
     checkin(ctx, row, game)
     return describe(row, game, view), result
 
 
 def play(
-    game: Game, row: GameRow, move: str | dict[str, Any], auto: bool = False
+    game: Game, row: GameData, move: str | dict[str, Any], auto: bool = False
 ) -> list[dict[str, Any]]:
     events = game.play(move, auto=auto)
     row.redo = []
@@ -385,7 +399,7 @@ def play(
 
 
 def retarget(
-    game: Game, row: GameRow, move: str | dict[str, Any], auto: bool = False
+    game: Game, row: GameData, move: str | dict[str, Any], auto: bool = False
 ) -> list[dict[str, Any]]:
     """Smart-move cycling: the last move's cards go elsewhere (one move, not an undo)."""
     events = game.retarget(move, auto=auto)
@@ -393,32 +407,32 @@ def retarget(
     return [{"type": "retarget"}, *events]
 
 
-def undo(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def undo(game: Game, row: GameData) -> list[dict[str, Any]]:
     move = game.undo()
     row.redo = game.redo_moves()
     return [{"type": "undo", "move": move.to_str()}]
 
 
-def redo(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def redo(game: Game, row: GameData) -> list[dict[str, Any]]:
     events = game.redo()
     row.redo = game.redo_moves()
     return events
 
 
-def autocollect(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def autocollect(game: Game, row: GameData) -> list[dict[str, Any]]:
     events = game.autocollect()
     row.redo = []
     return events
 
 
-def restart(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def restart(game: Game, row: GameData) -> list[dict[str, Any]]:
     game.restart()
     row.redo = []
     row.restarts += 1
     return [{"type": "restart"}]
 
 
-def give_up(game: Game, row: GameRow) -> None:
+def give_up(game: Game, row: GameData) -> None:
     row.status = "lost"
     row.finished_at = store.now()
 
@@ -428,8 +442,17 @@ def heartbeat(ctx: Context, game_id: str) -> int:
     if ctx.session.in_transaction():
         ctx.session.rollback()
     with writing(ctx):
-        ctx.session.connection(execution_options={"pasyans_write": True})
-        row = owned(ctx, game_id, for_update=True)
+        conn = ctx.session.connection(execution_options={"pasyans_write": True})
+        row = owned(ctx, game_id, for_update=True, lines=False)
         store.count_activity(row, store.now(), ctx.settings.active_gap_seconds)
+        conn.execute(_HEARTBEAT, {"game_id": row.id, "time_ms": row.time_ms,
+                                  "last_active_at": row.last_active_at})  # fmt: skip
         ctx.session.commit()
         return row.time_ms
+
+
+_HEARTBEAT = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"))
+    .values(time_ms=bindparam("time_ms"), last_active_at=bindparam("last_active_at"))
+)

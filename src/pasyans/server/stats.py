@@ -98,7 +98,7 @@ class Record:
         return (self.finished_at, self.created_at, self.id)
 
 
-def record_of(row: GameRow) -> Record:
+def record_of(row: store.AnyRow) -> Record:
     return _record(row, len(row.moves))
 
 
