@@ -65,6 +65,10 @@ class Game:
         """``_texts[k]``: move ``k`` as saved (:meth:`saved_moves`), made once when played,
         so saving a long line does not turn every move back into text each time."""
         self._cursor = 0
+        self._saved = 0
+        """The length of the line as last saved (:meth:`mark_saved`)."""
+        self._low = 0
+        """The first index of the line changed since then (``>= _saved``: only appended)."""
         self.undos = 0
         self.hints = 0
         self._legal: tuple[State, list[Move]] | None = None
@@ -169,6 +173,7 @@ class Game:
         return events
 
     def _push(self, move: Move, new: State, *, follow: bool = False) -> None:
+        self._low = min(self._low, self._cursor)
         del self._moves[self._cursor :]
         del self._follow[self._cursor :]
         del self._texts[self._cursor :]
@@ -192,6 +197,7 @@ class Game:
         if not self.can_undo:
             raise NothingToUndoError("there is no move to undo")
         self._cursor = self._step_start()
+        self._low = min(self._low, self._cursor)
         self.undos += 1
         return self._moves[self._cursor]
 
@@ -266,6 +272,7 @@ class Game:
         self._moves = []
         self._follow = []
         self._texts = []
+        self._low = 0
         self._cursor = 0
 
     # --- saving --------------------------------------------------------------------------
@@ -293,6 +300,18 @@ class Game:
         """The line's moves as text; a safe auto-move is marked ``+`` (``+t3>f1``): it is
         undone and redone with the move before it."""
         return self._texts[: self._cursor]
+
+    def line_changes(self) -> list[str] | None:
+        """What :meth:`saved_moves` gained since :meth:`mark_saved`: the moves added at its
+        end when the line only grew (``[]``: unchanged), None when moves were taken back or
+        replaced (the line must be saved whole). For a store that appends."""
+        if self._low < self._saved:
+            return None
+        return self._texts[self._saved : self._cursor]
+
+    def mark_saved(self) -> None:
+        """The current line is what the store holds (see :meth:`line_changes`)."""
+        self._saved = self._low = self._cursor
 
     def redo_moves(self) -> list[str]:
         """The redo list as text, marked as in :meth:`saved_moves`."""

@@ -80,6 +80,7 @@ def rebuild(row: AnyRow) -> Game:
     game = deals.load_game(store.saved_record(row), trusted=True)
     while game.moves_made > len(row.moves):  # one undo takes back a move and its auto-moves
         game.undo()
+    game.mark_saved()
     game.undos = row.undos
     game.hints = row.hints
     return game
@@ -363,8 +364,9 @@ def _change(
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()
-    # The whole line is written: the texts are kept by the Game, so this is a list copy
-    # and one JSON string (docs/performance.md, "CPU per move").
+    # Only the moves added at the end are written, unless moves were taken back or
+    # replaced (undo, retarget, restart): docs/performance.md, "CPU per move".
+    added = game.line_changes()
     row.moves = game.saved_moves()
     row.redo = game.redo_moves()
     row.undos = game.undos
@@ -380,12 +382,13 @@ def _change(
         row.finished_at = t
     row.version += 1
     row.updated_at = t
-    store.write_game(conn, row)
+    store.write_game(conn, row, added)
     if row.status != store.PLAYING and row.first_move_at is not None:
         # A game that has just finished joins the player's kept figures, in the same
         # transaction (the ORM's flush hook does the same for rows written by the ORM).
         stats.record_finish(conn, row.player_id, stats.record_of(row))
     ctx.session.commit()
+    game.mark_saved()
     checkin(ctx, row, game)
     return describe(row, game, view), result
 

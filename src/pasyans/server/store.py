@@ -8,6 +8,7 @@ loser sees the new version.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -150,6 +151,21 @@ _FIND = {
 and its cache key."""
 _LOAD_LINES = select(*(_GAMES.c[n] for n in _LINES)).where(_GAMES.c.id == bindparam("game_id"))
 _WRITE = update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
+_APPEND = {
+    # The stored text is a JSON array written by the JSON type (json.dumps): its closing
+    # bracket gives way to the new moves (the same text json.dumps makes of the whole).
+    "sqlite": _WRITE.values(
+        moves=text(
+            "CASE WHEN json_array_length(games.moves) = 0 THEN :tail ELSE"
+            " substr(rtrim(games.moves), 1, length(rtrim(games.moves)) - 1)"
+            " || ', ' || substr(:tail, 2) END"
+        )
+    ),
+    "postgresql": _WRITE.values(
+        moves=text("CAST(CAST(games.moves AS JSONB) || CAST(:tail AS JSONB) AS JSON)")
+    ),
+}
+"""Per database, the UPDATE that appends the moves of ``:tail`` (a JSON array)."""
 
 
 def find_game(
@@ -193,9 +209,21 @@ def data_of(row: GameRow) -> GameData:
     )
 
 
-def write_game(conn: Connection, row: GameData) -> None:
-    """One UPDATE of every column a change may touch (one statement, compiled once)."""
-    conn.execute(_WRITE, {"game_id": row.id, **{n: getattr(row, n) for n in _WRITTEN}})
+def write_game(conn: Connection, row: GameData, added: list[str] | None) -> None:
+    """One UPDATE of every column a change may touch. ``added``: the moves the line gained
+    at its end (appended to the stored list, which is not rewritten); None: the line was
+    cut or changed, ``row.moves`` is written whole."""
+    values = {"game_id": row.id, **{n: getattr(row, n) for n in _WRITTEN}}
+    if added is None:
+        conn.execute(_WRITE, values)
+        return
+    del values["moves"]
+    if not added:
+        conn.execute(_WRITE, values)
+    elif conn.dialect.name in _APPEND:
+        conn.execute(_APPEND[conn.dialect.name], {**values, "tail": json.dumps(added)})
+    else:
+        conn.execute(_WRITE, {**values, "moves": row.moves})
 
 
 def current_game(session: Session, token_hash: str, game: str, key: str) -> GameData | None:
