@@ -40,8 +40,6 @@ def get_context(request: Request) -> Iterator[Context]:
     """One dependency for the whole context (session, player, settings, cache, limits):
     each dependency costs FastAPI a resolution step and, for a generator, a hop to its
     thread pool, on every request."""
-    from pasyans.server.limits import client_address
-
     state = request.app.state
     settings: Settings = state.settings
     maker: sessionmaker[Session] = state.sessionmaker
@@ -53,7 +51,7 @@ def get_context(request: Request) -> Iterator[Context]:
             cache=cache,
             settings=settings,
             write_lock=state.write_lock,
-            address=client_address(request, settings),
+            request=request,
             limits=getattr(state, "limits", None),
         )
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import Connection, Engine, bindparam, update
 from sqlalchemy.orm import Session
 
 from pasyans import deals
@@ -45,10 +45,19 @@ class Context:
     write_lock: threading.Lock | None = None
     """SQLite only: one writer at a time in this process, queued here instead of in
     SQLite's busy handler (which sleeps up to 100 ms between tries)."""
-    address: str = ""
-    """The client's address key (:func:`pasyans.server.limits.client_address`)."""
+    request: Any = None
+    """The request (its client address is worked out only when a limit needs it)."""
     limits: Any = None
     """The app's :class:`~pasyans.server.limits.SharedLimits` (None: no limits)."""
+
+    @property
+    def address(self) -> str:
+        """The client's address key (:func:`pasyans.server.limits.client_address`)."""
+        if self.request is None:
+            return ""
+        from pasyans.server.limits import client_address
+
+        return client_address(self.request, self.settings)
 
 
 @contextmanager
@@ -86,13 +95,15 @@ def rebuild(row: AnyRow) -> Game:
     return game
 
 
-def checkout(ctx: Context, row: GameData) -> Game:
-    """The row's Game, from the cache or rebuilt (its move lists read first if they were
-    not); the caller owns it until :func:`checkin`."""
+def checkout(ctx: Context, row: GameData, conn: Connection | None = None) -> Game:
+    """The row's Game, from the cache or rebuilt (its move lists read first, on ``conn`` or
+    the session's connection, if they were not); the caller owns it until
+    :func:`checkin`."""
     game = ctx.cache.take(row.id, row.version)
     if game is not None:
+        row.options = game.options
         return game
-    store.load_lines(ctx.session, row)
+    store.load_lines(conn if conn is not None else ctx.session.connection(), row)
     return rebuild(row)
 
 
@@ -116,18 +127,23 @@ def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dic
     }
 
 
-def read(ctx: Context, row: GameData) -> dict[str, Any]:
-    game = checkout(ctx, row)
+def read(ctx: Context, row: GameData, conn: Connection | None = None) -> dict[str, Any]:
+    game = checkout(ctx, row, conn)
     out = describe(row, game)
     checkin(ctx, row, game)
     return out
 
 
 def owned(ctx: Context, game_id: str, *, for_update: bool = False, lines: bool = True) -> GameData:
-    row = store.find_game(ctx.session, ctx.token_hash, game_id, for_update=for_update, lines=lines)
+    conn = ctx.session.connection()
+    row = store.find_game(conn, ctx.token_hash, game_id, for_update=for_update, lines=lines)
     if row is None:
-        raise ApiError("not_found", "No such game.", message_ru="Такой партии нет.")
+        raise not_found()
     return row
+
+
+def not_found() -> ApiError:
+    return ApiError("not_found", "No such game.", message_ru="Такой партии нет.")
 
 
 # --- creating -----------------------------------------------------------------------------
@@ -329,19 +345,41 @@ def _change(
     action: Callable[[Game, GameData], T],
     counts_as_move: bool,
 ) -> tuple[dict[str, Any], T]:
-    conn = ctx.session.connection(execution_options={"pasyans_write": True})
-    row = owned(ctx, game_id, for_update=True, lines=False)
+    # A connection of its own, not the session's: the hot path needs none of the ORM's
+    # layers (docs/performance.md, "CPU per move"). Leaving the block rolls back on any
+    # error and commits otherwise.
+    engine = ctx.session.get_bind()
+    assert isinstance(engine, Engine)
+    with engine.connect() as conn:
+        conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE (db.py)
+        with conn.begin():
+            row, game, view, result = _apply(ctx, conn, game_id, version, action, counts_as_move)
+    game.mark_saved()
+    checkin(ctx, row, game)
+    return describe(row, game, view), result
+
+
+def _apply(
+    ctx: Context,
+    conn: Connection,
+    game_id: str,
+    version: int,
+    action: Callable[[Game, GameData], T],
+    counts_as_move: bool,
+) -> tuple[GameData, Game, dict[str, Any], T]:
+    row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
+    if row is None:
+        raise not_found()
     if row.status != store.PLAYING:
-        raise ApiError("game_over", extra=read(ctx, row))
+        raise ApiError("game_over", extra=read(ctx, row, conn))
     if row.version != version:
-        raise ApiError("stale_version", extra=read(ctx, row))
-    game = checkout(ctx, row)
+        raise ApiError("stale_version", extra=read(ctx, row, conn))
+    game = checkout(ctx, row, conn)
     key = (row.id, row.version)
     before, position, counters = game.moves_made, game.state, (game.undos, game.hints)
     try:
         result = action(game, row)
     except PasyansError:
-        ctx.session.rollback()
         # The engine refuses before changing anything; keep the Game only if that held.
         if (game.moves_made, game.state, (game.undos, game.hints)) == (
             before,
@@ -353,7 +391,6 @@ def _change(
     if len(game.moves) > ctx.settings.max_moves:
         # Refused after the fact (autocollect adds many at once); the changed Game is
         # dropped, the row stays as it was.
-        ctx.session.rollback()
         raise ApiError(
             "too_many_moves",
             f"A game holds at most {ctx.settings.max_moves} moves: restart it or start another.",
@@ -387,10 +424,7 @@ def _change(
         # A game that has just finished joins the player's kept figures, in the same
         # transaction (the ORM's flush hook does the same for rows written by the ORM).
         stats.record_finish(conn, row.player_id, stats.record_of(row))
-    ctx.session.commit()
-    game.mark_saved()
-    checkin(ctx, row, game)
-    return describe(row, game, view), result
+    return row, game, view, result
 
 
 def play(
@@ -446,7 +480,9 @@ def heartbeat(ctx: Context, game_id: str) -> int:
         ctx.session.rollback()
     with writing(ctx):
         conn = ctx.session.connection(execution_options={"pasyans_write": True})
-        row = owned(ctx, game_id, for_update=True, lines=False)
+        row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
+        if row is None:
+            raise not_found()
         store.count_activity(row, store.now(), ctx.settings.active_gap_seconds)
         conn.execute(_HEARTBEAT, {"game_id": row.id, "time_ms": row.time_ms,
                                   "last_active_at": row.last_active_at})  # fmt: skip

@@ -123,6 +123,8 @@ _GAMES: Table = GameRow.__table__  # type: ignore[assignment]
 _PLAYERS: Table = Player.__table__  # type: ignore[assignment]
 _LINES = ("start", "moves", "redo")
 _SCALARS = [c for c in _GAMES.c if c.name not in _LINES]
+_HOT = [c for c in _SCALARS if c.name != "options"]
+"""What a change reads: the options come with the cached Game (or its rebuild)."""
 _WRITTEN = (
     "moves", "redo", "undos", "hints", "restarts", "moves_total", "score", "foundation_cards",
     "time_ms", "last_active_at", "first_move_at", "status", "finished_at", "version",
@@ -145,11 +147,13 @@ _FIND = {
     (lines, for_update): (stmt.with_for_update(of=_GAMES) if for_update else stmt)
     for lines in (False, True)
     for for_update in (False, True)
-    for stmt in [_find(list(_GAMES.c) if lines else _SCALARS)]
+    for stmt in [_find(list(_GAMES.c) if lines else _HOT)]
 }
 """Built once: the hottest query of the server (every move) skips building the statement
 and its cache key."""
-_LOAD_LINES = select(*(_GAMES.c[n] for n in _LINES)).where(_GAMES.c.id == bindparam("game_id"))
+_LOAD_LINES = select(*(_GAMES.c[n] for n in (*_LINES, "options"))).where(
+    _GAMES.c.id == bindparam("game_id")
+)
 _WRITE = update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
 _APPEND = {
     # The stored text is a JSON array written by the JSON type (json.dumps): its closing
@@ -169,7 +173,7 @@ _APPEND = {
 
 
 def find_game(
-    session: Session,
+    conn: Connection,
     token_hash: str,
     game_id: str,
     *,
@@ -183,21 +187,20 @@ def find_game(
     the move lists too (else :func:`load_lines` reads them when needed)."""
     if not GAME_ID.fullmatch(game_id):
         return None
-    found = session.connection().execute(
-        _FIND[lines, for_update], {"game_id": game_id, "token_hash": token_hash}
-    )
+    found = conn.execute(_FIND[lines, for_update], {"game_id": game_id, "token_hash": token_hash})
     row = found.first()
     if row is None:
         return None
-    return GameData(**row._mapping, lines=lines)
+    return GameData(**{"options": {}, **row._mapping}, lines=lines)
 
 
-def load_lines(session: Session, row: GameData) -> None:
+def load_lines(conn: Connection, row: GameData) -> None:
     """Read the row's start and move lists (once)."""
     if row.lines:
         return
-    found = session.connection().execute(_LOAD_LINES, {"game_id": row.id}).one()
+    found = conn.execute(_LOAD_LINES, {"game_id": row.id}).one()
     row.start, row.moves, row.redo = found.start, list(found.moves), list(found.redo)
+    row.options = found.options
     row.lines = True
 
 
