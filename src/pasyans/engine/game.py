@@ -72,6 +72,7 @@ class Game:
         self.undos = 0
         self.hints = 0
         self._legal: tuple[State, list[Move]] | None = None
+        self._collect: tuple[State, bool] | None = None
 
     # --- reading -------------------------------------------------------------------------
 
@@ -122,7 +123,12 @@ class Game:
         return core.score(self.spec, self.state, self.moves_made)
 
     def autocollect_available(self) -> bool:
-        return core.autocollect_moves(self.spec, self.state) is not None
+        """Whether the engine proves that foundation moves alone finish the game (kept for
+        the position: the view asks again for the same position)."""
+        if self._collect is None or self._collect[0] is not self.state:
+            found = core.autocollect_moves(self.spec, self.state) is not None
+            self._collect = (self.state, found)
+        return self._collect[1]
 
     def smart_moves(self, pile_id: str, index: int | None = None) -> list[Move]:
         return core.smart_moves(self.spec, self.state, pile_id, index)
@@ -139,6 +145,7 @@ class Game:
             can_undo=self.can_undo,
             can_redo=self.can_redo,
             legal=self.legal_moves(),
+            autocollect=self.autocollect_available(),
         )
 
     # --- playing -------------------------------------------------------------------------

@@ -44,16 +44,20 @@ def get_context(request: Request) -> Iterator[Context]:
     settings: Settings = state.settings
     maker: sessionmaker[Session] = state.sessionmaker
     cache: GameCache = state.game_cache
-    with maker() as session:
-        yield Context(
-            session=session,
-            token_hash=request.state.token_hash,
-            cache=cache,
-            settings=settings,
-            write_lock=state.write_lock,
-            request=request,
-            limits=getattr(state, "limits", None),
-        )
+    ctx = Context(
+        maker=maker,
+        token_hash=request.state.token_hash,
+        cache=cache,
+        settings=settings,
+        write_lock=state.write_lock,
+        request=request,
+        limits=getattr(state, "limits", None),
+        engine=state.engine,
+    )
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 ContextDep = Annotated[Context, Depends(get_context)]

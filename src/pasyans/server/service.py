@@ -11,7 +11,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, bindparam, update
@@ -36,9 +36,12 @@ T = TypeVar("T")
 
 @dataclass
 class Context:
-    """Everything a request needs to work on games: the session, the player, the cache."""
+    """Everything a request needs to work on games: the session, the player, the cache.
 
-    session: Session
+    The session is made when first used: a change works on a connection of its own
+    (:func:`change`) and needs none."""
+
+    maker: Callable[[], Session]
     token_hash: str
     cache: GameCache
     settings: Settings
@@ -49,6 +52,31 @@ class Context:
     """The request (its client address is worked out only when a limit needs it)."""
     limits: Any = None
     """The app's :class:`~pasyans.server.limits.SharedLimits` (None: no limits)."""
+    engine: Engine | None = None
+    """The database (else the session's)."""
+    _session: Session | None = field(default=None, repr=False)
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            self._session = self.maker()
+        return self._session
+
+    def end_read(self) -> None:
+        """Roll back the session's transaction, if one is open (a write must begin its
+        own: SQLite's ``BEGIN IMMEDIATE``)."""
+        if self._session is not None and self._session.in_transaction():
+            self._session.rollback()
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def connect(self) -> Connection:
+        engine = self.engine if self.engine is not None else self.session.get_bind()
+        assert isinstance(engine, Engine)
+        return engine.connect()
 
     @property
     def address(self) -> str:
@@ -73,8 +101,7 @@ def writing(ctx: Context) -> Iterator[None]:
     try:
         yield
     finally:
-        if ctx.session.in_transaction():
-            ctx.session.rollback()
+        ctx.end_read()
         ctx.write_lock.release()
 
 
@@ -186,8 +213,7 @@ def _store_new(
 ) -> dict[str, Any]:
     """Insert the new game (and with ``entry``, claim its pool entry in the same
     transaction: ``entry`` answers None when the pool has none)."""
-    if ctx.session.in_transaction():
-        ctx.session.rollback()
+    ctx.end_read()
     with writing(ctx):
         ctx.session.connection(execution_options={"pasyans_write": True})
         if entry is not None:
@@ -332,8 +358,7 @@ def change(
 
     ``action`` gets the Game and the row (to update the redo list and counters) and may
     raise a :class:`PasyansError`, which changes nothing."""
-    if ctx.session.in_transaction():
-        ctx.session.rollback()  # a write must begin its own transaction (SQLite: IMMEDIATE)
+    ctx.end_read()  # a write must begin its own transaction (SQLite: IMMEDIATE)
     with writing(ctx):
         return _change(ctx, game_id, version, action, counts_as_move)
 
@@ -348,9 +373,7 @@ def _change(
     # A connection of its own, not the session's: the hot path needs none of the ORM's
     # layers (docs/performance.md, "CPU per move"). Leaving the block rolls back on any
     # error and commits otherwise.
-    engine = ctx.session.get_bind()
-    assert isinstance(engine, Engine)
-    with engine.connect() as conn:
+    with ctx.connect() as conn:
         conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE (db.py)
         with conn.begin():
             row, game, view, result = _apply(ctx, conn, game_id, version, action, counts_as_move)
@@ -476,8 +499,7 @@ def give_up(game: Game, row: GameData) -> None:
 
 def heartbeat(ctx: Context, game_id: str) -> int:
     """A sign of activity from the page: counts time, changes nothing else."""
-    if ctx.session.in_transaction():
-        ctx.session.rollback()
+    ctx.end_read()
     with writing(ctx):
         conn = ctx.session.connection(execution_options={"pasyans_write": True})
         row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
