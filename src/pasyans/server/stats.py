@@ -174,7 +174,7 @@ def history(
     if player is None:
         return [], 0
     where = (GameRow.player_id == player, GameRow.first_move_at.is_not(None))
-    total = session.scalar(select(func.count()).select_from(GameRow).where(*where)) or 0
+    total = counted_games(session, player)
     stmt = (
         select(*COLUMNS)
         .where(*where)
@@ -183,6 +183,27 @@ def history(
         .offset((page - 1) * per_page)
     )
     return [_record(r, r.line) for r in session.execute(stmt)], total
+
+
+def counted_games(session: Session, player: int) -> int:
+    """How many counted games the player has, in O(1): the finished ones from the kept
+    total (each is folded in once, when it finishes), the unfinished ones through the
+    partial index of games in progress (one per option set at most)."""
+    played = session.scalar(select(PlayerStats.played).where(_key(player, (ALL, ALL, ALL, ALL))))
+    progress = session.execute(
+        text(
+            f"SELECT count(*) FROM games {_playing_index(session)}"
+            " WHERE player_id = :player AND status = 'playing' AND first_move_at IS NOT NULL"
+        ),
+        {"player": player},
+    ).scalar_one()
+    return (played or 0) + int(progress)
+
+
+def _playing_index(session: Session) -> str:
+    """SQLite's planner, without statistics, prefers a wider index of all the player's
+    games: it is told to read the small partial index of the games in progress."""
+    return "INDEXED BY ux_games_one_playing" if session.get_bind().dialect.name == "sqlite" else ""
 
 
 def reset(session: Session, player: int | None) -> int:
@@ -430,12 +451,16 @@ def _points(
     # Ordered by the indexed column alone, so the database walks the index backwards and
     # stops at ``limit``; ties (the same instant) are then put in finish order here.
     stmt = stmt.order_by(GameRow.finished_at.desc()).limit(limit)
-    aware = store.aware  # SQLite may give back both naive and aware times
-    rows = sorted(
-        session.execute(stmt),
-        key=lambda r: (aware(r.finished_at), aware(r.created_at), r.id),
-        reverse=True,
-    )
+    found = session.execute(stmt).all()
+    try:  # the times of one database are all naive (SQLite) or all aware
+        rows = sorted(found, key=lambda r: (r.finished_at, r.created_at, r.id), reverse=True)
+    except TypeError:  # both kinds (rows written by hand): compared as UTC
+        aware = store.aware
+        rows = sorted(
+            found,
+            key=lambda r: (aware(r.finished_at), aware(r.created_at), r.id),
+            reverse=True,
+        )
     return [
         {
             "at": store.aware(r.finished_at),
@@ -468,11 +493,8 @@ def kept_statistics(
     kept = {(r.game, r.options_key, r.kind, r.difficulty): r for r in session.scalars(stmt)}
     # The games in progress, one per option set at most: counted here, not grouped in SQL,
     # so the planner reads the small partial index ``ux_games_one_playing``.
-    # SQLite's planner, without statistics, prefers a wider index of all the player's
-    # games: it is told which one to use.
-    hint = "INDEXED BY ux_games_one_playing" if session.get_bind().dialect.name == "sqlite" else ""
     progress_stmt = text(
-        f"SELECT game, options_key, first_move_at FROM games {hint} "
+        f"SELECT game, options_key, first_move_at FROM games {_playing_index(session)} "
         "WHERE player_id = :player AND status = 'playing'"
     )
     progress: dict[tuple[str, str], int] = {}
