@@ -27,7 +27,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Connection, and_, delete, event, func, inspect, select, text, update
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    event,
+    func,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -424,11 +435,7 @@ def parse_key(key: str) -> dict[str, str]:
     return dict(part.split("=", 1) for part in key.split("&") if "=" in part)
 
 
-def _points(
-    session: Session, player: int, game: str | None, key: str | None, limit: int
-) -> list[dict[str, Any]]:
-    if limit <= 0:
-        return []
+def _points_stmt(by_game: bool, by_key: bool) -> Any:
     stmt = select(
         GameRow.id,
         GameRow.created_at,
@@ -439,19 +446,33 @@ def _points(
         GameRow.game,
         func.json_array_length(GameRow.moves).label("line"),
     ).where(
-        GameRow.player_id == player,
+        GameRow.player_id == bindparam("player"),
         GameRow.finished_at.is_not(None),
         GameRow.first_move_at.is_not(None),
         GameRow.status != store.PLAYING,
     )
-    if game is not None:
-        stmt = stmt.where(GameRow.game == game)
-    if key is not None:
-        stmt = stmt.where(GameRow.options_key == key)
+    if by_game:
+        stmt = stmt.where(GameRow.game == bindparam("game"))
+    if by_key:
+        stmt = stmt.where(GameRow.options_key == bindparam("key"))
     # Ordered by the indexed column alone, so the database walks the index backwards and
     # stops at ``limit``; ties (the same instant) are then put in finish order here.
-    stmt = stmt.order_by(GameRow.finished_at.desc()).limit(limit)
-    found = session.execute(stmt).all()
+    return stmt.order_by(GameRow.finished_at.desc()).limit(bindparam("limit"))
+
+
+_POINTS = {(g, k): _points_stmt(g, k) for g in (False, True) for k in (False, True)}
+"""Built once (a statement built per call costs its cache key each time)."""
+
+
+def _points(
+    session: Session, player: int, game: str | None, key: str | None, limit: int
+) -> list[dict[str, Any]]:
+    if limit <= 0:
+        return []
+    stmt = _POINTS[game is not None, key is not None]
+    params = {"player": player, "game": game, "key": key, "limit": limit}
+    # On the session's connection: plain rows, without the ORM's result machinery.
+    found = session.connection().execute(stmt, params).all()
     try:  # the times of one database are all naive (SQLite) or all aware
         rows = sorted(found, key=lambda r: (r.finished_at, r.created_at, r.id), reverse=True)
     except TypeError:  # both kinds (rows written by hand): compared as UTC
