@@ -51,16 +51,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
                             start_new_session=True)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, (tmp_path / "server.log").read_text()
-            time.sleep(0.2)
+        wait_until_started(proc, base, tmp_path / "server.log", 2 if "--workers" in args else 1)
         yield Server(base, request.param)
     finally:
         proc.terminate()
@@ -70,6 +61,23 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
         log.close()
+
+
+def wait_until_started(proc: subprocess.Popen[bytes], base: str, log: Path, workers: int) -> None:
+    """Until ``/healthz`` answers and every worker has started (with two workers, the first
+    one answers while the other may still be importing the app on a busy machine: a
+    request it then takes would wait for it, or meet its restart)."""
+    deadline = time.monotonic() + 120
+    while True:
+        assert proc.poll() is None, log.read_text()
+        try:
+            started = log.read_text().count("Application startup complete")
+            if started >= workers and httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
 
 
 def test_serve_answers_and_makes_its_database(server: Server, tmp_path: Path) -> None:
