@@ -78,7 +78,7 @@ class Serve:
         self._out = log.open("a")
         self.proc = subprocess.Popen(args, env=env, stdout=self._out, stderr=subprocess.STDOUT,
                                      start_new_session=True)  # fmt: skip
-        wait_until_started(self.proc, self.base, log, workers, before)
+        wait_until_started(self.proc, self.base, log, 1, before)  # see test_serve
 
     def kill(self) -> None:
         """SIGKILL to the server and its workers: no shutdown code runs."""
