@@ -66,7 +66,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 def wait_until_started(proc: subprocess.Popen[bytes], base: str, log: Path, workers: int) -> None:
     """Until ``/healthz`` answers and ``workers`` workers have started. Only one is waited
     for with two: on a machine with a load of 10 on 2 cores the second worker was seen
-    killed and restarted by uvicorn's supervisor for two minutes (docs: report)."""
+    killed and restarted by uvicorn's supervisor for two minutes (not yet understood)."""
     deadline = time.monotonic() + 120
     while True:
         assert proc.poll() is None, log.read_text()
