@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -122,6 +123,8 @@ def serve(database_url: str | None, workers: int, extra_env: dict[str, str]) -> 
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):  # whatever the server left behind
+            os.killpg(proc.pid, signal.SIGTERM)
         log.close()
         shutil.rmtree(tmp, ignore_errors=True)
 

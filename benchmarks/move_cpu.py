@@ -1,18 +1,29 @@
-"""CPU per move request inside one server process, this tree side by side with another
-git revision: the whole ASGI app (middleware, validation, database, engine, JSON) on a
-SQLite file, driven in-process with no network, so the figure is the server's own work.
+"""CPU per move request, this tree side by side with another git revision, two ways.
 
-Each round runs a fresh child process per tree (the baseline exported with ``git archive``
-and put first on ``PYTHONPATH``), alternating, and reads its CPU seconds (user + system)
-for ``--moves`` random legal Spider (1 suit) moves after a warm-up. Prints each round, the
-medians and the ratio; ``1000 / (CPU ms per move)`` is the most one worker can serve.
+``--mode app`` (the default): the server's own work per move. The whole ASGI app
+(middleware, validation, database, engine, JSON) on a SQLite file, driven in-process by a
+bare ASGI caller (a scope, the body, the answer collected: no HTTP client library, no
+network), so the CPU clock sees the server and next to nothing else. Each round runs a
+fresh child process per tree, alternating, and reads its CPU seconds (user + system) for
+``--moves`` random legal Spider (1 suit) moves after a warm-up of 100. ``1000 / (CPU ms
+per move)`` is the most moves one worker can serve on one core::
 
     uv run python benchmarks/move_cpu.py --baseline 5f7a610 --moves 600 --rounds 5
+
+``--mode serve``: real ``pasyans serve`` processes (one worker, SQLite), each tree in turn,
+driven by ``benchmarks/load.py``'s players with no think time (a closed loop): requests/s,
+the server's CPU ms per request, p50/p99 move latency. Client and server share the
+machine, so this is the throughput of a busy small machine, not of one worker alone::
+
+    uv run python benchmarks/move_cpu.py --mode serve --baseline 5f7a610 --players 16
+
+The baseline tree is exported with ``git archive`` and put first on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import statistics
@@ -22,16 +33,18 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from load import percentile, run_load, serve
+
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
 import asyncio, json, random, sys, tempfile, time
-from pathlib import Path
-import httpx
-import fastapi.routing, fastapi.dependencies.utils, starlette.concurrency
 from contextlib import asynccontextmanager
+from pathlib import Path
+import fastapi.routing, fastapi.dependencies.utils, starlette.concurrency
 
-async def direct(func, *args, **kwargs):  # one thread: the CPU clock sees all the work
+async def direct(func, *args, **kwargs):  # one thread: no thread hops in the figure
     return func(*args, **kwargs)
 
 @asynccontextmanager
@@ -52,34 +65,59 @@ app = create_app(Settings(database_url=f"sqlite:///{d}/m.sqlite3", data_dir=d,
                           rate_new_game_per_minute=0, sqlite_synchronous="NORMAL"))
 rng = random.Random(7)
 body = {"game": "spider", "options": {"suits": 1}, "solvable": False}
+cookie = []
+
+async def post(path, data):
+    raw = json.dumps(data).encode()
+    headers = [(b"host", b"t"), (b"content-type", b"application/json"),
+               (b"content-length", str(len(raw)).encode())] + cookie
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": b"", "root_path": "", "headers": headers,
+             "client": ("127.0.0.1", 5000), "server": ("t", 80), "state": {}}
+    sent = [False]
+    async def receive():
+        if not sent[0]:
+            sent[0] = True
+            return {"type": "http.request", "body": raw, "more_body": False}
+        await asyncio.Event().wait()
+    out = {}
+    chunks = []
+    async def send(message):
+        if message["type"] == "http.response.start":
+            out["status"] = message["status"]
+            for k, v in message["headers"]:
+                if k == b"set-cookie" and not cookie:
+                    cookie.append((b"cookie", v.split(b";")[0]))
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+    await app(scope, receive, send)
+    assert out["status"] in (200, 201), (out, b"".join(chunks)[:300])
+    return json.loads(b"".join(chunks))
+
+async def run(n):
+    g = await post("/api/games", {**body, "deal": 5})
+    played = 0
+    while played < n:
+        if g["status"] != "playing" or not g["view"]["moves"]:
+            g = await post("/api/games", body)
+            continue
+        m = rng.choice(g["view"]["moves"])["text"]
+        g = await post(f"/api/games/{g['id']}/moves", {"move": m, "version": g["version"]})
+        played += 1
 
 async def main():
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-        async def run(n):
-            g = (await c.post("/api/games", json={**body, "deal": 5})).json()
-            played = 0
-            while played < n:
-                if g["status"] != "playing" or not g["view"]["moves"]:
-                    g = (await c.post("/api/games", json=body)).json()
-                    continue
-                m = rng.choice(g["view"]["moves"])["text"]
-                r = await c.post(f"/api/games/{g['id']}/moves",
-                                 json={"move": m, "version": g["version"]})
-                assert r.status_code == 200, r.text
-                g = r.json()
-                played += 1
-        await run(100)
-        client = 0.0
-        t = time.process_time()
-        await run(moves)
-        return (time.process_time() - t) / moves * 1000
+    await run(100)
+    t = time.process_time()
+    await run(moves)
+    return (time.process_time() - t) / moves * 1000
 
 print(json.dumps({"cpu_ms": asyncio.run(main())}))
 """
 
 
 def export(revision: str, into: Path) -> Path:
+    """The ``src`` directory of ``revision``, exported with ``git archive``."""
     archive = into / "tree.tar"
     with archive.open("wb") as out:
         subprocess.run(["git", "archive", revision, "src"], cwd=ROOT, stdout=out, check=True)
@@ -88,7 +126,8 @@ def export(revision: str, into: Path) -> Path:
     return into / "src"
 
 
-def child(moves: int, pythonpath: str | None) -> float:
+def app_cpu(moves: int, pythonpath: str | None) -> float:
+    """CPU ms per move in a fresh child process (``--mode app``)."""
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
@@ -101,26 +140,65 @@ def child(moves: int, pythonpath: str | None) -> float:
     return value
 
 
+def served(pythonpath: str | None, args: argparse.Namespace) -> dict[str, float]:
+    """One closed-loop run against a real server (``--mode serve``)."""
+    saved = os.environ.copy()
+    if pythonpath:
+        os.environ["PYTHONPATH"] = pythonpath
+    try:
+        with serve(None, 1, {"PASYANS_SQLITE_SYNCHRONOUS": "NORMAL"}) as server:
+            tally, server_cpu, _ = asyncio.run(
+                run_load(server, args.players, args.duration, args.warmup, 0.0, args.game)
+            )
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    lat = sorted(tally.latencies)
+    return {
+        "req/s": tally.requests / args.duration,
+        "cpu ms/req": 1000 * server_cpu / max(1, tally.requests),
+        "p50 ms": percentile(lat, 50) * 1000,
+        "p99 ms": percentile(lat, 99) * 1000,
+        "errors": float(tally.errors),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--mode", choices=("app", "serve"), default="app")
     ap.add_argument("--baseline", default="main", help="git revision to compare with [main]")
-    ap.add_argument("--moves", type=int, default=600)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--moves", type=int, default=600, help="app mode: moves per round")
+    ap.add_argument("--players", type=int, default=16, help="serve mode")
+    ap.add_argument("--duration", type=float, default=15.0, help="serve mode: seconds")
+    ap.add_argument("--warmup", type=float, default=3.0, help="serve mode: seconds")
+    ap.add_argument("--game", default="spider", help="serve mode")
     args = ap.parse_args()
-    base: list[float] = []
-    ours: list[float] = []
+    labels = (args.baseline, "this tree")
+    runs: dict[str, list[dict[str, float]]] = {label: [] for label in labels}
     with tempfile.TemporaryDirectory(prefix="pasyans-baseline-") as tmp:
         src = str(export(args.baseline, Path(tmp)))
         for n in range(args.rounds):
-            base.append(child(args.moves, src))
-            ours.append(child(args.moves, None))
-            print(f"round {n + 1}: {args.baseline} {base[-1]:.2f} ms  this tree {ours[-1]:.2f} ms",
-                  flush=True)  # fmt: skip
-    b, o = statistics.median(base), statistics.median(ours)
-    print(f"CPU per move request (client included, in-process), median of {args.rounds}:")
-    print(f"  {args.baseline}: {b:.2f} ms ({1000 / b:.0f} moves/s of one core)")
-    print(f"  this tree: {o:.2f} ms ({1000 / o:.0f} moves/s of one core)")
-    print(f"  ratio this tree / {args.baseline}: {o / b:.2f}")
+            for label, path in zip(labels, (src, None), strict=True):
+                if args.mode == "app":
+                    runs[label].append({"cpu ms/move": app_cpu(args.moves, path)})
+                else:
+                    runs[label].append(served(path, args))
+            print(f"round {n + 1}: " + "   ".join(
+                f"{label}: " + "  ".join(f"{k} {v:.2f}" for k, v in runs[label][-1].items())
+                for label in labels), flush=True)  # fmt: skip
+    print(f"medians of {args.rounds} rounds ({args.mode} mode):")
+    med = {
+        label: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for label, rs in runs.items()
+    }
+    for label in labels:
+        print(f"  {label:>12}: " + "  ".join(f"{k} {v:.2f}" for k, v in med[label].items()))
+    key = "cpu ms/move" if args.mode == "app" else "cpu ms/req"
+    b, o = med[args.baseline][key], med["this tree"][key]
+    print(f"  CPU per move: {args.baseline} {b:.2f} ms ({1000 / b:.0f} moves/s of one core), "
+          f"this tree {o:.2f} ms ({1000 / o:.0f} moves/s); ratio {o / b:.2f}")  # fmt: skip
+    if args.mode == "serve":
+        print(f"  throughput ratio: {med['this tree']['req/s'] / med[args.baseline]['req/s']:.2f}")
 
 
 if __name__ == "__main__":

@@ -3,10 +3,19 @@ won/stuck/autocollect, score and smart-move order."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pasyans.engine.build import build_state, pile_codes
-from pasyans.engine.core import autocollect_moves, is_stuck, is_won, score, smart_moves
+from pasyans.engine.core import (
+    autocollect_moves,
+    is_stuck,
+    is_won,
+    play_checked,
+    score,
+    smart_moves,
+)
 from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.errors import (
@@ -297,5 +306,71 @@ def test_autocollect_a_whole_table() -> None:
     assert moves is not None and len(moves) == 104
     game.autocollect()
     assert game.won and game.moves_made == 104
-    blocked = {**piles, "t8": piles["t8"].replace("2S AS", "AS 2S")}
+    # One 2S above its Ace: the other Ace (t4) takes it first. An earlier search ran out
+    # of its budget here and offered nothing; the proof exists, and it must win.
+    swapped = {**piles, "t8": piles["t8"].replace("2S AS", "AS 2S")}
+    proof = autocollect_moves(SPINE, build_state(SPINE, swapped))
+    assert proof is not None and len(proof) == 104
+    state = build_state(SPINE, swapped)
+    for m in proof:
+        state = play_checked(SPINE, state, m)
+    assert is_won(SPINE, state)
+    # Both 2S above both Aces of spades: nothing can take either 2S.
+    blocked = {**swapped, "t4": piles["t4"].replace("2S AS", "AS 2S")}
     assert autocollect_moves(SPINE, build_state(SPINE, blocked)) is None
+
+
+def _exhaustive_collect(spec: Any, state: Any) -> bool:
+    """Whether foundation moves alone win, by trying every order (no budget, no shortcut):
+    the reference for :func:`autocollect_moves` on small positions."""
+    from pasyans.engine.core import apply, foundation_moves
+
+    seen: set[Any] = set()
+
+    def go(s: Any) -> bool:
+        if is_won(spec, s):
+            return True
+        if s in seen:
+            return False
+        seen.add(s)
+        return any(go(apply(spec, s, m)) for m in foundation_moves(spec, s))
+
+    return go(state)
+
+
+@pytest.mark.parametrize("game_id", ["spine", "backbone"])
+def test_autocollect_agrees_with_trying_every_order(game_id: str) -> None:
+    """Random tables near the end (cards taken off the foundations and dealt back onto the
+    columns in a random order, so some are blocked): a proof is offered exactly when one
+    exists, and it wins when played with the checked path."""
+    import random
+
+    spec = get_game(game_id)
+    rng = random.Random(5)
+    ranks = "A23456789TJQK"
+    found = [p.id for p in spec.piles if p.kind.value == "foundation"]
+    columns = [p.id for p in spec.piles if p.kind.value == "column"]
+    offered = refused = 0
+    for _ in range(60):
+        stacks = {f: [f"{r}{s}" for r in ranks] for f, s in zip(found, "CCDDHHSS", strict=True)}
+        loose: list[str] = []
+        for _ in range(rng.randint(6, 16)):
+            f = rng.choice(found)
+            if stacks[f]:
+                loose.append(stacks[f].pop())
+        rng.shuffle(loose)
+        piles = {f: " ".join(cards) for f, cards in stacks.items() if cards}
+        for card in loose:
+            c = rng.choice(columns[:4])
+            piles[c] = f"{piles.get(c, '')} {card}".strip()
+        state = build_state(spec, piles)
+        proof = autocollect_moves(spec, state)
+        assert (proof is not None) == _exhaustive_collect(spec, state), piles
+        if proof is None:
+            refused += 1
+            continue
+        offered += 1
+        for m in proof:
+            state = play_checked(spec, state, m)
+        assert is_won(spec, state)
+    assert offered and refused  # both answers were exercised

@@ -38,6 +38,27 @@ PLAYERS = 8
 MIN_ACKS = 12 * PLAYERS
 
 
+STARTED = "Application startup complete"
+
+
+def wait_until_started(
+    proc: subprocess.Popen[bytes], base: str, log: Path, workers: int, before: int
+) -> None:
+    """Until ``/healthz`` answers and every worker has started (the second of two workers
+    may still be importing the app on a busy machine when the first answers)."""
+    deadline = time.monotonic() + 120
+    while True:
+        assert proc.poll() is None, log.read_text()
+        try:
+            started = log.read_text().count(STARTED) - before
+            if started >= workers and httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
 class Serve:
     """``pasyans serve`` as a subprocess in its own process group."""
 
@@ -53,19 +74,11 @@ class Serve:
         args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--workers", str(workers)]  # fmt: skip
         self.log = log
+        before = log.read_text().count(STARTED) if log.exists() else 0  # a restart appends
         self._out = log.open("a")
         self.proc = subprocess.Popen(args, env=env, stdout=self._out, stderr=subprocess.STDOUT,
                                      start_new_session=True)  # fmt: skip
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.proc.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
+        wait_until_started(self.proc, self.base, log, 1, before)  # see test_serve
 
     def kill(self) -> None:
         """SIGKILL to the server and its workers: no shutdown code runs."""
@@ -122,7 +135,8 @@ def play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
 def _play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
     """Moves (mostly), undos and redos on the player's own game until the server dies."""
     rnd = random.Random(seed)
-    with httpx.Client(base_url=base, timeout=10) as c:
+    # A slow answer on a busy machine is not the kill: only a broken connection is.
+    with httpx.Client(base_url=base, timeout=60) as c:
         game: dict[str, Any] | None = None
         while not stop.is_set():
             if game is None or game["status"] != "playing" or not game["view"]["moves"]:

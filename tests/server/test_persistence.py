@@ -98,3 +98,54 @@ def test_won_game_is_finished(client: TestClient, monkeypatch: pytest.MonkeyPatc
     assert out["status"] == "won"
     r = post(client, g["id"], "undo", version=out["version"])
     assert r.status_code == 409 and r.json()["error"]["code"] == "game_over"
+
+
+def test_the_stored_line_follows_every_kind_of_action(make_app: Any) -> None:
+    """A move appends its moves to the stored line (the list is not rewritten), an undo,
+    retarget or restart rewrites it: after each action the stored line and redo list are
+    exactly the engine's, on both databases."""
+    import random
+
+    from pasyans.engine import Game
+
+    app = make_app()
+    rng = random.Random(3)
+    with TestClient(app) as c:
+        g = new_game(c, game="spine", deal=11, solvable=False)
+        twin = Game("spine", 11, g["options"])
+        for step in range(80):
+            action = rng.choice(["moves"] * 6 + ["undo", "redo", "retarget", "restart"])
+            body: dict[str, Any] = {"version": g["version"]}
+            if action in ("moves", "retarget"):
+                legal = g["view"]["moves"]
+                if action == "retarget":
+                    last = twin.moves[-1] if twin.moves else None
+                    legal = [
+                        m for m in legal
+                        if last is not None and m["json"].get("from") == last.src
+                    ]  # fmt: skip
+                if not legal:
+                    continue
+                body |= {"move": rng.choice(legal)["text"], "auto": step % 2 == 0}
+            r = c.post(f"/api/games/{g['id']}/{action}", json=body)
+            if r.status_code != 200:
+                assert r.status_code in (409, 422), r.text
+                continue
+            g = r.json()
+            if action == "moves":
+                twin.play(body["move"], auto=body["auto"])
+            elif action == "retarget":
+                twin.retarget(body["move"], auto=body["auto"])
+            elif action == "undo":
+                twin.undo()
+            elif action == "redo":
+                twin.redo()
+            else:
+                twin.restart()
+            with app.state.sessionmaker() as s:
+                row = s.get(GameRow, g["id"])
+                assert row is not None
+                assert row.moves == twin.saved_moves(), (step, action)
+                assert row.redo == twin.redo_moves(), (step, action)
+            if g["status"] != "playing":
+                break

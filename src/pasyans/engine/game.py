@@ -61,10 +61,18 @@ class Game:
         self._follow: list[bool] = []
         """``_follow[k]``: move ``k`` is a safe auto-move that followed move ``k - 1``
         (undone and redone with it)."""
+        self._texts: list[str] = []
+        """``_texts[k]``: move ``k`` as saved (:meth:`saved_moves`), made once when played,
+        so saving a long line does not turn every move back into text each time."""
         self._cursor = 0
+        self._saved = 0
+        """The length of the line as last saved (:meth:`mark_saved`)."""
+        self._low = 0
+        """The first index of the line changed since then (``>= _saved``: only appended)."""
         self.undos = 0
         self.hints = 0
         self._legal: tuple[State, list[Move]] | None = None
+        self._collect: tuple[State, bool] | None = None
 
     # --- reading -------------------------------------------------------------------------
 
@@ -115,7 +123,12 @@ class Game:
         return core.score(self.spec, self.state, self.moves_made)
 
     def autocollect_available(self) -> bool:
-        return core.autocollect_moves(self.spec, self.state) is not None
+        """Whether the engine proves that foundation moves alone finish the game (kept for
+        the position: the view asks again for the same position)."""
+        if self._collect is None or self._collect[0] is not self.state:
+            found = core.autocollect_moves(self.spec, self.state) is not None
+            self._collect = (self.state, found)
+        return self._collect[1]
 
     def smart_moves(self, pile_id: str, index: int | None = None) -> list[Move]:
         return core.smart_moves(self.spec, self.state, pile_id, index)
@@ -132,6 +145,7 @@ class Game:
             can_undo=self.can_undo,
             can_redo=self.can_redo,
             legal=self.legal_moves(),
+            autocollect=self.autocollect_available(),
         )
 
     # --- playing -------------------------------------------------------------------------
@@ -166,11 +180,14 @@ class Game:
         return events
 
     def _push(self, move: Move, new: State, *, follow: bool = False) -> None:
+        self._low = min(self._low, self._cursor)
         del self._moves[self._cursor :]
         del self._follow[self._cursor :]
+        del self._texts[self._cursor :]
         del self._states[self._cursor + 1 :]
         self._moves.append(move)
         self._follow.append(follow)
+        self._texts.append((FOLLOW_UP if follow else "") + move.to_str())
         self._states.append(new)
         self._cursor += 1
 
@@ -187,6 +204,7 @@ class Game:
         if not self.can_undo:
             raise NothingToUndoError("there is no move to undo")
         self._cursor = self._step_start()
+        self._low = min(self._low, self._cursor)
         self.undos += 1
         return self._moves[self._cursor]
 
@@ -260,6 +278,8 @@ class Game:
         self._states = [self.start]
         self._moves = []
         self._follow = []
+        self._texts = []
+        self._low = 0
         self._cursor = 0
 
     # --- saving --------------------------------------------------------------------------
@@ -286,14 +306,23 @@ class Game:
     def saved_moves(self) -> list[str]:
         """The line's moves as text; a safe auto-move is marked ``+`` (``+t3>f1``): it is
         undone and redone with the move before it."""
-        return [self._text(k) for k in range(self._cursor)]
+        return self._texts[: self._cursor]
+
+    def line_changes(self) -> list[str] | None:
+        """What :meth:`saved_moves` gained since :meth:`mark_saved`: the moves added at its
+        end when the line only grew (``[]``: unchanged), None when moves were taken back or
+        replaced (the line must be saved whole). For a store that appends."""
+        if self._low < self._saved:
+            return None
+        return self._texts[self._saved : self._cursor]
+
+    def mark_saved(self) -> None:
+        """The current line is what the store holds (see :meth:`line_changes`)."""
+        self._saved = self._low = self._cursor
 
     def redo_moves(self) -> list[str]:
         """The redo list as text, marked as in :meth:`saved_moves`."""
-        return [self._text(k) for k in range(self._cursor, len(self._moves))]
-
-    def _text(self, k: int) -> str:
-        return (FOLLOW_UP if self._follow[k] else "") + self._moves[k].to_str()
+        return self._texts[self._cursor :]
 
     @classmethod
     def from_saved(

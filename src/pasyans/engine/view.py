@@ -45,15 +45,18 @@ def player_view(
     can_undo: bool = False,
     can_redo: bool = False,
     legal: list[Move] | None = None,
+    autocollect: bool | None = None,
 ) -> dict[str, Any]:
-    """The whole view of ``state``: piles, legal moves, counters and flags."""
+    """The whole view of ``state``: piles, legal moves, counters and flags. ``legal`` and
+    ``autocollect``: the engine's answers for ``state`` when already known."""
     from pasyans.rules.registry import RULES_VERSION
 
     if legal is None:
         legal = core.legal_moves(spec, state)
     won = core.is_won(spec, state)
     stuck = core.is_stuck(spec, state, legal)
-    autocollect = core.autocollect_moves(spec, state) is not None
+    if autocollect is None:
+        autocollect = core.autocollect_moves(spec, state) is not None
     refusal = core.stock_refusal(spec, state) if spec.has_pile("stock") else None
     redeals_left = max(0, spec.passes - 1 - state.redeals)
     return {

@@ -36,21 +36,28 @@ SessionDep = Annotated[Session, Depends(get_session)]
 PlayerDep = Annotated[str, Depends(get_player)]
 
 
-def get_context(
-    request: Request, session: SessionDep, player: PlayerDep, settings: SettingsDep
-) -> Context:
-    from pasyans.server.limits import client_address
-
-    cache: GameCache = request.app.state.game_cache
-    return Context(
-        session=session,
-        token_hash=player,
+def get_context(request: Request) -> Iterator[Context]:
+    """One dependency for the whole context (session, player, settings, cache, limits):
+    each dependency costs FastAPI a resolution step and, for a generator, a hop to its
+    thread pool, on every request."""
+    state = request.app.state
+    settings: Settings = state.settings
+    maker: sessionmaker[Session] = state.sessionmaker
+    cache: GameCache = state.game_cache
+    ctx = Context(
+        maker=maker,
+        token_hash=request.state.token_hash,
         cache=cache,
         settings=settings,
-        write_lock=request.app.state.write_lock,
-        address=client_address(request, settings),
-        limits=getattr(request.app.state, "limits", None),
+        write_lock=state.write_lock,
+        request=request,
+        limits=getattr(state, "limits", None),
+        engine=state.engine,
     )
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 ContextDep = Annotated[Context, Depends(get_context)]

@@ -105,19 +105,25 @@ class GameRow(Base):
     )
 
 
-class PoolEntry(Base):
+class DealKey:
+    """The columns that name one solvable deal (pool entries and deal jobs share them):
+    game, option set, difficulty band, deal number and the generator's version."""
+
+    game: Mapped[str] = mapped_column(String(32), sort_order=-1)
+    options_key: Mapped[str] = mapped_column(String(200), sort_order=-1)
+    difficulty: Mapped[str] = mapped_column(String(8), sort_order=-1)
+    deal: Mapped[int] = mapped_column(BigInteger, sort_order=-1)
+    generator: Mapped[int] = mapped_column(Integer, sort_order=-1)
+
+
+class PoolEntry(DealKey, Base):
     """A solvable deal made ahead of time (docs/interfaces.md, "the deal pool"): requests
     take one instead of running the generator. ``taken_at`` is null while it is free; a
     taken entry stays, so that the same number asked for again is found at once."""
 
     __tablename__ = "deal_pool"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(String(32))
-    options_key: Mapped[str] = mapped_column(String(200))
-    difficulty: Mapped[str] = mapped_column(String(8))
-    deal: Mapped[int] = mapped_column(BigInteger)
-    generator: Mapped[int] = mapped_column(Integer)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True, sort_order=-2)
     start: Mapped[dict[str, Any]] = mapped_column(JSON)
     measure: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -131,18 +137,13 @@ class PoolEntry(Base):
     )
 
 
-class DealJob(Base):
+class DealJob(DealKey, Base):
     """A requested deal number that was not in the pool: made by ``pasyans worker`` in a
     bounded job (``error`` says why it could not be made)."""
 
     __tablename__ = "deal_jobs"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(String(32))
-    options_key: Mapped[str] = mapped_column(String(200))
-    difficulty: Mapped[str] = mapped_column(String(8))
-    deal: Mapped[int] = mapped_column(BigInteger)
-    generator: Mapped[int] = mapped_column(Integer)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True, sort_order=-2)
     requested_by: Mapped[str] = mapped_column(String(64))
     """The client address key that asked first (a cap on pending jobs per address)."""
     requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

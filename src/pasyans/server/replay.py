@@ -24,7 +24,7 @@ from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import RULES_VERSION
 from pasyans.rules.spec import GameSpec
-from pasyans.server.models import GameRow
+from pasyans.server.store import AnyRow
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Line:
     states: tuple[State, ...]
 
 
-def build_line(row: GameRow) -> Line:
+def build_line(row: AnyRow) -> Line:
     """Replay the row's moves from its deal (raises :class:`SavedGameError` if they do not
     replay, e.g. under other rules)."""
     if row.rules_version != RULES_VERSION:
@@ -61,7 +61,7 @@ class LineCache:
         self._items: OrderedDict[tuple[str, int], Line] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, row: GameRow) -> Line:
+    def get(self, row: AnyRow) -> Line:
         key = (row.id, row.version)
         with self._lock:
             line = self._items.get(key)
@@ -79,7 +79,7 @@ class LineCache:
 LINES = LineCache()
 
 
-def step_view(row: GameRow, line: Line, step: int) -> dict[str, Any]:
+def step_view(row: AnyRow, line: Line, step: int) -> dict[str, Any]:
     """The player view after ``step`` moves (0 … len(moves)); no legal moves listed (a
     replay is not played), counters from the replayed line."""
     step = max(0, min(step, len(line.moves)))
@@ -94,7 +94,7 @@ def step_view(row: GameRow, line: Line, step: int) -> dict[str, Any]:
     )
 
 
-def replay(row: GameRow, step: int) -> dict[str, Any]:
+def replay(row: AnyRow, step: int) -> dict[str, Any]:
     """The replay answer for ``step`` (clamped to the line)."""
     line = LINES.get(row)
     step = max(0, min(step, len(line.moves)))

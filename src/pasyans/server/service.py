@@ -11,9 +11,10 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from sqlalchemy import Connection, Engine, bindparam, update
 from sqlalchemy.orm import Session
 
 from pasyans import deals
@@ -24,30 +25,68 @@ from pasyans.errors import OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
-from pasyans.server import pool, store
+from pasyans.server import pool, stats, store
 from pasyans.server.cache import GameCache
 from pasyans.server.errors import ApiError, from_engine, storage_error
 from pasyans.server.models import GameRow
 from pasyans.server.settings import Settings
+from pasyans.server.store import AnyRow, GameData
 
 T = TypeVar("T")
 
 
 @dataclass
 class Context:
-    """Everything a request needs to work on games: the session, the player, the cache."""
+    """Everything a request needs to work on games: the session, the player, the cache.
 
-    session: Session
+    The session is made when first used: a change works on a connection of its own
+    (:func:`change`) and needs none."""
+
+    maker: Callable[[], Session]
     token_hash: str
     cache: GameCache
     settings: Settings
     write_lock: threading.Lock | None = None
     """SQLite only: one writer at a time in this process, queued here instead of in
     SQLite's busy handler (which sleeps up to 100 ms between tries)."""
-    address: str = ""
-    """The client's address key (:func:`pasyans.server.limits.client_address`)."""
+    request: Any = None
+    """The request (its client address is worked out only when a limit needs it)."""
     limits: Any = None
     """The app's :class:`~pasyans.server.limits.SharedLimits` (None: no limits)."""
+    engine: Engine | None = None
+    """The database (else the session's)."""
+    _session: Session | None = field(default=None, repr=False)
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            self._session = self.maker()
+        return self._session
+
+    def end_read(self) -> None:
+        """Roll back the session's transaction, if one is open (a write must begin its
+        own: SQLite's ``BEGIN IMMEDIATE``)."""
+        if self._session is not None and self._session.in_transaction():
+            self._session.rollback()
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def connect(self) -> Connection:
+        engine = self.engine if self.engine is not None else self.session.get_bind()
+        assert isinstance(engine, Engine)
+        return engine.connect()
+
+    @property
+    def address(self) -> str:
+        """The client's address key (:func:`pasyans.server.limits.client_address`)."""
+        if self.request is None:
+            return ""
+        from pasyans.server.limits import client_address
+
+        return client_address(self.request, self.settings)
 
 
 @contextmanager
@@ -63,15 +102,14 @@ def writing(ctx: Context) -> Iterator[None]:
     try:
         yield
     finally:
-        if ctx.session.in_transaction():
-            ctx.session.rollback()
+        ctx.end_read()
         ctx.write_lock.release()
 
 
 # --- reading ------------------------------------------------------------------------------
 
 
-def rebuild(row: GameRow) -> Game:
+def rebuild(row: AnyRow) -> Game:
     """The Game of a row, by replay: played moves, then the redo list played and undone.
 
     The trusted replay: each stored move was checked when played, and is tested again with
@@ -79,22 +117,29 @@ def rebuild(row: GameRow) -> Game:
     game = deals.load_game(store.saved_record(row), trusted=True)
     while game.moves_made > len(row.moves):  # one undo takes back a move and its auto-moves
         game.undo()
+    game.mark_saved()
     game.undos = row.undos
     game.hints = row.hints
     return game
 
 
-def checkout(ctx: Context, row: GameRow) -> Game:
-    """The row's Game, from the cache or rebuilt; the caller owns it until :func:`checkin`."""
+def checkout(ctx: Context, row: GameData, conn: Connection | None = None) -> Game:
+    """The row's Game, from the cache or rebuilt (its move lists read first, on ``conn`` or
+    the session's connection, if they were not); the caller owns it until
+    :func:`checkin`."""
     game = ctx.cache.take(row.id, row.version)
-    return game if game is not None else rebuild(row)
+    if game is not None:
+        row.options = game.options
+        return game
+    store.load_lines(conn if conn is not None else ctx.session.connection(), row)
+    return rebuild(row)
 
 
-def checkin(ctx: Context, row: GameRow, game: Game) -> None:
+def checkin(ctx: Context, row: AnyRow, game: Game) -> None:
     ctx.cache.put(row.id, row.version, game)
 
 
-def describe(row: GameRow, game: Game, view: dict[str, Any] | None = None) -> dict[str, Any]:
+def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game object of the API (``docs/api.md``); ``view`` when already computed."""
     return {
         "id": row.id,
@@ -110,18 +155,23 @@ def describe(row: GameRow, game: Game, view: dict[str, Any] | None = None) -> di
     }
 
 
-def read(ctx: Context, row: GameRow) -> dict[str, Any]:
-    game = checkout(ctx, row)
+def read(ctx: Context, row: GameData, conn: Connection | None = None) -> dict[str, Any]:
+    game = checkout(ctx, row, conn)
     out = describe(row, game)
     checkin(ctx, row, game)
     return out
 
 
-def owned(ctx: Context, game_id: str, *, for_update: bool = False) -> GameRow:
-    row = store.find_game(ctx.session, ctx.token_hash, game_id, for_update=for_update)
+def owned(ctx: Context, game_id: str, *, for_update: bool = False, lines: bool = True) -> GameData:
+    conn = ctx.session.connection()
+    row = store.find_game(conn, ctx.token_hash, game_id, for_update=for_update, lines=lines)
     if row is None:
-        raise ApiError("not_found", "No such game.", message_ru="Такой партии нет.")
+        raise not_found()
     return row
+
+
+def not_found() -> ApiError:
+    return ApiError("not_found", "No such game.", message_ru="Такой партии нет.")
 
 
 # --- creating -----------------------------------------------------------------------------
@@ -164,8 +214,7 @@ def _store_new(
 ) -> dict[str, Any]:
     """Insert the new game (and with ``entry``, claim its pool entry in the same
     transaction: ``entry`` answers None when the pool has none)."""
-    if ctx.session.in_transaction():
-        ctx.session.rollback()
+    ctx.end_read()
     with writing(ctx):
         ctx.session.connection(execution_options={"pasyans_write": True})
         if entry is not None:
@@ -302,7 +351,7 @@ def change(
     ctx: Context,
     game_id: str,
     version: int,
-    action: Callable[[Game, GameRow], T],
+    action: Callable[[Game, GameData], T],
     *,
     counts_as_move: bool = False,
 ) -> tuple[dict[str, Any], T]:
@@ -310,8 +359,7 @@ def change(
 
     ``action`` gets the Game and the row (to update the redo list and counters) and may
     raise a :class:`PasyansError`, which changes nothing."""
-    if ctx.session.in_transaction():
-        ctx.session.rollback()  # a write must begin its own transaction (SQLite: IMMEDIATE)
+    ctx.end_read()  # a write must begin its own transaction (SQLite: IMMEDIATE)
     with writing(ctx):
         return _change(ctx, game_id, version, action, counts_as_move)
 
@@ -320,23 +368,43 @@ def _change(
     ctx: Context,
     game_id: str,
     version: int,
-    action: Callable[[Game, GameRow], T],
+    action: Callable[[Game, GameData], T],
     counts_as_move: bool,
 ) -> tuple[dict[str, Any], T]:
-    ctx.session.connection(execution_options={"pasyans_write": True})
-    row = owned(ctx, game_id, for_update=True)
+    # A connection of its own, not the session's: the hot path needs none of the ORM's
+    # layers (docs/performance.md, "CPU per move"). Leaving the block rolls back on any
+    # error and commits otherwise.
+    with ctx.connect() as conn:
+        conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE (db.py)
+        with conn.begin():
+            row, game, view, result = _apply(ctx, conn, game_id, version, action, counts_as_move)
+    game.mark_saved()
+    checkin(ctx, row, game)
+    return describe(row, game, view), result
+
+
+def _apply(
+    ctx: Context,
+    conn: Connection,
+    game_id: str,
+    version: int,
+    action: Callable[[Game, GameData], T],
+    counts_as_move: bool,
+) -> tuple[GameData, Game, dict[str, Any], T]:
+    row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
+    if row is None:
+        raise not_found()
     if row.status != store.PLAYING:
-        raise ApiError("game_over", extra=read(ctx, row))
+        raise ApiError("game_over", extra=read(ctx, row, conn))
     if row.version != version:
-        raise ApiError("stale_version", extra=read(ctx, row))
-    game = checkout(ctx, row)
+        raise ApiError("stale_version", extra=read(ctx, row, conn))
+    game = checkout(ctx, row, conn)
     key = (row.id, row.version)
     before, position, counters = game.moves_made, game.state, (game.undos, game.hints)
     line = game.moves if counts_as_move else []
     try:
         result = action(game, row)
     except PasyansError:
-        ctx.session.rollback()
         # The engine refuses before changing anything; keep the Game only if that held.
         if (game.moves_made, game.state, (game.undos, game.hints)) == (
             before,
@@ -348,7 +416,6 @@ def _change(
     if len(game.moves) > ctx.settings.max_moves:
         # Refused after the fact (autocollect adds many at once); the changed Game is
         # dropped, the row stays as it was.
-        ctx.session.rollback()
         raise ApiError(
             "too_many_moves",
             f"A game holds at most {ctx.settings.max_moves} moves: restart it or start another.",
@@ -359,7 +426,11 @@ def _change(
     t = store.now()
     store.count_activity(row, t, ctx.settings.active_gap_seconds)
     view = game.view()
+    # Only the moves added at the end are written, unless moves were taken back or
+    # replaced (undo, retarget, restart): docs/performance.md, "CPU per move".
+    added = game.line_changes()
     row.moves = game.saved_moves()
+    row.redo = game.redo_moves()
     row.undos = game.undos
     row.hints = game.hints
     row.score = view["counters"]["score"]
@@ -376,9 +447,12 @@ def _change(
         row.finished_at = t
     row.version += 1
     row.updated_at = t
-    ctx.session.commit()
-    checkin(ctx, row, game)
-    return describe(row, game, view), result
+    store.write_game(conn, row, added)
+    if row.status != store.PLAYING and row.first_move_at is not None:
+        # A game that has just finished joins the player's kept figures, in the same
+        # transaction (the ORM's flush hook does the same for rows written by the ORM).
+        stats.record_finish(conn, row.player_id, stats.record_of(row))
+    return row, game, view, result
 
 
 def _played(old: list[Move], new: list[Move]) -> int:
@@ -391,7 +465,7 @@ def _played(old: list[Move], new: list[Move]) -> int:
 
 
 def play(
-    game: Game, row: GameRow, move: str | dict[str, Any], auto: bool = False
+    game: Game, row: GameData, move: str | dict[str, Any], auto: bool = False
 ) -> list[dict[str, Any]]:
     events = game.play(move, auto=auto)
     row.redo = []
@@ -399,7 +473,7 @@ def play(
 
 
 def retarget(
-    game: Game, row: GameRow, move: str | dict[str, Any], auto: bool = False
+    game: Game, row: GameData, move: str | dict[str, Any], auto: bool = False
 ) -> list[dict[str, Any]]:
     """Smart-move cycling: the last move's cards go elsewhere (one move, not an undo)."""
     events = game.retarget(move, auto=auto)
@@ -407,43 +481,53 @@ def retarget(
     return [{"type": "retarget"}, *events]
 
 
-def undo(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def undo(game: Game, row: GameData) -> list[dict[str, Any]]:
     move = game.undo()
     row.redo = game.redo_moves()
     return [{"type": "undo", "move": move.to_str()}]
 
 
-def redo(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def redo(game: Game, row: GameData) -> list[dict[str, Any]]:
     events = game.redo()
     row.redo = game.redo_moves()
     return events
 
 
-def autocollect(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def autocollect(game: Game, row: GameData) -> list[dict[str, Any]]:
     events = game.autocollect()
     row.redo = []
     return events
 
 
-def restart(game: Game, row: GameRow) -> list[dict[str, Any]]:
+def restart(game: Game, row: GameData) -> list[dict[str, Any]]:
     game.restart()
     row.redo = []
     row.restarts += 1
     return [{"type": "restart"}]
 
 
-def give_up(game: Game, row: GameRow) -> None:
+def give_up(game: Game, row: GameData) -> None:
     row.status = "lost"
     row.finished_at = store.now()
 
 
 def heartbeat(ctx: Context, game_id: str) -> int:
     """A sign of activity from the page: counts time, changes nothing else."""
-    if ctx.session.in_transaction():
-        ctx.session.rollback()
+    ctx.end_read()
     with writing(ctx):
-        ctx.session.connection(execution_options={"pasyans_write": True})
-        row = owned(ctx, game_id, for_update=True)
+        conn = ctx.session.connection(execution_options={"pasyans_write": True})
+        row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
+        if row is None:
+            raise not_found()
         store.count_activity(row, store.now(), ctx.settings.active_gap_seconds)
+        conn.execute(_HEARTBEAT, {"game_id": row.id, "time_ms": row.time_ms,
+                                  "last_active_at": row.last_active_at})  # fmt: skip
         ctx.session.commit()
         return row.time_ms
+
+
+_HEARTBEAT = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"))
+    .values(time_ms=bindparam("time_ms"), last_active_at=bindparam("last_active_at"))
+)

@@ -84,9 +84,15 @@ STATS = SearchStats()
 # --- the searches, in processes of their own -------------------------------------------------
 
 
+SOLVER_NICE = 19
+"""The search children's priority: the lowest. At nice 5 a child still had a third of the
+web worker's share of a busy core, and the cheap requests of other players waited behind
+it (benchmarks/load.py --costly); at 19 it takes what the web workers leave."""
+
+
 def _lower_priority() -> None:
     if hasattr(os, "nice"):
-        os.nice(5)
+        os.nice(SOLVER_NICE)
 
 
 def _solve_in_child(

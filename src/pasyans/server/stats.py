@@ -27,7 +27,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Connection, and_, delete, event, func, inspect, select, text, update
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    event,
+    func,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -98,7 +109,7 @@ class Record:
         return (self.finished_at, self.created_at, self.id)
 
 
-def record_of(row: GameRow) -> Record:
+def record_of(row: store.AnyRow) -> Record:
     return _record(row, len(row.moves))
 
 
@@ -174,7 +185,7 @@ def history(
     if player is None:
         return [], 0
     where = (GameRow.player_id == player, GameRow.first_move_at.is_not(None))
-    total = session.scalar(select(func.count()).select_from(GameRow).where(*where)) or 0
+    total = counted_games(session, player)
     stmt = (
         select(*COLUMNS)
         .where(*where)
@@ -183,6 +194,27 @@ def history(
         .offset((page - 1) * per_page)
     )
     return [_record(r, r.line) for r in session.execute(stmt)], total
+
+
+def counted_games(session: Session, player: int) -> int:
+    """How many counted games the player has, in O(1): the finished ones from the kept
+    total (each is folded in once, when it finishes), the unfinished ones through the
+    partial index of games in progress (one per option set at most)."""
+    played = session.scalar(select(PlayerStats.played).where(_key(player, (ALL, ALL, ALL, ALL))))
+    progress = session.execute(
+        text(
+            f"SELECT count(*) FROM games {_playing_index(session)}"
+            " WHERE player_id = :player AND status = 'playing' AND first_move_at IS NOT NULL"
+        ),
+        {"player": player},
+    ).scalar_one()
+    return (played or 0) + int(progress)
+
+
+def _playing_index(session: Session) -> str:
+    """SQLite's planner, without statistics, prefers a wider index of all the player's
+    games: it is told to read the small partial index of the games in progress."""
+    return "INDEXED BY ux_games_one_playing" if session.get_bind().dialect.name == "sqlite" else ""
 
 
 def reset(session: Session, player: int | None) -> int:
@@ -403,11 +435,7 @@ def parse_key(key: str) -> dict[str, str]:
     return dict(part.split("=", 1) for part in key.split("&") if "=" in part)
 
 
-def _points(
-    session: Session, player: int, game: str | None, key: str | None, limit: int
-) -> list[dict[str, Any]]:
-    if limit <= 0:
-        return []
+def _points_stmt(by_game: bool, by_key: bool) -> Any:
     stmt = select(
         GameRow.id,
         GameRow.created_at,
@@ -418,24 +446,42 @@ def _points(
         GameRow.game,
         func.json_array_length(GameRow.moves).label("line"),
     ).where(
-        GameRow.player_id == player,
+        GameRow.player_id == bindparam("player"),
         GameRow.finished_at.is_not(None),
         GameRow.first_move_at.is_not(None),
         GameRow.status != store.PLAYING,
     )
-    if game is not None:
-        stmt = stmt.where(GameRow.game == game)
-    if key is not None:
-        stmt = stmt.where(GameRow.options_key == key)
+    if by_game:
+        stmt = stmt.where(GameRow.game == bindparam("game"))
+    if by_key:
+        stmt = stmt.where(GameRow.options_key == bindparam("key"))
     # Ordered by the indexed column alone, so the database walks the index backwards and
     # stops at ``limit``; ties (the same instant) are then put in finish order here.
-    stmt = stmt.order_by(GameRow.finished_at.desc()).limit(limit)
-    aware = store.aware  # SQLite may give back both naive and aware times
-    rows = sorted(
-        session.execute(stmt),
-        key=lambda r: (aware(r.finished_at), aware(r.created_at), r.id),
-        reverse=True,
-    )
+    return stmt.order_by(GameRow.finished_at.desc()).limit(bindparam("limit"))
+
+
+_POINTS = {(g, k): _points_stmt(g, k) for g in (False, True) for k in (False, True)}
+"""Built once (a statement built per call costs its cache key each time)."""
+
+
+def _points(
+    session: Session, player: int, game: str | None, key: str | None, limit: int
+) -> list[dict[str, Any]]:
+    if limit <= 0:
+        return []
+    stmt = _POINTS[game is not None, key is not None]
+    params = {"player": player, "game": game, "key": key, "limit": limit}
+    # On the session's connection: plain rows, without the ORM's result machinery.
+    found = session.connection().execute(stmt, params).all()
+    try:  # the times of one database are all naive (SQLite) or all aware
+        rows = sorted(found, key=lambda r: (r.finished_at, r.created_at, r.id), reverse=True)
+    except TypeError:  # both kinds (rows written by hand): compared as UTC
+        aware = store.aware
+        rows = sorted(
+            found,
+            key=lambda r: (aware(r.finished_at), aware(r.created_at), r.id),
+            reverse=True,
+        )
     return [
         {
             "at": store.aware(r.finished_at),
@@ -468,11 +514,8 @@ def kept_statistics(
     kept = {(r.game, r.options_key, r.kind, r.difficulty): r for r in session.scalars(stmt)}
     # The games in progress, one per option set at most: counted here, not grouped in SQL,
     # so the planner reads the small partial index ``ux_games_one_playing``.
-    # SQLite's planner, without statistics, prefers a wider index of all the player's
-    # games: it is told which one to use.
-    hint = "INDEXED BY ux_games_one_playing" if session.get_bind().dialect.name == "sqlite" else ""
     progress_stmt = text(
-        f"SELECT game, options_key, first_move_at FROM games {hint} "
+        f"SELECT game, options_key, first_move_at FROM games {_playing_index(session)} "
         "WHERE player_id = :player AND status = 'playing'"
     )
     progress: dict[tuple[str, str], int] = {}
