@@ -121,8 +121,9 @@ def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
         log_config=log_config(settings.log_level),
         server_header=False,
         # A worker that takes longer to start (importing the app on a busy machine) is not
-        # "hung": uvicorn's 5 s would kill and restart it over and over.
-        timeout_worker_healthcheck=30,
+        # "hung": uvicorn's 5 s (and, under a load of 10 on 2 cores, even 30 s) would kill
+        # and restart it over and over.
+        timeout_worker_healthcheck=120,
         http=HeaderDeadline,
         timeout_keep_alive=max(1, round(settings.keep_alive_seconds)),
     )
