@@ -78,10 +78,13 @@ class Lines:
         while len(self._data) > self.size:
             self._data.popitem(last=False)
 
-    def won(self, spec: GameSpec, state: State, moves: Sequence[Move]) -> None:
-        """Remember the win ``moves`` from ``state``: each position on it, its next move."""
+    def won(
+        self, spec: GameSpec, state: State, moves: Sequence[Move], keep: int | None = None
+    ) -> None:
+        """Remember the win ``moves`` from ``state``: each position on it (the first
+        ``keep`` of them when given), its next move."""
         with self._lock:
-            for m in moves:
+            for m in moves[:keep]:
                 self._put(spec, state, m)
                 state = core.apply(spec, state, m)
 
@@ -99,16 +102,21 @@ LINES = Lines()
 
 
 def _search(
-    spec: GameSpec, state: State, seconds: float | None, nodes: int | None = None
+    spec: GameSpec,
+    state: State,
+    seconds: float | None,
+    nodes: int | None = None,
+    keep: int | None = None,
 ) -> tuple[Winnable, Move | None]:
     """The exact answer for a full-information ``state``, from :data:`LINES` when an
-    earlier search already found it; a new result is remembered."""
+    earlier search already found it; a new result is remembered (a win: the first
+    ``keep`` positions of its line, all when None)."""
     known_, move = LINES.get(spec, state)
     if known_:
         return ("won", move) if move is not None else ("lost", None)
     result = solve(spec, state, seconds=seconds, nodes=nodes)
     if result.result == "won":
-        LINES.won(spec, state, result.moves)
+        LINES.won(spec, state, result.moves, keep)
         return "won", result.moves[0]
     if result.result == "lost":
         LINES.lost(spec, state)
@@ -117,6 +125,11 @@ def _search(
 
 SAMPLES = 8
 """How many completions of the hidden cards a hint searches by default."""
+
+SAMPLE_LINE = 16
+"""Positions remembered along a sample's found win: the next hints reuse the samples
+only until a card is turned up (then the unseen cards, so the samples, change), so a
+sample's whole line would mostly be stored for nothing."""
 
 
 @dataclass(frozen=True)
@@ -187,7 +200,7 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
         seconds, nodes = budget.share()
         states = sampling.samples(spec, view, budget.samples, budget.seed)
         t = sampling.tally(
-            spec, view, states, lambda s: _search(spec, s, seconds, nodes), guard=budget.guard
+            spec, view, states, lambda s: _search(spec, s, seconds, nodes, SAMPLE_LINE), guard=budget.guard
         )
         TALLIES.put(spec, view, budget, t)
     return t
@@ -223,7 +236,7 @@ def suggest(
             avoid = _after_seen(spec, history)
             move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
             if move is not None:
-                n = dict(t.votes)[move]
+                n = t.count(move)
                 return Hint(
                     move,
                     "sampled",
