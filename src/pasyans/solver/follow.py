@@ -49,7 +49,7 @@ def follow(
     deal: int,
     budget: Budget,
     max_moves: int = 600,
-    stall: int = 150,
+    stall: int = 100,
 ) -> Play:
     """Play deal ``deal`` by always following the hint; give up (``ended="stalled"``)
     after ``stall`` moves in a row that turn nothing up, put nothing away and leave the

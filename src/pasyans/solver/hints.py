@@ -200,7 +200,12 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
         seconds, nodes = budget.share()
         states = sampling.samples(spec, view, budget.samples, budget.seed)
         t = sampling.tally(
-            spec, view, states, lambda s: _search(spec, s, seconds, nodes, SAMPLE_LINE), guard=budget.guard
+            spec,
+            view,
+            states,
+            lambda s: _search(spec, s, seconds, nodes, SAMPLE_LINE),
+            guard=budget.guard,
+            extra=useful_moves(spec, visible(spec, view), 2),
         )
         TALLIES.put(spec, view, budget, t)
     return t
@@ -379,6 +384,16 @@ def winnable(spec: GameSpec, state: State, *, seconds: float = 1.0) -> Winnable:
     if hidden_to_player(spec, state):
         return "lost" if core.is_stuck(spec, visible(spec, state)) else "unknown"
     return _search(spec, state, seconds)[0]
+
+
+def useful_moves(spec: GameSpec, state: State, count: int) -> list[Move]:
+    """The ``count`` best-ranked moves by visible features that are not the stock."""
+    ranked = sorted(
+        (-_value(spec, state, m, core.apply(spec, state, m)), m.to_str(), m)
+        for m in core.legal_moves(spec, state)
+        if m.dst is not None
+    )
+    return [m for v, _, m in ranked[:count] if v < 0]
 
 
 def heuristic_move(spec: GameSpec, state: State, history: Sequence[State] = ()) -> Move | None:

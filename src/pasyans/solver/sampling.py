@@ -138,7 +138,13 @@ CANDIDATES = 4
 
 
 def tally(
-    spec: GameSpec, view: State, states: Sequence[State], search: Search, *, guard: bool = True
+    spec: GameSpec,
+    view: State,
+    states: Sequence[State],
+    search: Search,
+    *,
+    guard: bool = True,
+    extra: Sequence[Move] = (),
 ) -> Tally:
     """Search every sample. With ``guard`` (against strategy fusion), each candidate move
     (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
@@ -162,6 +168,8 @@ def tally(
     scores: list[tuple[Move, int]] = []
     if guard and won:
         candidates = [m for m, _ in ordered[:CANDIDATES]]
+        if any(m.dst is None for m in candidates):
+            candidates += [m for m in extra if m not in candidates]
         for m in core.legal_moves(spec, view):
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
