@@ -155,8 +155,7 @@ def report(label: str, method: str, deals: str, rows: list[dict[str, str]], full
     if not n:
         return
     print(
-        f"  follower won {won}/{n} = {100 * won / n:.1f}% "
-        f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+        f"  follower won {won}/{n} = {100 * won / n:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
     )
     print(
         f"  hints {hint_count}, mean {1000 * mean:.1f} ms (CPU {1000 * mean_cpu:.1f} ms), "
