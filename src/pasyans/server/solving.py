@@ -290,7 +290,8 @@ def _verdict(
 
 def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State]) -> hints.Hint:
     if core.is_won(spec, state) or core.has_hidden_cards(spec, state):
-        return hints.suggest(spec, state, seconds=SOLVER_CPU_CAP, history=past)  # no search
+        budget = min(ctx.settings.hint_seconds, SOLVER_CPU_CAP)  # the samples' searches
+        return hints.suggest(spec, state, seconds=budget, history=past)
     outcome, first = _verdict(ctx, spec, state, ctx.settings.hint_seconds)
     if first is not None:
         return hints.Hint(

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -198,14 +199,31 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
     t = TALLIES.get(spec, view, budget)
     if t is None:
         seconds, nodes = budget.share()
+        deadline = None
+        if seconds is not None:  # half the time for the samples, half for the scoring
+            seconds /= 2
+            deadline = time.perf_counter() + 2 * seconds * budget.samples
+
+        def search(s: State) -> tuple[Winnable, Move | None]:
+            wait = seconds
+            if deadline is not None and seconds is not None:
+                wait = min(seconds, deadline - time.perf_counter())
+                if wait <= 0:
+                    return "unknown", None
+            return _search(spec, s, wait, nodes, SAMPLE_LINE)
+
+        def stop() -> bool:
+            return deadline is not None and time.perf_counter() >= deadline
+
         states = sampling.samples(spec, view, budget.samples, budget.seed)
         t = sampling.tally(
             spec,
             view,
             states,
-            lambda s: _search(spec, s, seconds, nodes, SAMPLE_LINE),
+            search,
             guard=budget.guard,
             extra=useful_moves(spec, visible(spec, view), 2),
+            stop=stop,
         )
         TALLIES.put(spec, view, budget, t)
     return t

@@ -145,13 +145,15 @@ def tally(
     *,
     guard: bool = True,
     extra: Sequence[Move] = (),
+    stop: Callable[[], bool] = lambda: False,
 ) -> Tally:
     """Search every sample. With ``guard`` (against strategy fusion), each candidate move
     (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
     is also searched after, in every sample won, so that it is scored by in how many
     samples a win follows it, not only by how many samples' searches happened to start
     with it. Samples not won from the position are not searched again (no move wins
-    there within the budget)."""
+    there within the budget). ``stop``: a time budget is spent; candidates not scored
+    by then are left out (so is one whose searches it cut short)."""
     won = lost = 0
     votes: Counter[Move] = Counter()
     firsts: list[Move | None] = []
@@ -174,11 +176,15 @@ def tally(
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
         for m in candidates:
+            if stop():
+                break
             n = 0
             for s, first in zip(states, firsts, strict=True):
                 if first is None:
                     continue
                 n += first == m or search(core.apply(spec, s, m))[0] == "won"
+            if stop():
+                break
             scores.append((m, n))
     return Tally(won, lost, len(states) - won - lost, tuple(ordered), tuple(scores))
 
