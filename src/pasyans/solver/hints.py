@@ -127,10 +127,11 @@ def _search(
 SAMPLES = 8
 """How many completions of the hidden cards a hint searches by default."""
 
-SAMPLE_LINE = 16
+SAMPLE_LINE = 3
 """Positions remembered along a sample's found win: the next hints reuse the samples
 only until a card is turned up (then the unseen cards, so the samples, change), so a
-sample's whole line would mostly be stored for nothing."""
+sample's whole line would mostly be stored for nothing (storing it cost as much as the
+compiled search)."""
 
 
 @dataclass(frozen=True)
