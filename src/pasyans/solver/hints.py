@@ -223,7 +223,7 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
             states,
             search,
             guard=budget.guard,
-            extra=useful_moves(spec, visible(spec, view), 2),
+            extra=lambda: useful_moves(spec, visible(spec, view), 2),
             stop=stop,
         )
         TALLIES.put(spec, view, budget, t)

@@ -144,14 +144,15 @@ def tally(
     search: Search,
     *,
     guard: bool = True,
-    extra: Sequence[Move] = (),
+    extra: Sequence[Move] | Callable[[], Sequence[Move]] = (),
     stop: Callable[[], bool] = lambda: False,
 ) -> Tally:
     """Search every sample. With ``guard`` (against strategy fusion), each candidate move
     (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
     is also searched after, in every sample won, so that it is scored by in how many
     samples a win follows it, not only by how many samples' searches happened to start
-    with it. Samples not won from the position are not searched again (no move wins
+    with it; when the stock is among them, the ``extra`` moves too (a list, or a function
+    that gives it). Samples not won from the position are not searched again (no move wins
     there within the budget). ``stop``: a time budget is spent; candidates not scored
     by then are left out (so is one whose searches it cut short)."""
     won = lost = 0
@@ -171,7 +172,8 @@ def tally(
     if guard and won:
         candidates = [m for m, _ in ordered[:CANDIDATES]]
         if any(m.dst is None for m in candidates):
-            candidates += [m for m in extra if m not in candidates]
+            more = extra() if callable(extra) else extra
+            candidates += [m for m in more if m not in candidates]
         for m in core.legal_moves(spec, view):
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
