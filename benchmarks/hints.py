@@ -13,7 +13,8 @@ the hints were made (solver, heuristic, none)::
     uv run python benchmarks/hints.py --deals 10 --steps 60 --mistakes 0.3
 
 The server runs with its default settings except the rate limits (off), the deal pool's
-worker (off: it would compete for the core) and, if given,
+worker (off: it would compete for the core; a solvable deal is made inside its own
+untimed request instead) and, if given,
 ``--hint-seconds`` (the default, 0.25 s, is the solver's CPU cap: with hidden cards all the
 samples' searches and the scoring of the candidates share it). Client and server share
 the machine; the load average before and after is printed.
@@ -93,6 +94,7 @@ def main() -> None:
         "PASYANS_RATE_NEW_GAME_PER_MINUTE": "0",
         "PASYANS_RATE_NEW_PLAYER_PER_HOUR": "0",
         "PASYANS_POOL_WORKER": "false",  # the deal pool's generator would share the core
+        "PASYANS_POOL_INLINE": "true",  # so a solvable deal is made in its (untimed) request
     }
     if args.hint_seconds is not None:
         env["PASYANS_HINT_SECONDS"] = str(args.hint_seconds)

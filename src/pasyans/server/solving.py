@@ -306,14 +306,8 @@ def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State])
             "Отсюда выиграть нельзя: отмените ходы или начните новую раздачу.",
         )
     move = hints.heuristic_move(spec, state, past)
-    if move is None:
-        return hints.Hint(
-            None,
-            "none",
-            None,
-            "No win was found in the time allowed.",
-            "За отведённое время победа не найдена.",
-        )
+    if move is None:  # never empty while a move is left (issue 16)
+        return hints.any_move(spec, state, past)
     return hints.Hint(
         move,
         "heuristic",

@@ -32,7 +32,17 @@ from pasyans.solver import sampling
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
-__all__ = ["HIDDEN", "LINES", "Budget", "Estimate", "Hint", "suggest", "visible", "winnable"]
+__all__ = [
+    "HIDDEN",
+    "LINES",
+    "Budget",
+    "Estimate",
+    "Hint",
+    "any_move",
+    "suggest",
+    "visible",
+    "winnable",
+]
 
 Winnable = Literal["won", "lost", "unknown"]
 
@@ -284,7 +294,7 @@ def suggest(
                 "A move that looks useful (cards are still hidden).",
                 "Этот ход выглядит полезным (часть карт ещё скрыта).",
             )
-        return _any_move(spec, view, seen)
+        return any_move(spec, view, seen)
     seconds_, nodes = budget.seconds, budget.nodes
     outcome, first = _search(spec, state, seconds_, nodes)
     if first is not None:
@@ -302,7 +312,7 @@ def suggest(
     message_ru = "За отведённое время победа не найдена; этот ход выглядит полезным."
     if move is None:
         if budget.samples > 0 and core.legal_moves(spec, state):
-            return _any_move(spec, state, history)
+            return any_move(spec, state, history)
         return Hint(
             None,
             "none",
@@ -331,7 +341,7 @@ def _after_seen(spec: GameSpec, history: Sequence[State]) -> set[State]:
     return {_projected(spec, h, known) for h in history}
 
 
-def _any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
+def any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
     """A hint that keeps the game going when nothing looks useful: the stock when it can
     be clicked, else a move to a position not seen before, else any legal move; "no
     useful move" only when no move is left at all."""
