@@ -1,23 +1,28 @@
 """The hint follower: how often a player who always plays the hint wins (no undo).
 
 For one game and option set, deals in a range are played by following every hint
-(:mod:`pasyans.solver.follow`), one deal per worker process, under a node budget per hint
-so every figure is reproducible. Prints, per method, the win count with a Wilson 95%
-interval, the mean and p95 time per hint, and how the plays ended; with ``--full-nodes``
-also the full-information win rate of the same deals (the solver, seeing every card: the
-upper bound)::
+(:mod:`pasyans.solver.follow`) under a node budget per hint, so every figure is
+reproducible. Prints, per method, the win count with a Wilson 95% interval, the mean time
+per hint (wall and CPU), and how the plays ended; with ``--full-nodes`` also the
+full-information win rate of the same deals (the solver, seeing every card: the upper
+bound)::
 
-    uv run python benchmarks/follow.py spider -o suits=1 --deals 1-200 --samples 8 --nodes 8000
+    uv run python benchmarks/follow.py spider -o suits=1 --deals 1-200 --csv /tmp/s1.csv
     uv run python benchmarks/follow.py backbone --deals 1-50 --samples 0      # the baseline
-    uv run python benchmarks/follow.py spider -o suits=4 --deals 1-20 --no-guard --csv /tmp/f.csv
+    uv run python benchmarks/follow.py spider -o suits=4 --deals 1-20 --no-guard
 
-``--samples 0`` is the pre-sampling hint (the ranked heuristic on the visible cards; it
-stops when that finds nothing useful). Times are per hint in this process, without HTTP.
+``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
+(for the same game, options and method) is not played again, so a killed run continues
+where it stopped, and the summary covers every row of the file. ``--samples 0`` is the
+pre-sampling hint (the ranked heuristic on the visible cards; it stops when that finds
+nothing useful). Times are per hint in this process, without HTTP; on a shared machine
+the CPU time is the honest one.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -30,6 +35,11 @@ from pasyans.solver.hints import Budget
 from pasyans.solver.search import solve
 from pasyans.solver.sweep import wilson
 
+FIELDS = [
+    "game", "method", "deal", "won", "moves", "hints", "seconds", "cpu", "slowest",
+    "ended", "sources", "full",
+]  # fmt: skip
+
 
 def _deals(text: str) -> list[int]:
     lo, _, hi = text.partition("-")
@@ -40,14 +50,28 @@ def _options(raw: list[str]) -> dict[str, str]:
     return dict(item.split("=", 1) for item in raw)
 
 
-def _follow(args: tuple[str, dict[str, str], int, Budget, int]) -> Play:
-    return follow(*args)
+Task = tuple[str, dict[str, str], int, Budget, int, int]
 
 
-def _full(args: tuple[str, dict[str, str], int, int]) -> str:
-    game, options, deal, nodes = args
-    spec = get_game(game, options)
-    return solve(spec, initial_state(spec, deal), nodes=nodes).result
+def run(task: Task) -> tuple[Play, str]:
+    """Follow one deal, then (with a full-information budget) solve it seeing every card."""
+    game, options, deal, budget, max_moves, full_nodes = task
+    play = follow(game, options, deal, budget, max_moves)
+    full = ""
+    if full_nodes:
+        spec = get_game(game, options)
+        full = solve(spec, initial_state(spec, deal), nodes=full_nodes).result
+    return play, full
+
+
+def method_of(budget: Budget, full_nodes: int) -> str:
+    if budget.samples == 0:
+        text = f"heuristic, {budget.nodes} nodes when all is known"
+    else:
+        text = f"sampled {budget.samples}, {budget.nodes} nodes/hint"
+        text += "" if budget.guard else ", no guard"
+        text += f", seed {budget.seed}"
+    return text + (f"; full {full_nodes}" if full_nodes else "")
 
 
 def main() -> None:
@@ -62,10 +86,10 @@ def main() -> None:
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--csv", type=Path, default=None, help="one row per deal")
+    ap.add_argument("--csv", type=Path, default=None, help="one row per deal; resumes")
     args = ap.parse_args()
     options = _options(args.option)
-    deals = _deals(args.deals)
+    label = args.game + "".join(f" {k}={v}" for k, v in sorted(options.items()))
     budget = Budget(
         seconds=None,
         nodes=args.nodes,
@@ -73,56 +97,82 @@ def main() -> None:
         seed=args.seed,
         guard=not args.no_guard,
     )
-    tasks = [(args.game, options, d, budget, args.max_moves) for d in deals]
-    plays: list[Play] = []
-    out = args.csv.open("w") if args.csv else None
-    if out:
-        out.write("deal,won,moves,hints,seconds,cpu,slowest,ended,sources\n")
+    method = method_of(budget, args.full_nodes)
+    wanted = _deals(args.deals)
+    rows: dict[int, dict[str, str]] = {}
+    if args.csv is not None and args.csv.exists():
+        with args.csv.open() as f:
+            for row in csv.DictReader(f):
+                if row["game"] == label and row["method"] == method:
+                    rows[int(row["deal"])] = row
+    todo = [d for d in wanted if d not in rows]
+    out = None
+    if args.csv is not None:
+        fresh = not args.csv.exists() or args.csv.stat().st_size == 0
+        out = args.csv.open("a", newline="")
+        writer = csv.DictWriter(out, FIELDS)
+        if fresh:
+            writer.writeheader()
+    tasks: list[Task] = [
+        (args.game, options, d, budget, args.max_moves, args.full_nodes) for d in todo
+    ]
     with ProcessPoolExecutor(args.jobs) as pool:
-        for p in pool.map(_follow, tasks):
-            plays.append(p)
-            if out:
-                src = " ".join(f"{k}:{v}" for k, v in p.sources)
-                out.write(
-                    f"{p.deal},{int(p.won)},{p.moves},{p.hints},{p.seconds:.3f},{p.cpu:.3f},"
-                    f"{p.slowest:.3f},{p.ended},{src}\n"
-                )
+        for p, full in pool.map(run, tasks):
+            row = {
+                "game": label,
+                "method": method,
+                "deal": str(p.deal),
+                "won": str(int(p.won)),
+                "moves": str(p.moves),
+                "hints": str(p.hints),
+                "seconds": f"{p.seconds:.3f}",
+                "cpu": f"{p.cpu:.3f}",
+                "slowest": f"{p.slowest:.3f}",
+                "ended": p.ended,
+                "sources": " ".join(f"{k}:{v}" for k, v in p.sources),
+                "full": full,
+            }
+            rows[p.deal] = row
+            if out is not None:
+                writer.writerow(row)
                 out.flush()
-        full: list[str] = []
-        if args.full_nodes:
-            full = list(pool.map(_full, [(args.game, options, d, args.full_nodes) for d in deals]))
-    if out:
+    if out is not None:
         out.close()
-    won = sum(p.won for p in plays)
-    lo, hi = wilson(won, len(plays))
-    hint_count = sum(p.hints for p in plays)
-    mean = sum(p.seconds for p in plays) / max(hint_count, 1)
-    mean_cpu = sum(p.cpu for p in plays) / max(hint_count, 1)
-    label = args.game + "".join(f" {k}={v}" for k, v in options.items())
-    method = "heuristic (baseline)" if args.samples == 0 else f"sampled {args.samples}"
-    if args.samples:
-        method += f", {args.nodes} nodes/hint" + ("" if budget.guard else ", no guard")
+    report(label, method, args.deals, [rows[d] for d in wanted if d in rows], args.full_nodes)
+
+
+def report(label: str, method: str, deals: str, rows: list[dict[str, str]], full: int) -> None:
+    n = len(rows)
+    won = sum(int(r["won"]) for r in rows)
+    lo, hi = wilson(won, n)
+    hint_count = sum(int(r["hints"]) for r in rows)
+    mean = sum(float(r["seconds"]) for r in rows) / max(hint_count, 1)
+    mean_cpu = sum(float(r["cpu"]) for r in rows) / max(hint_count, 1)
     ended: dict[str, int] = {}
-    for p in plays:
-        ended[p.ended] = ended.get(p.ended, 0) + 1
-    print(f"{label}, deals {args.deals}, {method}")
+    for r in rows:
+        ended[r["ended"]] = ended.get(r["ended"], 0) + 1
+    print(f"{label}, deals {deals} ({n} played), {method}")
+    if not n:
+        return
     print(
-        f"  follower won {won}/{len(plays)} = {100 * won / len(plays):.1f}% "
-        f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+        f"  follower won {won}/{n} = {100 * won / n:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
     )
     print(
         f"  hints {hint_count}, mean {1000 * mean:.1f} ms (CPU {1000 * mean_cpu:.1f} ms), "
-        f"slowest {1000 * max(p.slowest for p in plays):.0f} ms, "
-        f"median moves {statistics.median(p.moves for p in plays):.0f}; ended: "
+        f"slowest {1000 * max(float(r['slowest']) for r in rows):.0f} ms, "
+        f"median moves {statistics.median(int(r['moves']) for r in rows):.0f}; ended: "
         + ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     )
     if full:
-        fw = full.count("won")
-        flo, fhi = wilson(fw, len(full))
+        results = [r["full"] for r in rows]
+        fw = results.count("won")
+        flo, fhi = wilson(fw, n)
+        both = sum(int(r["won"]) for r in rows if r["full"] == "won")
         print(
-            f"  full information ({args.full_nodes} nodes): won {fw}, lost {full.count('lost')}, "
-            f"unknown {full.count('unknown')} (won {100 * fw / len(full):.1f}%, "
-            f"95% CI {100 * flo:.1f}-{100 * fhi:.1f}%)"
+            f"  full information ({full} nodes): won {fw}, lost {results.count('lost')}, "
+            f"unknown {results.count('unknown')} (won {100 * fw / n:.1f}%, "
+            f"95% CI {100 * flo:.1f}-{100 * fhi:.1f}%); follower/full "
+            f"{100 * won / max(fw, 1):.0f}% (follower won {both} of the {fw})"
         )
     sys.stdout.flush()
 

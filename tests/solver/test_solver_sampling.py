@@ -196,3 +196,85 @@ def test_the_follower_is_reproducible_under_a_node_budget() -> None:
     # The baseline (no samples) never searches a sample.
     base = follow("backbone", {}, 2, Budget(seconds=None, samples=0), max_moves=15)
     assert "sampled" not in dict(base.sources)
+
+
+def _scored(stop: bool = False) -> tuple[object, State, sampling.Tally, list[object]]:
+    """Four samples of a Spider start whose (fake) searches all start with the stock,
+    while a win after one other move is found in every sample."""
+    spec = get_game("spider", {"suits": "1"})
+    view = known(spec, initial_state(spec, 2))
+    states = samples(spec, view, 4, seed=1)
+    moves = legal_moves(spec, view)
+    stock = next(m for m in moves if m.dst is None)
+    other = next(m for m in moves if m.dst is not None)
+    after = {apply(spec, s, other) for s in states}
+    searched: list[object] = []
+
+    def search(s: State) -> tuple[str, object]:
+        searched.append(s)
+        if s in states:
+            return "won", stock
+        return ("won", None) if s in after else ("unknown", None)
+
+    t = sampling.tally(
+        spec,
+        view,
+        states,
+        search,  # type: ignore[arg-type]
+        extra=[other],
+        stop=lambda: stop,
+    )
+    return spec, view, t, [stock, other, searched]
+
+
+def test_the_guard_scores_moves_in_every_sample_and_waits_with_the_stock() -> None:
+    spec, view, t, (stock, other, _searched) = _scored()
+    assert t.votes == ((stock, 4),)
+    scores = dict(t.scores)
+    # The extra (visible) moves are scored too when the samples favour the stock.
+    assert scores[stock] == 4 and scores[other] == 4
+    from pasyans.rules.spec import GameSpec
+
+    assert isinstance(spec, GameSpec)
+    # As good in every sample: the move that keeps the stock for later wins the tie.
+    assert sampling.choose(spec, view, t) == other
+    # A move back to a position already played is never chosen.
+    assert sampling.choose(spec, view, t, avoid={apply(spec, view, other)}) == stock
+    # Without the guard: the samples' own first move.
+    assert sampling.choose(spec, view, t, guard=False) == stock
+    assert t.count(stock) == 4
+
+
+def test_a_spent_time_budget_leaves_the_candidates_unscored() -> None:
+    spec, view, t, (stock, _other, searched) = _scored(stop=True)
+    assert t.scores == () and t.won == 4
+    assert isinstance(searched, list) and len(searched) == 4  # the samples only
+    from pasyans.rules.spec import GameSpec
+
+    assert isinstance(spec, GameSpec)
+    assert sampling.choose(spec, view, t) == stock
+
+
+def test_a_time_budget_bounds_a_sampled_hint() -> None:
+    import time
+
+    spec = get_game("spider", {"suits": "4"})
+    state = initial_state(spec, 5)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    t0 = time.process_time()
+    hint = suggest(spec, state, budget=Budget(seconds=0.05, samples=8))
+    # Half the budget for the samples, half for scoring, one search's share over at most
+    # (CPU time is at most the wall time the budget counts); generous for a busy machine.
+    assert time.process_time() - t0 < 1.0
+    assert hint.move is not None
+
+
+def test_the_follower_gives_up_when_nothing_moves_on() -> None:
+    from pasyans.solver.follow import progress
+
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 1)
+    before = progress(spec, state)
+    deal = next(m for m in legal_moves(spec, state) if m.dst is None)
+    assert progress(spec, apply(spec, state, deal)) != before

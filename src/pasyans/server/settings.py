@@ -40,10 +40,11 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(default=16 * 1024, ge=256)
     hint_seconds: float = Field(
-        default=0.2,
+        default=0.25,
         gt=0,
         le=30,
-        description="Search budget of one hint; never more than 0.25 s (SOLVER_CPU_CAP).",
+        description="Search budget of one hint (with hidden cards: all its samples "
+        "together); never more than 0.25 s (SOLVER_CPU_CAP).",
     )
     winnable_seconds: float = Field(
         default=0.25, gt=0, le=60, description="Search budget; never more than 0.25 s."

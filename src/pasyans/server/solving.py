@@ -296,7 +296,8 @@ def _verdict(
 
 def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State]) -> hints.Hint:
     if core.is_won(spec, state) or core.has_hidden_cards(spec, state):
-        return hints.suggest(spec, state, seconds=SOLVER_CPU_CAP, history=past)  # no search
+        budget = min(ctx.settings.hint_seconds, SOLVER_CPU_CAP)  # the samples' searches
+        return hints.suggest(spec, state, seconds=budget, history=past)
     outcome, first = _verdict(ctx, spec, state, ctx.settings.hint_seconds)
     if first is not None:
         return hints.Hint(
@@ -311,14 +312,8 @@ def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State])
             "Отсюда выиграть нельзя: отмените ходы или начните новую раздачу.",
         )
     move = hints.heuristic_move(spec, state, past)
-    if move is None:
-        return hints.Hint(
-            None,
-            "none",
-            None,
-            "No win was found in the time allowed.",
-            "За отведённое время победа не найдена.",
-        )
+    if move is None:  # never empty while a move is left (issue 16)
+        return hints.any_move(spec, state, past)
     return hints.Hint(
         move,
         "heuristic",

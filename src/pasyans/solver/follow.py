@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pasyans.engine import core
 from pasyans.position import State
 from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
 from pasyans.solver import hints
 from pasyans.solver.hints import Budget
 
@@ -32,13 +33,27 @@ class Play:
     slowest: float
     cpu: float  # CPU seconds in the hints (the wall time suffers on a shared machine)
     sources: tuple[tuple[str, int], ...]
-    ended: str  # "won", "no move" or "move cap"
+    ended: str  # "won", "no move", "stalled" or "move cap"
+
+
+def progress(spec: GameSpec, state: State) -> tuple[int, ...]:
+    """What only changes when a game moves on: cards face down, cards on foundations (or
+    in completed runs), the stock's size and the redeals used."""
+    stock = len(state.piles[spec.index["stock"]]) if spec.has_pile("stock") else 0
+    return (sum(state.down), core.cards_on_foundations(spec, state), stock, state.redeals)
 
 
 def follow(
-    game: str, options: dict[str, str], deal: int, budget: Budget, max_moves: int = 600
+    game: str,
+    options: dict[str, str],
+    deal: int,
+    budget: Budget,
+    max_moves: int = 600,
+    stall: int = 100,
 ) -> Play:
-    """Play deal ``deal`` by always following the hint."""
+    """Play deal ``deal`` by always following the hint; give up (``ended="stalled"``)
+    after ``stall`` moves in a row that turn nothing up, put nothing away and leave the
+    stock alone (the hint is then going round in circles)."""
     spec = get_game(game, options)
     state = core.initial_state(spec, deal)
     hints.LINES.clear()
@@ -48,6 +63,7 @@ def follow(
     sources: dict[str, int] = {}
     asked = 0
     ended = "move cap"
+    mark, since = progress(spec, state), 0
     while len(history) < max_moves:
         if core.is_won(spec, state):
             ended = "won"
@@ -65,6 +81,12 @@ def follow(
             break
         history.append(state)
         state = core.apply(spec, state, hint.move)
+        now = progress(spec, state)
+        since = 0 if now != mark else since + 1
+        mark = now
+        if since >= stall:
+            ended = "stalled"
+            break
     else:
         if core.is_won(spec, state):
             ended = "won"

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,17 @@ from pasyans.solver import sampling
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
-__all__ = ["HIDDEN", "LINES", "Budget", "Estimate", "Hint", "suggest", "visible", "winnable"]
+__all__ = [
+    "HIDDEN",
+    "LINES",
+    "Budget",
+    "Estimate",
+    "Hint",
+    "any_move",
+    "suggest",
+    "visible",
+    "winnable",
+]
 
 Winnable = Literal["won", "lost", "unknown"]
 
@@ -78,10 +89,13 @@ class Lines:
         while len(self._data) > self.size:
             self._data.popitem(last=False)
 
-    def won(self, spec: GameSpec, state: State, moves: Sequence[Move]) -> None:
-        """Remember the win ``moves`` from ``state``: each position on it, its next move."""
+    def won(
+        self, spec: GameSpec, state: State, moves: Sequence[Move], keep: int | None = None
+    ) -> None:
+        """Remember the win ``moves`` from ``state``: each position on it (the first
+        ``keep`` of them when given), its next move."""
         with self._lock:
-            for m in moves:
+            for m in moves[:keep]:
                 self._put(spec, state, m)
                 state = core.apply(spec, state, m)
 
@@ -99,16 +113,21 @@ LINES = Lines()
 
 
 def _search(
-    spec: GameSpec, state: State, seconds: float | None, nodes: int | None = None
+    spec: GameSpec,
+    state: State,
+    seconds: float | None,
+    nodes: int | None = None,
+    keep: int | None = None,
 ) -> tuple[Winnable, Move | None]:
     """The exact answer for a full-information ``state``, from :data:`LINES` when an
-    earlier search already found it; a new result is remembered."""
+    earlier search already found it; a new result is remembered (a win: the first
+    ``keep`` positions of its line, all when None)."""
     known_, move = LINES.get(spec, state)
     if known_:
         return ("won", move) if move is not None else ("lost", None)
     result = solve(spec, state, seconds=seconds, nodes=nodes)
     if result.result == "won":
-        LINES.won(spec, state, result.moves)
+        LINES.won(spec, state, result.moves, keep)
         return "won", result.moves[0]
     if result.result == "lost":
         LINES.lost(spec, state)
@@ -117,6 +136,12 @@ def _search(
 
 SAMPLES = 8
 """How many completions of the hidden cards a hint searches by default."""
+
+SAMPLE_LINE = 3
+"""Positions remembered along a sample's found win: the next hints reuse the samples
+only until a card is turned up (then the unseen cards, so the samples, change), so a
+sample's whole line would mostly be stored for nothing (storing it cost as much as the
+compiled search)."""
 
 
 @dataclass(frozen=True)
@@ -185,9 +210,31 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
     t = TALLIES.get(spec, view, budget)
     if t is None:
         seconds, nodes = budget.share()
+        deadline = None
+        if seconds is not None:  # half the time for the samples, half for the scoring
+            seconds /= 2
+            deadline = time.perf_counter() + 2 * seconds * budget.samples
+
+        def search(s: State) -> tuple[Winnable, Move | None]:
+            wait = seconds
+            if deadline is not None and seconds is not None:
+                wait = min(seconds, deadline - time.perf_counter())
+                if wait <= 0:
+                    return "unknown", None
+            return _search(spec, s, wait, nodes, SAMPLE_LINE)
+
+        def stop() -> bool:
+            return deadline is not None and time.perf_counter() >= deadline
+
         states = sampling.samples(spec, view, budget.samples, budget.seed)
         t = sampling.tally(
-            spec, view, states, lambda s: _search(spec, s, seconds, nodes), guard=budget.guard
+            spec,
+            view,
+            states,
+            search,
+            guard=budget.guard,
+            extra=lambda: useful_moves(spec, visible(spec, view), 2),
+            stop=stop,
         )
         TALLIES.put(spec, view, budget, t)
     return t
@@ -223,7 +270,7 @@ def suggest(
             avoid = _after_seen(spec, history)
             move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
             if move is not None:
-                n = dict(t.votes)[move]
+                n = t.count(move)
                 return Hint(
                     move,
                     "sampled",
@@ -247,7 +294,7 @@ def suggest(
                 "A move that looks useful (cards are still hidden).",
                 "Этот ход выглядит полезным (часть карт ещё скрыта).",
             )
-        return _any_move(spec, view, seen)
+        return any_move(spec, view, seen)
     seconds_, nodes = budget.seconds, budget.nodes
     outcome, first = _search(spec, state, seconds_, nodes)
     if first is not None:
@@ -265,7 +312,7 @@ def suggest(
     message_ru = "За отведённое время победа не найдена; этот ход выглядит полезным."
     if move is None:
         if budget.samples > 0 and core.legal_moves(spec, state):
-            return _any_move(spec, state, history)
+            return any_move(spec, state, history)
         return Hint(
             None,
             "none",
@@ -294,7 +341,7 @@ def _after_seen(spec: GameSpec, history: Sequence[State]) -> set[State]:
     return {_projected(spec, h, known) for h in history}
 
 
-def _any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
+def any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
     """A hint that keeps the game going when nothing looks useful: the stock when it can
     be clicked, else a move to a position not seen before, else any legal move; "no
     useful move" only when no move is left at all."""
@@ -366,6 +413,16 @@ def winnable(spec: GameSpec, state: State, *, seconds: float = 1.0) -> Winnable:
     if hidden_to_player(spec, state):
         return "lost" if core.is_stuck(spec, visible(spec, state)) else "unknown"
     return _search(spec, state, seconds)[0]
+
+
+def useful_moves(spec: GameSpec, state: State, count: int) -> list[Move]:
+    """The ``count`` best-ranked moves by visible features that are not the stock."""
+    ranked = sorted(
+        (-_value(spec, state, m, core.apply(spec, state, m)), m.to_str(), m)
+        for m in core.legal_moves(spec, state)
+        if m.dst is not None
+    )
+    return [m for v, _, m in ranked[:count] if v < 0]
 
 
 def heuristic_move(spec: GameSpec, state: State, history: Sequence[State] = ()) -> Move | None:

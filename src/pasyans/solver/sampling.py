@@ -112,33 +112,52 @@ def samples(spec: GameSpec, view: State, count: int, seed: int = 0) -> list[Stat
 @dataclass(frozen=True)
 class Tally:
     """What the searches of the samples found: how many were won, proven lost or left
-    unknown, and how many winning samples each first move starts."""
+    unknown, how many winning samples each first move starts (``votes``), and, with the
+    guard, each candidate move's ``scores``: in how many samples a win is found after it."""
 
     won: int
     lost: int
     unknown: int
     votes: tuple[tuple[Move, int], ...]
-    reveals: tuple[tuple[Move, int], ...] = ()
-    """When the favourite is a stock click: each move that turns a card up, with the
-    number of samples in which a win is found after it."""
+    scores: tuple[tuple[Move, int], ...] = ()
 
     @property
     def samples(self) -> int:
         return self.won + self.lost + self.unknown
 
+    def count(self, move: Move) -> int:
+        """In how many samples ``move`` starts a found win."""
+        return dict(self.scores).get(move) or dict(self.votes).get(move, 0)
+
 
 Search = Callable[[State], tuple[str, Move | None]]
 """A full-information search of one sample: its outcome and, when won, its first move."""
 
+CANDIDATES = 4
+"""How many of the samples' favourite first moves the guard scores in every sample."""
+
 
 def tally(
-    spec: GameSpec, view: State, states: Sequence[State], search: Search, *, guard: bool = True
+    spec: GameSpec,
+    view: State,
+    states: Sequence[State],
+    search: Search,
+    *,
+    guard: bool = True,
+    extra: Sequence[Move] | Callable[[], Sequence[Move]] = (),
+    stop: Callable[[], bool] = lambda: False,
 ) -> Tally:
-    """Search every sample. With ``guard``, when the favourite move is a stock click (a
-    commitment: it covers every column, and each sample "knows" the cards it brings), the
-    moves that turn a card up instead are searched in every sample too."""
+    """Search every sample. With ``guard`` (against strategy fusion), each candidate move
+    (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
+    is also searched after, in every sample won, so that it is scored by in how many
+    samples a win follows it, not only by how many samples' searches happened to start
+    with it; when the stock is among them, the ``extra`` moves too (a list, or a function
+    that gives it). Samples not won from the position are not searched again (no move wins
+    there within the budget). ``stop``: a time budget is spent; candidates not scored
+    by then are left out (so is one whose searches it cut short)."""
     won = lost = 0
     votes: Counter[Move] = Counter()
+    firsts: list[Move | None] = []
     for s in states:
         outcome, first = search(s)
         if outcome == "won":
@@ -147,14 +166,29 @@ def tally(
                 votes[first] += 1
         elif outcome == "lost":
             lost += 1
+        firsts.append(first if outcome == "won" else None)
     ordered = sorted(votes.items(), key=lambda e: (-e[1], e[0].to_str()))
-    alternatives: list[tuple[Move, int]] = []
-    if guard and ordered and ordered[0][0].dst is None:
+    scores: list[tuple[Move, int]] = []
+    if guard and won:
+        candidates = [m for m, _ in ordered[:CANDIDATES]]
+        if any(m.dst is None for m in candidates):
+            more = extra() if callable(extra) else extra
+            candidates += [m for m in more if m not in candidates]
         for m in core.legal_moves(spec, view):
-            if m.dst is not None and reveals(spec, view, m):
-                wins = sum(search(core.apply(spec, s, m))[0] == "won" for s in states)
-                alternatives.append((m, wins))
-    return Tally(won, lost, len(states) - won - lost, tuple(ordered), tuple(alternatives))
+            if m not in candidates and m.dst is not None and reveals(spec, view, m):
+                candidates.append(m)
+        for m in candidates:
+            if stop():
+                break
+            n = 0
+            for s, first in zip(states, firsts, strict=True):
+                if first is None:
+                    continue
+                n += first == m or search(core.apply(spec, s, m))[0] == "won"
+            if stop():
+                break
+            scores.append((m, n))
+    return Tally(won, lost, len(states) - won - lost, tuple(ordered), tuple(scores))
 
 
 def reveals(spec: GameSpec, view: State, move: Move) -> bool:
@@ -170,21 +204,26 @@ def choose(
     guard: bool = True,
     avoid: Collection[State] = (),
 ) -> Move | None:
-    """The move that starts a win in the most samples (ties: the first in notation
-    order), leaving out moves back to a position in ``avoid`` (already played). With
-    ``guard``: instead of a stock click, a move that turns a card up and still wins in at
-    least 3/4 as many samples; and when no move wins in most of the winning samples, a
-    move that turns a card up among those at least half as popular as the best."""
-    votes = [(m, n) for m, n in t.votes if core.apply(spec, view, m) not in avoid]
-    if not votes:
-        return None
-    best, top = votes[0]
-    if guard and t.reveals:
-        m, n = max(t.reveals, key=lambda e: e[1])
-        if 4 * n >= 3 * top:
-            return m
-    if guard and 2 * top <= t.won:
-        for m, n in votes:
-            if 2 * n >= top and reveals(spec, view, m):
-                return m
-    return best
+    """The move to play, never one back to a position in ``avoid`` (already played).
+
+    Without ``guard``: the first move of the most samples' found wins (ties: notation
+    order). With it: the candidate after which a win is found in the most samples; ties
+    go to a move that turns a card up, then to any move but the stock (dealing commits
+    every column to cards each sample "knows"; waiting keeps the options open), then to
+    the most votes."""
+    votes = dict(t.votes)
+    if guard and t.scores:
+        scored = [(m, n) for m, n in t.scores if n and core.apply(spec, view, m) not in avoid]
+        if scored:
+            return min(
+                scored,
+                key=lambda e: (
+                    -e[1],
+                    not reveals(spec, view, e[0]),
+                    e[0].dst is None,
+                    -votes.get(e[0], 0),
+                    e[0].to_str(),
+                ),
+            )[0]
+    ordered = [(m, n) for m, n in t.votes if core.apply(spec, view, m) not in avoid]
+    return ordered[0][0] if ordered else None
