@@ -359,6 +359,32 @@ def test_reset_needs_confirmation_and_keeps_the_game_in_progress(client: TestCli
     assert figures(client)["total"]["played"] == 1
 
 
+def test_charts_follow_finished_games_and_a_reset(client: TestClient) -> None:
+    """Charts are remembered per scope until a game of it finishes or the figures are
+    reset: each change shows at once, on the total and on the option set."""
+
+    def charts() -> tuple[list[str], list[str]]:
+        data = figures(client)
+        return (
+            [p["result"] for p in data["total"]["points"]],
+            [p["result"] for p in spine(client)["points"]] if data["games"] else [],
+        )
+
+    assert charts() == ([], [])
+    win(client)
+    assert charts() == (["won"], ["won"])
+    assert charts() == (["won"], ["won"])  # asked again: the same
+    lose(client, how="giveup")
+    assert charts() == (["won", "given_up"], ["won", "given_up"])
+    lose(client, game="spider", how="giveup")
+    total, by_set = charts()
+    assert total == ["won", "given_up", "given_up"] and by_set == ["won", "given_up"]
+    assert client.post("/api/stats/reset", json={"confirm": True}).status_code == 200
+    assert charts() == ([], [])
+    win(client)
+    assert charts() == (["won"], ["won"])
+
+
 # --- players --------------------------------------------------------------------------------
 
 

@@ -22,6 +22,8 @@ database; :func:`records` reads them for one player.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -381,7 +383,13 @@ row that becomes finished, or is inserted finished, is folded in when it is flus
 
 def rebuild(session: Session, player: int) -> None:
     """Recount a player's kept figures from their games (after a change made behind the
-    API's back, such as a migration or a test setting a time). The caller commits."""
+    API's back, such as a migration or a test setting a time). The caller commits.
+
+    It also forgets this process's remembered charts (see :func:`_points`); other worker
+    processes keep theirs until a game of the scope finishes, so restart them after
+    editing finished games by hand."""
+    with _CHARTS_LOCK:
+        _CHARTS.clear()
     session.execute(delete(PlayerStats).where(PlayerStats.player_id == player))
     tallies: dict[Scope, Tally] = {}
     finished = [r for r in records(session, player) if r.finished]
@@ -464,15 +472,44 @@ _POINTS = {(g, k): _points_stmt(g, k) for g in (False, True) for k in (False, Tr
 """Built once (a statement built per call costs its cache key each time)."""
 
 
+_NEWEST = {gk: stmt.with_only_columns(GameRow.id) for gk, stmt in _POINTS.items()}
+"""The id of the newest game a chart would show (the same filter and order, limit 1)."""
+
+_CHARTS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
+_CHARTS_LOCK = threading.Lock()
+CHARTS_KEPT = 512
+"""Charts remembered per process (least recently used first out)."""
+
+
 def _points(
-    session: Session, player: int, game: str | None, key: str | None, limit: int
+    session: Session,
+    player: int,
+    game: str | None,
+    key: str | None,
+    limit: int,
+    played: int,
 ) -> list[dict[str, Any]]:
+    """The chart of the player's last ``limit`` finished games in a scope (``played`` of
+    them in all). A chart changes only when a game of its scope finishes (it becomes the
+    newest) or the figures are reset (the games are deleted): so it is remembered under
+    the newest game's id and the count, read by one indexed row, and rebuilt only then.
+    The lists are shared between requests: callers must not change them."""
     if limit <= 0:
         return []
-    stmt = _POINTS[game is not None, key is not None]
     params = {"player": player, "game": game, "key": key, "limit": limit}
+    conn = session.connection()
+    newest = conn.execute(_NEWEST[game is not None, key is not None], params | {"limit": 1})
+    newest_id = newest.scalar()
+    if newest_id is None:
+        return []
+    memo = (str(conn.engine.url), player, game, key, limit, played, newest_id)
+    with _CHARTS_LOCK:
+        hit = _CHARTS.get(memo)
+        if hit is not None:
+            _CHARTS.move_to_end(memo)
+            return hit
     # On the session's connection: plain rows, without the ORM's result machinery.
-    found = session.connection().execute(stmt, params).all()
+    found = conn.execute(_POINTS[game is not None, key is not None], params).all()
     try:  # the times of one database are all naive (SQLite) or all aware
         rows = sorted(found, key=lambda r: (r.finished_at, r.created_at, r.id), reverse=True)
     except TypeError:  # both kinds (rows written by hand): compared as UTC
@@ -482,7 +519,7 @@ def _points(
             key=lambda r: (aware(r.finished_at), aware(r.created_at), r.id),
             reverse=True,
         )
-    return [
+    out = [
         {
             "at": store.aware(r.finished_at),
             "result": RESULTS[r.status],
@@ -493,6 +530,11 @@ def _points(
         }
         for r in reversed(rows)
     ]
+    with _CHARTS_LOCK:
+        _CHARTS[memo] = out
+        while len(_CHARTS) > CHARTS_KEPT:
+            _CHARTS.popitem(last=False)
+    return out
 
 
 def kept_statistics(
@@ -564,7 +606,7 @@ def kept_statistics(
     out = []
     charts: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for g, k in sorted(groups, key=lambda gk: (_order(gk[0]), gk)):
-        charts[(g, k)] = _points(session, player, g, k, points)
+        charts[(g, k)] = _points(session, player, g, k, points, tallies[(g, k)].played)
         figures = figures_of(tallies[(g, k)], progress.get((g, k), 0), bests, charts[(g, k)])
         by_band = [
             {"kind": kind, "difficulty": None if d == "-" else d} | figures_of(t, 0, bests, [])
@@ -576,7 +618,7 @@ def kept_statistics(
     total_points = (
         next(iter(charts.values()))
         if len(charts) == 1
-        else _points(session, player, game, key, points)
+        else _points(session, player, game, key, points, total.played)
     )
     total_figures = figures_of(
         total, sum(progress.get(gk, 0) for gk in groups), bests, total_points
