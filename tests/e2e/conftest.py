@@ -10,17 +10,13 @@ visit's ``/api/current`` answers 200 with null). Screenshots go to
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from e2e_helpers import NO_AUTO_MOVES
-
-from pasyans.devtools import free_port
+from e2e_server import serve_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,57 +62,6 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "locale": "en-US", "viewport": {"width": 1280, "height": 800}}
-
-
-@contextmanager
-def serve_app(data: Path, *, limits: bool = False) -> Iterator[str]:
-    """The real app on 127.0.0.1:PORT (a temporary SQLite database in ``data``); yields its
-    base URL. Without ``limits`` the hint and new-game limits are off."""
-    import uvicorn
-
-    from pasyans.server.app import create_app
-    from pasyans.server.settings import Settings
-
-    off: dict[str, Any] = (
-        {}
-        if limits
-        else {
-            "rate_hint_per_minute": 0,
-            "rate_new_game_per_minute": 0,
-            "rate_hint_any_per_minute": 0,
-        }
-    )
-    settings = Settings(
-        data_dir=data,
-        database_url=f"sqlite:///{data / 'e2e.sqlite3'}",
-        rate_new_player_per_hour=0,
-        pool_inline=True,
-        **off,
-    )
-    app = create_app(settings)
-    # Spine's solvable deal 1 is a layout one autocollect wins (test_stats_pages.py): a
-    # real solvable deal never is.
-    from pasyans.devtools import pool_collectable
-
-    with app.state.sessionmaker() as s:
-        pool_collectable(s, 1)
-        pool_collectable(s, 1, "hard")  # the statistics per difficulty
-        s.commit()
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the live server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -389,7 +389,7 @@ def test_a_tab_coming_back_redraws_a_game_changed_elsewhere(page: Page, game: st
 @pytest.fixture(scope="module")
 def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app with its default hint and new-game limits (the shared test server has none)."""
-    from conftest import serve_app
+    from e2e_server import serve_app
 
     with serve_app(tmp_path_factory.mktemp("e2e-limited"), limits=True) as url:
         yield url
