@@ -152,7 +152,8 @@ def test_touch_toolbar_and_desktop_tooltips(browser: Browser, base_url: str) -> 
 
 
 CUT = """() => [...document.querySelectorAll('.toolbar .actions .btn:not([hidden]) .short')]
-    .filter(s => s.scrollWidth > s.clientWidth + 0.5 || parseFloat(getComputedStyle(s).fontSize) < 9)
+    .filter(s => s.scrollWidth > s.clientWidth + 0.5
+      || parseFloat(getComputedStyle(s).fontSize) < 9)
     .map(s => `${s.dataset.t}: ${s.scrollWidth} px in ${s.clientWidth}, `
       + getComputedStyle(s).fontSize)"""
 
@@ -173,7 +174,8 @@ def test_touch_labels_are_whole(browser: Browser, base_url: str, vp: str, locale
     cut = page.evaluate(
         """() => [...document.querySelectorAll('.stats > *, .deal-form, .prefs .chip, .brand')]
             .filter(e => { const r = e.getBoundingClientRect();
-              return r.right > innerWidth + 0.5 || r.left < -0.5 || e.scrollWidth > e.clientWidth + 0.5; })
+              return r.right > innerWidth + 0.5 || r.left < -0.5
+                || e.scrollWidth > e.clientWidth + 0.5; })
             .map(e => e.textContent)"""
     )
     assert cut == []
