@@ -182,3 +182,18 @@ def play_to_the_last_card(page: Page, deal: int = 2) -> Locator:
     last = line[-1]
     assert last.src
     return card(page, last.src, len(game_object(page)["view"]["piles"][last.src]["cards"]) - 1)
+
+
+def open_stuck(page: Page) -> Locator:
+    """A Nivernais game left stuck (a line found with the engine, played through the API),
+    opened in the page; returns the no-moves dialog, visible."""
+    from e2e_positions import nivernais_stuck
+
+    deal, line = nivernais_stuck()
+    open_table(page, "nivernais", deal=deal)
+    api_play(page, line)
+    page.reload()
+    wait_table(page)
+    dialog = page.locator('dialog[data-dialog="stuck"]')
+    expect(dialog).to_be_visible()
+    return dialog

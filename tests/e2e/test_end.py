@@ -9,13 +9,14 @@ from pathlib import Path
 from e2e_helpers import (
     api_play,
     game_object,
+    open_stuck,
     open_table,
     play_to_the_last_card,
     version,
     wait_table,
     wait_version,
 )
-from e2e_positions import nivernais_stuck, spider_empty_column, spine_win
+from e2e_positions import spider_empty_column, spine_win
 from playwright.sync_api import Page, expect
 
 from pasyans.deals import new_game
@@ -88,13 +89,7 @@ def test_a_double_click_plays_the_last_card_and_wins(page: Page) -> None:
 
 
 def test_a_stuck_game_offers_undo_replay_and_new_deal(page: Page, shots: Path) -> None:
-    deal, line = nivernais_stuck()
-    open_table(page, "nivernais", deal=deal)
-    api_play(page, line)
-    page.reload()
-    wait_table(page)
-    dialog = page.locator('dialog[data-dialog="stuck"]')
-    expect(dialog).to_be_visible()
+    dialog = open_stuck(page)
     expect(dialog).to_contain_text("No moves left")
     for name in ("Undo", "Replay deal", "New game"):
         expect(dialog.get_by_role("button", name=name)).to_be_visible()

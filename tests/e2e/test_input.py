@@ -18,6 +18,7 @@ from e2e_helpers import (
     drained,
     drop_spot,
     game_object,
+    open_stuck,
     open_table,
     play_to_the_last_card,
     settle,
@@ -25,7 +26,7 @@ from e2e_helpers import (
     wait_table,
     wait_version,
 )
-from e2e_positions import cycle_card, nivernais_stuck, opening_line, spine_win
+from e2e_positions import cycle_card, opening_line, spine_win
 from playwright.sync_api import Browser, Page, expect
 
 from pasyans.deals import new_game
@@ -302,13 +303,7 @@ def test_the_win_summary_comes_at_once_with_reduced_motion(page: Page) -> None:
 def test_stuck_notice_after_escape_and_the_clock_stops(page: Page) -> None:
     """Defects: once the no-moves dialog was closed nothing said the game was stuck, and
     the timer kept running."""
-    deal, line = nivernais_stuck()
-    open_table(page, "nivernais", deal=deal)
-    api_play(page, line)
-    page.reload()
-    wait_table(page)
-    dialog = page.locator('dialog[data-dialog="stuck"]')
-    expect(dialog).to_be_visible()
+    dialog = open_stuck(page)
     expect(dialog.locator('[data-answer="undo"]')).to_be_visible()
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)

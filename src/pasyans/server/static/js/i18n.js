@@ -199,7 +199,7 @@ const STRINGS = {
     "btn.short.hint": "Совет",
     "btn.short.winnable": "Шансы",
     "btn.short.giveup": "Сдаюсь",
-    "btn.short.autocollect": "Собрать",
+    "btn.short.autocollect": "Сбор",
     "btn.short.keys": "Клавиши",
     "btn.short.auto": "Авто",
     "btn.replay": "Сыграть заново",

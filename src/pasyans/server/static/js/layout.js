@@ -339,7 +339,9 @@ function spineSide(k) {
     slots: 10 + k,
     draw(view, c, height) {
       const out = {};
-      const top = c.g + 16;
+      // Only the chain has a label above it: the columns and foundations start at the top
+      // edge, so the columns get the whole height.
+      const top = c.g;
       const step = Math.max(c.idxH + 4, Math.min(c.h + c.g, Math.floor((height - top - c.h) / 3)));
       for (let i = 0; i < 8; i++) {
         const id = `f${i + 1}`;
@@ -352,7 +354,7 @@ function spineSide(k) {
         const x = slotX(c, i < 4 ? i + 1 : i + 1 + k);
         out[id] = pile(x, top, c, fan(c, x, top, view.piles[id].cards, height));
       }
-      out.spine = spineChain(view, c, slotX(c, 5), top, k, height);
+      out.spine = spineChain(view, c, slotX(c, 5), top + 16, k, height);
       return out;
     },
   };

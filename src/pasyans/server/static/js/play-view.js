@@ -93,7 +93,11 @@ export class TableView {
     this.els.auto.setAttribute("aria-pressed", String(this.autoMoves()));
     this.els.moves.textContent = String(v.counters.moves);
     this.els.score.textContent = String(v.counters.score);
-    this.els.deal.textContent = t("deal.n", { n: v.deal });
+    // The touch line is narrow (a phone on its side shares it with the site's bar): "№ 5".
+    const dealName = t("deal.n", { n: v.deal });
+    const touch = this.toolbar.classList.contains("touch");
+    this.els.deal.textContent = touch ? `№ ${v.deal}` : dealName;
+    if (touch) this.els.deal.title = dealName;
     this.els.dealInput.value = "";
     document.body.classList.toggle("no-timer", prefs().timer === false);
     if (typeof g.time_ms === "number") this.timer.sync(g.time_ms);
