@@ -48,7 +48,13 @@ from pasyans.rules.spec import GameSpec, PileKind
 from pasyans.solver import generate
 from pasyans.solver.difficulty import PLAYOUTS, Playouts, simple_player_wins
 from pasyans.solver.difficulty import measure as _measure
-from pasyans.solver.generate import GENERATOR_VERSION, bands, candidates, make_solvable
+from pasyans.solver.generate import (
+    GENERATOR_VERSION,
+    GenerationError,
+    bands,
+    candidates,
+    make_solvable,
+)
 
 Stat = Callable[[GameSpec, State], float]
 
@@ -236,8 +242,14 @@ def run(
         return {"state": state.to_json(), "wall": wall, "cpu": cpu}
 
     def old(d: int) -> dict[str, Any]:
-        made, wall, cpu = _timed(lambda: make_solvable(game_id, options, d, generator=1))
-        return {"state": made.state.to_json(), "wall": wall, "cpu": cpu}
+        def make() -> State | None:
+            try:
+                return make_solvable(game_id, options, d, generator=1).state
+            except GenerationError:  # version 1 gave up on some numbers (4-suit Spider)
+                return None
+
+        state, wall, cpu = _timed(make)
+        return {"state": state and state.to_json(), "wall": wall, "cpu": cpu}
 
     def ranked_bands(d: int) -> dict[str, Any]:
         made, wall, cpu = _timed(lambda: bands(spec, d))
@@ -249,9 +261,11 @@ def run(
 
     columns: dict[str, list[State]] = {"random": [initial_state(spec, d) for d in deals]}
     if before:
-        columns["generator 1"] = [
-            State.from_json(cache.get(f"{tag}|1|{d}", lambda d=d: old(d))["state"]) for d in deals
-        ]
+        kept = [cache.get(f"{tag}|1|{d}", lambda d=d: old(d))["state"] for d in deals]
+        columns["generator 1"] = [State.from_json(s) for s in kept if s is not None]
+        if len(columns["generator 1"]) < len(deals):
+            missing = len(deals) - len(columns["generator 1"])
+            print(f"generator 1 made no layout for {missing} deals")
     columns[f"generator {v}"] = [
         State.from_json(cache.get(f"{tag}|{v}|first|{d}", lambda d=d: first(d))["state"])
         for d in deals
