@@ -29,12 +29,11 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from load import percentile, run_load, serve
+from load import export, percentile, run_load, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,16 +115,6 @@ print(json.dumps({"cpu_ms": asyncio.run(main())}))
 """
 
 
-def export(revision: str, into: Path) -> Path:
-    """The ``src`` directory of ``revision``, exported with ``git archive``."""
-    archive = into / "tree.tar"
-    with archive.open("wb") as out:
-        subprocess.run(["git", "archive", revision, "src"], cwd=ROOT, stdout=out, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
-
-
 def app_cpu(moves: int, pythonpath: str | None) -> float:
     """CPU ms per move in a fresh child process (``--mode app``)."""
     env = dict(os.environ)
@@ -147,12 +136,13 @@ def served(pythonpath: str | None, args: argparse.Namespace) -> dict[str, float]
         os.environ["PYTHONPATH"] = pythonpath
     try:
         with serve(None, 1, {"PASYANS_SQLITE_SYNCHRONOUS": "NORMAL"}) as server:
-            tally, server_cpu, _ = asyncio.run(
+            tally, cpu = asyncio.run(
                 run_load(server, args.players, args.duration, args.warmup, 0.0, args.game)
             )
     finally:
         os.environ.clear()
         os.environ.update(saved)
+    server_cpu = cpu.server_total
     lat = sorted(tally.latencies)
     return {
         "req/s": tally.requests / args.duration,

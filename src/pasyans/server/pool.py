@@ -13,6 +13,7 @@ shares them and no request ever runs the generator.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import multiprocessing
@@ -487,7 +488,17 @@ def _options_of(game: str, options_key: str) -> dict[str, str]:
     return resolve_options(game, {k: v for k, v in pairs})
 
 
-def lower_priority(nice: int) -> None:
-    """Run below the web workers (and so do the generator's child processes)."""
-    if nice > 0 and hasattr(os, "nice"):
-        os.nice(nice)
+def lower_priority(nice: int, idle: bool = True) -> None:
+    """Run below the web workers (and so do the generator's child processes): at niceness
+    ``nice`` (absolute: calling twice lowers no further), and with ``idle`` under Linux's
+    ``SCHED_IDLE`` policy, which runs only on a core that nothing else wants and gives way
+    at once to any other process that wakes up (a web worker answering a move). A niced
+    process still took a share of a busy core and delayed the web worker's wake-ups
+    (benchmarks/load.py --costly, docs/performance.md)."""
+    if nice > 0 and hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            current = os.getpriority(os.PRIO_PROCESS, 0)
+            os.setpriority(os.PRIO_PROCESS, 0, max(current, nice))
+    if idle and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

@@ -85,14 +85,17 @@ STATS = SearchStats()
 
 
 SOLVER_NICE = 19
-"""The search children's priority: the lowest. At nice 5 a child still had a third of the
-web worker's share of a busy core, and the cheap requests of other players waited behind
-it (benchmarks/load.py --costly); at 19 it takes what the web workers leave."""
+"""The search children's priority: the lowest, under ``SCHED_IDLE`` where there is one
+(:func:`pasyans.server.pool.lower_priority`). At nice 5 a child still had a third of the
+web worker's share of a busy core, and at nice 19 it still delayed the web worker's
+wake-ups: the cheap requests of other players waited behind it (benchmarks/load.py
+--costly). Idle, it takes only what the web workers leave."""
 
 
 def _lower_priority() -> None:
-    if hasattr(os, "nice"):
-        os.nice(SOLVER_NICE)
+    from pasyans.server.pool import lower_priority
+
+    lower_priority(SOLVER_NICE)
 
 
 def _solve_in_child(
@@ -140,11 +143,14 @@ class Searches:
                 self._pid = os.getpid()
             return self._executor
 
-    def run(self, spec: GameSpec, state: State, budget: float, processes: int) -> SearchResult:
+    def run(
+        self, spec: GameSpec, state: State, budget: float, processes: int
+    ) -> tuple[SearchResult, float]:
+        """The search's result and the CPU seconds it used."""
         if processes <= 0:
             result, cpu = _solve_in_child(spec.id, dict(spec.option_values), state, budget)
             STATS.add(cpu)
-            return result
+            return result, cpu
         with self._lock:
             if self._waiting >= 4 * processes:
                 raise ApiError(
@@ -164,7 +170,7 @@ class Searches:
             with self._lock:
                 self._waiting -= 1
         STATS.add(cpu)
-        return result
+        return result, cpu
 
     def shutdown(self) -> None:
         with self._lock:
@@ -284,7 +290,7 @@ def _verdict(
         return known
     if ctx.limits is not None:
         ctx.limits.check(["search"], ctx.token_hash, ctx.address)
-    result = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
+    result, _ = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
     _remember(ctx, spec, state, result, budget)
     if result.result == "won":
         return "won", result.moves[0]
