@@ -82,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Every text answer, API included; level 6 (zlib's default) rather than Starlette's 9:
     # about half the CPU on a large answer (a statistics page) for a few % more bytes.
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
-    app.add_middleware(Security, settings=settings)
+    app.add_middleware(Security, settings=settings, limits=app.state.limits)
     return app
 
 
