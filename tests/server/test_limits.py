@@ -289,3 +289,31 @@ def _player(c: TestClient) -> str:
     from pasyans.server.store import hash_token
 
     return hash_token(c.cookies[COOKIE])
+
+
+def test_searches_per_address_are_capped(make_app: Any) -> None:
+    """An address's search allowance is capped (rate_search_address_*), whatever the
+    factor: fresh cookies from one address share it."""
+    hints.LINES.clear()
+    app = make_app(
+        rate_hint_per_minute=60,
+        rate_hint_burst=30,
+        rate_address_factor=4,
+        rate_search_address_per_minute=1,
+        rate_search_address_burst=2,
+    )
+    limits: SharedLimits = app.state.limits
+    assert limits.address["search"] == Limit("search", 1, 2)
+    assert limits.player["search"] == Limit("search", 60, 30)
+    codes = []
+    for deal in (7, 8, 9):
+        with TestClient(app) as c:
+            r = c.post("/api/games", json={"game": "spine", "deal": deal, "solvable": False})
+            g = r.json()
+            codes.append(
+                c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]}).status_code
+            )
+    assert codes == [200, 200, 429]
+    d = Settings()
+    default = make_app(rate_hint_per_minute=d.rate_hint_per_minute).state.limits
+    assert default.address["search"] == Limit("search", 60, 30)

@@ -16,8 +16,9 @@ What is limited (docs/server.md lists the settings):
   the player's allowance: a household or an office behind one address);
 - ``new_player``: a new game from a client that has no player yet, per address
   (the cap on new players one address may create: a fresh cookie is no fresh allowance);
-- ``search``: a hint or winnability check that runs the solver, per player and address.
-  An answer already known for the position, or one that needs no search (hidden cards),
+- ``search``: a hint or winnability check that runs the solver, per player and address
+  (the address's share is capped to ``rate_search_address_per_minute``: new cookies do not
+  multiply the solver time one address may use). An answer already known for the position, or one that needs no search (hidden cards),
   does not count: following the hints to a win, one hint per move, is never refused;
 - ``hint``: every hint and winnability request, a loose flood limit.
 
@@ -141,6 +142,13 @@ class SharedLimits:
             if per_minute > 0:
                 self.player[name] = Limit(name, per_minute, burst)
                 self.address[name] = Limit(name, per_minute * f, math.ceil(burst * f))
+        search = self.address.get("search")
+        if search is not None and s.rate_search_address_per_minute > 0:
+            self.address["search"] = Limit(
+                "search",
+                min(search.per_minute, s.rate_search_address_per_minute),
+                min(search.burst, s.rate_search_address_burst),
+            )
         if s.rate_new_player_per_hour > 0:
             self.address["new_player"] = Limit(
                 "new_player", s.rate_new_player_per_hour / 60, s.rate_new_player_burst
