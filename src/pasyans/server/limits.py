@@ -18,8 +18,9 @@ What is limited (docs/server.md lists the settings):
   (the cap on new players one address may create: a fresh cookie is no fresh allowance);
 - ``search``: a hint or winnability check that runs the solver, per player and address
   (the address's share is capped to ``rate_search_address_per_minute``: new cookies do not
-  multiply the solver time one address may use). An answer already known for the position, or one that needs no search (hidden cards),
-  does not count: following the hints to a win, one hint per move, is never refused;
+  multiply the solver time one address may use). An answer already known for the
+  position, or one that needs no search (hidden cards), does not count: following the
+  hints to a win, one hint per move, is never refused;
 - ``hint``: every hint and winnability request, a loose flood limit.
 
 A refusal is made as cheap as it can be, since a flood of refused requests is what a costly
