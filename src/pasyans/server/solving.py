@@ -19,6 +19,7 @@ from __future__ import annotations
 import concurrent.futures
 import hashlib
 import json
+import logging
 import multiprocessing
 import os
 import threading
@@ -40,6 +41,8 @@ from pasyans.server.models import Verdict
 from pasyans.solver import hints
 from pasyans.solver.search import Result as SearchResult
 from pasyans.solver.search import solve
+
+log = logging.getLogger("pasyans.server")
 
 SOLVER_CPU_CAP = 0.25
 """The most solver time one request may spend, in seconds (the search's budget is wall
@@ -131,6 +134,26 @@ class Searches:
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._pid = 0
         self._waiting = 0
+        self.ready = threading.Event()
+        """Set when :meth:`start` has the processes running."""
+        self.started: list[int] = []
+        """The process ids :meth:`start` saw answer."""
+
+    def start(self, processes: int) -> None:
+        """Start the search processes now rather than at the first search: the forkserver
+        imports the solver first, which took up to 16 s on a busy machine, and the first
+        hint after a server start waited for it. Run in a thread of its own at startup
+        (the app's lifespan), so that the server starts answering meanwhile."""
+        if processes <= 0:
+            return
+        try:
+            pool = self._pool(processes)
+            futures = [pool.submit(os.getpid) for _ in range(processes)]
+            self.started = [f.result(timeout=300) for f in futures]
+        except Exception:  # shut down meanwhile, or broken: the first search tries again
+            log.warning("the search processes did not start", exc_info=True)
+            return
+        self.ready.set()
 
     def _pool(self, processes: int) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
@@ -173,6 +196,7 @@ class Searches:
         return result, cpu
 
     def shutdown(self) -> None:
+        self.ready.clear()
         with self._lock:
             if self._executor is not None and self._pid == os.getpid():
                 self._executor.shutdown(wait=False, cancel_futures=True)
