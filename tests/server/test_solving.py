@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
@@ -100,3 +101,25 @@ def test_the_search_processes_start_with_the_server(make_app: Any) -> None:
         executor = solving.SEARCHES._executor
         assert executor is not None and set(executor._processes) == set(pids)
     assert not solving.SEARCHES.ready.is_set()  # stopped with the app
+
+
+def test_a_starved_search_answers_unknown_and_is_not_remembered(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search process that gets no CPU in time (a busy machine) gives "unknown" at once
+    (before: a 500 after 30 s), and nothing is kept: the next request searches."""
+    hints.LINES.clear()
+
+    def starved(*args: object) -> None:
+        raise solving.Starved
+
+    monkeypatch.setattr(solving.SEARCHES, "run", starved)
+    app = make_app()
+    with TestClient(app) as c:
+        g = _game(c, 24)
+        r = c.post(f"/api/games/{g['id']}/winnable", json={"version": g["version"]})
+        assert r.status_code == 200 and r.json()["result"] == "unknown"
+        r = c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]})
+        assert r.status_code == 200 and r.json()["hint"]["source"] != "solver"
+        with app.state.sessionmaker() as s:
+            assert s.scalar(select(func.count()).select_from(Verdict)) == 0

@@ -95,6 +95,16 @@ wake-ups: the cheap requests of other players waited behind it (benchmarks/load.
 --costly). Idle, it takes only what the web workers leave."""
 
 
+SEARCH_GRACE = 3.0
+"""Seconds beyond its budget a request waits for its search: a child at the lowest
+priority on a machine busy with other work may get no CPU for long (it was 30 s, then a
+500); then the answer is "unknown", not remembered (:class:`Starved`)."""
+
+
+class Starved(Exception):
+    """The search process did not answer in time (a busy machine)."""
+
+
 def _lower_priority() -> None:
     from pasyans.server.pool import lower_priority
 
@@ -188,7 +198,11 @@ class Searches:
             future = self._pool(processes).submit(
                 _solve_in_child, spec.id, dict(spec.option_values), state, budget
             )
-            result, cpu = future.result(timeout=30)
+            try:
+                result, cpu = future.result(timeout=budget + SEARCH_GRACE)
+            except concurrent.futures.TimeoutError:
+                future.cancel()
+                raise Starved from None
         finally:
             with self._lock:
                 self._waiting -= 1
@@ -314,7 +328,10 @@ def _verdict(
         return known
     if ctx.limits is not None:
         ctx.limits.check(["search"], ctx.token_hash, ctx.address)
-    result, _ = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
+    try:
+        result, _ = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
+    except Starved:
+        return "unknown", None  # nothing searched: nothing to remember
     _remember(ctx, spec, state, result, budget)
     if result.result == "won":
         return "won", result.moves[0]
