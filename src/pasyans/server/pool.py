@@ -486,9 +486,9 @@ def lower_priority(nice: int, idle: bool = True) -> None:
     """Run below the web workers (and so do the generator's child processes): at niceness
     ``nice`` (absolute: calling twice lowers no further), and with ``idle`` under Linux's
     ``SCHED_IDLE`` policy, which runs only on a core that nothing else wants and gives way
-    at once to any other process that wakes up (a web worker answering a move). A niced
-    process still took a share of a busy core and delayed the web worker's wake-ups
-    (benchmarks/load.py --costly, docs/performance.md)."""
+    at once to any other process that wakes up (a web worker answering a move). The deal
+    worker, niced, still took a share of a busy core (benchmarks/load.py --costly,
+    docs/performance.md); nothing waits for it, so it runs idle."""
     if nice > 0 and hasattr(os, "setpriority"):
         with contextlib.suppress(OSError):
             current = os.getpriority(os.PRIO_PROCESS, 0)

@@ -88,17 +88,17 @@ STATS = SearchStats()
 
 
 SOLVER_NICE = 19
-"""The search children's priority: the lowest, under ``SCHED_IDLE`` where there is one
-(:func:`pasyans.server.pool.lower_priority`). At nice 5 a child still had a third of the
-web worker's share of a busy core, and at nice 19 it still delayed the web worker's
-wake-ups: the cheap requests of other players waited behind it (benchmarks/load.py
---costly). Idle, it takes only what the web workers leave."""
+"""The search children's priority: the lowest niceness. At nice 5 a child still had a third
+of the web worker's share of a busy core, and the cheap requests of other players waited
+behind it (benchmarks/load.py --costly); at 19 it takes what the web workers leave. Not
+``SCHED_IDLE`` (as the deal worker): a hint waits for its search, and on a machine busy
+with other work an idle-class child got no CPU at all (docs/performance.md)."""
 
-
-SEARCH_GRACE = 3.0
-"""Seconds beyond its budget a request waits for its search: a child at the lowest
-priority on a machine busy with other work may get no CPU for long (it was 30 s, then a
-500); then the answer is "unknown", not remembered (:class:`Starved`)."""
+SEARCH_GRACE = 8.0
+"""Seconds beyond its budget a request waits for its search (below a proxy's 10 s): a child
+at the lowest priority on a machine busy with other work may get no CPU for long (it was
+30 s, then a 500); then the answer is "unknown" (:class:`Starved`), remembered like any
+"unknown" within the budget."""
 
 
 class Starved(Exception):
@@ -108,7 +108,7 @@ class Starved(Exception):
 def _lower_priority() -> None:
     from pasyans.server.pool import lower_priority
 
-    lower_priority(SOLVER_NICE)
+    lower_priority(SOLVER_NICE, idle=False)
 
 
 def _solve_in_child(
@@ -160,8 +160,8 @@ class Searches:
             pool = self._pool(processes)
             futures = [pool.submit(os.getpid) for _ in range(processes)]
             self.started = [f.result(timeout=300) for f in futures]
-        except Exception:  # shut down meanwhile, or broken: the first search tries again
-            log.warning("the search processes did not start", exc_info=True)
+        except Exception as e:  # shut down meanwhile, or broken: the first search tries again
+            log.warning("the search processes did not start: %s", type(e).__name__)
             return
         self.ready.set()
 
@@ -331,7 +331,9 @@ def _verdict(
     try:
         result, _ = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
     except Starved:
-        return "unknown", None  # nothing searched: nothing to remember
+        # Undecided within the time allowed, as a search out of time: remembered too, so
+        # that asking again costs nothing (as for any "unknown").
+        result = SearchResult("unknown")
     _remember(ctx, spec, state, result, budget)
     if result.result == "won":
         return "won", result.moves[0]
