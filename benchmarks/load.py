@@ -22,6 +22,14 @@ cookie, so each request is a new player). Every simulated client has its own add
 costly clients got, and the ratio of the moves' p99 (target: under 2)::
 
     uv run python benchmarks/load.py --players 16 --costly 4 --duration 20
+
+The costly clients run in a process of their own (the players' event loop times the
+moves). The server's CPU is given in all and by role: the web process(es), the search
+children, the deal worker. ``--baseline REV`` measures the server of another git revision
+too, alternating with this tree's, a fresh server each run, ``--rounds`` times, and
+prints the medians of the p99 ratio::
+
+    uv run python benchmarks/load.py --players 16 --costly 4 --duration 20 --baseline d760ee7
 """
 
 from __future__ import annotations
