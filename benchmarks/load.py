@@ -22,6 +22,14 @@ cookie, so each request is a new player). Every simulated client has its own add
 costly clients got, and the ratio of the moves' p99 (target: under 2)::
 
     uv run python benchmarks/load.py --players 16 --costly 4 --duration 20
+
+The costly clients run in a process of their own (the players' event loop times the
+moves). The server's CPU is given in all and by role: the web process(es), the search
+children, the deal worker. ``--baseline REV`` measures the server of another git revision
+too, alternating with this tree's, a fresh server each run, ``--rounds`` times, and
+prints the medians of the p99 ratio::
+
+    uv run python benchmarks/load.py --players 16 --costly 4 --duration 20 --baseline d760ee7
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import random
 import shutil
@@ -36,11 +45,13 @@ import signal
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -67,18 +78,45 @@ def throwaway_postgres() -> Iterator[str]:
 # --- the server ---------------------------------------------------------------------------
 
 
-def group_cpu_seconds(pgid: int) -> float:
-    """CPU time (user + system) of every live process in the process group ``pgid``."""
-    total = 0
+ROLES = ("web", "solver", "deals")
+"""The server's processes: the web process(es); the search children (the forkserver and
+its children); the deal worker (``pasyans worker`` and its generator children)."""
+
+
+def group_cpu_by_role(pgid: int) -> dict[str, float]:
+    """CPU seconds (user + system, with those of reaped children, which land in their
+    parent's) of the live processes of the process group ``pgid``, by role (:data:`ROLES`)."""
     tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, float]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            cmdline = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, UnicodeDecodeError):
             continue
         if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ...
-            total += int(fields[11]) + int(fields[12])
-    return total / tick
+            cpu = sum(int(f) for f in fields[11:15]) / tick  # utime stime cutime cstime
+            procs[int(stat.parent.name)] = (int(fields[1]), cmdline, cpu)
+    out = dict.fromkeys(ROLES, 0.0)
+    for pid, (_, _, cpu) in procs.items():
+        role, p = "web", pid
+        while p in procs:
+            ppid, cmdline, _ = procs[p]
+            if "forkserver" in cmdline:
+                role = "solver"
+                break
+            if "pasyans worker" in cmdline:
+                role = "deals"
+                break
+            p = ppid
+        out[role] += cpu
+    return out
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU seconds of every live process of the process group ``pgid`` (see
+    :func:`group_cpu_by_role`)."""
+    return sum(group_cpu_by_role(pgid).values())
 
 
 @dataclass
@@ -207,6 +245,19 @@ def percentile(sorted_values: list[float], p: float) -> float:
     return sorted_values[k]
 
 
+@dataclass
+class Cpu:
+    """CPU seconds spent in the measured window, by the server (by role) and the clients."""
+
+    server: dict[str, float]
+    players: float
+    costly: float = 0.0
+
+    @property
+    def server_total(self) -> float:
+        return sum(self.server.values())
+
+
 async def run_load(
     server: Server,
     players: int,
@@ -216,18 +267,28 @@ async def run_load(
     game: str,
     costly: int = 0,
     costly_tally: CostlyTally | None = None,
-) -> tuple[Tally, float, float]:
+) -> tuple[Tally, Cpu]:
     """Run the players for ``warmup + duration`` seconds; the tally of the last
-    ``duration`` seconds and the server's and this process's CPU seconds in them."""
+    ``duration`` seconds and the CPU seconds in them. The costly clients run in a process
+    of their own, so that the players' event loop (which times the moves) does not wait
+    behind theirs."""
     start = time.monotonic()
-    costly_tally = costly_tally if costly_tally is not None else CostlyTally()
     tally = Tally(measure_from=start + warmup)
     deadline = tally.measure_from + duration
-    cpu: list[float] = []
+    cpu: list[Any] = []
+    attack = None
+    if costly:
+        ctx = multiprocessing.get_context("spawn")
+        receive, send = ctx.Pipe(duplex=False)
+        attack = ctx.Process(
+            target=_costly_process, args=(server.base, costly, start + warmup, deadline, send)
+        )
+        attack.start()
+        send.close()
 
     async def snapshot() -> None:
         await asyncio.sleep(warmup)
-        cpu.extend((group_cpu_seconds(server.pgid), time.process_time()))
+        cpu.extend((group_cpu_by_role(server.pgid), time.process_time()))
 
     await asyncio.gather(
         snapshot(),
@@ -235,12 +296,42 @@ async def run_load(
             player(server.base, game, deadline, think, random.Random(i), tally, i)
             for i in range(players)
         ),
-        *(
-            costly_client(server.base, deadline, random.Random(1000 + i), costly_tally, i)
-            for i in range(costly)
-        ),
     )
-    return tally, group_cpu_seconds(server.pgid) - cpu[0], time.process_time() - cpu[1]
+    after = group_cpu_by_role(server.pgid)
+    used = Cpu({k: after[k] - cpu[0][k] for k in ROLES}, time.process_time() - cpu[1])
+    if attack is not None:
+        got: tuple[CostlyTally, float] = await asyncio.to_thread(receive.recv)
+        attack.join()
+        if costly_tally is not None:
+            costly_tally.answers.update(got[0].answers)
+            costly_tally.latencies.extend(got[0].latencies)
+        used.costly = got[1]
+    return tally, used
+
+
+def _costly_process(
+    base: str, n: int, measure_from: float, deadline: float, send: Connection
+) -> None:
+    """The costly clients (a process of their own): sends back their tally and the CPU
+    seconds this process spent after ``measure_from``."""
+    tally = CostlyTally()
+
+    async def run() -> float:
+        marks: list[float] = []
+
+        async def mark() -> None:
+            await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
+            marks.append(time.process_time())
+
+        clients = (
+            costly_client(base, deadline, random.Random(1000 + i), tally, i) for i in range(n)
+        )
+        await asyncio.gather(mark(), *clients)
+        return time.process_time() - marks[0]
+
+    used = asyncio.run(run())
+    send.send((tally, used))
+    send.close()
 
 
 @dataclass
@@ -303,20 +394,78 @@ async def costly_client(
                 tally.add(type(e).__name__, 0, 0.0)
 
 
-def report(
-    label: str, players: int, duration: float, tally: Tally, server_cpu: float, client_cpu: float
-) -> str:
+def report(label: str, players: int, duration: float, tally: Tally, cpu: Cpu) -> str:
     lat = sorted(tally.latencies)
     p50, p95, p99 = (percentile(lat, p) * 1000 for p in (50, 95, 99))
     mean = statistics.fmean(lat) * 1000 if lat else float("nan")
+    roles = " / ".join(f"{cpu.server[r] / duration:.0%}" for r in ROLES)
+    client = f"{cpu.players / duration:.0%}"
+    if cpu.costly:
+        client += f" + {cpu.costly / duration:.0%}"
     line = (
         f"| {label} | {players} | {tally.requests / duration:.0f} | {len(lat)} | "
         f"{p50:.1f} | {p95:.1f} | {p99:.1f} | {mean:.1f} | {tally.errors} | "
-        f"{server_cpu / duration:.0%} | {client_cpu / duration:.0%} |"
+        f"{cpu.server_total / duration:.0%} | {roles} | {client} |"
     )
     if tally.error_kinds:
         line += f" {tally.error_kinds}"
     return line
+
+
+HEADER = (
+    "| setup | players | req/s | moves | p50 ms | p95 ms | p99 ms | mean ms | errors "
+    "| server CPU | web / solver / deals | client CPU (players + costly) |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def measure(server: Server, args: argparse.Namespace, label: str, n: int) -> float | None:
+    """One player count on ``server``: the quiet row, and with ``--costly`` the row with
+    the costly clients and what they got; returns the p99 ratio (None without costly)."""
+    tally, cpu = asyncio.run(run_load(server, n, args.duration, args.warmup, args.think, args.game))
+    print(report(label, n, args.duration, tally, cpu), flush=True)
+    if not args.costly:
+        return None
+    quiet = percentile(sorted(tally.latencies), 99)
+    attack = CostlyTally()
+    tally, cpu = asyncio.run(
+        run_load(server, n, args.duration, args.warmup, args.think, args.game, args.costly, attack)
+    )
+    print(report(f"{label} + {args.costly} costly", n, args.duration, tally, cpu), flush=True)
+    loud = percentile(sorted(tally.latencies), 99)
+    lat = sorted(attack.latencies)
+    print(
+        f"#   costly clients: {len(lat)} requests, p50 {percentile(lat, 50) * 1000:.0f} "
+        f"ms, answers {dict(sorted(attack.answers.items()))}"
+    )
+    print(f"#   move p99 with costly clients / quiet: {loud / quiet:.2f}", flush=True)
+    return float(loud / quiet)
+
+
+def export(revision: str, into: Path) -> Path:
+    """The ``src`` directory of ``revision``, exported with ``git archive``."""
+    root = Path(__file__).resolve().parent.parent
+    archive = into / "tree.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "archive", revision, "src"], cwd=root, stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+@contextmanager
+def pythonpath(path: str | None) -> Iterator[None]:
+    """The server started inside runs the code of ``path`` (first on ``PYTHONPATH``)."""
+    saved = os.environ.get("PYTHONPATH")
+    if path is not None:
+        os.environ["PYTHONPATH"] = path
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
 
 
 def main() -> None:
@@ -333,6 +482,13 @@ def main() -> None:
     ap.add_argument("--sqlite-synchronous", choices=["FULL", "NORMAL"], default=None)
     ap.add_argument("--costly", type=int, default=0, help="clients sending only costly requests")
     ap.add_argument("--pool-target", type=int, default=None, help="PASYANS_POOL_TARGET")
+    ap.add_argument(
+        "--baseline",
+        default=None,
+        help="with --costly: a git revision whose server is measured too, alternating with "
+        "this tree's (a fresh server each run), --rounds times; prints the medians",
+    )
+    ap.add_argument("--rounds", type=int, default=3, help="with --baseline [3]")
     args = ap.parse_args()
 
     pg = args.postgres or (args.database_url or "").startswith("postgresql")
@@ -346,50 +502,46 @@ def main() -> None:
         extra["PASYANS_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
     backend = "PostgreSQL" if pg else f"SQLite {args.sqlite_synchronous or 'FULL'}"
     label = f"{backend}, {workers} worker{'s' if workers > 1 else ''}"
+    heading = (
+        f"# {label}; think {args.think} s; {args.duration:.0f} s measured after "
+        f"{args.warmup:.0f} s warm-up; {args.game}; load average {_load()}"
+    )
 
-    database = throwaway_postgres() if args.postgres else _given(args.database_url)
-    with database as url, serve(url, workers, extra) as server:
-        print(
-            f"# {label}; think {args.think} s; {args.duration:.0f} s measured after "
-            f"{args.warmup:.0f} s warm-up; {args.game}"
-        )
-        print(
-            "| setup | players | req/s | moves | p50 ms | p95 ms | p99 ms | mean ms | errors "
-            "| server CPU | client CPU |"
-        )
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    if args.baseline is None:
+        database = throwaway_postgres() if args.postgres else _given(args.database_url)
+        with database as url, serve(url, workers, extra) as server:
+            print(heading)
+            print(HEADER)
+            for n in args.players:
+                measure(server, args, label, n)
+        return
+
+    if not args.costly or pg or args.database_url:
+        raise SystemExit("--baseline compares --costly runs on SQLite")
+    ratios: dict[str, list[float]] = {args.baseline: [], "this tree": []}
+    with tempfile.TemporaryDirectory(prefix="pasyans-baseline-") as tmp:
+        src = str(export(args.baseline, Path(tmp)))
+        print(heading)
         for n in args.players:
-            tally, server_cpu, client_cpu = asyncio.run(
-                run_load(server, n, args.duration, args.warmup, args.think, args.game)
-            )
-            line = report(label, n, args.duration, tally, server_cpu, client_cpu)
-            print(line, flush=True)
-            if not args.costly:
-                continue
-            quiet = percentile(sorted(tally.latencies), 99)
-            attack = CostlyTally()
-            tally, server_cpu, client_cpu = asyncio.run(
-                run_load(
-                    server,
-                    n,
-                    args.duration,
-                    args.warmup,
-                    args.think,
-                    args.game,
-                    args.costly,
-                    attack,
+            for r in range(args.rounds):
+                for name, path in ((args.baseline, src), ("this tree", None)):
+                    print(f"# round {r + 1}, {name}, load average {_load()}")
+                    print(HEADER)
+                    with pythonpath(path), serve(None, workers, extra) as server:
+                        ratio = measure(server, args, f"{label}, {name}", n)
+                    ratios[name].append(float(ratio or 0.0))
+            for name, values in ratios.items():
+                print(
+                    f"# {n} players, {args.costly} costly, {name}: p99 ratios "
+                    f"{', '.join(f'{v:.2f}' for v in values)}; median "
+                    f"{statistics.median(values):.2f}"
                 )
-            )
-            line = report(f"{label} + {args.costly} costly", n, args.duration, tally,
-                          server_cpu, client_cpu)  # fmt: skip
-            print(line, flush=True)
-            loud = percentile(sorted(tally.latencies), 99)
-            lat = sorted(attack.latencies)
-            print(
-                f"#   costly clients: {len(lat)} requests, p50 {percentile(lat, 50) * 1000:.0f} "
-                f"ms, answers {dict(sorted(attack.answers.items()))}"
-            )
-            print(f"#   move p99 with costly clients / quiet: {loud / quiet:.2f}", flush=True)
+            for values in ratios.values():
+                values.clear()
+
+
+def _load() -> str:
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 @contextmanager

@@ -17,6 +17,11 @@ machine, so this is the throughput of a busy small machine, not of one worker al
 
     uv run python benchmarks/move_cpu.py --mode serve --baseline 5f7a610 --players 16
 
+``--mode refused``: as ``app``, the CPU of a refused new game (``429``: the player's
+allowance is spent), what a costly client's flood mostly costs the server::
+
+    uv run python benchmarks/move_cpu.py --mode refused --baseline d760ee7 --moves 600
+
 The baseline tree is exported with ``git archive`` and put first on ``PYTHONPATH``.
 """
 
@@ -29,12 +34,11 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from load import percentile, run_load, serve
+from load import export, percentile, run_load, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,14 +64,16 @@ from pasyans.server.app import create_app
 from pasyans.server.settings import Settings
 
 moves = int(sys.argv[1])
+refusals = sys.argv[2:] == ["refused"]
 d = Path(tempfile.mkdtemp())
 app = create_app(Settings(database_url=f"sqlite:///{d}/m.sqlite3", data_dir=d,
-                          rate_new_game_per_minute=0, sqlite_synchronous="NORMAL"))
+                          rate_new_game_per_minute=0.001 if refusals else 0, rate_new_game_burst=1,
+                          sqlite_synchronous="NORMAL"))
 rng = random.Random(7)
 body = {"game": "spider", "options": {"suits": 1}, "solvable": False}
 cookie = []
 
-async def post(path, data):
+async def post(path, data, ok=(200, 201)):
     raw = json.dumps(data).encode()
     headers = [(b"host", b"t"), (b"content-type", b"application/json"),
                (b"content-length", str(len(raw)).encode())] + cookie
@@ -92,7 +98,7 @@ async def post(path, data):
         elif message["type"] == "http.response.body":
             chunks.append(message.get("body", b""))
     await app(scope, receive, send)
-    assert out["status"] in (200, 201), (out, b"".join(chunks)[:300])
+    assert out["status"] in ok, (out, b"".join(chunks)[:300])
     return json.loads(b"".join(chunks))
 
 async def run(n):
@@ -106,7 +112,17 @@ async def run(n):
         g = await post(f"/api/games/{g['id']}/moves", {"move": m, "version": g["version"]})
         played += 1
 
+async def refuse(n):  # new games of a player whose allowance is spent: 429 each
+    for _ in range(n):
+        await post("/api/games", body, ok=(429,))
+
 async def main():
+    if refusals:
+        await post("/api/games", body)
+        await refuse(100)
+        t = time.process_time()
+        await refuse(moves)
+        return (time.process_time() - t) / moves * 1000
     await run(100)
     t = time.process_time()
     await run(moves)
@@ -116,23 +132,17 @@ print(json.dumps({"cpu_ms": asyncio.run(main())}))
 """
 
 
-def export(revision: str, into: Path) -> Path:
-    """The ``src`` directory of ``revision``, exported with ``git archive``."""
-    archive = into / "tree.tar"
-    with archive.open("wb") as out:
-        subprocess.run(["git", "archive", revision, "src"], cwd=ROOT, stdout=out, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
-
-
-def app_cpu(moves: int, pythonpath: str | None) -> float:
-    """CPU ms per move in a fresh child process (``--mode app``)."""
+def app_cpu(moves: int, pythonpath: str | None, refused: bool = False) -> float:
+    """CPU ms per move (or per refused new game) in a fresh child process (``--mode app``,
+    ``--mode refused``)."""
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(moves)], env=env, capture_output=True, text=True
+        [sys.executable, "-c", CHILD, str(moves), *(["refused"] if refused else [])],
+        env=env,
+        capture_output=True,
+        text=True,
     )
     if out.returncode != 0:
         raise SystemExit(out.stderr)
@@ -147,12 +157,13 @@ def served(pythonpath: str | None, args: argparse.Namespace) -> dict[str, float]
         os.environ["PYTHONPATH"] = pythonpath
     try:
         with serve(None, 1, {"PASYANS_SQLITE_SYNCHRONOUS": "NORMAL"}) as server:
-            tally, server_cpu, _ = asyncio.run(
+            tally, cpu = asyncio.run(
                 run_load(server, args.players, args.duration, args.warmup, 0.0, args.game)
             )
     finally:
         os.environ.clear()
         os.environ.update(saved)
+    server_cpu = cpu.server_total
     lat = sorted(tally.latencies)
     return {
         "req/s": tally.requests / args.duration,
@@ -165,7 +176,7 @@ def served(pythonpath: str | None, args: argparse.Namespace) -> dict[str, float]
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--mode", choices=("app", "serve"), default="app")
+    ap.add_argument("--mode", choices=("app", "serve", "refused"), default="app")
     ap.add_argument("--baseline", default="main", help="git revision to compare with [main]")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--moves", type=int, default=600, help="app mode: moves per round")
@@ -182,6 +193,8 @@ def main() -> None:
             for label, path in zip(labels, (src, None), strict=True):
                 if args.mode == "app":
                     runs[label].append({"cpu ms/move": app_cpu(args.moves, path)})
+                elif args.mode == "refused":
+                    runs[label].append({"cpu ms/refusal": app_cpu(args.moves, path, True)})
                 else:
                     runs[label].append(served(path, args))
             print(f"round {n + 1}: " + "   ".join(
@@ -193,6 +206,11 @@ def main() -> None:
     }
     for label in labels:
         print(f"  {label:>12}: " + "  ".join(f"{k} {v:.2f}" for k, v in med[label].items()))
+    if args.mode == "refused":
+        b, o = med[args.baseline]["cpu ms/refusal"], med["this tree"]["cpu ms/refusal"]
+        print(f"  CPU per refused new game (429): {args.baseline} {b:.2f} ms, this tree "
+              f"{o:.2f} ms; ratio {o / b:.2f}")  # fmt: skip
+        return
     key = "cpu ms/move" if args.mode == "app" else "cpu ms/req"
     b, o = med[args.baseline][key], med["this tree"][key]
     print(f"  CPU per move: {args.baseline} {b:.2f} ms ({1000 / b:.0f} moves/s of one core), "

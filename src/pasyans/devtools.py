@@ -138,6 +138,6 @@ def pool_collectable(session: Any, deal: int, difficulty: str = "medium") -> Non
     from pasyans import deals
     from pasyans.server import pool, store
 
-    made = pool.Made(collectable_spine(), difficulty, 0.0, deals.GENERATOR_VERSION)
+    made = deals.SolvableDeal(collectable_spine(), difficulty, 0.0, deals.GENERATOR_VERSION)
     key = store.options_key({"empty": "kings", "runs": "single", "spine": "56"})
     pool.add(session, "spine", key, deal, made)

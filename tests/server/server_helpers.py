@@ -9,6 +9,23 @@ from fastapi.testclient import TestClient
 
 CARD = re.compile(r"^(?:[A2-9TJQK][CDHS])$")
 
+GAME_ACTIONS: list[tuple[str, str, dict[str, Any] | None]] = [
+    ("GET", "", None),
+    ("GET", "/replay", None),
+    ("POST", "/moves", {"move": "stock", "version": 1}),
+    ("POST", "/retarget", {"move": "t1>t2", "version": 1}),
+    ("POST", "/undo", {"version": 1}),
+    ("POST", "/redo", {"version": 1}),
+    ("POST", "/autocollect", {"version": 1}),
+    ("POST", "/restart", {"version": 1}),
+    ("POST", "/giveup", {"version": 1}),
+    ("POST", "/hint", {"version": 1}),
+    ("POST", "/winnable", {"version": 1}),
+    ("POST", "/active", {}),
+]
+"""Every endpoint of one game, ``/api/games/{id}`` + the tail: (method, tail, a valid body
+for a game at version 1, None without a body)."""
+
 
 def new_game(client: TestClient, game: str = "spider", **body: Any) -> dict[str, Any]:
     r = client.post("/api/games", json={"game": game, "deal": 123, **body})

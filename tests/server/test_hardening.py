@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from server_helpers import move, new_game, post, without_bands
+from server_helpers import GAME_ACTIONS, move, new_game, post, without_bands
 from sqlalchemy import create_engine, event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
@@ -21,19 +21,7 @@ from pasyans.server import stats, store
 from pasyans.server.models import GameRow, PlayerStats
 from pasyans.server.security import EscapeControl, escape_control
 
-GAME_ENDPOINTS: list[tuple[str, str, dict[str, Any] | None]] = [
-    ("GET", "", None),
-    ("GET", "/replay", None),
-    ("POST", "/moves", {"move": "stock", "version": 1}),
-    ("POST", "/undo", {"version": 1}),
-    ("POST", "/redo", {"version": 1}),
-    ("POST", "/autocollect", {"version": 1}),
-    ("POST", "/restart", {"version": 1}),
-    ("POST", "/giveup", {"version": 1}),
-    ("POST", "/hint", {"version": 1}),
-    ("POST", "/winnable", {"version": 1}),
-    ("POST", "/active", {}),
-]
+GAME_ENDPOINTS = GAME_ACTIONS
 BAD_IDS = ["%00", "%00%0AINFO%20forged", "a%00b", "abc%0D%0A", "%C3%A9t%C3%A9", "a.b", "a b",
            "x" * 33, "%FF", "%E2%80%A8"]  # fmt: skip
 

@@ -7,22 +7,9 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from server_helpers import move, new_game, post, state
+from server_helpers import GAME_ACTIONS, move, new_game, post, state
 
 from pasyans.server.security import COOKIE
-
-ACTIONS: list[tuple[str, str, dict[str, Any]]] = [
-    ("GET", "", {}),
-    ("POST", "/moves", {"move": "stock", "version": 1}),
-    ("POST", "/undo", {"version": 1}),
-    ("POST", "/redo", {"version": 1}),
-    ("POST", "/autocollect", {"version": 1}),
-    ("POST", "/restart", {"version": 1}),
-    ("POST", "/giveup", {"version": 1}),
-    ("POST", "/hint", {"version": 1}),
-    ("POST", "/winnable", {"version": 1}),
-    ("POST", "/active", {}),
-]
 
 
 def test_cookie_flags(client: TestClient) -> None:
@@ -50,9 +37,9 @@ def test_secure_cookie_behind_https_proxy(make_app: Any) -> None:
         assert "Secure" in c.get("/api/catalog").headers["set-cookie"]
 
 
-@pytest.mark.parametrize(("method", "path", "body"), ACTIONS)
+@pytest.mark.parametrize(("method", "path", "body"), GAME_ACTIONS)
 def test_other_players_game_is_404(
-    client: TestClient, other: TestClient, method: str, path: str, body: dict[str, Any]
+    client: TestClient, other: TestClient, method: str, path: str, body: dict[str, Any] | None
 ) -> None:
     g = new_game(client)
     url = f"/api/games/{g['id']}{path}"

@@ -229,3 +229,93 @@ def test_fair_player_is_never_refused(make_app: Any) -> None:
                 clock[0] += 1.0
             assert g["status"] == "won"
             clock[0] += 60.0
+
+
+def test_a_spent_limit_is_refused_without_the_database(make_app: Any) -> None:
+    """Once this process has seen a bucket full, the next request of that player or address
+    is refused by the middleware: no body parsed (a malformed one still gets 429), no
+    limit read from the database; the answer is the route's 429."""
+    app = make_app(rate_new_game_per_minute=1, rate_new_game_burst=1)
+    limits: SharedLimits = app.state.limits
+    with TestClient(app) as c:
+        assert c.post("/api/games", json={"game": "spine"}).status_code == 201
+        by_route = c.post("/api/games", json={"game": "spine"})  # refused by the counters
+        assert by_route.status_code == 429
+        calls: list[object] = []
+        real_hit = limits.hit
+
+        def counting(*args: Any, **kwargs: Any) -> float:
+            calls.append(args)
+            return real_hit(*args, **kwargs)
+
+        limits.hit = counting  # type: ignore[method-assign]
+        early = c.post(
+            "/api/games", content=b'{"game": ', headers={"content-type": "application/json"}
+        )
+        assert early.status_code == 429 and calls == []
+        assert early.json() == by_route.json()
+        for name in ("cache-control", "content-security-policy"):
+            assert early.headers[name] == by_route.headers[name]
+        # The wait counts down between the two requests (seconds apart on a busy machine).
+        assert 0 <= int(by_route.headers["retry-after"]) - int(early.headers["retry-after"]) <= 30
+        # A hint of the same player is another limit: not refused here.
+        g = c.get("/api/games").json()["games"][0]
+        assert c.post(f"/api/games/{g['id']}/hint", json={"version": 0}).status_code != 429
+
+
+def test_the_precheck_never_refuses_what_the_counters_allow(make_app: Any) -> None:
+    """What one worker saw is at most the shared count: when time has refilled the bucket,
+    or another worker's counter allows, the request goes through to the counters."""
+    a = make_app(rate_new_game_per_minute=60, rate_new_game_burst=1)
+    b = make_app(rate_new_game_per_minute=60, rate_new_game_burst=1)
+    now = [1_000_000.0]
+    for app in (a, b):
+        app.state.limits.clock = lambda: now[0]
+    with TestClient(a) as ca:
+        assert ca.post("/api/games", json={"game": "spine"}).status_code == 201
+        assert ca.post("/api/games", json={"game": "spine"}).status_code == 429
+        with TestClient(b, cookies=dict(ca.cookies)) as cb:
+            # b has seen nothing: the shared counter refuses, then b refuses by itself.
+            assert cb.post("/api/games", json={"game": "spine"}).status_code == 429
+            assert b.state.limits.precheck(["new_game"], _player(ca), "testclient") > 0
+            now[0] += 1.01  # one a second: the bucket has a token again
+            assert a.state.limits.precheck(["new_game"], _player(ca), "testclient") == 0
+            assert cb.post("/api/games", json={"game": "spine"}).status_code == 201
+            # a's own memory is now behind the shared counter: the counters decide.
+            assert a.state.limits.precheck(["new_game"], _player(ca), "testclient") == 0
+            assert ca.post("/api/games", json={"game": "spine"}).status_code == 429
+
+
+def _player(c: TestClient) -> str:
+    from pasyans.server.security import COOKIE
+    from pasyans.server.store import hash_token
+
+    return hash_token(c.cookies[COOKIE])
+
+
+def test_searches_per_address_are_capped(make_app: Any) -> None:
+    """An address's search allowance is capped (rate_search_address_*), whatever the
+    factor: fresh cookies from one address share it."""
+    hints.LINES.clear()
+    app = make_app(
+        rate_hint_per_minute=60,
+        rate_hint_burst=30,
+        rate_address_factor=4,
+        rate_search_address_per_minute=1,
+        rate_search_address_burst=2,
+    )
+    limits: SharedLimits = app.state.limits
+    assert limits.address["search"] == Limit("search", 1, 2)
+    assert limits.player["search"] == Limit("search", 60, 30)
+    codes = []
+    for deal in (7, 8, 9):
+        with TestClient(app) as c:
+            r = c.post("/api/games", json={"game": "spine", "deal": deal, "solvable": False})
+            g = r.json()
+            codes.append(
+                c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]}).status_code
+            )
+    assert codes == [200, 200, 429]
+    d = Settings()
+    default = make_app(rate_hint_per_minute=d.rate_hint_per_minute).state.limits
+    assert default.address["search"] == Limit("search", 60, 30)

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from pasyans.deals import SolvableDeal
 from pasyans.engine import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.registry import resolve_options
@@ -24,9 +25,9 @@ SPINE = resolve_options("spine", {})
 SPINE_KEY = store.options_key(SPINE)
 
 
-def _made(deal: int, difficulty: str = "medium") -> pool.Made:
+def _made(deal: int, difficulty: str = "medium") -> SolvableDeal:
     """A stand-in for the generator: the random layout of the number (tests only)."""
-    return pool.Made(
+    return SolvableDeal(
         initial_state(get_game("spine"), deal), difficulty, 0.5, pool.generator_version()
     )
 
@@ -38,7 +39,7 @@ def _add(app: Any, deal: int, difficulty: str = "medium") -> None:
 
 
 def _no_generator(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: object) -> pool.Made:
+    def refuse(*args: object) -> SolvableDeal:
         raise AssertionError("the generator ran inside a request")
 
     monkeypatch.setattr(pool, "make_solvable", refuse)
@@ -106,7 +107,7 @@ def test_failed_job_answers_422(make_app: Any, monkeypatch: pytest.MonkeyPatch) 
     app = make_app(pool_inline=False)
     body = {"game": "spine", "solvable": True, "deal": 77}
 
-    def fail(*args: object) -> pool.Made:
+    def fail(*args: object) -> SolvableDeal:
         raise GenerationError("none")
 
     monkeypatch.setattr(pool, "make_solvable", fail)
@@ -120,7 +121,7 @@ def test_failed_job_answers_422(make_app: Any, monkeypatch: pytest.MonkeyPatch) 
 def test_generation_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A deal that takes too long is given up after ``job_seconds`` (the child is killed)."""
 
-    def slow(*args: object) -> pool.Made:
+    def slow(*args: object) -> SolvableDeal:
         time.sleep(30)
         raise AssertionError("not reached")
 

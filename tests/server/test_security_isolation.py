@@ -19,24 +19,13 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from server_helpers import move, new_game, post, state
+from server_helpers import GAME_ACTIONS, move, new_game, post, state
 
 from pasyans.server.security import COOKIE
 
 # (method, path) -> a valid body for a game at version 1 (None: no body).
 GAME_ENDPOINTS: dict[tuple[str, str], dict[str, Any] | None] = {
-    ("GET", "/api/games/{game_id}"): None,
-    ("GET", "/api/games/{game_id}/replay"): None,
-    ("POST", "/api/games/{game_id}/moves"): {"move": "stock", "version": 1},
-    ("POST", "/api/games/{game_id}/retarget"): {"move": "t1>t2", "version": 1},
-    ("POST", "/api/games/{game_id}/undo"): {"version": 1},
-    ("POST", "/api/games/{game_id}/redo"): {"version": 1},
-    ("POST", "/api/games/{game_id}/autocollect"): {"version": 1},
-    ("POST", "/api/games/{game_id}/restart"): {"version": 1},
-    ("POST", "/api/games/{game_id}/giveup"): {"version": 1},
-    ("POST", "/api/games/{game_id}/hint"): {"version": 1},
-    ("POST", "/api/games/{game_id}/winnable"): {"version": 1},
-    ("POST", "/api/games/{game_id}/active"): {},
+    (method, "/api/games/{game_id}" + tail): body for method, tail, body in GAME_ACTIONS
 }
 PLAYER_ENDPOINTS = {
     ("GET", "/api/games"),

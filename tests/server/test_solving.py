@@ -4,8 +4,10 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
@@ -79,3 +81,49 @@ def test_a_found_win_is_kept_along_its_line(make_app: Any) -> None:
             g = c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]}).json()
             assert g["hint"]["source"] == "solver"
         assert solving.STATS.searches == searches
+
+
+def test_the_search_processes_start_with_the_server(make_app: Any) -> None:
+    """The app's startup starts the search processes (in the background): the first hint
+    after a server start does not wait for the forkserver to import the solver (once
+    16 s), and runs in a process that was already there."""
+    solving.SEARCHES.shutdown()  # none left from an earlier test
+    app = make_app()
+    with TestClient(app) as c:
+        assert solving.SEARCHES.ready.wait(120)  # before any request
+        pids = solving.SEARCHES.started
+        assert pids and os.getpid() not in pids
+        for pid in pids:
+            os.kill(pid, 0)  # alive
+        g = _game(c, 21)
+        r = c.post(f"/api/games/{g['id']}/winnable", json={"version": g["version"]})
+        assert r.status_code == 200
+        executor = solving.SEARCHES._executor
+        assert executor is not None and set(executor._processes) == set(pids)
+    assert not solving.SEARCHES.ready.is_set()  # stopped with the app
+
+
+def test_a_starved_search_answers_unknown_at_once(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search process that gets no CPU in time (a busy machine) gives "unknown" after its
+    budget + SEARCH_GRACE (before: a 500 after 30 s), remembered like any "unknown": asking
+    again runs no search."""
+    hints.LINES.clear()
+    calls: list[object] = []
+
+    def starved(*args: object) -> None:
+        calls.append(args)
+        raise solving.Starved
+
+    monkeypatch.setattr(solving.SEARCHES, "run", starved)
+    app = make_app()
+    with TestClient(app) as c:
+        g = _game(c, 24)
+        r = c.post(f"/api/games/{g['id']}/winnable", json={"version": g["version"]})
+        assert r.status_code == 200 and r.json()["result"] == "unknown"
+        r = c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]})
+        assert r.status_code == 200 and r.json()["hint"]["source"] != "solver"
+        assert len(calls) == 1
+        with app.state.sessionmaker() as s:
+            assert s.scalar(select(Verdict.result)) == "unknown"

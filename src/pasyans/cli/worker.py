@@ -58,8 +58,7 @@ def worker(
         job_seconds=settings.pool_job_seconds,
         games=tuple(g.strip() for g in chosen.split(",") if g.strip()),
     )
-    if parent is None:  # started by pasyans serve: already lowered
-        lower_priority(settings.pool_worker_nice)
+    lower_priority(settings.pool_worker_nice)  # also when pasyans serve started it
     engine = make_engine(url, pool_size=1, synchronous=settings.sqlite_synchronous)
     pool_worker = PoolWorker(make_sessionmaker(engine), config)
     stop = threading.Event()

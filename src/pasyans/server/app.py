@@ -33,12 +33,17 @@ see `docs/api.md` for every endpoint, example and error code."""
 
 
 @asynccontextmanager
-async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-    """At shutdown, stop this worker's search processes: left running, they (and their
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """At startup, start this worker's search processes in the background (the first hint
+    then does not wait for them); at shutdown, stop them: left running, they (and their
     forkserver) outlived the server after a SIGTERM."""
-    yield
     from pasyans.server.solving import SEARCHES
 
+    processes = app.state.settings.solver_processes
+    threading.Thread(
+        target=SEARCHES.start, args=(processes,), name="pasyans-searches", daemon=True
+    ).start()
+    yield
     SEARCHES.shutdown()
 
 
@@ -82,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Every text answer, API included; level 6 (zlib's default) rather than Starlette's 9:
     # about half the CPU on a large answer (a statistics page) for a few % more bytes.
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
-    app.add_middleware(Security, settings=settings)
+    app.add_middleware(Security, settings=settings, limits=app.state.limits)
     return app
 
 

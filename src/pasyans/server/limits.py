@@ -16,10 +16,20 @@ What is limited (docs/server.md lists the settings):
   the player's allowance: a household or an office behind one address);
 - ``new_player``: a new game from a client that has no player yet, per address
   (the cap on new players one address may create: a fresh cookie is no fresh allowance);
-- ``search``: a hint or winnability check that runs the solver, per player and address.
-  An answer already known for the position, or one that needs no search (hidden cards),
-  does not count: following the hints to a win, one hint per move, is never refused;
+- ``search``: a hint or winnability check that runs the solver, per player and address
+  (the address's share is capped to ``rate_search_address_per_minute``: new cookies do not
+  multiply the solver time one address may use). An answer already known for the
+  position, or one that needs no search (hidden cards), does not count: following the
+  hints to a win, one hint per move, is never refused;
 - ``hint``: every hint and winnability request, a loose flood limit.
+
+A refusal is made as cheap as it can be, since a flood of refused requests is what a costly
+client sends: each process keeps the newest counter value it has read or written for each
+key (:meth:`SharedLimits.precheck`), and the ASGI middleware
+(:class:`pasyans.server.security.Security`) refuses a new game or a hint whose bucket is
+already full by that value alone, before the body is parsed or any database session is
+opened. A shared counter only grows, so a value seen earlier is at most the current one: a
+refusal it gives is always right. Every allowance is still decided by the shared counters.
 
 The client address is the peer's, or with ``trust_proxy`` the right-most
 ``X-Forwarded-For`` entry that is not itself a trusted proxy, and only when the peer is one
@@ -84,6 +94,10 @@ class RateLimiter:
             return wait / 1000
 
 
+SEEN_KEYS = 50_000
+"""Counter values one process remembers for :meth:`SharedLimits.precheck` (a few MB)."""
+
+
 def _gcra(tat: int, now: int, limit: Limit) -> tuple[int, int]:
     """The bucket's new theoretical arrival time and the wait in ms (0: allowed)."""
     new = max(tat, now) + limit.interval_ms
@@ -113,6 +127,10 @@ class SharedLimits:
             )  # fmt: skip
         self.clock: Callable[[], float] = time.time
         """Seconds since the epoch (tests move it on)."""
+        self.seen: dict[str, int] = {}
+        """The newest counter value this process has read or written, by key (at most
+        :data:`SEEN_KEYS`, the oldest dropped first)."""
+        self._seen_lock = threading.Lock()
         f = settings.rate_address_factor
         s = settings
         self.player: dict[str, Limit] = {}
@@ -125,6 +143,13 @@ class SharedLimits:
             if per_minute > 0:
                 self.player[name] = Limit(name, per_minute, burst)
                 self.address[name] = Limit(name, per_minute * f, math.ceil(burst * f))
+        search = self.address.get("search")
+        if search is not None and s.rate_search_address_per_minute > 0:
+            self.address["search"] = Limit(
+                "search",
+                min(search.per_minute, s.rate_search_address_per_minute),
+                min(search.burst, s.rate_search_address_burst),
+            )
         if s.rate_new_player_per_hour > 0:
             self.address["new_player"] = Limit(
                 "new_player", s.rate_new_player_per_hour / 60, s.rate_new_player_burst
@@ -139,6 +164,25 @@ class SharedLimits:
         if address is not None and name in self.address:
             out.append((f"{name}:a:{address[:64]}", self.address[name]))
         return out
+
+    def _saw(self, values: dict[str, int]) -> None:
+        with self._seen_lock:
+            for key, tat in values.items():
+                if tat > self.seen.get(key, 0):
+                    self.seen.pop(key, None)  # newest last: the oldest go first
+                    self.seen[key] = tat
+            while len(self.seen) > SEEN_KEYS:
+                self.seen.pop(next(iter(self.seen)))
+
+    def precheck(self, names: Iterable[str], player: str | None, address: str | None) -> float:
+        """Seconds to wait when a named bucket is already full by what this process has
+        seen of it (a refusal that needs no database); 0.0 means: ask :meth:`check`."""
+        charges = [c for name in names for c in self.charges(name, player, address)]
+        if not charges or not self.seen:
+            return 0.0
+        now = round(self.clock() * 1000)
+        wait = max(_gcra(self.seen.get(key, 0), now, limit)[1] for key, limit in charges)
+        return wait / 1000
 
     def hit(self, charges: Sequence[tuple[str, Limit]], now_ms: int | None = None) -> float:
         """Count one request against every bucket when all allow it: 0.0; else the
@@ -158,6 +202,7 @@ class SharedLimits:
                     select(RateCounter.key, RateCounter.tat_ms).where(RateCounter.key.in_(keys))
                 ).all()
             )
+        self._saw({k: int(v) for k, v in seen.items()})
         early = max(_gcra(int(seen.get(key, 0)), now, limit)[1] for key, limit in charges)
         if early:
             return early / 1000
@@ -190,12 +235,14 @@ class SharedLimits:
                 wait = max(wait, w)
             if wait:
                 session.rollback()
+                self._saw({k: int(v) for k, v in rows.items()})
                 return wait / 1000
             for key, tat in new.items():
                 session.execute(
                     update(RateCounter).where(RateCounter.key == key).values(tat_ms=tat)
                 )
             session.commit()
+            self._saw(new)
             return 0.0
 
     def check(self, names: Iterable[str], player: str | None, address: str | None) -> None:

@@ -13,6 +13,7 @@ shares them and no request ever runs the generator.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import multiprocessing
@@ -30,6 +31,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from pasyans import deals
+from pasyans.deals import SolvableDeal
 from pasyans.engine.core import MAX_DEAL
 from pasyans.errors import PasyansError
 from pasyans.position import State
@@ -48,25 +50,17 @@ DEFAULT_DIFFICULTY: Difficulty = "medium"
 # --- the generator, behind the interface of docs/interfaces.md ------------------------------
 
 
-@dataclass(frozen=True)
-class Made:
-    """What the generator gives (the shape of ``pasyans.deals.SolvableDeal``)."""
-
-    state: State
-    difficulty: str
-    measure: float
-    generator: int
-
-
 def generator_version() -> int:
     """The generator's version (:data:`pasyans.deals.GENERATOR_VERSION`)."""
     return deals.GENERATOR_VERSION
 
 
-def make_solvable(game_id: str, options: Mapping[str, str], deal: int, difficulty: str) -> Made:
+def make_solvable(
+    game_id: str, options: Mapping[str, str], deal: int, difficulty: str
+) -> SolvableDeal:
     """:func:`pasyans.deals.make_solvable`, as the pool stores it."""
     made = deals.make_solvable(game_id, dict(options), deal, difficulty)
-    return Made(made.state, made.difficulty, float(made.measure), int(made.generator))
+    return SolvableDeal(made.state, made.difficulty, float(made.measure), int(made.generator))
 
 
 def all_keys() -> Iterator[tuple[str, dict[str, str], str]]:
@@ -238,7 +232,7 @@ def request(
     return "queued", None
 
 
-def add(session: Session, game: str, options_key: str, deal: int, made: Made) -> None:
+def add(session: Session, game: str, options_key: str, deal: int, made: SolvableDeal) -> None:
     """Store a made deal (a duplicate from a racing worker is ignored)."""
     stmt = (
         _insert(session)(PoolEntry)
@@ -303,7 +297,7 @@ def generate_bounded(
     difficulty: str,
     seconds: float,
     stop: threading.Event | None = None,
-) -> Made | str:
+) -> SolvableDeal | str:
     """The generator in a child process killed after ``seconds`` (or when ``stop`` is
     set, or this process dies): the deal, or why not (``no_solvable_deal``, ``timeout``,
     ``stopped`` …)."""
@@ -332,7 +326,7 @@ def generate_bounded(
     if message[0] != "ok":
         return str(message[1])
     _, start, band, measure, version = message
-    return Made(State.from_json(start), band, measure, version)
+    return SolvableDeal(State.from_json(start), band, measure, version)
 
 
 # --- the worker -------------------------------------------------------------------------------
@@ -395,19 +389,20 @@ class PoolWorker:
         if made == "stopped":
             return  # left for the next worker (it will find the job's start is stale)
         with self._write() as session:
-            if isinstance(made, Made):
+            if isinstance(made, SolvableDeal):
                 add(session, job.game, job.options_key, job.deal, made)
                 self.made += 1
             session.execute(
                 update(DealJob)
                 .where(DealJob.id == job.id)
                 .values(
-                    finished_at=store.now(), error=None if isinstance(made, Made) else made[:40]
+                    finished_at=store.now(),
+                    error=None if isinstance(made, SolvableDeal) else made[:40],
                 )
             )
             session.commit()
         log.info("deal job %s %s #%s: %s", job.game, job.options_key, job.deal,
-                 "made" if isinstance(made, Made) else made)  # fmt: skip
+                 "made" if isinstance(made, SolvableDeal) else made)  # fmt: skip
 
     def neediest(self) -> tuple[str, dict[str, str], str] | None:
         """The key with the fewest free entries below the target (not backing off)."""
@@ -430,7 +425,7 @@ class PoolWorker:
         made = generate_bounded(game, options, deal, difficulty, self.config.job_seconds, self.stop)
         if made == "stopped":
             return
-        if not isinstance(made, Made):
+        if not isinstance(made, SolvableDeal):
             fails = self._failures.get(k, 0) + 1
             self._failures[k] = fails
             if fails >= 3:  # this key rarely gives a deal in time: let the others go first
@@ -487,7 +482,17 @@ def _options_of(game: str, options_key: str) -> dict[str, str]:
     return resolve_options(game, {k: v for k, v in pairs})
 
 
-def lower_priority(nice: int) -> None:
-    """Run below the web workers (and so do the generator's child processes)."""
-    if nice > 0 and hasattr(os, "nice"):
-        os.nice(nice)
+def lower_priority(nice: int, idle: bool = True) -> None:
+    """Run below the web workers (and so do the generator's child processes): at niceness
+    ``nice`` (absolute: calling twice lowers no further), and with ``idle`` under Linux's
+    ``SCHED_IDLE`` policy, which runs only on a core that nothing else wants and gives way
+    at once to any other process that wakes up (a web worker answering a move). The deal
+    worker, niced, still took a share of a busy core (benchmarks/load.py --costly,
+    docs/performance.md); nothing waits for it, so it runs idle."""
+    if nice > 0 and hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            current = os.getpriority(os.PRIO_PROCESS, 0)
+            os.setpriority(os.PRIO_PROCESS, 0, max(current, nice))
+    if idle and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

@@ -12,16 +12,19 @@ import asyncio
 import ipaddress
 import json
 import logging
+import math
 import re
 import secrets
 from collections.abc import Iterable
 from http.cookies import SimpleCookie
 from typing import Any
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pasyans.server.docs import DOCS_CSP
-from pasyans.server.errors import EN, RU
+from pasyans.server.errors import EN, RU, ApiError, error_body
+from pasyans.server.limits import SharedLimits, client_address
 from pasyans.server.settings import Settings
 from pasyans.server.store import hash_token
 
@@ -47,6 +50,7 @@ HEADERS: list[tuple[bytes, bytes]] = [
 _OURS = {b"content-security-policy", *(name for name, _ in HEADERS)}
 _NO_STORE = (b"cache-control", b"no-store")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+_HINT_PATH = re.compile(r"^/api/games/[^/]+/(?:hint|winnable)$")
 
 
 def is_json(content_type: str | None) -> bool:
@@ -124,11 +128,17 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 class Security:
     """Adds the security headers, enforces ``max_body_bytes`` and gives every ``/api``
-    request a player token (``request.state.token_hash``), setting the cookie when new."""
+    request a player token (``request.state.token_hash``), setting the cookie when new.
+    With ``limits``, refuses at once a new game or a hint whose rate limit this process
+    already knows to be spent (:meth:`SharedLimits.precheck`): no body parsing, no
+    database."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(
+        self, app: ASGIApp, settings: Settings, limits: SharedLimits | None = None
+    ) -> None:
         self.app = app
         self.settings = settings
+        self.limits = limits
 
     def is_https(self, scope: Scope) -> bool:
         if self.settings.secure_cookies == "always":
@@ -161,9 +171,12 @@ class Security:
         if https:
             extra.append((b"strict-transport-security", b"max-age=31536000"))
         api = path.startswith("/api")
+        token_hash = ""
+        is_new = False
         if api:
             token, is_new = self._token(scope)
-            scope.setdefault("state", {})["token_hash"] = hash_token(token)
+            token_hash = hash_token(token)
+            scope.setdefault("state", {})["token_hash"] = token_hash
             if is_new:
                 extra.append((b"set-cookie", self._cookie(token, https).encode("latin-1")))
 
@@ -200,6 +213,11 @@ class Security:
         ):
             await self._error(send_with_headers, scope, 415, "unsupported_media_type")
             return
+        if api and self.limits is not None and scope["method"] == "POST":
+            wait = self._precheck(scope, path, token_hash, is_new)
+            if wait > 0:
+                await self._refuse(send_with_headers, scope, wait)
+                return
         try:
             await self.app(scope, body_receive, send_with_headers)
         except Exception:
@@ -209,6 +227,39 @@ class Security:
             if started:
                 raise
             await self._error(send_with_headers, scope, 500, "internal_error")
+
+    def _precheck(self, scope: Scope, path: str, token_hash: str, is_new: bool) -> float:
+        """The wait :meth:`SharedLimits.precheck` gives for this request's limits (0.0:
+        not refused here)."""
+        assert self.limits is not None
+        if path == "/api/games":
+            names = ["new_game"]
+            if is_new:  # no player yet: a new one (the route checks known tokens too)
+                names.append("new_player")
+        elif _HINT_PATH.match(path):
+            names = ["hint"]
+        else:
+            return 0.0
+        address = client_address(Request(scope), self.settings)
+        return self.limits.precheck(names, token_hash, address)
+
+    async def _refuse(self, send: Any, scope: Scope, wait: float) -> None:
+        """429 ``rate_limited``, the answer the route's limit gives (the connection stays
+        open)."""
+        err = ApiError("rate_limited", headers={"Retry-After": str(max(1, math.ceil(wait)))})
+        body = json.dumps(error_body(Request(scope), err), ensure_ascii=False).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": err.status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *((k.lower().encode(), v.encode()) for k, v in (err.headers or {}).items()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
 
     def _token(self, scope: Scope) -> tuple[str, bool]:
         raw = _header(scope, b"cookie")

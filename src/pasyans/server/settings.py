@@ -72,6 +72,13 @@ class Settings(BaseSettings):
         description="Hints and winnability checks that run a search, per player; 0: no limit.",
     )
     rate_hint_burst: int = Field(default=30, ge=1)
+    rate_search_address_per_minute: float = Field(
+        default=60,
+        ge=0,
+        description="Searches per client address at most (the address's share, "
+        "rate_address_factor times a player's, is capped to this); 0: no cap.",
+    )
+    rate_search_address_burst: int = Field(default=30, ge=1)
     rate_hint_any_per_minute: float = Field(
         default=240, ge=0, description="Every hint and winnability request (flood limit)."
     )

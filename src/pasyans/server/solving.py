@@ -19,6 +19,7 @@ from __future__ import annotations
 import concurrent.futures
 import hashlib
 import json
+import logging
 import multiprocessing
 import os
 import threading
@@ -40,6 +41,8 @@ from pasyans.server.models import Verdict
 from pasyans.solver import hints
 from pasyans.solver.search import Result as SearchResult
 from pasyans.solver.search import solve
+
+log = logging.getLogger("pasyans.server")
 
 SOLVER_CPU_CAP = 0.25
 """The most solver time one request may spend, in seconds (the search's budget is wall
@@ -85,14 +88,27 @@ STATS = SearchStats()
 
 
 SOLVER_NICE = 19
-"""The search children's priority: the lowest. At nice 5 a child still had a third of the
-web worker's share of a busy core, and the cheap requests of other players waited behind
-it (benchmarks/load.py --costly); at 19 it takes what the web workers leave."""
+"""The search children's priority: the lowest niceness. At nice 5 a child still had a third
+of the web worker's share of a busy core, and the cheap requests of other players waited
+behind it (benchmarks/load.py --costly); at 19 it takes what the web workers leave. Not
+``SCHED_IDLE`` (as the deal worker): a hint waits for its search, and on a machine busy
+with other work an idle-class child got no CPU at all (docs/performance.md)."""
+
+SEARCH_GRACE = 8.0
+"""Seconds beyond its budget a request waits for its search (below a proxy's 10 s): a child
+at the lowest priority on a machine busy with other work may get no CPU for long (it was
+30 s, then a 500); then the answer is "unknown" (:class:`Starved`), remembered like any
+"unknown" within the budget."""
+
+
+class Starved(Exception):
+    """The search process did not answer in time (a busy machine)."""
 
 
 def _lower_priority() -> None:
-    if hasattr(os, "nice"):
-        os.nice(SOLVER_NICE)
+    from pasyans.server.pool import lower_priority
+
+    lower_priority(SOLVER_NICE, idle=False)
 
 
 def _solve_in_child(
@@ -128,6 +144,26 @@ class Searches:
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._pid = 0
         self._waiting = 0
+        self.ready = threading.Event()
+        """Set when :meth:`start` has the processes running."""
+        self.started: list[int] = []
+        """The process ids :meth:`start` saw answer."""
+
+    def start(self, processes: int) -> None:
+        """Start the search processes now rather than at the first search: the forkserver
+        imports the solver first, which took up to 16 s on a busy machine, and the first
+        hint after a server start waited for it. Run in a thread of its own at startup
+        (the app's lifespan), so that the server starts answering meanwhile."""
+        if processes <= 0:
+            return
+        try:
+            pool = self._pool(processes)
+            futures = [pool.submit(os.getpid) for _ in range(processes)]
+            self.started = [f.result(timeout=300) for f in futures]
+        except Exception as e:  # shut down meanwhile, or broken: the first search tries again
+            log.warning("the search processes did not start: %s", type(e).__name__)
+            return
+        self.ready.set()
 
     def _pool(self, processes: int) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
@@ -140,11 +176,14 @@ class Searches:
                 self._pid = os.getpid()
             return self._executor
 
-    def run(self, spec: GameSpec, state: State, budget: float, processes: int) -> SearchResult:
+    def run(
+        self, spec: GameSpec, state: State, budget: float, processes: int
+    ) -> tuple[SearchResult, float]:
+        """The search's result and the CPU seconds it used."""
         if processes <= 0:
             result, cpu = _solve_in_child(spec.id, dict(spec.option_values), state, budget)
             STATS.add(cpu)
-            return result
+            return result, cpu
         with self._lock:
             if self._waiting >= 4 * processes:
                 raise ApiError(
@@ -159,14 +198,19 @@ class Searches:
             future = self._pool(processes).submit(
                 _solve_in_child, spec.id, dict(spec.option_values), state, budget
             )
-            result, cpu = future.result(timeout=30)
+            try:
+                result, cpu = future.result(timeout=budget + SEARCH_GRACE)
+            except concurrent.futures.TimeoutError:
+                future.cancel()
+                raise Starved from None
         finally:
             with self._lock:
                 self._waiting -= 1
         STATS.add(cpu)
-        return result
+        return result, cpu
 
     def shutdown(self) -> None:
+        self.ready.clear()
         with self._lock:
             if self._executor is not None and self._pid == os.getpid():
                 self._executor.shutdown(wait=False, cancel_futures=True)
@@ -284,7 +328,12 @@ def _verdict(
         return known
     if ctx.limits is not None:
         ctx.limits.check(["search"], ctx.token_hash, ctx.address)
-    result = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
+    try:
+        result, _ = SEARCHES.run(spec, state, budget, ctx.settings.solver_processes)
+    except Starved:
+        # Undecided within the time allowed, as a search out of time: remembered too, so
+        # that asking again costs nothing (as for any "unknown").
+        result = SearchResult("unknown")
     _remember(ctx, spec, state, result, budget)
     if result.result == "won":
         return "won", result.moves[0]

@@ -8,7 +8,7 @@ import pydantic_core
 from fastapi import APIRouter, Query, Request, Response, status
 
 from pasyans.rules import resolve_options
-from pasyans.server import service, store
+from pasyans.server import service, stats, store
 from pasyans.server.deps import ContextDep
 from pasyans.server.limits import HintLimit, NewGameLimit
 from pasyans.server.schemas import (
@@ -65,26 +65,12 @@ def list_games(
 ) -> GameListOut:
     """The player's games, newest first."""
     rows = store.list_games(ctx.session, ctx.token_hash, limit=limit, offset=offset)
-    return GameListOut(
-        games=[
-            GameSummary(
-                id=r.id,
-                game=r.game,
-                options=dict(r.options),
-                deal=r.deal,
-                kind=r.kind,
-                status=r.status,
-                moves=len(r.moves),
-                undos=r.undos,
-                hints=r.hints,
-                score=r.score,
-                time_ms=r.time_ms,
-                created_at=store.aware(r.created_at),
-                finished_at=None if r.finished_at is None else store.aware(r.finished_at),
-            )
-            for r in rows
-        ]
-    )
+    return GameListOut(games=[game_summary(r) for r in rows])
+
+
+def game_summary(row: store.AnyRow) -> GameSummary:
+    """One game of ``GET /api/games``: its statistics record's fields of the same names."""
+    return GameSummary.model_validate(stats.record_of(row), from_attributes=True)
 
 
 @router.get("/current", responses=E)

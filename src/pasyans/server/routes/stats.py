@@ -161,6 +161,42 @@ class ReplayOut(BaseModel):
     view: PlayerView
 
 
+def _common(rec: stats.Record) -> dict[str, Any]:
+    """The fields a history item and a replay share, from the game's statistics record."""
+    return dict(
+        id=rec.id,
+        game=rec.game,
+        options=rec.options,
+        deal=rec.deal,
+        kind=rec.kind,
+        difficulty=_band(rec.difficulty),
+        result=rec.result,
+        time_ms=rec.time_ms,
+        score=rec.score,
+        hints=rec.hints,
+        undos=rec.undos,
+    )
+
+
+def history_item(rec: stats.Record) -> HistoryItem:
+    """One game of ``/api/history``."""
+    return HistoryItem(
+        **_common(rec),
+        clean=rec.clean,
+        moves=rec.moves,
+        moves_total=rec.moves_total,
+        restarts=rec.restarts,
+        started_at=rec.created_at,
+        finished_at=rec.finished_at,
+        date=rec.finished_at or rec.created_at,
+    )
+
+
+def replay_out(rec: stats.Record, step: dict[str, Any]) -> ReplayOut:
+    """``/api/games/{id}/replay``: the game's record and ``step`` (:func:`replay.replay`)."""
+    return ReplayOut(**_common(rec), **step)
+
+
 @router.get("/stats", responses={422: E[422]}, response_model=StatsOut)
 def get_stats(
     request: Request, ctx: ContextDep, game: Annotated[GameId | None, Query()] = None
@@ -193,29 +229,7 @@ def get_history(
     return validated(
         HistoryOut,
         dict(
-            items=[
-                HistoryItem(
-                    id=r.id,
-                    game=r.game,
-                    options=r.options,
-                    deal=r.deal,
-                    kind=r.kind,
-                    difficulty=_band(r.difficulty),
-                    result=r.result,
-                    clean=r.clean,
-                    time_ms=r.time_ms,
-                    moves=r.moves,
-                    moves_total=r.moves_total,
-                    score=r.score,
-                    hints=r.hints,
-                    undos=r.undos,
-                    restarts=r.restarts,
-                    started_at=r.created_at,
-                    finished_at=r.finished_at,
-                    date=r.finished_at or r.created_at,
-                )
-                for r in recs
-            ],
+            items=[history_item(r) for r in recs],
             page=page,
             per_page=per_page,
             total=total,
@@ -260,18 +274,4 @@ def get_replay(
         out = replay.replay(row, step)
     except PasyansError as e:
         raise ApiError("bad_saved_game", str(e)) from e
-    rec = stats.record_of(row)
-    return ReplayOut(
-        id=row.id,
-        game=row.game,
-        options=rec.options,
-        deal=row.deal,
-        kind=row.kind,
-        difficulty=_band(rec.difficulty),
-        result=rec.result,
-        time_ms=row.time_ms,
-        score=row.score,
-        hints=row.hints,
-        undos=row.undos,
-        **out,
-    )
+    return replay_out(stats.record_of(row), out)
