@@ -278,3 +278,32 @@ def test_the_follower_gives_up_when_nothing_moves_on() -> None:
     before = progress(spec, state)
     deal = next(m for m in legal_moves(spec, state) if m.dst is None)
     assert progress(spec, apply(spec, state, deal)) != before
+
+
+def test_the_stock_rule_turns_cards_up_before_dealing() -> None:
+    from pasyans.rules.spec import GameSpec
+
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 2)
+    view = known(spec, state)
+    stock = next(m for m in legal_moves(spec, view) if m.dst is None)
+    t = sampling.Tally(won=4, lost=0, unknown=0, votes=((stock, 4),), scores=((stock, 4),))
+    assert isinstance(spec, GameSpec)
+    assert sampling.choose(spec, view, t) == stock  # the samples' favourite
+    lines = sampling.openings(spec, view)
+    assert lines  # a start always has a move that turns a card up
+    for m, n in lines.items():  # each line turns a card up or empties a column
+        after = apply(spec, view, m)
+        assert m.dst is not None and 1 <= n <= 3
+        if n == 1:
+            assert sum(after.down) < sum(view.down) or any(
+                not after.piles[spec.index[f"t{i}"]] for i in range(1, 11)
+            )
+    patient = sampling.choose(spec, view, t, patient=True)
+    assert patient in lines and lines[patient] == min(lines.values())
+    # Only the player's view: the same answer whatever the hidden cards are.
+    other = samples(spec, view, 1, seed=9)[0]
+    assert sampling.openings(spec, known(spec, other)) == lines
+    # Nothing to turn up or empty without the stock: the stock is dealt.
+    every = {apply(spec, view, m) for m in lines}
+    assert sampling.choose(spec, view, t, patient=True, avoid=every) == stock

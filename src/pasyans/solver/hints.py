@@ -156,6 +156,7 @@ class Budget:
     samples: int = SAMPLES
     seed: int = 0
     guard: bool = True
+    patient: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -268,7 +269,9 @@ def suggest(
             kv = known(spec, state)
             t = sampled(spec, kv, budget)
             avoid = _after_seen(spec, history)
-            move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
+            move = sampling.choose(
+                spec, kv, t, guard=budget.guard, avoid=avoid, patient=budget.patient
+            )
             if move is not None:
                 n = t.count(move)
                 return Hint(
