@@ -307,3 +307,21 @@ def test_the_stock_rule_turns_cards_up_before_dealing() -> None:
     # Nothing to turn up or empty without the stock: the stock is dealt.
     every = {apply(spec, view, m) for m in lines}
     assert sampling.choose(spec, view, t, patient=True, avoid=every) == stock
+
+
+def test_the_products_hint_works_to_the_games_node_budget() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    state = initial_state(spec, 4)
+    assert hints.product_budget(spec, 0.25) == Budget(
+        seconds=0.25, nodes=hints.HINT_NODES["spider"]
+    )
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    # No time limit: the node budget alone decides, so the hint is reproducible and the
+    # one the follower benchmark measures at that budget.
+    mine = suggest(spec, state, seconds=None)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    bench = suggest(spec, state, budget=Budget(seconds=None, nodes=hints.HINT_NODES["spider"]))
+    assert (mine.move, mine.source) == (bench.move, bench.source)
+    assert hints.product_budget(get_game("spine", {}), 1.0).nodes is None
