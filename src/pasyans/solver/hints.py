@@ -168,11 +168,12 @@ class Budget:
 
 
 HINT_NODES: dict[str, int] = {"spider": 2000, "backbone": 8000, "backbone-classic": 8000}
-"""The node budget of a sampled hint, all samples together, by game (the product's hint:
-:func:`suggest` without a ``budget``) works to it within its time cap; the Winnable?
-estimate keeps the time cap alone, as more search there makes the share more exact). Measured with the hint follower (docs/winnability.md, "Hint follower"): on
-Spider, a bigger search does not make a better hint (strategy fusion), so the hint is
-cheap; Backbone's rows were measured at 8,000. Other games: the time cap alone."""
+"""The node budget of a sampled hint, all samples together, by game: the product's hint
+(:func:`suggest` without a ``budget``) works to it within its time cap. Measured with
+the hint follower (docs/winnability.md, "Hint follower"): on Spider a bigger search does
+not make a better hint (strategy fusion), so the hint is cheap; Backbone's rows were
+measured at 8,000. Other games: the time cap alone. The Winnable? estimate keeps the
+time cap alone (more search makes its share more exact)."""
 
 
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
