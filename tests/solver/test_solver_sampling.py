@@ -312,9 +312,8 @@ def test_the_stock_rule_turns_cards_up_before_dealing() -> None:
 def test_the_products_hint_works_to_the_games_node_budget() -> None:
     spec = get_game("spider", {"suits": "2"})
     state = initial_state(spec, 4)
-    assert hints.product_budget(spec, 0.25) == Budget(
-        seconds=0.25, nodes=hints.HINT_NODES["spider"]
-    )
+    samples, nodes = hints.HINT_BUDGETS["spider", 2]
+    assert hints.product_budget(spec, 0.25) == Budget(seconds=0.25, nodes=nodes, samples=samples)
     hints.TALLIES.clear()
     hints.LINES.clear()
     # No time limit: the node budget alone decides, so the hint is reproducible and the
@@ -322,6 +321,6 @@ def test_the_products_hint_works_to_the_games_node_budget() -> None:
     mine = suggest(spec, state, seconds=None)
     hints.TALLIES.clear()
     hints.LINES.clear()
-    bench = suggest(spec, state, budget=Budget(seconds=None, nodes=hints.HINT_NODES["spider"]))
+    bench = suggest(spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples))
     assert (mine.move, mine.source) == (bench.move, bench.source)
     assert hints.product_budget(get_game("spine", {}), 1.0).nodes is None

@@ -167,19 +167,27 @@ class Budget:
         )
 
 
-HINT_NODES: dict[str, int] = {"spider": 2000, "backbone": 8000, "backbone-classic": 8000}
-"""The node budget of a sampled hint, all samples together, by game: the product's hint
-(:func:`suggest` without a ``budget``) works to it within its time cap. Measured with
-the hint follower (docs/winnability.md, "Hint follower"): on Spider a bigger search does
-not make a better hint (strategy fusion), so the hint is cheap; Backbone's rows were
-measured at 8,000. Other games: the time cap alone. The Winnable? estimate keeps the
-time cap alone (more search makes its share more exact)."""
+HINT_BUDGETS: dict[tuple[str, int], tuple[int, int]] = {
+    ("spider", 1): (16, 4000),
+    ("spider", 2): (8, 8000),
+    ("spider", 4): (8, 8000),
+    ("backbone", 4): (SAMPLES, 8000),
+    ("backbone-classic", 4): (SAMPLES, 8000),
+}
+"""The product's sampled hint, by (game, number of suits): how many samples, and the
+nodes of all their searches together. :func:`suggest` without a ``budget`` works to it
+within its time cap. Measured with the hint follower (docs/winnability.md, "Hint
+follower"): on Spider a bigger search does not make a clearly better hint (strategy
+fusion), so the hint is cheap; Backbone's rows were measured at 8,000. Other games: the
+time cap alone. The Winnable? estimate keeps the time cap alone (more search makes its
+share more exact)."""
 
 
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
-    """The product's hint budget for ``spec``: ``seconds`` and the game's
-    :data:`HINT_NODES`, whichever ends first."""
-    return Budget(seconds=seconds, nodes=HINT_NODES.get(spec.id))
+    """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` and ``seconds``,
+    whichever ends first."""
+    samples, nodes = HINT_BUDGETS.get((spec.id, len(spec.deck_suits)), (SAMPLES, None))
+    return Budget(seconds=seconds, nodes=nodes, samples=samples)
 
 
 class Tallies:
