@@ -11,7 +11,8 @@
   samples of the hidden cards (:mod:`pasyans.solver.sampling`) and plays the move that
   starts a win in most of them; when none wins, the ranked heuristic on the visible cards.
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
-  asking again for the same position, or the Winnable? estimate, costs nothing.
+  asking again for the same position costs nothing. The product's hint works to a node
+  budget per game (:data:`HINT_BUDGETS`) within its time cap.
 - While a move is left, the hint names one (the stock when nothing looks useful).
 """
 
