@@ -324,3 +324,37 @@ def test_the_products_hint_works_to_the_games_node_budget() -> None:
     bench = suggest(spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples))
     assert (mine.move, mine.source) == (bench.move, bench.source)
     assert hints.product_budget(get_game("spine", {}), 1.0).nodes is None
+
+
+def test_escalation_searches_again_only_when_no_sample_is_won() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 69)
+    view = known(spec, state)
+    small = Budget(seconds=None, nodes=1000, samples=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    assert hints.sampled(spec, view, small).won == 0  # 250 nodes a sample: not enough
+    bigger = Budget(seconds=None, nodes=1000, samples=4, escalate=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    t = hints.sampled(spec, view, bigger)
+    assert t.won > 0  # searched again with 1,000 nodes a sample
+    # Reproducible, and only the player's view counts: another arrangement of the hidden
+    # cards gives the same hint for the same seed.
+    other = samples(spec, view, 1, seed=11)[0]
+    answers = []
+    for s in (state, other):
+        hints.TALLIES.clear()
+        hints.LINES.clear()
+        answers.append(suggest(spec, s, budget=bigger).move)
+    assert answers[0] == answers[1] is not None
+    # A sample won at the first budget: no second search (the same tally as without).
+    easy = Budget(seconds=None, nodes=4000, samples=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    plain = hints.sampled(spec, view, easy)
+    assert plain.won > 0
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    again = Budget(seconds=None, nodes=4000, samples=4, escalate=4)
+    assert hints.sampled(spec, view, again) == plain

@@ -150,7 +150,9 @@ class Budget:
     """The work of one hint or estimate: ``samples`` completions of the hidden cards (0:
     the visible heuristic alone, the pre-sampling hint), ``seconds`` and/or ``nodes``
     shared between them (``nodes`` makes the answer reproducible), the samples' ``seed``,
-    and whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on."""
+    whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on, whether the
+    expert's stock rule is (``patient``, measured worse: off), and ``escalate``: when no
+    sample is won within ``nodes``, search them again with that many times the nodes."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -158,6 +160,7 @@ class Budget:
     seed: int = 0
     guard: bool = True
     patient: bool = False
+    escalate: int = 1
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -231,7 +234,9 @@ TALLIES = Tallies()
 
 def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
     """The searches of ``budget.samples`` completions of ``view`` (a
-    :func:`sampling.known` position), remembered in :data:`TALLIES`."""
+    :func:`sampling.known` position), remembered in :data:`TALLIES`. With
+    ``budget.escalate``, when no sample is won and some are undecided, the samples are
+    searched again with that many times the nodes (within the same time limit)."""
     t = TALLIES.get(spec, view, budget)
     if t is None:
         seconds, nodes = budget.share()
@@ -239,30 +244,42 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
         if seconds is not None:  # half the time for the samples, half for the scoring
             seconds /= 2
             deadline = time.perf_counter() + 2 * seconds * budget.samples
-
-        def search(s: State) -> tuple[Winnable, Move | None]:
-            wait = seconds
-            if deadline is not None and seconds is not None:
-                wait = min(seconds, deadline - time.perf_counter())
-                if wait <= 0:
-                    return "unknown", None
-            return _search(spec, s, wait, nodes, SAMPLE_LINE)
-
-        def stop() -> bool:
-            return deadline is not None and time.perf_counter() >= deadline
-
-        states = sampling.samples(spec, view, budget.samples, budget.seed)
-        t = sampling.tally(
-            spec,
-            view,
-            states,
-            search,
-            guard=budget.guard,
-            extra=lambda: useful_moves(spec, visible(spec, view), 2),
-            stop=stop,
-        )
+        t = _tally(spec, view, budget, seconds, nodes, deadline)
+        if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
+            t = _tally(spec, view, budget, seconds, nodes * budget.escalate, deadline)
         TALLIES.put(spec, view, budget, t)
     return t
+
+
+def _tally(
+    spec: GameSpec,
+    view: State,
+    budget: Budget,
+    seconds: float | None,
+    nodes: int | None,
+    deadline: float | None,
+) -> sampling.Tally:
+    def search(s: State) -> tuple[Winnable, Move | None]:
+        wait = seconds
+        if deadline is not None and seconds is not None:
+            wait = min(seconds, deadline - time.perf_counter())
+            if wait <= 0:
+                return "unknown", None
+        return _search(spec, s, wait, nodes, SAMPLE_LINE)
+
+    def stop() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    states = sampling.samples(spec, view, budget.samples, budget.seed)
+    return sampling.tally(
+        spec,
+        view,
+        states,
+        search,
+        guard=budget.guard,
+        extra=lambda: useful_moves(spec, visible(spec, view), 2),
+        stop=stop,
+    )
 
 
 def hidden_to_player(spec: GameSpec, state: State) -> bool:
