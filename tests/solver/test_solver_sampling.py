@@ -312,8 +312,9 @@ def test_the_stock_rule_turns_cards_up_before_dealing() -> None:
 def test_the_products_hint_works_to_the_games_node_budget() -> None:
     spec = get_game("spider", {"suits": "2"})
     state = initial_state(spec, 4)
-    samples, nodes = hints.HINT_BUDGETS["spider", 2]
-    assert hints.product_budget(spec, 0.25) == Budget(seconds=0.25, nodes=nodes, samples=samples)
+    samples, nodes, escalate = hints.HINT_BUDGETS["spider", 2]
+    product = Budget(seconds=0.25, nodes=nodes, samples=samples, escalate=escalate)
+    assert hints.product_budget(spec, 0.25) == product
     hints.TALLIES.clear()
     hints.LINES.clear()
     # No time limit: the node budget alone decides, so the hint is reproducible and the
@@ -321,7 +322,9 @@ def test_the_products_hint_works_to_the_games_node_budget() -> None:
     mine = suggest(spec, state, seconds=None)
     hints.TALLIES.clear()
     hints.LINES.clear()
-    bench = suggest(spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples))
+    bench = suggest(
+        spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples, escalate=escalate)
+    )
     assert (mine.move, mine.source) == (bench.move, bench.source)
     assert hints.product_budget(get_game("spine", {}), 1.0).nodes is None
 

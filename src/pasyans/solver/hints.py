@@ -171,27 +171,28 @@ class Budget:
         )
 
 
-HINT_BUDGETS: dict[tuple[str, int], tuple[int, int]] = {
-    ("spider", 1): (16, 4000),
-    ("spider", 2): (8, 8000),
-    ("spider", 4): (8, 8000),
-    ("backbone", 4): (SAMPLES, 8000),
-    ("backbone-classic", 4): (SAMPLES, 8000),
+HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
+    ("spider", 1): (16, 4000, 4),
+    ("spider", 2): (8, 8000, 4),
+    ("spider", 4): (8, 8000, 4),
+    ("backbone", 4): (SAMPLES, 8000, 1),
+    ("backbone-classic", 4): (SAMPLES, 8000, 1),
 }
-"""The product's sampled hint, by (game, number of suits): how many samples, and the
-nodes of all their searches together. :func:`suggest` without a ``budget`` works to it
-within its time cap. Measured with the hint follower (docs/winnability.md, "Hint
-follower"): on Spider a bigger search does not make a clearly better hint (strategy
-fusion), so the hint is cheap; Backbone's rows were measured at 8,000. Other games: the
-time cap alone. The Winnable? estimate keeps the time cap alone (more search makes its
-share more exact)."""
+"""The product's sampled hint, by (game, number of suits): how many samples, the nodes of
+all their searches together, and the escalation (:attr:`Budget.escalate`).
+:func:`suggest` without a ``budget`` works to it within its time cap. Measured with the
+hint follower (docs/winnability.md, "Hint follower"): on Spider a bigger search does not
+make a clearly better hint (strategy fusion), so the hint is cheap, and searches again
+with 4 times the nodes only when no sample is won; Backbone's rows were measured at
+8,000. Other games: the time cap alone. The Winnable? estimate keeps the time cap alone
+(more search makes its share more exact)."""
 
 
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` and ``seconds``,
     whichever ends first."""
-    samples, nodes = HINT_BUDGETS.get((spec.id, len(spec.deck_suits)), (SAMPLES, None))
-    return Budget(seconds=seconds, nodes=nodes, samples=samples)
+    samples, nodes, escalate = HINT_BUDGETS.get((spec.id, len(spec.deck_suits)), (SAMPLES, None, 1))
+    return Budget(seconds=seconds, nodes=nodes, samples=samples, escalate=escalate)
 
 
 class Tallies:
