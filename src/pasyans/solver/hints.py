@@ -183,7 +183,7 @@ all their searches together, and the escalation (:attr:`Budget.escalate`, 1: non
 :func:`suggest` without a ``budget`` works to it within its time cap. Measured with the
 hint follower (docs/winnability.md, "Hint follower"): on Spider a bigger search does not
 make a clearly better hint (strategy fusion), so the hint is cheap; escalation did not
-win more (1 suit: 76 against 76 of deals 1-93, at twice the CPU; 2 suits: 9 against 9
+win more (1 suit: 77 against 77 of deals 1-93, at twice the CPU; 2 suits: 9 against 9
 of deals 1001-1020), so it is off; Backbone's rows were measured at 8,000. Other games:
 the time cap alone. The Winnable? estimate keeps the time cap alone (more search makes
 its share more exact)."""
