@@ -70,6 +70,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
     else:
         text = f"sampled {budget.samples}, {budget.nodes} nodes/hint"
         text += "" if budget.guard else ", no guard"
+        text += ", stock rule" if budget.patient else ""
+        text += f", escalate x{budget.escalate}" if budget.escalate > 1 else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -83,6 +85,10 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=8000, help="search nodes per hint, all samples")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-guard", action="store_true", help="no strategy-fusion guard")
+    ap.add_argument("--patient", action="store_true", help="the expert's stock rule")
+    ap.add_argument(
+        "--escalate", type=int, default=1, help="no sample won: search again with N x nodes"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -96,6 +102,8 @@ def main() -> None:
         samples=args.samples,
         seed=args.seed,
         guard=not args.no_guard,
+        patient=args.patient,
+        escalate=args.escalate,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -278,3 +278,86 @@ def test_the_follower_gives_up_when_nothing_moves_on() -> None:
     before = progress(spec, state)
     deal = next(m for m in legal_moves(spec, state) if m.dst is None)
     assert progress(spec, apply(spec, state, deal)) != before
+
+
+def test_the_stock_rule_turns_cards_up_before_dealing() -> None:
+    from pasyans.rules.spec import GameSpec
+
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 2)
+    view = known(spec, state)
+    stock = next(m for m in legal_moves(spec, view) if m.dst is None)
+    t = sampling.Tally(won=4, lost=0, unknown=0, votes=((stock, 4),), scores=((stock, 4),))
+    assert isinstance(spec, GameSpec)
+    assert sampling.choose(spec, view, t) == stock  # the samples' favourite
+    lines = sampling.openings(spec, view)
+    assert lines  # a start always has a move that turns a card up
+    for m, n in lines.items():  # each line turns a card up or empties a column
+        after = apply(spec, view, m)
+        assert m.dst is not None and 1 <= n <= 3
+        if n == 1:
+            assert sum(after.down) < sum(view.down) or any(
+                not after.piles[spec.index[f"t{i}"]] for i in range(1, 11)
+            )
+    patient = sampling.choose(spec, view, t, patient=True)
+    assert patient in lines and lines[patient] == min(lines.values())
+    # Only the player's view: the same answer whatever the hidden cards are.
+    other = samples(spec, view, 1, seed=9)[0]
+    assert sampling.openings(spec, known(spec, other)) == lines
+    # Nothing to turn up or empty without the stock: the stock is dealt.
+    every = {apply(spec, view, m) for m in lines}
+    assert sampling.choose(spec, view, t, patient=True, avoid=every) == stock
+
+
+def test_the_products_hint_works_to_the_games_node_budget() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    state = initial_state(spec, 4)
+    samples, nodes, escalate = hints.HINT_BUDGETS["spider", 2]
+    product = Budget(seconds=0.25, nodes=nodes, samples=samples, escalate=escalate)
+    assert hints.product_budget(spec, 0.25) == product
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    # No time limit: the node budget alone decides, so the hint is reproducible and the
+    # one the follower benchmark measures at that budget.
+    mine = suggest(spec, state, seconds=None)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    bench = suggest(
+        spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples, escalate=escalate)
+    )
+    assert (mine.move, mine.source) == (bench.move, bench.source)
+    assert hints.product_budget(get_game("spine", {}), 1.0).nodes is None
+
+
+def test_escalation_searches_again_only_when_no_sample_is_won() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 69)
+    view = known(spec, state)
+    small = Budget(seconds=None, nodes=1000, samples=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    assert hints.sampled(spec, view, small).won == 0  # 250 nodes a sample: not enough
+    bigger = Budget(seconds=None, nodes=1000, samples=4, escalate=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    t = hints.sampled(spec, view, bigger)
+    assert t.won > 0  # searched again with 1,000 nodes a sample
+    # Reproducible, and only the player's view counts: another arrangement of the hidden
+    # cards gives the same hint for the same seed.
+    other = samples(spec, view, 1, seed=11)[0]
+    answers = []
+    for s in (state, other):
+        hints.TALLIES.clear()
+        hints.LINES.clear()
+        answers.append(suggest(spec, s, budget=bigger).move)
+    assert answers[0] == answers[1] is not None
+    # A sample won at the first budget: no second search (the same tally as without).
+    easy = Budget(seconds=None, nodes=4000, samples=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    plain = hints.sampled(spec, view, easy)
+    assert plain.won > 0
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    again = Budget(seconds=None, nodes=4000, samples=4, escalate=4)
+    assert hints.sampled(spec, view, again) == plain

@@ -11,7 +11,8 @@
   samples of the hidden cards (:mod:`pasyans.solver.sampling`) and plays the move that
   starts a win in most of them; when none wins, the ranked heuristic on the visible cards.
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
-  asking again for the same position, or the Winnable? estimate, costs nothing.
+  asking again for the same position costs nothing. The product's hint works to a node
+  budget per game (:data:`HINT_BUDGETS`) within its time cap.
 - While a move is left, the hint names one (the stock when nothing looks useful).
 """
 
@@ -149,13 +150,17 @@ class Budget:
     """The work of one hint or estimate: ``samples`` completions of the hidden cards (0:
     the visible heuristic alone, the pre-sampling hint), ``seconds`` and/or ``nodes``
     shared between them (``nodes`` makes the answer reproducible), the samples' ``seed``,
-    and whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on."""
+    whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on, whether the
+    expert's stock rule is (``patient``, measured worse: off), and ``escalate``: when no
+    sample is won within ``nodes``, search them again with that many times the nodes."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
     samples: int = SAMPLES
     seed: int = 0
     guard: bool = True
+    patient: bool = False
+    escalate: int = 1
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -164,6 +169,31 @@ class Budget:
             None if self.seconds is None else self.seconds / n,
             None if self.nodes is None else max(self.nodes // n, 1),
         )
+
+
+HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
+    ("spider", 1): (16, 4000, 1),
+    ("spider", 2): (8, 8000, 1),
+    ("spider", 4): (8, 8000, 1),
+    ("backbone", 4): (SAMPLES, 8000, 1),
+    ("backbone-classic", 4): (SAMPLES, 8000, 1),
+}
+"""The product's sampled hint, by (game, number of suits): how many samples, the nodes of
+all their searches together, and the escalation (:attr:`Budget.escalate`, 1: none).
+:func:`suggest` without a ``budget`` works to it within its time cap. Measured with the
+hint follower (docs/winnability.md, "Hint follower"): on Spider a bigger search does not
+make a clearly better hint (strategy fusion), so the hint is cheap; escalation did not
+win more (1 suit: 77 against 77 of deals 1-93, at twice the CPU; 2 suits: 9 against 9
+of deals 1001-1020), so it is off; Backbone's rows were measured at 8,000. Other games:
+the time cap alone. The Winnable? estimate keeps the time cap alone (more search makes
+its share more exact)."""
+
+
+def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
+    """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` and ``seconds``,
+    whichever ends first."""
+    samples, nodes, escalate = HINT_BUDGETS.get((spec.id, len(spec.deck_suits)), (SAMPLES, None, 1))
+    return Budget(seconds=seconds, nodes=nodes, samples=samples, escalate=escalate)
 
 
 class Tallies:
@@ -206,7 +236,9 @@ TALLIES = Tallies()
 
 def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
     """The searches of ``budget.samples`` completions of ``view`` (a
-    :func:`sampling.known` position), remembered in :data:`TALLIES`."""
+    :func:`sampling.known` position), remembered in :data:`TALLIES`. With
+    ``budget.escalate``, when no sample is won and some are undecided, the samples are
+    searched again with that many times the nodes (within the same time limit)."""
     t = TALLIES.get(spec, view, budget)
     if t is None:
         seconds, nodes = budget.share()
@@ -214,30 +246,42 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
         if seconds is not None:  # half the time for the samples, half for the scoring
             seconds /= 2
             deadline = time.perf_counter() + 2 * seconds * budget.samples
-
-        def search(s: State) -> tuple[Winnable, Move | None]:
-            wait = seconds
-            if deadline is not None and seconds is not None:
-                wait = min(seconds, deadline - time.perf_counter())
-                if wait <= 0:
-                    return "unknown", None
-            return _search(spec, s, wait, nodes, SAMPLE_LINE)
-
-        def stop() -> bool:
-            return deadline is not None and time.perf_counter() >= deadline
-
-        states = sampling.samples(spec, view, budget.samples, budget.seed)
-        t = sampling.tally(
-            spec,
-            view,
-            states,
-            search,
-            guard=budget.guard,
-            extra=lambda: useful_moves(spec, visible(spec, view), 2),
-            stop=stop,
-        )
+        t = _tally(spec, view, budget, seconds, nodes, deadline)
+        if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
+            t = _tally(spec, view, budget, seconds, nodes * budget.escalate, deadline)
         TALLIES.put(spec, view, budget, t)
     return t
+
+
+def _tally(
+    spec: GameSpec,
+    view: State,
+    budget: Budget,
+    seconds: float | None,
+    nodes: int | None,
+    deadline: float | None,
+) -> sampling.Tally:
+    def search(s: State) -> tuple[Winnable, Move | None]:
+        wait = seconds
+        if deadline is not None and seconds is not None:
+            wait = min(seconds, deadline - time.perf_counter())
+            if wait <= 0:
+                return "unknown", None
+        return _search(spec, s, wait, nodes, SAMPLE_LINE)
+
+    def stop() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    states = sampling.samples(spec, view, budget.samples, budget.seed)
+    return sampling.tally(
+        spec,
+        view,
+        states,
+        search,
+        guard=budget.guard,
+        extra=lambda: useful_moves(spec, visible(spec, view), 2),
+        stop=stop,
+    )
 
 
 def hidden_to_player(spec: GameSpec, state: State) -> bool:
@@ -258,8 +302,11 @@ def suggest(
     visible heuristic. ``history``: positions already played (not suggested again).
     ``budget`` (or just ``seconds``) bounds the work. While any move is left the hint
     names one."""
+    exact_nodes = None  # the product's exact search (every card known): the time cap alone
     if budget is None:
-        budget = Budget(seconds=seconds)
+        budget = product_budget(spec, seconds)
+    else:
+        exact_nodes = budget.nodes
     if core.is_won(spec, state):
         return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
     if hidden_to_player(spec, state):
@@ -268,7 +315,9 @@ def suggest(
             kv = known(spec, state)
             t = sampled(spec, kv, budget)
             avoid = _after_seen(spec, history)
-            move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
+            move = sampling.choose(
+                spec, kv, t, guard=budget.guard, avoid=avoid, patient=budget.patient
+            )
             if move is not None:
                 n = t.count(move)
                 return Hint(
@@ -295,8 +344,7 @@ def suggest(
                 "Этот ход выглядит полезным (часть карт ещё скрыта).",
             )
         return any_move(spec, view, seen)
-    seconds_, nodes = budget.seconds, budget.nodes
-    outcome, first = _search(spec, state, seconds_, nodes)
+    outcome, first = _search(spec, state, budget.seconds, exact_nodes)
     if first is not None:
         return Hint(first, "solver", True, "This move starts a win.", "Этот ход ведёт к победе.")
     if outcome == "lost":

@@ -196,7 +196,82 @@ def reveals(spec: GameSpec, view: State, move: Move) -> bool:
     return sum(core.apply(spec, view, move).down) < sum(view.down)
 
 
+def _empty_columns(spec: GameSpec, state: State) -> int:
+    return sum(
+        1 for p, pile in zip(spec.piles, state.piles, strict=True)
+        if p.kind is PileKind.COLUMN and not pile
+    )  # fmt: skip
+
+
+def openings(
+    spec: GameSpec,
+    view: State,
+    *,
+    depth: int = 3,
+    cap: int = 600,
+    avoid: Collection[State] = (),
+) -> dict[Move, int]:
+    """The expert's test before dealing the stock: the first moves of the lines of at most
+    ``depth`` visible moves (no stock click, no position in ``avoid``) that turn a
+    face-down card up or empty a column, each with its shortest line's length. A
+    breadth-first search over the player's view (``cap`` positions at most): the moves of
+    face-up cards do not depend on the hidden ones, so no sample is needed and nothing
+    hidden is read."""
+    down, empty = sum(view.down), _empty_columns(spec, view)
+    found: dict[Move, int] = {}
+    seen = {view}
+    frontier: list[tuple[State, Move | None]] = [(view, None)]
+    for level in range(1, depth + 1):
+        nxt: list[tuple[State, Move | None]] = []
+        for state, first in frontier:
+            for m in core.legal_moves(spec, state):
+                if m.dst is None:
+                    continue
+                head = m if first is None else first
+                if head in found:
+                    continue
+                after = core.apply(spec, state, m)
+                if after in seen or after in avoid:
+                    continue
+                seen.add(after)
+                if sum(after.down) < down or _empty_columns(spec, after) > empty:
+                    found[head] = level
+                elif len(seen) < cap:
+                    nxt.append((after, head))
+        frontier = nxt
+        if not frontier:
+            break
+    return found
+
+
 def choose(
+    spec: GameSpec,
+    view: State,
+    t: Tally,
+    *,
+    guard: bool = True,
+    avoid: Collection[State] = (),
+    patient: bool = False,
+) -> Move | None:
+    """The move to play (see :func:`_choose`). With ``patient`` (the expert's stock
+    rule), the stock is not dealt while visible moves can still turn a card up or empty
+    a column (:func:`openings`): the first move of such a line is played instead, the
+    best-scored one, then the shortest line."""
+    move = _choose(spec, view, t, guard=guard, avoid=avoid)
+    if not patient or move is None or move.dst is not None:
+        return move
+    lines = openings(spec, view, avoid=avoid)
+    if not lines:
+        return move
+    scores = dict(t.scores)
+    votes = dict(t.votes)
+    return min(
+        lines,
+        key=lambda m: (-scores.get(m, 0), lines[m], -votes.get(m, 0), m.to_str()),
+    )
+
+
+def _choose(
     spec: GameSpec,
     view: State,
     t: Tally,
