@@ -114,10 +114,8 @@ def test_cookieless_new_players_capped_per_address(make_app: Any) -> None:
         assert c.post("/api/games", json={"game": "spider"}).status_code == 201
 
 
-def test_fresh_cookie_is_no_fresh_allowance(make_app: Any) -> None:
-    """The search allowance holds per address too: new cookies do not reset it."""
-    hints.LINES.clear()
-    app = make_app(rate_hint_per_minute=1, rate_hint_burst=1, rate_address_factor=2)
+def hints_with_fresh_cookies(app: Any) -> list[int]:
+    """A hint each from three new players (fresh cookies) on one address: the status codes."""
     codes = []
     for deal in (7, 8, 9):
         with TestClient(app) as c:
@@ -126,7 +124,14 @@ def test_fresh_cookie_is_no_fresh_allowance(make_app: Any) -> None:
             codes.append(
                 c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]}).status_code
             )
-    assert codes == [200, 200, 429]
+    return codes
+
+
+def test_fresh_cookie_is_no_fresh_allowance(make_app: Any) -> None:
+    """The search allowance holds per address too: new cookies do not reset it."""
+    hints.LINES.clear()
+    app = make_app(rate_hint_per_minute=1, rate_hint_burst=1, rate_address_factor=2)
+    assert hints_with_fresh_cookies(app) == [200, 200, 429]
 
 
 def test_limits_hold_across_workers(make_app: Any) -> None:
@@ -307,15 +312,7 @@ def test_searches_per_address_are_capped(make_app: Any) -> None:
     limits: SharedLimits = app.state.limits
     assert limits.address["search"] == Limit("search", 1, 2)
     assert limits.player["search"] == Limit("search", 60, 30)
-    codes = []
-    for deal in (7, 8, 9):
-        with TestClient(app) as c:
-            r = c.post("/api/games", json={"game": "spine", "deal": deal, "solvable": False})
-            g = r.json()
-            codes.append(
-                c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]}).status_code
-            )
-    assert codes == [200, 200, 429]
+    assert hints_with_fresh_cookies(app) == [200, 200, 429]
     d = Settings()
     default = make_app(rate_hint_per_minute=d.rate_hint_per_minute).state.limits
     assert default.address["search"] == Limit("search", 60, 30)
