@@ -45,6 +45,9 @@ def make_settings(db_url: str, tmp_path: Path) -> Callable[..., Settings]:
             "rate_new_player_per_hour": 0,
             "pool_inline": True,
             "hint_seconds": 0.5,
+            # A search process started for every app costs each test a process start
+            # (importing the server); the test of the start-up turns it back on.
+            "solver_prestart": False,
         }
         values.update(changes)
         return Settings(**values)  # type: ignore[arg-type]

@@ -88,7 +88,7 @@ def test_the_search_processes_start_with_the_server(make_app: Any) -> None:
     after a server start does not wait for the forkserver to import the solver (once
     16 s), and runs in a process that was already there."""
     solving.SEARCHES.shutdown()  # none left from an earlier test
-    app = make_app()
+    app = make_app(solver_prestart=True)
     with TestClient(app) as c:
         assert solving.SEARCHES.ready.wait(120)  # before any request
         pids = solving.SEARCHES.started
@@ -101,6 +101,15 @@ def test_the_search_processes_start_with_the_server(make_app: Any) -> None:
         executor = solving.SEARCHES._executor
         assert executor is not None and set(executor._processes) == set(pids)
     assert not solving.SEARCHES.ready.is_set()  # stopped with the app
+
+
+def test_no_search_process_before_a_search_without_prestart(make_app: Any) -> None:
+    """With ``solver_prestart`` off the processes start at the first search, as before."""
+    solving.SEARCHES.shutdown()
+    with TestClient(make_app(solver_prestart=False)) as c:
+        c.get("/healthz")
+        assert not solving.SEARCHES.ready.wait(0.5)
+        assert solving.SEARCHES._executor is None
 
 
 def test_a_starved_search_answers_unknown_at_once(

@@ -39,7 +39,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     forkserver) outlived the server after a SIGTERM."""
     from pasyans.server.solving import SEARCHES
 
-    processes = app.state.settings.solver_processes
+    processes = app.state.settings.solver_processes if app.state.settings.solver_prestart else 0
     threading.Thread(
         target=SEARCHES.start, args=(processes,), name="pasyans-searches", daemon=True
     ).start()

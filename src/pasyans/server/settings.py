@@ -56,6 +56,11 @@ class Settings(BaseSettings):
         description="Processes per web worker that run hint and winnability searches "
         "(0: in the request's thread, which slows the worker's other requests meanwhile).",
     )
+    solver_prestart: bool = Field(
+        default=True,
+        description="Start the search processes with the server (in the background), so "
+        "the first hint does not wait for them; off: at the first search.",
+    )
     active_gap_seconds: float = Field(
         default=30.0, gt=0, description="Longest gap between signs of activity that counts."
     )
