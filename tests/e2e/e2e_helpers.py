@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from pasyans.engine.moves import Move
 
@@ -20,6 +20,26 @@ NO_AUTO_MOVES = """(() => {
 })();"""
 """Switches the table's safe auto-moves off unless the page already chose (tests of other
 features count moves exactly; ``@pytest.mark.auto_moves`` keeps the default, on)."""
+
+
+def device_context(
+    browser: Browser,
+    base_url: str,
+    size: tuple[int, int],
+    scale: float = 1,
+    touch: bool = False,
+    locale: str = "en-US",
+) -> BrowserContext:
+    """A browser context like a device: ``size`` (width, height) in CSS pixels, its pixel
+    ratio, and a touch screen that is also a mobile browser when ``touch``."""
+    return browser.new_context(
+        base_url=base_url,
+        viewport={"width": size[0], "height": size[1]},
+        device_scale_factor=scale,
+        has_touch=touch,
+        is_mobile=touch,
+        locale=locale,
+    )
 
 
 def open_table(

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from e2e_helpers import NO_AUTO_MOVES, wait_table
+from e2e_helpers import NO_AUTO_MOVES, device_context, wait_table
 from e2e_server import serve_app
 from playwright.sync_api import sync_playwright
 
@@ -54,14 +54,7 @@ def shoot(out: Path) -> None:
     ):
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for name, (path, w, h, dpr, touch, large, locale) in SHOTS.items():
-            ctx = browser.new_context(
-                base_url=url,
-                viewport={"width": w, "height": h},
-                device_scale_factor=dpr,
-                has_touch=touch,
-                is_mobile=touch,
-                locale=locale,
-            )
+            ctx = device_context(browser, url, (w, h), dpr, touch, locale)
             ctx.add_init_script(NO_AUTO_MOVES)
             if large:
                 ctx.add_init_script(LARGE)

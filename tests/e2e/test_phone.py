@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 import pytest
 from e2e_geometry import OPTION_SETS, VIEWPORTS, Geometry, measure
-from e2e_helpers import api_play, open_table, wait_table
+from e2e_helpers import api_play, device_context, open_table, wait_table
 from e2e_positions import first_card_move
 from playwright.sync_api import Browser, Page, expect
 
@@ -32,14 +32,7 @@ def _name(game: str, options: dict[str, str]) -> str:
 
 def _context(browser: Browser, base_url: str, vp: str, locale: str = "en-US") -> Any:
     w, h, dpr, touch = VIEWPORTS[vp]
-    return browser.new_context(
-        base_url=base_url,
-        viewport={"width": w, "height": h},
-        device_scale_factor=dpr,
-        has_touch=touch,
-        is_mobile=touch,
-        locale=locale,
-    )
+    return device_context(browser, base_url, (w, h), dpr, touch, locale)
 
 
 def _set_large(page: Page, on: bool) -> None:

@@ -14,6 +14,7 @@ from e2e_helpers import (
     NO_AUTO_MOVES,
     api_play,
     card,
+    device_context,
     dom_piles,
     drag,
     drop_spot,
@@ -53,13 +54,7 @@ def test_table_draws_every_pile_and_card(page: Page, game: str, shots: Path) -> 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_table_on_a_phone(browser: Browser, base_url: str, game: str, shots: Path) -> None:
-    ctx = browser.new_context(
-        base_url=base_url,
-        viewport={"width": 390, "height": 844},
-        locale="en-US",
-        has_touch=True,
-        is_mobile=True,
-    )
+    ctx = device_context(browser, base_url, (390, 844), touch=True)
     ctx.add_init_script(NO_AUTO_MOVES)  # this test counts moves exactly
     page = ctx.new_page()
     errors: list[str] = []

@@ -3,9 +3,38 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
+
+STARTED = "Application startup complete"
+"""What uvicorn logs when a worker has started."""
+
+
+def wait_until_started(
+    proc: subprocess.Popen[bytes], base: str, log: Path, workers: int, before: int = 0
+) -> None:
+    """Until ``/healthz`` answers and ``workers`` workers have started since the log had
+    ``before`` start lines (a restarted server appends to the same log). Callers wait for
+    one worker of two: on a machine with a load of 10 on 2 cores the second worker was
+    seen killed and restarted by uvicorn's supervisor for two minutes, and the second of
+    two may still be importing the app when the first answers."""
+    deadline = time.monotonic() + 120
+    while True:
+        assert proc.poll() is None, log.read_text()
+        try:
+            started = log.read_text().count(STARTED) - before
+            if started >= workers and httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
 
 CARD = re.compile(r"^(?:[A2-9TJQK][CDHS])$")
 

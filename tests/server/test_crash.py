@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from server_helpers import STARTED, wait_until_started
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
@@ -36,27 +37,6 @@ from pasyans.server.models import GameRow
 PASYANS = Path(sys.executable).parent / "pasyans"
 PLAYERS = 8
 MIN_ACKS = 12 * PLAYERS
-
-
-STARTED = "Application startup complete"
-
-
-def wait_until_started(
-    proc: subprocess.Popen[bytes], base: str, log: Path, workers: int, before: int
-) -> None:
-    """Until ``/healthz`` answers and every worker has started (the second of two workers
-    may still be importing the app on a busy machine when the first answers)."""
-    deadline = time.monotonic() + 120
-    while True:
-        assert proc.poll() is None, log.read_text()
-        try:
-            started = log.read_text().count(STARTED) - before
-            if started >= workers and httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, log.read_text()
-        time.sleep(0.1)
 
 
 class Serve:

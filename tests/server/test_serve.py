@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from server_helpers import wait_until_started
 
 from pasyans.devtools import free_port
 
@@ -61,23 +62,6 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
         log.close()
-
-
-def wait_until_started(proc: subprocess.Popen[bytes], base: str, log: Path, workers: int) -> None:
-    """Until ``/healthz`` answers and ``workers`` workers have started. Only one is waited
-    for with two: on a machine with a load of 10 on 2 cores the second worker was seen
-    killed and restarted by uvicorn's supervisor for two minutes (not yet understood)."""
-    deadline = time.monotonic() + 120
-    while True:
-        assert proc.poll() is None, log.read_text()
-        try:
-            started = log.read_text().count("Application startup complete")
-            if started >= workers and httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, log.read_text()
-        time.sleep(0.2)
 
 
 def test_serve_answers_and_makes_its_database(server: Server, tmp_path: Path) -> None:
