@@ -102,7 +102,9 @@ def _band(difficulty: str | None) -> Difficulty | None:
     return None
 
 
-class HistoryItem(BaseModel):
+class GameRecordOut(BaseModel):
+    """What a history item and a replay both say of a game (:func:`_common`)."""
+
     id: str
     game: str
     options: dict[str, str]
@@ -112,13 +114,16 @@ class HistoryItem(BaseModel):
         default=None, description="A solvable deal's difficulty; null: random."
     )
     result: Result
-    clean: bool
     time_ms: int
-    moves: int = Field(description="Moves of the final line (what the table showed).")
-    moves_total: int = Field(description="Every move played, undone ones and restarts too.")
     score: int
     hints: int
     undos: int
+
+
+class HistoryItem(GameRecordOut):
+    clean: bool
+    moves: int = Field(description="Moves of the final line (what the table showed).")
+    moves_total: int = Field(description="Every move played, undone ones and restarts too.")
     restarts: int
     started_at: datetime
     finished_at: datetime | None
@@ -141,20 +146,7 @@ class ResetOut(BaseModel):
     deleted: int
 
 
-class ReplayOut(BaseModel):
-    id: str
-    game: str
-    options: dict[str, str]
-    deal: int
-    kind: str
-    difficulty: Difficulty | None = Field(
-        default=None, description="A solvable deal's difficulty; null: random."
-    )
-    result: Result
-    time_ms: int
-    score: int
-    hints: int
-    undos: int
+class ReplayOut(GameRecordOut):
     step: int = Field(description="Moves played in the view: 0 … steps.")
     steps: int
     moves: list[str] = Field(description="The line in text notation; step k follows moves[k-1].")
