@@ -12,6 +12,7 @@ from pasyans.deals import (
     DEFAULT_DIFFICULTY,
     DIFFICULTIES,
     GENERATOR_VERSION,
+    SolvableDeal,
     default_kind,
     load_game,
     make_solvable,
@@ -22,7 +23,7 @@ from pasyans.engine.core import autocollect_moves, deck_for, initial_state, is_w
 from pasyans.errors import OptionError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
-from pasyans.rules.spec import PileKind
+from pasyans.rules.spec import GameSpec, PileKind
 from pasyans.solver.autoplay import obvious_play
 from pasyans.solver.difficulty import simple_player_wins
 from pasyans.solver.forward import replays_to_a_win
@@ -107,6 +108,19 @@ def test_spine_deals_look_like_random_ones() -> None:
     assert mean(1.0 if list(t[::-1]) == sorted(t) else 0.0 for t in tops) < 0.05
 
 
+def _ordered_bands(
+    spec: GameSpec, deals: range, gaps: tuple[float, float]
+) -> list[dict[str, SolvableDeal]]:
+    """The bands of ``deals``: ordered by measure on every number, and their means apart by
+    more than ``gaps`` (easy to medium, medium to hard)."""
+    made = [bands(spec, d) for d in deals]
+    for b in made:
+        assert b["easy"].measure <= b["medium"].measure <= b["hard"].measure
+    m = {band: mean(b[band].measure for b in made) for band in DIFFICULTIES}
+    assert m["easy"] + gaps[0] < m["medium"] < m["hard"] - gaps[1], m
+    return made
+
+
 @pytest.mark.slow
 def test_difficulty_bands_differ() -> None:
     """Easy, medium and hard are the lowest, middle and highest measure of a deal's three
@@ -115,11 +129,7 @@ def test_difficulty_bands_differ() -> None:
     from pasyans.solver.difficulty import measure
 
     spec = get_game("spine")
-    made = [bands(spec, d) for d in range(2001, 2021)]
-    for b in made:
-        assert b["easy"].measure <= b["medium"].measure <= b["hard"].measure
-    m = {band: mean(b[band].measure for b in made) for band in DIFFICULTIES}
-    assert m["easy"] + 0.05 < m["medium"] < m["hard"] - 0.02, m
+    made = _ordered_bands(spec, range(2001, 2021), (0.05, 0.02))
     wins = {band: sum(measure(spec, b[band].state).wins for b in made) for band in DIFFICULTIES}
     assert wins["easy"] > wins["hard"], wins
 
@@ -281,12 +291,7 @@ def test_spine_targets_on_a_far_range() -> None:
 @pytest.mark.slow
 def test_difficulty_bands_differ_in_another_game() -> None:
     """Backbone's bands too: ordered on every number, apart on average."""
-    spec = get_game("backbone")
-    made = [bands(spec, d) for d in range(3001, 3011)]
-    for b in made:
-        assert b["easy"].measure <= b["medium"].measure <= b["hard"].measure
-    m = {band: mean(b[band].measure for b in made) for band in DIFFICULTIES}
-    assert m["easy"] + 0.03 < m["medium"] < m["hard"] - 0.03, m
+    _ordered_bands(get_game("backbone"), range(3001, 3011), (0.03, 0.03))
 
 
 def test_spine_shape() -> None:
