@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from e2e_helpers import NO_AUTO_MOVES, device_context, wait_table
+from e2e_helpers import NO_AUTO_MOVES, device_context, settle, wait_table
 from e2e_server import serve_app
 from playwright.sync_api import sync_playwright
 
@@ -67,7 +67,8 @@ def shoot(out: Path) -> None:
                 )
             else:
                 page.wait_for_selector("li.game-card svg.mini")
-            page.wait_for_timeout(600)  # the deal's glide
+            settle(page)  # the deal's glide, however long a busy machine makes it
+            page.wait_for_function("() => document.getAnimations().length === 0")
             target = out / name
             target.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(target))
