@@ -14,6 +14,7 @@ from e2e_helpers import (
     api_play,
     card,
     center,
+    device_context,
     drag,
     drained,
     drop_spot,
@@ -334,6 +335,26 @@ def test_stuck_at_move_0_offers_no_undo_and_the_notice_stays(page: Page) -> None
     expect(notice).to_be_visible()
     expect(notice.locator('[data-answer="undo"]')).to_have_count(0)
     expect(notice.locator('[data-answer="new"]')).to_be_visible()
+
+
+def test_stuck_notice_on_a_phone_lays_the_table_out_again(browser: Browser, base_url: str) -> None:
+    """Defect: the notice pushed the table down without a new layout, so on a phone its
+    bottom went under the touch bar."""
+    ctx = device_context(browser, base_url, (390, 844), 2, touch=True)
+    page = ctx.new_page()
+    open_table(page, "spine", deal=3, kind="random")  # stuck at move 0
+    expect(page.locator('dialog[data-dialog="stuck"]')).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator('[data-notice="stuck"]')).to_be_visible()
+    bar = page.locator(".toolbar .actions").bounding_box()
+    assert bar is not None
+    page.wait_for_function(
+        """(top) => [...document.querySelectorAll("section.table .card")].every(
+             (c) => c.getBoundingClientRect().bottom <= top + 0.5)""",
+        arg=bar["y"],
+        timeout=5000,
+    )
+    ctx.close()
 
 
 # --- 6. no error noise -----------------------------------------------------------------------

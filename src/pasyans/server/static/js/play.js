@@ -77,15 +77,18 @@ export class PlayPage {
     };
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("resize", this.onResize);
-    // The bars above the table may change height (a line wraps, a font loads): lay out again.
-    let barHeight = toolbar.offsetHeight;
+    // What stands above the table may change height (a line wraps, a font loads, the
+    // stuck notice shows or goes): lay out again.
+    const bars = [toolbar, this.els.message, this.els.notice];
+    const barsHeight = () => bars.reduce((sum, el) => sum + el.offsetHeight, 0);
+    let barHeight = barsHeight();
     this.barWatch = new ResizeObserver(() => {
-      if (toolbar.offsetHeight !== barHeight) {
-        barHeight = toolbar.offsetHeight;
+      if (barsHeight() !== barHeight) {
+        barHeight = barsHeight();
         this.onResize();
       }
     });
-    this.barWatch.observe(toolbar);
+    for (const el of bars) this.barWatch.observe(el);
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("focus", this.onVisible);
   }
