@@ -13,6 +13,7 @@
 #include <Python.h>
 
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 
@@ -321,9 +322,8 @@ static void sort_piles(const FPos *p, int *idx, int n)
     }
 }
 
-static PyObject *fp_key(const FSpec *s, const FPos *p)
+static int fp_key_into(const FSpec *s, const FPos *p, uint8_t *buf)
 {
-    uint8_t buf[1024];
     int o = 0, idx[MAXP];
     buf[o++] = (uint8_t)p->redeals;
     memcpy(idx, s->cols, sizeof(int) * (size_t)s->ncols);
@@ -363,7 +363,45 @@ static PyObject *fp_key(const FSpec *s, const FPos *p)
         memcpy(buf + o, p->cards + p->off[i], p->len[i]);
         o += p->len[i];
     }
+    return o;
+}
+
+static PyObject *fp_key(const FSpec *s, const FPos *p)
+{
+    uint8_t buf[1024];
+    int o = fp_key_into(s, p, buf);
     return PyBytes_FromStringAndSize((const char *)buf, o);
+}
+
+/* What Backbone classic's dead-spine test reads (see engine_lock), into buf. */
+static int fp_lock(const FSpec *s, const FPos *p, uint8_t *buf)
+{
+    int o = 0;
+    for (int x = 0; x < s->nspines; x++) {
+        int c = s->spines[x];
+        memcpy(buf + o, p->cards + p->off[c], p->len[c]);
+        o += p->len[c];
+        buf[o++] = 255;
+    }
+    for (int i = 0; i < s->np; i++) {
+        if (s->kind[i] != K_TAILBONE)
+            continue;
+        memcpy(buf + o, p->cards + p->off[i], p->len[i]);
+        o += p->len[i];
+        buf[o++] = 255;
+    }
+    int tops[MAXP];
+    for (int x = 0; x < s->nfound; x++) {
+        int f = s->founds[x], t = p->len[f] ? top(p, f) : 255, y = x;
+        while (y > 0 && tops[y - 1] > t) {
+            tops[y] = tops[y - 1];
+            y--;
+        }
+        tops[y] = t;
+    }
+    for (int x = 0; x < s->nfound; x++)
+        buf[o++] = (uint8_t)tops[x];
+    return o;
 }
 
 /* --- Python functions ----------------------------------------------------------------- */
@@ -539,30 +577,452 @@ PyObject *engine_lock(PyObject *self, PyObject *args)
     if (parse(args, &s, &p, &rest))
         return NULL;
     uint8_t buf[512];
-    int o = 0;
-    for (int x = 0; x < s->nspines; x++) {
-        int c = s->spines[x];
-        memcpy(buf + o, p.cards + p.off[c], p.len[c]);
-        o += p.len[c];
-        buf[o++] = 255;
-    }
-    for (int i = 0; i < s->np; i++) {
-        if (s->kind[i] != K_TAILBONE)
-            continue;
-        memcpy(buf + o, p.cards + p.off[i], p.len[i]);
-        o += p.len[i];
-        buf[o++] = 255;
-    }
-    int tops[MAXP];
-    for (int x = 0; x < s->nfound; x++) {
-        int f = s->founds[x], t = p.len[f] ? top(&p, f) : 255, y = x;
-        while (y > 0 && tops[y - 1] > t) {
-            tops[y] = tops[y - 1];
-            y--;
-        }
-        tops[y] = t;
-    }
-    for (int x = 0; x < s->nfound; x++)
-        buf[o++] = (uint8_t)tops[x];
+    int o = fp_lock(s, &p, buf);
     return PyBytes_FromStringAndSize((const char *)buf, o);
+}
+
+/* --- The restarting search, compiled (search._restarting and search._dive) -------------
+ *
+ * The same search as the Python reference, step for step: a first plain depth-first dive,
+ * then dives with budgets from the Luby sequence whose move order is perturbed by seeded
+ * draws (SplitMix64, search.SplitMix), all sharing one table of positions proven lost
+ * (strongly connected components closed without a win, Tarjan's lowlinks). Positions are
+ * identified by a 128-bit hash of their canonical key (knowledge.canonical_key); two keys
+ * with the same 128 bits would be taken for one position, with a chance of about
+ * n * n / 2^129 for n positions (below 1e-25 for ten million). tests/solver/test_packed.py
+ * checks that both searches give the same verdict, moves and positions counted. */
+
+typedef struct {
+    uint64_t a, b;
+} H128;
+
+static inline uint64_t fmix(uint64_t z)
+{
+    z ^= z >> 33;
+    z *= 0xFF51AFD7ED558CCDULL;
+    z ^= z >> 33;
+    z *= 0xC4CEB9FE1A85EC53ULL;
+    z ^= z >> 33;
+    return z;
+}
+
+static H128 hash128(const uint8_t *b, int n)
+{
+    uint64_t a = 0x243F6A8885A308D3ULL ^ (uint64_t)n;
+    uint64_t c = 0x13198A2E03707344ULL + (uint64_t)n * 0x9E3779B97F4A7C15ULL;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, 8);
+        a = fmix(a ^ w);
+        c = fmix(c + w * 0xD6E8FEB86659FD93ULL + 0x9E3779B97F4A7C15ULL);
+    }
+    uint64_t w = 0;
+    memcpy(&w, b + i, (size_t)(n - i));
+    a = fmix(a ^ w ^ 0xA0761D6478BD642FULL);
+    c = fmix(c + w * 0xD6E8FEB86659FD93ULL + 0xE7037ED1A0B428DBULL);
+    return (H128){a, c};
+}
+
+typedef struct {
+    H128 h;
+    int32_t index;
+    int32_t open; /* on Tarjan's stack: reached, its component not yet closed */
+} Entry;
+
+typedef struct {
+    int32_t *slots; /* entry ids, -1: empty; a power of two long */
+    size_t cap;
+    Entry *e;
+    size_t n, ecap;
+} Table;
+
+static int table_init(Table *t, size_t cap)
+{
+    t->slots = PyMem_Malloc(cap * sizeof *t->slots);
+    t->e = PyMem_Malloc((cap / 2) * sizeof *t->e);
+    if (!t->slots || !t->e) {
+        PyMem_Free(t->slots);
+        PyMem_Free(t->e);
+        t->slots = NULL;
+        t->e = NULL;
+        return -1;
+    }
+    memset(t->slots, 0xFF, cap * sizeof *t->slots);
+    t->cap = cap;
+    t->n = 0;
+    t->ecap = cap / 2;
+    return 0;
+}
+
+static void table_free(Table *t)
+{
+    PyMem_Free(t->slots);
+    PyMem_Free(t->e);
+    t->slots = NULL;
+    t->e = NULL;
+}
+
+static int32_t table_find(const Table *t, H128 h)
+{
+    size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    for (;;) {
+        int32_t id = t->slots[i];
+        if (id < 0)
+            return -1;
+        if (t->e[id].h.a == h.a && t->e[id].h.b == h.b)
+            return id;
+        i = (i + 1) & mask;
+    }
+}
+
+/* Adds ``h`` (not in the table); returns its entry id, or -1 when out of memory. */
+static int32_t table_add(Table *t, H128 h)
+{
+    if (t->n + 1 > t->ecap) { /* grow: twice the slots, entries up to half of them */
+        size_t cap = t->cap * 2;
+        int32_t *slots = PyMem_Malloc(cap * sizeof *slots);
+        Entry *e = PyMem_Realloc(t->e, (cap / 2) * sizeof *e);
+        if (!slots || !e) {
+            PyMem_Free(slots);
+            if (e)
+                t->e = e;
+            return -1;
+        }
+        memset(slots, 0xFF, cap * sizeof *slots);
+        for (size_t id = 0; id < t->n; id++) {
+            size_t i = (size_t)e[id].h.a & (cap - 1);
+            while (slots[i] >= 0)
+                i = (i + 1) & (cap - 1);
+            slots[i] = (int32_t)id;
+        }
+        PyMem_Free(t->slots);
+        t->slots = slots;
+        t->e = e;
+        t->cap = cap;
+        t->ecap = cap / 2;
+    }
+    size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    while (t->slots[i] >= 0)
+        i = (i + 1) & mask;
+    int32_t id = (int32_t)t->n++;
+    t->slots[i] = id;
+    t->e[id].h = h;
+    t->e[id].index = 0;
+    t->e[id].open = 0;
+    return id;
+}
+
+typedef struct {
+    uint64_t s;
+} Mix;
+
+static uint64_t mix_next(Mix *m)
+{
+    uint64_t z = (m->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double mix_random(Mix *m) { return (double)(mix_next(m) >> 11) * (1.0 / 9007199254740992.0); }
+
+static int64_t luby(int64_t n)
+{
+    int k = 1;
+    while ((1LL << k) - 1 < n)
+        k++;
+    for (;;) {
+        if (n == (1LL << k) - 1)
+            return 1LL << (k - 1);
+        n -= (1LL << (k - 1)) - 1;
+        k = 1;
+        while ((1LL << k) - 1 < n)
+            k++;
+    }
+}
+
+typedef struct {
+    FPos pos;
+    int32_t entry, low;
+    uint32_t move; /* the move that led here */
+    size_t kids;   /* its children's codes: kids[kids .. kids + nkids) */
+    int nkids, next;
+} Frame;
+
+typedef struct {
+    const FSpec *s;
+    FPos root;
+    PyObject *dead, *locks; /* the dead-position test (None: none) and its answers */
+    Py_ssize_t locks_max;
+    double detour, early, deadline; /* deadline < 0: none */
+    Table lost;
+    Frame *frames;
+    size_t nframes, fcap;
+    uint32_t *kids;
+    size_t nk, kcap;
+    int32_t *tarjan;
+    size_t nt, tcap;
+} Search;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *p = PyMem_Realloc(*v, c * size);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+/* PackedDomain._dead: 1 dead, 0 not, -1 a Python error. */
+static int dead_check(Search *S, const FPos *p)
+{
+    uint8_t buf[512];
+    int o = fp_lock(S->s, p, buf);
+    PyObject *key = PyBytes_FromStringAndSize((const char *)buf, o);
+    if (!key)
+        return -1;
+    PyObject *v = PyDict_GetItemWithError(S->locks, key);
+    if (v) {
+        int r = PyObject_IsTrue(v);
+        Py_DECREF(key);
+        return r;
+    }
+    PyObject *pos = PyErr_Occurred() ? NULL : fp_bytes(S->s, p);
+    PyObject *r = pos ? PyObject_CallOneArg(S->dead, pos) : NULL;
+    Py_XDECREF(pos);
+    int t = r ? PyObject_IsTrue(r) : -1;
+    Py_XDECREF(r);
+    if (t >= 0 && PyDict_Size(S->locks) >= S->locks_max)
+        PyDict_Clear(S->locks);
+    if (t >= 0 && PyDict_SetItem(S->locks, key, t ? Py_True : Py_False) < 0)
+        t = -1;
+    Py_DECREF(key);
+    return t;
+}
+
+/* Pushes a frame for ``p`` (reached by ``move``, entry ``entry`` at ``index``) with its
+ * children in search order, perturbed by ``rng`` as search._perturbed does. */
+static int push(Search *S, const FPos *p, int32_t entry, int32_t index, uint32_t move, Mix *rng)
+{
+    if (grow((void **)&S->frames, &S->fcap, S->nframes + 1, sizeof(Frame)) ||
+        grow((void **)&S->kids, &S->kcap, S->nk + MAXMOVES, sizeof(uint32_t)))
+        return -1;
+    int dead = 0;
+    if (S->dead != Py_None && (dead = dead_check(S, p)) < 0)
+        return -1;
+    uint32_t *k = S->kids + S->nk;
+    int n = dead ? 0 : fp_children(S->s, p, k);
+    if (rng) {
+        size_t depth = S->nframes;
+        double chance = S->early / (double)(depth + 1);
+        if (chance < S->detour)
+            chance = S->detour;
+        if (mix_random(rng) < chance && n > 1) {
+            int j = 1 + (int)(mix_next(rng) % (uint64_t)(n - 1));
+            uint32_t c = k[j];
+            memmove(k + 1, k, (size_t)j * sizeof *k);
+            k[0] = c;
+        }
+    }
+    Frame *f = &S->frames[S->nframes++];
+    f->pos = *p;
+    f->entry = entry;
+    f->low = index;
+    f->move = move;
+    f->kids = S->nk;
+    f->nkids = n;
+    f->next = 0;
+    S->nk += (size_t)n;
+    return 0;
+}
+
+enum { D_LOST = 0, D_WON = 1, D_UNKNOWN = 2, D_ERROR = -1 };
+
+/* search._dive: one depth-first dive of at most ``budget`` positions. On a win the line is
+ * the frames' moves and then ``*last``. */
+static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_t *last)
+{
+    uint8_t kb[1024];
+    *count_out = 0;
+    S->nframes = S->nk = S->nt = 0;
+    H128 h = hash128(kb, fp_key_into(S->s, &S->root, kb));
+    if (table_find(&S->lost, h) >= 0)
+        return D_LOST;
+    Table idx;
+    if (table_init(&idx, 1024)) {
+        PyErr_NoMemory();
+        return D_ERROR;
+    }
+    int out = D_LOST;
+    int32_t e = table_add(&idx, h);
+    idx.e[e].open = 1;
+    int64_t count = 1;
+    if (grow((void **)&S->tarjan, &S->tcap, 1, sizeof(int32_t)) ||
+        push(S, &S->root, e, 0, 0, rng)) {
+        out = D_ERROR;
+        goto done;
+    }
+    S->tarjan[S->nt++] = e;
+    while (S->nframes) {
+        Frame *f = &S->frames[S->nframes - 1];
+        int pushed = 0;
+        while (f->next < f->nkids) {
+            uint32_t code = S->kids[f->kids + (size_t)f->next++];
+            FPos q;
+            fp_play(S->s, &f->pos, code, &q);
+            if (fp_won(S->s, &q)) {
+                *last = code;
+                out = D_WON;
+                goto done;
+            }
+            h = hash128(kb, fp_key_into(S->s, &q, kb));
+            if (table_find(&S->lost, h) >= 0)
+                continue;
+            int32_t i = table_find(&idx, h);
+            if (i >= 0) {
+                if (idx.e[i].open && idx.e[i].index < f->low)
+                    f->low = idx.e[i].index;
+                continue;
+            }
+            if (count >= budget ||
+                (count % 256 == 0 && S->deadline >= 0 && now() > S->deadline)) {
+                out = D_UNKNOWN;
+                goto done;
+            }
+            if (count % 4096 == 0 && PyErr_CheckSignals()) {
+                out = D_ERROR;
+                goto done;
+            }
+            int32_t ne = table_add(&idx, h);
+            if (ne < 0 || grow((void **)&S->tarjan, &S->tcap, S->nt + 1, sizeof(int32_t))) {
+                if (!PyErr_Occurred())
+                    PyErr_NoMemory();
+                out = D_ERROR;
+                goto done;
+            }
+            idx.e[ne].index = (int32_t)count;
+            idx.e[ne].open = 1;
+            S->tarjan[S->nt++] = ne;
+            count++;
+            if (push(S, &q, ne, (int32_t)(count - 1), code, rng)) {
+                out = D_ERROR;
+                goto done;
+            }
+            pushed = 1;
+            break;
+        }
+        if (pushed)
+            continue;
+        Frame *g = &S->frames[--S->nframes];
+        int32_t low = g->low;
+        if (low == idx.e[g->entry].index) { /* a component closes: all of it is lost */
+            for (;;) {
+                int32_t k = S->tarjan[--S->nt];
+                idx.e[k].open = 0;
+                if (table_find(&S->lost, idx.e[k].h) < 0 && table_add(&S->lost, idx.e[k].h) < 0) {
+                    PyErr_NoMemory();
+                    out = D_ERROR;
+                    goto done;
+                }
+                if (k == g->entry)
+                    break;
+            }
+        }
+        S->nk = g->kids;
+        if (S->nframes && low < S->frames[S->nframes - 1].low)
+            S->frames[S->nframes - 1].low = low;
+    }
+done:
+    *count_out = count;
+    table_free(&idx);
+    return out;
+}
+
+/* engine_restarts(spec, root, nodes, deadline, first, unit, detour, early, dead, locks,
+ * locks_max) -> (result, codes, used): search._restarting on a packed position. ``nodes``
+ * < 0: no node budget; ``deadline`` (time.perf_counter's clock) < 0: none; ``dead``: a
+ * callable (packed position -> bool) or None, its answers kept in ``locks`` by what it
+ * reads (engine_lock), which is emptied when it holds ``locks_max``. */
+PyObject *engine_restarts(PyObject *self, PyObject *args)
+{
+    PyObject *cap, *dead, *locks;
+    Py_buffer b;
+    long long nodes, first, unit;
+    double deadline, detour, early;
+    Py_ssize_t locks_max;
+    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n", &cap, &b, &nodes, &deadline, &first, &unit,
+                          &detour, &early, &dead, &PyDict_Type, &locks, &locks_max))
+        return NULL;
+    Search S;
+    memset(&S, 0, sizeof S);
+    S.s = PyCapsule_GetPointer(cap, SPEC_NAME);
+    int bad = !S.s || fp_load(S.s, b.buf, b.len, &S.root);
+    PyBuffer_Release(&b);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "not a packed position of this game");
+        return NULL;
+    }
+    if (first < 1 || unit < 1 || (dead != Py_None && !PyCallable_Check(dead))) {
+        PyErr_SetString(PyExc_ValueError, "bad search parameters");
+        return NULL;
+    }
+    S.dead = dead;
+    S.locks = locks;
+    S.locks_max = locks_max;
+    S.detour = detour;
+    S.early = early;
+    S.deadline = deadline;
+    if (table_init(&S.lost, 1024))
+        return PyErr_NoMemory();
+    int64_t used = 0, n = 0, count = 0;
+    int r;
+    uint32_t last = 0;
+    for (;;) {
+        int64_t share = n == 0 ? first : unit * luby(n);
+        int64_t budget = share;
+        if (nodes >= 0 && nodes - used < budget)
+            budget = nodes - used > 0 ? nodes - used : 0;
+        Mix rng = {(uint64_t)n};
+        r = dive(&S, budget, n == 0 ? NULL : &rng, &count, &last);
+        used += count;
+        if (r != D_UNKNOWN)
+            break;
+        if ((nodes >= 0 && used >= nodes) || (deadline >= 0 && now() > deadline))
+            break;
+        n++;
+    }
+    PyObject *result = NULL;
+    if (r != D_ERROR) {
+        size_t len = r == D_WON ? S.nframes : 0; /* frames 1.. and the last move */
+        PyObject *moves = PyList_New((Py_ssize_t)len);
+        for (size_t x = 1; moves && x < S.nframes && r == D_WON; x++)
+            PyList_SET_ITEM(moves, (Py_ssize_t)(x - 1), PyLong_FromUnsignedLong(S.frames[x].move));
+        if (moves && r == D_WON)
+            PyList_SET_ITEM(moves, (Py_ssize_t)(len - 1), PyLong_FromUnsignedLong(last));
+        const char *word = r == D_WON ? "won" : r == D_LOST ? "lost" : "unknown";
+        if (moves)
+            result = Py_BuildValue("(sNL)", word, moves, (long long)used);
+    }
+    table_free(&S.lost);
+    PyMem_Free(S.frames);
+    PyMem_Free(S.kids);
+    PyMem_Free(S.tarjan);
+    return result;
 }

@@ -11,5 +11,6 @@ PyObject *engine_children(PyObject *self, PyObject *args);
 PyObject *engine_key(PyObject *self, PyObject *args);
 PyObject *engine_won(PyObject *self, PyObject *args);
 PyObject *engine_lock(PyObject *self, PyObject *args);
+PyObject *engine_restarts(PyObject *self, PyObject *args);
 
 #endif

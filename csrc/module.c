@@ -301,6 +301,8 @@ static PyMethodDef methods[] = {
     {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."},
     {"engine_lock", engine_lock, METH_VARARGS,
      "The spine piles, tailbone and foundation tops that the dead-spine test reads."},
+    {"engine_restarts", engine_restarts, METH_VARARGS,
+     "The restarting depth-first search (search._restarting) on a packed position."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,7 +4,6 @@ table is really lost, and the answers agree with a search that tries every move.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Hashable, Iterable
 
@@ -73,7 +72,7 @@ def test_every_position_the_dives_prove_lost_is_lost(loose: int, seed: int) -> N
     d.states[d.key(state)] = state
     lost: set[Hashable] = set()
     for n in range(1, 30):  # short dives with perturbed orders, one shared table
-        r = _dive(d, time.perf_counter(), None, 4, lost, random.Random(n))
+        r = _dive(d, time.perf_counter(), None, 4, lost, search.SplitMix(n))
         if r.result == "won":
             assert is_won(spec, replay(spec, state, r.moves))
     for key in sorted(lost, key=repr)[:25]:

@@ -1,7 +1,7 @@
 """Types of the compiled search core (csrc/, built by ``uv sync``)."""
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 _Pos = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int]
 _Step = tuple[int, int, int]
@@ -30,3 +30,17 @@ def engine_children(spec: object, pos: bytes, /) -> list[tuple[int, bytes, bool]
 def engine_key(spec: object, pos: bytes, /) -> bytes: ...
 def engine_won(spec: object, pos: bytes, /) -> bool: ...
 def engine_lock(spec: object, pos: bytes, /) -> bytes: ...
+def engine_restarts(
+    spec: object,
+    root: bytes,
+    nodes: int,
+    deadline: float,
+    first: int,
+    unit: int,
+    detour: float,
+    early: float,
+    dead: Callable[[bytes], bool] | None,
+    locks: dict[bytes, bool],
+    locks_max: int,
+    /,
+) -> tuple[Literal["won", "lost", "unknown"], list[int], int]: ...

@@ -18,6 +18,7 @@ lookup.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
+from typing import Literal
 
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -75,7 +76,9 @@ class PackedDomain:
 
     guided = False
 
-    def __init__(self, spec: GameSpec, state: State, *, lock_cache: bool = True) -> None:
+    def __init__(
+        self, spec: GameSpec, state: State, *, lock_cache: bool = True, compiled_search: bool = True
+    ) -> None:
         if compiled is None:
             raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
         self.spec = spec
@@ -106,8 +109,10 @@ class PackedDomain:
         # way before, kept for the benchmark's side-by-side figures).
         self.lock_cache = lock_cache
         self._locks: dict[bytes, bool] = {}
-        # Backbone's searches restart their dives (search._restarting), as the engine's.
+        # Backbone's searches restart their dives (search._restarting), as the engine's;
+        # the compiled core runs them (False: the Python loop, the reference).
         self.restarts = self.k.restarts
+        self.compiled_search = compiled_search and lock_cache
 
     @property
     def root(self) -> bytes:
@@ -128,6 +133,36 @@ class PackedDomain:
             return [], False
         kids = compiled.engine_children(self.core, pos)
         return [(self.move(code), child) for code, child, _ in kids], False
+
+    def restarting(
+        self,
+        deadline: float | None,
+        nodes: int | None,
+        first: int,
+        unit: int,
+        detour: float,
+        early: float,
+    ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
+        """:func:`search._restarting` in the compiled core (``engine_restarts``): the
+        outcome, the winning line and the positions expanded."""
+        dead = self._dead_unpacked if self.dead else None
+        outcome, codes, used = compiled.engine_restarts(
+            self.core,
+            self._root,
+            -1 if nodes is None else nodes,
+            -1.0 if deadline is None else deadline,
+            first,
+            unit,
+            detour,
+            early,
+            dead,
+            self._locks,
+            LOCKS,
+        )
+        return outcome, tuple(self.move(c) for c in codes), used
+
+    def _dead_unpacked(self, pos: bytes) -> bool:
+        return dead_position(self.k, unpack(pos, len(self.spec.piles)))
 
     def _dead(self, pos: bytes) -> bool:
         if not self.lock_cache:

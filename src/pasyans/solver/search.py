@@ -29,12 +29,12 @@ for solvable deals, never for a hint in a position with hidden cards.
 from __future__ import annotations
 
 import heapq
-import random
 import time
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
+from pasyans.cards import SplitMix64
 from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -408,12 +408,37 @@ def luby(n: int) -> int:
             k += 1
 
 
+class SplitMix(SplitMix64):
+    """The restarts' seeded draws, the same in the compiled search (``csrc/engine.c``), so
+    both searches perturb the same moves.
+
+    >>> r = SplitMix(1)
+    >>> [r.randrange(1, 10) for _ in range(5)], 0 <= r.random() < 1
+    ([6, 8, 4, 3, 4], True)
+    """
+
+    def random(self) -> float:
+        """A float in [0, 1) from the top 53 bits."""
+        return (self.next() >> 11) * (1.0 / (1 << 53))
+
+    def randrange(self, a: int, b: int) -> int:
+        """An integer in [a, b) (the remainder's tiny bias is the compiled search's too)."""
+        return a + self.next() % (b - a)
+
+
 def _restarting(d: Domain[P], start: float, deadline: float | None, nodes: int | None) -> Result:
     """Depth-first dives that revisit early choices (Backbone): a first plain dive, then
     restarts with growing budgets (the Luby sequence), each with a move order perturbed
     by its own seeded random draws. All dives share one table of positions proven lost
     (closed strongly connected components, Tarjan), so no restart redoes a proof; a dive
-    that runs to its end answers won or lost exactly as the plain search would."""
+    that runs to its end answers won or lost exactly as the plain search would. A domain
+    with a compiled search of its own (``compiled_search``: the packed games) runs it there,
+    step for step the same."""
+    if getattr(d, "compiled_search", False):
+        outcome, moves, used = d.restarting(  # type: ignore[attr-defined]
+            deadline, nodes, FIRST_DIVE, RESTART_UNIT, DETOUR, EARLY
+        )
+        return Result(outcome, moves, used, time.perf_counter() - start)
     lost: set[Hashable] = set()
     used = 0
     n = 0
@@ -421,7 +446,7 @@ def _restarting(d: Domain[P], start: float, deadline: float | None, nodes: int |
         left = _left(nodes, used)
         share = FIRST_DIVE if n == 0 else RESTART_UNIT * luby(n)
         budget = share if left is None else min(share, left)
-        rng = None if n == 0 else random.Random(n)
+        rng = None if n == 0 else SplitMix(n)
         r = _dive(d, start, deadline, budget, lost, rng)
         used += r.nodes
         if r.result != "unknown":
@@ -439,7 +464,7 @@ def _dive(
     deadline: float | None,
     nodes: int,
     lost: set[Hashable],
-    rng: random.Random | None,
+    rng: SplitMix | None,
 ) -> Result:
     """One depth-first dive of at most ``nodes`` positions, adding to ``lost`` every
     position it proves lost: when a strongly connected component of the positions it
@@ -500,7 +525,7 @@ def _dive(
 
 
 def _perturbed(
-    kids: Iterable[tuple[Move, P]], rng: random.Random | None, depth: int
+    kids: Iterable[tuple[Move, P]], rng: SplitMix | None, depth: int
 ) -> Iterable[tuple[Move, P]]:
     """``kids`` as ordered, or (with ``rng``) sometimes one other child moved first: more
     often near the root, where a wrong choice costs the most."""
