@@ -112,12 +112,18 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     core's packed rules (``solver/packed.py``), deals 1…N, one after the other. Backbone
     classic twice: its dead-spine test run on every position unpacked (as before) and
     cached on what it reads (``engine_lock``). Nivernais has no compiled domain: the
-    engine's rate only. ``10 s`` is the node budget equal to 10 s of this CPU (the
-    compiled rate, else the engine's, times 10)."""
+    engine's rate only. ``loop in Python`` is the packed rules with the search's loop in
+    Python (before the restarting search was compiled, ``engine_restarts``); ``compiled``
+    runs the loop in C too (Backbone and Backbone classic; Spine's plain depth-first loop
+    is still Python). ``10 s`` is the node budget equal to 10 s of this CPU (the compiled
+    rate, else the engine's, times 10)."""
     print(
         f"== Positions per CPU second, deals 1…{deals}, {nodes} nodes each: engine vs compiled =="
     )
-    print(f"{'game':<34}{'engine':>10}{'compiled':>10}{'ratio':>8}{'10 s':>12}")
+    print(
+        f"{'game':<34}{'engine':>10}{'loop in Python':>16}{'compiled':>10}{'ratio':>8}"
+        f"{'vs loop':>9}{'10 s':>12}"
+    )
     rows: tuple[tuple[str, str, bool | None], ...] = (
         ("backbone", "backbone", True),
         ("backbone-classic (dead test uncached)", "backbone-classic", False),
@@ -127,12 +133,14 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     )
     for label, game, lock_cache in rows:
         spec = get_game(game)
-        times = {"engine": 0.0, "compiled": 0.0}
-        counts = {"engine": 0, "compiled": 0}
+        times = {"engine": 0.0, "loop": 0.0, "compiled": 0.0}
+        counts = {"engine": 0, "loop": 0, "compiled": 0}
         for deal in range(1, deals + 1):
             state = solvable_spine(spec, deal) if game == "spine" else initial_state(spec, deal)
             domains: list[tuple[str, Domain[Any]]] = [("engine", EngineDomain(spec, state))]
             if lock_cache is not None:
+                loop = PackedDomain(spec, state, lock_cache=lock_cache, compiled_search=False)
+                domains.append(("loop", loop))
                 domains.append(("compiled", PackedDomain(spec, state, lock_cache=lock_cache)))
             for name, d in domains:
                 t = time.process_time()
@@ -141,10 +149,14 @@ def engine_rate_part(deals: int, nodes: int) -> None:
                 counts[name] += r.nodes
         rate = {k: counts[k] / max(times[k], 1e-9) for k in times}
         best = rate["compiled"] if lock_cache is not None else rate["engine"]
-        compiled = f"{rate['compiled']:.0f}" if lock_cache is not None else "-"
-        ratio = f"{rate['compiled'] / rate['engine']:.1f}" if lock_cache is not None else "-"
+        packed = lock_cache is not None
+        loop = f"{rate['loop']:.0f}" if packed else "-"
+        compiled = f"{rate['compiled']:.0f}" if packed else "-"
+        ratio = f"{rate['compiled'] / rate['engine']:.1f}" if packed else "-"
+        vs_loop = f"{rate['compiled'] / rate['loop']:.1f}" if packed else "-"
         print(
-            f"{label:<34}{rate['engine']:>10.0f}{compiled:>10}{ratio:>8}{10 * best:>12,.0f}",
+            f"{label:<34}{rate['engine']:>10.0f}{loop:>16}{compiled:>10}{ratio:>8}{vs_loop:>9}"
+            f"{10 * best:>12,.0f}",
             flush=True,
         )
 
