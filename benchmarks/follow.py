@@ -72,6 +72,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += "" if budget.guard else ", no guard"
         text += ", stock rule" if budget.patient else ""
         text += f", escalate x{budget.escalate}" if budget.escalate > 1 else ""
+        text += f", more x{budget.more} below {budget.quorum}" if budget.more else ""
+        text += ", planner" if budget.plan else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -89,6 +91,11 @@ def main() -> None:
     ap.add_argument(
         "--escalate", type=int, default=1, help="no sample won: search again with N x nodes"
     )
+    ap.add_argument(
+        "--more", type=int, default=0, help="fewer than --quorum won: up to N more batches"
+    )
+    ap.add_argument("--quorum", type=int, default=0)
+    ap.add_argument("--plan", action="store_true", help="Spider: the visible planner")
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -104,6 +111,9 @@ def main() -> None:
         guard=not args.no_guard,
         patient=args.patient,
         escalate=args.escalate,
+        more=args.more,
+        quorum=args.quorum,
+        plan=args.plan,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -361,3 +361,36 @@ def test_escalation_searches_again_only_when_no_sample_is_won() -> None:
     hints.LINES.clear()
     again = Budget(seconds=None, nodes=4000, samples=4, escalate=4)
     assert hints.sampled(spec, view, again) == plain
+
+
+def test_more_samples_are_drawn_only_while_too_few_are_won() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    state = initial_state(spec, 9)
+    view = known(spec, state)
+    # The next batch continues the same sequence: the first samples do not change.
+    assert samples(spec, view, 3, seed=2) + samples(spec, view, 3, seed=2, start=3) == samples(
+        spec, view, 6, seed=2
+    )
+    plain = Budget(seconds=None, nodes=1000, samples=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    t = hints.sampled(spec, view, plain)
+    assert t.samples == 4 and t.won < 4
+    more = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    t2 = hints.sampled(spec, view, more)
+    assert t2.samples in (8, 12) and t2.won >= t.won
+    assert t2.samples == 12 or t2.won >= 4  # stops at the quorum, or when the batches end
+    # A quorum already met: no further batch (the same tally as without).
+    met = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=t.won)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    assert hints.sampled(spec, view, met) == t
+    # Only the player's view counts: another arrangement gives the same hint.
+    answers = []
+    for s in (state, _reshuffle(spec, state, 4)):
+        hints.TALLIES.clear()
+        hints.LINES.clear()
+        answers.append(suggest(spec, s, budget=more))
+    assert answers[0] == answers[1] and answers[0].move is not None
