@@ -347,7 +347,7 @@ def lookahead(
     view: State,
     *,
     depth: int = 3,
-    cap: int = 1500,
+    cap: int = 300,
     avoid: Collection[State] = (),
 ) -> Move | None:
     """The visible planner for Spider (no sample needed, nothing hidden read): the first
