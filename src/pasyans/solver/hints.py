@@ -155,7 +155,9 @@ class Budget:
     sample is won within ``nodes``, search them again with that many times the nodes;
     ``more``: while fewer than ``quorum`` samples are won, draw up to ``more`` further
     batches of ``samples`` samples, each searched with the same share of ``nodes`` (so
-    the work can reach ``1 + more`` times ``nodes``)."""
+    the work can reach ``1 + more`` times ``nodes``); ``plan`` (Spider): when no sample is
+    won, the visible planner (:func:`sampling.lookahead`, then the stock) instead of the
+    ranked heuristic. ``more`` and ``plan`` were measured and are off."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -190,7 +192,9 @@ all their searches together, and the escalation (:attr:`Budget.escalate`, 1: non
 hint follower (docs/winnability.md, "Hint follower"): on Spider a bigger search does not
 make a clearly better hint (strategy fusion), so the hint is cheap; escalation did not
 win more (1 suit: 77 against 77 of deals 1-93, at twice the CPU; 2 suits: 9 against 9
-of deals 1001-1020), so it is off; Backbone's rows were measured at 8,000. Other games:
+of deals 1001-1020), so it is off; nor did more samples below a quorum (:attr:`Budget.more`)
+or the visible planner (:attr:`Budget.plan`) on deals 3001-3040; Backbone's rows were
+measured at 8,000. Other games:
 the time cap alone. The Winnable? estimate keeps the time cap alone (more search makes
 its share more exact)."""
 
