@@ -10,6 +10,12 @@ bound)::
     uv run python benchmarks/follow.py spider -o suits=1 --deals 1-200 --csv /tmp/s1.csv
     uv run python benchmarks/follow.py backbone --deals 1-50 --samples 0      # the baseline
     uv run python benchmarks/follow.py spider -o suits=4 --deals 1-20 --no-guard
+    uv run python benchmarks/follow.py spider -o suits=2 --deals 3001-3040 --more 3 --quorum 4
+    uv run python benchmarks/follow.py spider -o suits=1 --deals 3001-3040 --samples 16 --plan
+
+(``--patient``, ``--escalate``, ``--more``/``--quorum`` and ``--plan`` are the measured
+and rejected variants of docs/winnability.md, "Hint follower"; the product's hint uses
+none of them.)
 
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
@@ -72,6 +78,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += "" if budget.guard else ", no guard"
         text += ", stock rule" if budget.patient else ""
         text += f", escalate x{budget.escalate}" if budget.escalate > 1 else ""
+        text += f", more x{budget.more} below {budget.quorum}" if budget.more else ""
+        text += ", planner" if budget.plan else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -89,6 +97,11 @@ def main() -> None:
     ap.add_argument(
         "--escalate", type=int, default=1, help="no sample won: search again with N x nodes"
     )
+    ap.add_argument(
+        "--more", type=int, default=0, help="fewer than --quorum won: up to N more batches"
+    )
+    ap.add_argument("--quorum", type=int, default=0)
+    ap.add_argument("--plan", action="store_true", help="Spider: the visible planner")
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -104,6 +117,9 @@ def main() -> None:
         guard=not args.no_guard,
         patient=args.patient,
         escalate=args.escalate,
+        more=args.more,
+        quorum=args.quorum,
+        plan=args.plan,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -8,6 +8,7 @@ from collections import Counter
 
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import apply, initial_state, is_stuck, legal_moves, stock_action
+from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import PileKind
@@ -361,3 +362,64 @@ def test_escalation_searches_again_only_when_no_sample_is_won() -> None:
     hints.LINES.clear()
     again = Budget(seconds=None, nodes=4000, samples=4, escalate=4)
     assert hints.sampled(spec, view, again) == plain
+
+
+def test_more_samples_are_drawn_only_while_too_few_are_won() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    state = initial_state(spec, 9)
+    view = known(spec, state)
+    # The next batch continues the same sequence: the first samples do not change.
+    assert samples(spec, view, 3, seed=2) + samples(spec, view, 3, seed=2, start=3) == samples(
+        spec, view, 6, seed=2
+    )
+    plain = Budget(seconds=None, nodes=1000, samples=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    t = hints.sampled(spec, view, plain)
+    assert t.samples == 4 and t.won < 4
+    more = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=4)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    t2 = hints.sampled(spec, view, more)
+    assert t2.samples in (8, 12) and t2.won >= t.won
+    assert t2.samples == 12 or t2.won >= 4  # stops at the quorum, or when the batches end
+    # A quorum already met: no further batch (the same tally as without).
+    met = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=t.won)
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    assert hints.sampled(spec, view, met) == t
+    # Only the player's view counts: another arrangement gives the same hint.
+    answers = []
+    for s in (state, _reshuffle(spec, state, 4)):
+        hints.TALLIES.clear()
+        hints.LINES.clear()
+        answers.append(suggest(spec, s, budget=more))
+    assert answers[0] == answers[1] and answers[0].move is not None
+
+
+def test_the_samples_stay_the_same_while_nothing_is_turned_up() -> None:
+    spec = get_game("spider", {"suits": "2"})
+
+    def hidden(s: State) -> list[tuple[int, ...]]:
+        view = known(spec, s)
+        places = slots(spec, view)
+        return [tuple(x.piles[i][k] for i, k in places) for x in samples(spec, view, 4, seed=1)]
+
+    def quiet_moves(s: State) -> list[Move]:
+        view = visible(spec, s)
+        return [
+            m
+            for m in legal_moves(spec, s)
+            if m.dst is not None and not sampling.reveals(spec, view, m)
+        ]
+
+    state = initial_state(spec, 12)
+    rng = SplitMix64(12)
+    while not quiet_moves(state):  # play on until a move turns nothing up
+        moves = [m for m in legal_moves(spec, state) if m.dst is not None]
+        state = apply(spec, state, moves[rng.below(len(moves))])
+    after = apply(spec, state, quiet_moves(state)[0])
+    assert known(spec, after) != known(spec, state)
+    assert hidden(after) == hidden(state)  # the same arrangements of the unseen cards
+    stock = next(m for m in legal_moves(spec, state) if m.dst is None)
+    assert hidden(apply(spec, state, stock)) != hidden(state)  # dealt: new samples

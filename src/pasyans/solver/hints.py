@@ -29,7 +29,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
-from pasyans.solver import sampling
+from pasyans.solver import sampling, spider
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
@@ -152,7 +152,12 @@ class Budget:
     shared between them (``nodes`` makes the answer reproducible), the samples' ``seed``,
     whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on, whether the
     expert's stock rule is (``patient``, measured worse: off), and ``escalate``: when no
-    sample is won within ``nodes``, search them again with that many times the nodes."""
+    sample is won within ``nodes``, search them again with that many times the nodes;
+    ``more``: while fewer than ``quorum`` samples are won, draw up to ``more`` further
+    batches of ``samples`` samples, each searched with the same share of ``nodes`` (so
+    the work can reach ``1 + more`` times ``nodes``); ``plan`` (Spider): when no sample is
+    won, the visible planner (:func:`sampling.lookahead`, then the stock) instead of the
+    ranked heuristic. ``more`` and ``plan`` were measured and are off."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -161,6 +166,9 @@ class Budget:
     guard: bool = True
     patient: bool = False
     escalate: int = 1
+    more: int = 0
+    quorum: int = 0
+    plan: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -184,7 +192,9 @@ all their searches together, and the escalation (:attr:`Budget.escalate`, 1: non
 hint follower (docs/winnability.md, "Hint follower"): on Spider a bigger search does not
 make a clearly better hint (strategy fusion), so the hint is cheap; escalation did not
 win more (1 suit: 77 against 77 of deals 1-93, at twice the CPU; 2 suits: 9 against 9
-of deals 1001-1020), so it is off; Backbone's rows were measured at 8,000. Other games:
+of deals 1001-1020), so it is off; nor did more samples below a quorum (:attr:`Budget.more`)
+or the visible planner (:attr:`Budget.plan`) on deals 3001-3040; Backbone's rows were
+measured at 8,000. Other games:
 the time cap alone. The Winnable? estimate keeps the time cap alone (more search makes
 its share more exact)."""
 
@@ -273,6 +283,12 @@ def _tally(
         return deadline is not None and time.perf_counter() >= deadline
 
     states = sampling.samples(spec, view, budget.samples, budget.seed)
+
+    def more(drawn: int) -> list[State]:
+        if drawn >= budget.samples * (1 + budget.more):
+            return []
+        return sampling.samples(spec, view, budget.samples, budget.seed, drawn)
+
     return sampling.tally(
         spec,
         view,
@@ -281,6 +297,8 @@ def _tally(
         guard=budget.guard,
         extra=lambda: useful_moves(spec, visible(spec, view), 2),
         stop=stop,
+        more=more if budget.more else None,
+        quorum=budget.quorum,
     )
 
 
@@ -330,6 +348,10 @@ def suggest(
                     "скрытых карт.",
                 )
         seen = [_projected(spec, h, visible) for h in history]
+        if budget.plan and spider.applies(spec):
+            planned = _planned(spec, view, seen)
+            if planned is not None:
+                return planned
         move = heuristic_move(spec, view, seen)
         if move is None and budget.samples == 0:
             return Hint(
@@ -372,6 +394,23 @@ def suggest(
 
 
 _PROJECTIONS: dict[tuple[int, State, object], State] = {}
+
+
+def _planned(spec: GameSpec, view: State, seen: Sequence[State]) -> Hint | None:
+    """Spider when no sample is won: the visible planner's move
+    (:func:`sampling.lookahead`), else the stock when it can be dealt."""
+    move = sampling.lookahead(spec, view, avoid=set(seen))
+    if move is None:
+        move = next((m for m in core.legal_moves(spec, view) if m.dst is None), None)
+    if move is None:
+        return None
+    return Hint(
+        move,
+        "planned",
+        None,
+        "A move that looks useful (cards are still hidden).",
+        "Этот ход выглядит полезным (часть карт ещё скрыта).",
+    )
 
 
 def _projected(spec: GameSpec, state: State, project: Callable[[GameSpec, State], State]) -> State:

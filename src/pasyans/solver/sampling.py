@@ -97,16 +97,17 @@ def complete(view: State, places: Sequence[Slot], cards: Sequence[Card]) -> Stat
     return State(tuple(tuple(p) for p in piles), view.down, view.redeals)
 
 
-def samples(spec: GameSpec, view: State, count: int, seed: int = 0) -> list[State]:
+def samples(spec: GameSpec, view: State, count: int, seed: int = 0, start: int = 0) -> list[State]:
     """``count`` completions of a :func:`known` position, each a uniformly random
     arrangement of the unseen cards over the hidden places (the project's stable shuffle,
-    so the same on every machine)."""
+    so the same on every machine); ``start``: skip that many (the next batch of the same
+    sequence)."""
     places = slots(spec, view)
     cards = unseen(spec, view)
     if len(cards) != len(places):
         raise ValueError("the unseen cards do not fill the hidden places")
     base = seed_for(spec, view, seed)
-    return [complete(view, places, shuffled(cards, base + j)) for j in range(count)]
+    return [complete(view, places, shuffled(cards, base + j)) for j in range(start, start + count)]
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,8 @@ def tally(
     guard: bool = True,
     extra: Sequence[Move] | Callable[[], Sequence[Move]] = (),
     stop: Callable[[], bool] = lambda: False,
+    more: Callable[[int], Sequence[State]] | None = None,
+    quorum: int = 0,
 ) -> Tally:
     """Search every sample. With ``guard`` (against strategy fusion), each candidate move
     (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
@@ -154,26 +157,35 @@ def tally(
     with it; when the stock is among them, the ``extra`` moves too (a list, or a function
     that gives it). Samples not won from the position are not searched again (no move wins
     there within the budget). ``stop``: a time budget is spent; candidates not scored
-    by then are left out (so is one whose searches it cut short)."""
+    by then are left out (so is one whose searches it cut short). ``more``: while fewer
+    than ``quorum`` samples are won, ``more(n)`` gives the next samples after the ``n``
+    drawn so far (an empty list: no more), searched the same way."""
     won = lost = 0
     votes: Counter[Move] = Counter()
     firsts: list[Move | None] = []
-    for s in states:
-        outcome, first = search(s)
-        if outcome == "won":
-            won += 1
-            if first is not None:
-                votes[first] += 1
-        elif outcome == "lost":
-            lost += 1
-        firsts.append(first if outcome == "won" else None)
+    states = list(states)
+    batch = list(states)
+    while batch:
+        for s in batch:
+            outcome, first = search(s)
+            if outcome == "won":
+                won += 1
+                if first is not None:
+                    votes[first] += 1
+            elif outcome == "lost":
+                lost += 1
+            firsts.append(first if outcome == "won" else None)
+        if more is None or won >= quorum or stop():
+            break
+        batch = list(more(len(states)))
+        states += batch
     ordered = sorted(votes.items(), key=lambda e: (-e[1], e[0].to_str()))
     scores: list[tuple[Move, int]] = []
     if guard and won:
         candidates = [m for m, _ in ordered[:CANDIDATES]]
         if any(m.dst is None for m in candidates):
-            more = extra() if callable(extra) else extra
-            candidates += [m for m in more if m not in candidates]
+            added = extra() if callable(extra) else extra
+            candidates += [m for m in added if m not in candidates]
         for m in core.legal_moves(spec, view):
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
@@ -302,3 +314,70 @@ def _choose(
             )[0]
     ordered = [(m, n) for m, n in t.votes if core.apply(spec, view, m) not in avoid]
     return ordered[0][0] if ordered else None
+
+
+def spider_score(spec: GameSpec, view: State) -> int:
+    """How far a Spider position looks from a win, from what the player sees (lower is
+    better): every face-down card weighs most (turning one up is what the player cannot
+    plan for), then every place in a face-up stretch where two cards do not follow in
+    suit (less when they follow in rank); an empty column and a completed run are bonuses.
+    Only face-up cards are read."""
+    score = -DONE_BONUS * (core.cards_on_foundations(spec, view) // 13)
+    for p, pile, down in zip(spec.piles, view.piles, view.down, strict=True):
+        if p.kind is not PileKind.COLUMN:
+            continue
+        if not pile:
+            score -= EMPTY_BONUS
+            continue
+        score += DOWN_COST * down
+        for j in range(max(down, 0) + 1, len(pile)):
+            gap = pile[j - 1] - pile[j]
+            if gap != 4:
+                score += 3 if (pile[j - 1] >> 2) - (pile[j] >> 2) == 1 else 4
+    return score
+
+
+DOWN_COST = 12
+EMPTY_BONUS = 10
+DONE_BONUS = 60
+
+
+def lookahead(
+    spec: GameSpec,
+    view: State,
+    *,
+    depth: int = 3,
+    cap: int = 300,
+    avoid: Collection[State] = (),
+) -> Move | None:
+    """The visible planner for Spider (no sample needed, nothing hidden read): the first
+    move of the shortest line of at most ``depth`` moves of face-up cards (no stock, no
+    position in ``avoid``) that reaches the best :func:`spider_score`, when that is better
+    than now; None when no such line improves the position (deal, or give up)."""
+    now = spider_score(spec, view)
+    best: tuple[int, int, str, Move] | None = None
+    seen = {view}
+    frontier: list[tuple[State, Move | None]] = [(view, None)]
+    for level in range(1, depth + 1):
+        nxt: list[tuple[State, Move | None]] = []
+        for state, first in frontier:
+            if sum(state.down) < sum(view.down):
+                continue  # a card turned up: what follows depends on it
+            for m in core.legal_moves(spec, state):
+                if m.dst is None:
+                    continue
+                after = core.apply(spec, state, m)
+                if after in seen or after in avoid:
+                    continue
+                seen.add(after)
+                head = m if first is None else first
+                score = spider_score(spec, after)
+                key = (score, level, head.to_str(), head)
+                if score < now and (best is None or key[:3] < best[:3]):
+                    best = key
+                if len(seen) < cap:
+                    nxt.append((after, head))
+        frontier = nxt
+        if not frontier:
+            break
+    return None if best is None else best[3]
