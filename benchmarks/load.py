@@ -489,6 +489,13 @@ def main() -> None:
         "this tree's (a fresh server each run), --rounds times; prints the medians",
     )
     ap.add_argument("--rounds", type=int, default=3, help="with --baseline [3]")
+    ap.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the server(s), e.g. PASYANS_POOL_WORKER=false (repeatable)",
+    )
     args = ap.parse_args()
 
     pg = args.postgres or (args.database_url or "").startswith("postgresql")
@@ -500,6 +507,11 @@ def main() -> None:
         extra["PASYANS_POOL_TARGET"] = str(args.pool_target)
     if args.sqlite_synchronous:
         extra["PASYANS_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
+    for item in args.env:
+        name, sep, value = item.partition("=")
+        if not sep or not name.startswith("PASYANS_"):
+            raise SystemExit(f"--env wants PASYANS_NAME=VALUE, not {item!r}")
+        extra[name] = value
     backend = "PostgreSQL" if pg else f"SQLite {args.sqlite_synchronous or 'FULL'}"
     label = f"{backend}, {workers} worker{'s' if workers > 1 else ''}"
     heading = (
