@@ -23,6 +23,10 @@ costly clients got, and the ratio of the moves' p99 (target: under 2)::
 
     uv run python benchmarks/load.py --players 16 --costly 4 --duration 20
 
+``--costly-hidden`` changes what they ask for: hints and Winnable? checks on positions
+with hidden cards (Spider 4 suits), each a search of samples of the hidden cards. Before
+the quiet run the server is left to settle (its search processes start in the background).
+
 The costly clients run in a process of their own (the players' event loop times the
 moves). The server's CPU is given in all and by role: the web process(es), the search
 children, the deal worker. ``--baseline REV`` measures the server of another git revision
