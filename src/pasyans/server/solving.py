@@ -106,12 +106,6 @@ at the lowest priority on a machine busy with other work may get no CPU for long
 "unknown" within the budget."""
 
 
-START_WAIT = 30.0
-"""Seconds a search waits for the search processes to start when they are not running yet
-(only right after a server start: they are started in the background then; a test app
-starts them at its first search)."""
-
-
 class Starved(Exception):
     """The search process did not answer in time (a busy machine)."""
 
@@ -185,7 +179,7 @@ class Searches:
         self.started: list[int] = []
         """The process ids :meth:`start` saw answer."""
 
-    def start(self, processes: int, timeout: float = 300.0) -> None:
+    def start(self, processes: int) -> None:
         """Start the search processes now rather than at the first search: the forkserver
         imports the solver first, which took up to 16 s on a busy machine, and the first
         hint after a server start waited for it. Run in a thread of its own at startup
@@ -195,7 +189,7 @@ class Searches:
         try:
             pool = self._pool(processes)
             futures = [pool.submit(os.getpid) for _ in range(processes)]
-            self.started = [f.result(timeout=timeout) for f in futures]
+            self.started = [f.result(timeout=300) for f in futures]
         except Exception as e:  # shut down meanwhile, or broken: the first search tries again
             log.warning("the search processes did not start: %s", type(e).__name__)
             return
@@ -234,11 +228,6 @@ class Searches:
             out, cpu = fn(*args)
             STATS.add(cpu)
             return out, cpu
-        if not self.ready.is_set():
-            # Not started yet (a search right after the server's start, or no prestart):
-            # the processes' start (importing the solver) is waited for apart, at most
-            # START_WAIT, so that it does not eat the search's own grace.
-            self.start(processes, timeout=START_WAIT)
         with self._lock:
             if self._waiting >= 4 * processes:
                 raise ApiError(
