@@ -159,9 +159,11 @@ def test_sampled_answers_run_in_a_search_process(make_app: Any, monkeypatch: Any
     monkeypatch.setattr(hints, "suggest", not_here)
     monkeypatch.setattr(hints, "estimate", not_here)
     solving.SAMPLED.clear()
-    app = make_app(hint_seconds=5.0, winnable_seconds=5.0, solver_processes=1)
-    before = solving.STATS.searches
+    app = make_app(hint_seconds=5, winnable_seconds=5, solver_processes=1, solver_prestart=True)
     with TestClient(app) as c:
+        # Until the search processes run, a sampled answer is made here (not waited for).
+        assert solving.SEARCHES.ready.wait(120)
+        before = solving.STATS.searches
         g = _spider(c, 31)
         v = {"version": g["version"]}
         r = c.post(f"/api/games/{g['id']}/hint", json=v)

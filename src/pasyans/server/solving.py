@@ -174,6 +174,7 @@ class Searches:
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._pid = 0
         self._waiting = 0
+        self._starting = False
         self.ready = threading.Event()
         """Set when :meth:`start` has the processes running."""
         self.started: list[int] = []
@@ -194,6 +195,22 @@ class Searches:
             log.warning("the search processes did not start: %s", type(e).__name__)
             return
         self.ready.set()
+
+    def _start_soon(self, processes: int) -> None:
+        """:meth:`start` in a thread of its own, unless one is already starting them."""
+        with self._lock:
+            if self._starting:
+                return
+            self._starting = True
+
+        def go() -> None:
+            try:
+                self.start(processes)
+            finally:
+                with self._lock:
+                    self._starting = False
+
+        threading.Thread(target=go, name="pasyans-searches", daemon=True).start()
 
     def _pool(self, processes: int) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
@@ -219,11 +236,18 @@ class Searches:
         args: tuple[Any, ...],
         budget: float,
         processes: int,
+        inline_until_ready: bool = False,
     ) -> tuple[T, float]:
         """``fn(*args)`` (a module-level function that returns its answer and the CPU
         seconds it used) in a search process, waited for at most ``budget`` +
         :data:`SEARCH_GRACE` (else :class:`Starved`); in this thread when ``processes`` is
-        0."""
+        0, and with ``inline_until_ready`` while the search processes are not running
+        yet (they are started meanwhile: right after a server's start, or a test app's
+        first search), rather than wait for their start (importing the solver: up to 16 s
+        on a busy machine)."""
+        if processes > 0 and inline_until_ready and not self.ready.is_set():
+            self._start_soon(processes)
+            processes = 0
         if processes <= 0:
             out, cpu = fn(*args)
             STATS.add(cpu)
@@ -446,7 +470,8 @@ def _sampled(
     key = Sampled.key(kind, spec, state, budget)
     if ctx.limits is not None and not SAMPLED.seen(key):
         ctx.limits.check(["search"], ctx.token_hash, ctx.address)
-    out, _ = SEARCHES.call(fn, args, budget, ctx.settings.solver_processes)
+    processes = ctx.settings.solver_processes
+    out, _ = SEARCHES.call(fn, args, budget, processes, inline_until_ready=True)
     SAMPLED.add(key)
     return out
 
