@@ -23,6 +23,10 @@ costly clients got, and the ratio of the moves' p99 (target: under 2)::
 
     uv run python benchmarks/load.py --players 16 --costly 4 --duration 20
 
+``--costly-hidden`` changes what they ask for: hints and Winnable? checks on positions
+with hidden cards (Spider 4 suits), each a search of samples of the hidden cards. Before
+the quiet run the server is left to settle (its search processes start in the background).
+
 The costly clients run in a process of their own (the players' event loop times the
 moves). The server's CPU is given in all and by role: the web process(es), the search
 children, the deal worker. ``--baseline REV`` measures the server of another git revision
@@ -119,6 +123,23 @@ def group_cpu_seconds(pgid: int) -> float:
     return sum(group_cpu_by_role(pgid).values())
 
 
+def settle(pgid: int, most: float = 60.0) -> None:
+    """Wait until the web process and the search processes are idle (under 5% of a core
+    over half a second, at most ``most`` seconds): a fresh server starts its search
+    processes in the background (the forkserver imports the solver: a second on a quiet
+    machine, up to 16 s on a busy one), and the quiet run measured that start-up too. The
+    deal worker is not waited for (filling a fresh pool, it is never idle)."""
+    deadline = time.monotonic() + most
+    busy = lambda cpu: cpu["web"] + cpu["solver"]  # noqa: E731
+    before = busy(group_cpu_by_role(pgid))
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = busy(group_cpu_by_role(pgid))
+        if now - before < 0.025:
+            return
+        before = now
+
+
 @dataclass
 class Server:
     base: str
@@ -153,6 +174,7 @@ def serve(database_url: str | None, workers: int, extra_env: dict[str, str]) -> 
             if time.monotonic() > deadline:
                 raise SystemExit("the server did not start:\n" + (tmp / "server.log").read_text())
             time.sleep(0.2)
+        settle(proc.pid)
         yield Server(base, proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -323,9 +345,8 @@ def _costly_process(
             await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
             marks.append(time.process_time())
 
-        clients = (
-            costly_client(base, deadline, random.Random(1000 + i), tally, i) for i in range(n)
-        )
+        kind = hidden_client if os.environ.get("PASYANS_LOAD_COSTLY") == "hidden" else costly_client
+        clients = (kind(base, deadline, random.Random(1000 + i), tally, i) for i in range(n))
         await asyncio.gather(mark(), *clients)
         return time.process_time() - marks[0]
 
@@ -343,6 +364,50 @@ class CostlyTally:
         key = f"{what} {status}"
         self.answers[key] = self.answers.get(key, 0) + 1
         self.latencies.append(elapsed)
+
+
+async def hidden_client(
+    base: str, deadline: float, rnd: random.Random, tally: CostlyTally, who: int
+) -> None:
+    """``--costly-hidden``: hints and Winnable? checks on random Spider 4-suit deals (cards
+    hidden: each answer searches samples of the hidden cards, up to 0.25 s), a random
+    move after each, a new deal when the game ends or a limit refuses."""
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    async with httpx.AsyncClient(
+        base_url=base, timeout=30, limits=limits, headers=address(2, who)
+    ) as client:
+
+        async def post(what: str, path: str, body: dict[str, Any]) -> httpx.Response:
+            t0 = time.perf_counter()
+            r = await client.post(path, json=body)
+            tally.add(what, r.status_code, time.perf_counter() - t0)
+            return r
+
+        while time.monotonic() < deadline:
+            try:
+                new = {"game": "spider", "options": {"suits": 4}, "solvable": False}
+                r = await post("new spider", "/api/games", new)
+                if r.status_code != 201:
+                    await asyncio.sleep(0.05)
+                    continue
+                g = r.json()
+                while time.monotonic() < deadline and g["view"]["moves"]:
+                    r = await post("hint hidden", f"/api/games/{g['id']}/hint",
+                                   {"version": g["version"]})  # fmt: skip
+                    if r.status_code != 200:
+                        break
+                    g = r.json()
+                    r = await post("winnable hidden", f"/api/games/{g['id']}/winnable",
+                                   {"version": g["version"]})  # fmt: skip
+                    move = rnd.choice(g["view"]["moves"])["text"]
+                    r = await client.post(
+                        f"/api/games/{g['id']}/moves", json={"version": g["version"], "move": move}
+                    )
+                    if r.status_code != 200:
+                        break
+                    g = r.json()
+            except httpx.HTTPError as e:
+                tally.add(type(e).__name__, 0, 0.0)
 
 
 async def costly_client(
@@ -481,6 +546,12 @@ def main() -> None:
     ap.add_argument("--database-url", default=None, help="an existing database to use")
     ap.add_argument("--sqlite-synchronous", choices=["FULL", "NORMAL"], default=None)
     ap.add_argument("--costly", type=int, default=0, help="clients sending only costly requests")
+    ap.add_argument(
+        "--costly-hidden",
+        action="store_true",
+        help="the costly clients ask for hints and Winnable? on positions with hidden cards "
+        "(Spider 4 suits: sampled searches) instead of the default mix",
+    )
     ap.add_argument("--pool-target", type=int, default=None, help="PASYANS_POOL_TARGET")
     ap.add_argument(
         "--baseline",
@@ -489,8 +560,17 @@ def main() -> None:
         "this tree's (a fresh server each run), --rounds times; prints the medians",
     )
     ap.add_argument("--rounds", type=int, default=3, help="with --baseline [3]")
+    ap.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the server(s), e.g. PASYANS_POOL_WORKER=false (repeatable)",
+    )
     args = ap.parse_args()
 
+    if args.costly_hidden:  # read by the costly clients' process (spawned: a fresh import)
+        os.environ["PASYANS_LOAD_COSTLY"] = "hidden"
     pg = args.postgres or (args.database_url or "").startswith("postgresql")
     workers = args.workers or (2 if pg else 1)
     extra = {"PASYANS_TRUST_PROXY": "true", "PASYANS_FORWARDED_ALLOW_IPS": "127.0.0.1"}
@@ -500,6 +580,11 @@ def main() -> None:
         extra["PASYANS_POOL_TARGET"] = str(args.pool_target)
     if args.sqlite_synchronous:
         extra["PASYANS_SQLITE_SYNCHRONOUS"] = args.sqlite_synchronous
+    for item in args.env:
+        name, sep, value = item.partition("=")
+        if not sep or not name.startswith("PASYANS_"):
+            raise SystemExit(f"--env wants PASYANS_NAME=VALUE, not {item!r}")
+        extra[name] = value
     backend = "PostgreSQL" if pg else f"SQLite {args.sqlite_synchronous or 'FULL'}"
     label = f"{backend}, {workers} worker{'s' if workers > 1 else ''}"
     heading = (

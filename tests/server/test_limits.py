@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.requests import Request
 
+from pasyans.server import solving
 from pasyans.server.limits import Limit, RateLimiter, SharedLimits, client_address
 from pasyans.server.settings import Settings
 from pasyans.solver import hints
@@ -234,6 +235,42 @@ def test_fair_player_is_never_refused(make_app: Any) -> None:
                 clock[0] += 1.0
             assert g["status"] == "won"
             clock[0] += 60.0
+
+
+def test_fair_player_with_hidden_cards_is_never_refused(make_app: Any) -> None:
+    """Default limits. With cards hidden every hint is a sampled search (counted against
+    the ``search`` limit, since this session): a player who asks for a hint before every
+    move, at a move a second, plays on without a 429 (Spider, one suit)."""
+    solving.SAMPLED.clear()
+    defaults = Settings()
+    app = make_app(
+        rate_hint_per_minute=defaults.rate_hint_per_minute,
+        rate_hint_any_per_minute=defaults.rate_hint_any_per_minute,
+        rate_new_game_per_minute=defaults.rate_new_game_per_minute,
+        rate_new_player_per_hour=defaults.rate_new_player_per_hour,
+        hint_seconds=0.02,  # the limits are tested, not the hints: keep each one short
+    )
+    clock = [1_900_000_000.0]
+    app.state.limits.clock = lambda: clock[0]
+    with TestClient(app) as c:
+        body = {"game": "spider", "options": {"suits": 1}, "deal": 5, "solvable": False}
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 201, r.text
+        g = r.json()
+        for hinted in range(90):  # beyond the burst of 30
+            if g["status"] != "playing" or not g["view"]["moves"]:
+                break
+            r = c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]})
+            assert r.status_code == 200, (hinted, r.text)
+            g = r.json()
+            move = g["hint"]["move"] or g["view"]["moves"][0]
+            r = c.post(
+                f"/api/games/{g['id']}/moves", json={"version": g["version"], "move": move["text"]}
+            )
+            assert r.status_code == 200, r.text
+            g = r.json()
+            clock[0] += 1.0
+        assert hinted >= 60, hinted
 
 
 def test_a_spent_limit_is_refused_without_the_database(make_app: Any) -> None:

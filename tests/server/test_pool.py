@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,39 @@ def test_pending_jobs_are_capped_per_address(make_app: Any) -> None:
             for d in (11, 12, 13)
         ]
     assert codes == [202, 202, 429]
+
+
+def test_numbers_made_per_address_are_capped_per_hour(make_app: Any) -> None:
+    """Three pending at a time is not enough: an address that keeps asking for numbers as
+    they are made keeps the worker busy. ``pool_requested_per_hour`` numbers an hour per
+    address, then 429 with a long Retry-After; asking again for a number already queued
+    (the page's retry after 202) is never counted, and an hour later the address may ask
+    again."""
+    app = make_app(pool_inline=False, pool_max_pending_per_address=10, pool_requested_per_hour=3)
+
+    def ask(c: TestClient, deal: int) -> Any:
+        return c.post("/api/games", json={"game": "spine", "solvable": True, "deal": deal})
+
+    with TestClient(app) as c:
+        assert [ask(c, d).status_code for d in (11, 12, 13, 11, 12, 13)] == [202] * 6
+        with app.state.sessionmaker() as s:  # the worker made them meanwhile
+            s.execute(DealJob.__table__.update().values(finished_at=store.now()))
+            s.commit()
+        r = ask(c, 14)
+        assert r.status_code == 429, r.text
+        assert r.json()["error"]["code"] == "rate_limited"
+        assert int(r.headers["Retry-After"]) >= 60
+        # Any number will do (the key's pool is empty): the pool's need, not the address's.
+        r = c.post("/api/games", json={"game": "spine", "solvable": True})
+        assert r.status_code == 202, r.text
+        with app.state.sessionmaker() as s:
+            s.execute(
+                DealJob.__table__.update().values(
+                    requested_at=store.now() - pool.HOUR - timedelta(seconds=1)
+                )
+            )
+            s.commit()
+        assert ask(c, 14).status_code == 202
 
 
 def test_take_has_one_winner(make_app: Any) -> None:

@@ -136,3 +136,74 @@ def test_a_starved_search_answers_unknown_at_once(
         assert len(calls) == 1
         with app.state.sessionmaker() as s:
             assert s.scalar(select(Verdict.result)) == "unknown"
+
+
+def _spider(c: TestClient, deal: int, suits: int = 1) -> dict[str, Any]:
+    """A Spider game: cards hidden, so hints and estimates are sampled."""
+    body = {"game": "spider", "options": {"suits": suits}, "deal": deal, "solvable": False}
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def test_sampled_answers_run_in_a_search_process(make_app: Any, monkeypatch: Any) -> None:
+    """A hint or an estimate with hidden cards searches samples of the hidden cards: that
+    work runs in a search process (never holding the web worker's GIL), within the
+    per-request bound. The web process's own sampling is broken here: before, the hint
+    and the estimate ran it (a 500)."""
+
+    def not_here(*args: object, **kwargs: object) -> object:
+        raise AssertionError("sampled in the web process")
+
+    monkeypatch.setattr(hints, "sampled", not_here)
+    monkeypatch.setattr(hints, "suggest", not_here)
+    monkeypatch.setattr(hints, "estimate", not_here)
+    solving.SAMPLED.clear()
+    app = make_app(hint_seconds=5, winnable_seconds=5, solver_processes=1, solver_prestart=True)
+    with TestClient(app) as c:
+        # Until the search processes run, a sampled answer is made here (not waited for).
+        assert solving.SEARCHES.ready.wait(120)
+        before = solving.STATS.searches
+        g = _spider(c, 31)
+        v = {"version": g["version"]}
+        r = c.post(f"/api/games/{g['id']}/hint", json=v)
+        assert r.status_code == 200, r.text
+        assert r.json()["hint"]["source"] in ("sampled", "heuristic")
+        assert r.json()["hint"]["move"] is not None
+        v = {"version": r.json()["version"]}  # a hint is counted: a new version
+        r = c.post(f"/api/games/{g['id']}/winnable", json=v)
+        assert r.status_code == 200, r.text
+        assert r.json()["result"] == "unknown"
+        assert r.json()["estimate"]["samples"] > 0
+    assert solving.STATS.searches == before + 2
+    assert solving.STATS.max_cpu_seconds <= solving.SOLVER_CPU_CAP + 0.05
+
+
+def test_sampled_answers_count_as_searches(make_app: Any) -> None:
+    """A sampled hint or estimate is solver work: counted against the ``search`` limit
+    (before, only exact searches were, so hidden-card hints were an address's way around
+    its cap), except when this process already asked for the same view."""
+    solving.SAMPLED.clear()
+    app = make_app(
+        hint_seconds=0.05,
+        winnable_seconds=0.05,
+        rate_hint_per_minute=60,
+        rate_hint_burst=30,
+        rate_search_address_per_minute=1,
+        rate_search_address_burst=2,
+    )
+    with TestClient(app) as c:
+        g = _spider(c, 32)
+        v = {"version": g["version"]}
+        r = c.post(f"/api/games/{g['id']}/hint", json=v)
+        assert r.status_code == 200, r.text
+        v = {"version": r.json()["version"]}
+        assert c.post(f"/api/games/{g['id']}/winnable", json=v).status_code == 200
+        h = _spider(c, 33, suits=2)  # another option set: g stays current
+        r = c.post(f"/api/games/{h['id']}/hint", json={"version": h["version"]})
+        assert r.status_code == 429, r.text
+        # The same view again: already asked for, not counted.
+        r = c.post(f"/api/games/{g['id']}/hint", json=v)
+        assert r.status_code == 200, r.text
+        v = {"version": r.json()["version"]}
+        assert c.post(f"/api/games/{g['id']}/winnable", json=v).status_code == 200

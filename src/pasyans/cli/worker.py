@@ -59,7 +59,11 @@ def worker(
         games=tuple(g.strip() for g in chosen.split(",") if g.strip()),
     )
     lower_priority(settings.pool_worker_nice)  # also when pasyans serve started it
-    engine = make_engine(url, pool_size=1, synchronous=settings.sqlite_synchronous)
+    # What the worker writes (made deals, the jobs' state) can be made again: on SQLite it
+    # commits without an fsync of its own (NORMAL in WAL mode survives a crash of the
+    # process, not a power loss), so it holds the database's write lock for less time and
+    # the web processes' writes wait less in SQLite's busy handler behind it.
+    engine = make_engine(url, pool_size=1, synchronous="NORMAL")
     pool_worker = PoolWorker(make_sessionmaker(engine), config)
     stop = threading.Event()
 

@@ -17,6 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from pasyans import __version__
 from pasyans.server import errors, migrate
 from pasyans.server.cache import GameCache
+from pasyans.server.checkpoint import Checkpointer, defer_checkpoints
 from pasyans.server.db import make_engine, make_sessionmaker
 from pasyans.server.docs import install_docs
 from pasyans.server.limits import SharedLimits
@@ -35,16 +36,23 @@ see `docs/api.md` for every endpoint, example and error code."""
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """At startup, start this worker's search processes in the background (the first hint
-    then does not wait for them); at shutdown, stop them: left running, they (and their
-    forkserver) outlived the server after a SIGTERM."""
+    then does not wait for them) and, on SQLite, the WAL checkpoints' thread
+    (:mod:`pasyans.server.checkpoint`); at shutdown, stop them: left running, the search
+    processes (and their forkserver) outlived the server after a SIGTERM."""
     from pasyans.server.solving import SEARCHES
 
     processes = app.state.settings.solver_processes if app.state.settings.solver_prestart else 0
     threading.Thread(
         target=SEARCHES.start, args=(processes,), name="pasyans-searches", daemon=True
     ).start()
-    yield
-    SEARCHES.shutdown()
+    checkpointer = Checkpointer(app.state.engine, busy_seconds=app.state.settings.db_busy_seconds)
+    checkpointer.start()
+    app.state.checkpointer = checkpointer
+    try:
+        yield
+    finally:
+        checkpointer.close()
+        SEARCHES.shutdown()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -61,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         statement_seconds=settings.db_statement_seconds,
         connect_seconds=settings.db_connect_seconds,
     )
+
+    defer_checkpoints(engine)  # a thread does them (the lifespan), not a request's commit
 
     app = FastAPI(
         title="Pasyans",

@@ -52,6 +52,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from pasyans.server import store
+from pasyans.server.checkpoint import defer_checkpoints
 from pasyans.server.db import WRITE, make_engine, make_sessionmaker
 from pasyans.server.deps import PlayerDep, SessionDep
 from pasyans.server.errors import ApiError
@@ -121,10 +122,10 @@ class SharedLimits:
         if isinstance(bind, Engine) and bind.dialect.name == "sqlite":
             # Counters need no durability: on SQLite they commit without an fsync of their
             # own (synchronous=NORMAL in WAL mode), so a limited request costs no disk flush.
-            self.maker = make_sessionmaker(
-                make_engine(bind.url.render_as_string(hide_password=False), pool_size=2,
-                            synchronous="NORMAL")
-            )  # fmt: skip
+            engine = make_engine(bind.url.render_as_string(hide_password=False), pool_size=2,
+                                 synchronous="NORMAL")  # fmt: skip
+            defer_checkpoints(engine)  # the app's checkpoint thread does them
+            self.maker = make_sessionmaker(engine)
         self.clock: Callable[[], float] = time.time
         """Seconds since the epoch (tests move it on)."""
         self.seen: dict[str, int] = {}

@@ -148,7 +148,14 @@ def lookup(
     )
 
 
-JobState = Literal["queued", "pending", "failed", "busy", "too_many"]
+JobState = Literal["queued", "pending", "failed", "busy", "too_many", "hourly"]
+
+HOUR = timedelta(hours=1)
+
+POOL_REQUEST = "*"
+"""Marks the job an empty key's first request queued (any number will do): not the
+address's own choice, so neither its pending nor its hourly numbers (one such job per key
+at a time, and none once the key has an entry)."""
 
 
 def request(
@@ -161,15 +168,23 @@ def request(
     *,
     max_pending: int,
     max_pending_per_address: int,
+    max_per_hour_per_address: int = 0,
 ) -> tuple[JobState, str | None]:
     """Queue the job that makes ``deal`` (in the caller's write transaction; the caller
     commits). ``queued`` (new), ``pending`` (already queued or running), ``failed`` (with
-    the reason: no layout for that number), ``busy`` (the queue is full) or ``too_many``
-    (this address already waits for ``max_pending_per_address`` numbers).
+    the reason: no layout for that number), ``busy`` (the queue is full), ``too_many``
+    (this address already waits for ``max_pending_per_address`` numbers) or ``hourly``
+    (this address had ``max_per_hour_per_address`` numbers queued in the last hour; 0: no
+    such cap). The hourly cap bounds the worker's CPU one address may use, as the
+    ``search`` limit bounds the solver's: the jobs themselves are the count (a sliding
+    hour, shared by every web worker through the database), and a number already queued
+    or made is never counted again.
 
     ``deal`` None (any deal will do: the pool is empty for this key): ``pending`` when a
-    job for the key is already queued, else a job for a random number."""
+    job for the key is already queued, else a job for a random number (not counted as the
+    address's: :data:`POOL_REQUEST`)."""
     version = generator_version()
+    chosen = deal is not None
     if deal is None:
         waiting = session.scalar(
             select(DealJob.id)
@@ -215,6 +230,20 @@ def request(
     )
     if mine >= max_pending_per_address:
         return "too_many", None
+    if chosen and max_per_hour_per_address > 0:
+        recent = (
+            session.scalar(
+                select(func.count())
+                .select_from(DealJob)
+                .where(
+                    DealJob.requested_by == requested_by[:64],
+                    DealJob.requested_at >= store.now() - HOUR,
+                )
+            )
+            or 0
+        )
+        if recent >= max_per_hour_per_address:
+            return "hourly", None
     stmt = (
         _insert(session)(DealJob)
         .values(
@@ -223,7 +252,7 @@ def request(
             difficulty=difficulty,
             deal=deal,
             generator=version,
-            requested_by=requested_by[:64],
+            requested_by=(requested_by if chosen else POOL_REQUEST + requested_by)[:64],
             requested_at=store.now(),
         )
         .on_conflict_do_nothing()

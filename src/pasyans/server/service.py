@@ -315,6 +315,7 @@ def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) ->
             ctx.address or "unknown",
             max_pending=ctx.settings.pool_max_pending,
             max_pending_per_address=ctx.settings.pool_max_pending_per_address,
+            max_per_hour_per_address=ctx.settings.pool_requested_per_hour,
         )
         ctx.session.commit()
     if state in ("queued", "pending"):
@@ -334,6 +335,8 @@ def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) ->
         )
     if state == "too_many":
         raise ApiError("rate_limited", headers={"Retry-After": "10"})
+    if state == "hourly":
+        raise ApiError("rate_limited", headers={"Retry-After": "600"})
     raise ApiError(
         "pool_busy",
         "Too many solvable deals are being prepared: try again soon, or a random deal.",

@@ -112,6 +112,12 @@ class Settings(BaseSettings):
     pool_worker_nice: int = Field(default=10, ge=0, le=19)
     pool_max_pending: int = Field(default=500, ge=1, description="Queued deal numbers, in all.")
     pool_max_pending_per_address: int = Field(default=3, ge=1)
+    pool_requested_per_hour: int = Field(
+        default=6,
+        ge=0,
+        description="Deal numbers missing from the pool that one client address may have "
+        "made in an hour (the worker's CPU per address); 0: no cap.",
+    )
     pool_inline: bool = Field(
         default=False,
         description="Make a solvable deal missing from the pool inside the request (tests and "

@@ -24,8 +24,10 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -39,10 +41,13 @@ from pasyans.server import service, store
 from pasyans.server.errors import ApiError
 from pasyans.server.models import Verdict
 from pasyans.solver import hints
+from pasyans.solver.sampling import known, visible
 from pasyans.solver.search import Result as SearchResult
 from pasyans.solver.search import solve
 
 log = logging.getLogger("pasyans.server")
+
+T = TypeVar("T")
 
 SOLVER_CPU_CAP = 0.25
 """The most solver time one request may spend, in seconds (the search's budget is wall
@@ -119,6 +124,31 @@ def _solve_in_child(
     return result, time.thread_time() - t0
 
 
+def _hint_in_child(
+    game_id: str, options: dict[str, str], state: State, budget: float, past: list[State]
+) -> tuple[hints.Hint, float]:
+    """:func:`pasyans.solver.hints.suggest` (the sampled hint of a position with hidden
+    cards) in a search process, and the CPU seconds it used."""
+    t0 = time.thread_time()
+    found = hints.suggest(get_game(game_id, options), state, seconds=budget, history=past)
+    return found, time.thread_time() - t0
+
+
+def _winnable_in_child(
+    game_id: str, options: dict[str, str], state: State, budget: float
+) -> tuple[tuple[Result, dict[str, Any] | None], float]:
+    """The Winnable? answer of a position with hidden cards (the result from what the
+    player sees, and the sampled estimate when that is "unknown") in a search process, and
+    the CPU seconds it used."""
+    t0 = time.thread_time()
+    spec = get_game(game_id, options)
+    result = _result(hints.winnable(spec, state, seconds=budget))
+    found = None
+    if result == "unknown":
+        found = hints.estimate(spec, state, hints.Budget(seconds=budget))
+    return (result, None if found is None else found.to_json()), time.thread_time() - t0
+
+
 _START = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 """Forkserver, not fork: a forked child would inherit every file the web worker has open
 (sockets, pipes to other programs), keeping them open after the worker closes them. The
@@ -144,6 +174,7 @@ class Searches:
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._pid = 0
         self._waiting = 0
+        self._starting = False
         self.ready = threading.Event()
         """Set when :meth:`start` has the processes running."""
         self.started: list[int] = []
@@ -165,6 +196,22 @@ class Searches:
             return
         self.ready.set()
 
+    def _start_soon(self, processes: int) -> None:
+        """:meth:`start` in a thread of its own, unless one is already starting them."""
+        with self._lock:
+            if self._starting:
+                return
+            self._starting = True
+
+        def go() -> None:
+            try:
+                self.start(processes)
+            finally:
+                with self._lock:
+                    self._starting = False
+
+        threading.Thread(target=go, name="pasyans-searches", daemon=True).start()
+
     def _pool(self, processes: int) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
             if self._executor is None or self._pid != os.getpid():
@@ -180,10 +227,31 @@ class Searches:
         self, spec: GameSpec, state: State, budget: float, processes: int
     ) -> tuple[SearchResult, float]:
         """The search's result and the CPU seconds it used."""
+        args = (spec.id, dict(spec.option_values), state, budget)
+        return self.call(_solve_in_child, args, budget, processes)
+
+    def call(
+        self,
+        fn: Callable[..., tuple[T, float]],
+        args: tuple[Any, ...],
+        budget: float,
+        processes: int,
+        inline_until_ready: bool = False,
+    ) -> tuple[T, float]:
+        """``fn(*args)`` (a module-level function that returns its answer and the CPU
+        seconds it used) in a search process, waited for at most ``budget`` +
+        :data:`SEARCH_GRACE` (else :class:`Starved`); in this thread when ``processes`` is
+        0, and with ``inline_until_ready`` while the search processes are not running
+        yet (they are started meanwhile: right after a server's start, or a test app's
+        first search), rather than wait for their start (importing the solver: up to 16 s
+        on a busy machine)."""
+        if processes > 0 and inline_until_ready and not self.ready.is_set():
+            self._start_soon(processes)
+            processes = 0
         if processes <= 0:
-            result, cpu = _solve_in_child(spec.id, dict(spec.option_values), state, budget)
+            out, cpu = fn(*args)
             STATS.add(cpu)
-            return result, cpu
+            return out, cpu
         with self._lock:
             if self._waiting >= 4 * processes:
                 raise ApiError(
@@ -195,11 +263,9 @@ class Searches:
                 )
             self._waiting += 1
         try:
-            future = self._pool(processes).submit(
-                _solve_in_child, spec.id, dict(spec.option_values), state, budget
-            )
+            future = self._pool(processes).submit(fn, *args)
             try:
-                result, cpu = future.result(timeout=budget + SEARCH_GRACE)
+                out, cpu = future.result(timeout=budget + SEARCH_GRACE)
             except concurrent.futures.TimeoutError:
                 future.cancel()
                 raise Starved from None
@@ -207,7 +273,7 @@ class Searches:
             with self._lock:
                 self._waiting -= 1
         STATS.add(cpu)
-        return result, cpu
+        return out, cpu
 
     def shutdown(self) -> None:
         self.ready.clear()
@@ -310,7 +376,7 @@ def _remember(
                 "seconds": stmt.excluded.seconds,
             },
         )
-        session.execute(stmt)
+        session.connection().execute(stmt)  # Core: the ORM's bulk-insert path cost more
         session.commit()
 
 
@@ -343,10 +409,94 @@ def _verdict(
 # --- the answers ----------------------------------------------------------------------------
 
 
+SAMPLED_KEPT = 20_000
+"""Sampled answers this process remembers having asked for (:class:`Sampled`)."""
+
+SampledKey = tuple[str, str, str, float, State]
+"""Kind, game, options, budget and what the player knows of the position."""
+
+
+class Sampled:
+    """What the player could see at the positions whose sampled hint or estimate this
+    process has asked for, by kind and budget (least recently used first out). The samples'
+    searches are remembered by the search process that ran them
+    (:data:`pasyans.solver.hints.TALLIES`): asking again for the same view costs little,
+    and is not counted against the ``search`` limit. Only what the player knows is kept."""
+
+    def __init__(self, size: int = SAMPLED_KEPT) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._keys: OrderedDict[SampledKey, None] = OrderedDict()
+
+    @staticmethod
+    def key(kind: str, spec: GameSpec, state: State, budget: float) -> SampledKey:
+        return kind, spec.id, store.options_key(spec.option_values), budget, known(spec, state)
+
+    def seen(self, key: SampledKey) -> bool:
+        with self._lock:
+            if key not in self._keys:
+                return False
+            self._keys.move_to_end(key)
+            return True
+
+    def add(self, key: SampledKey) -> None:
+        with self._lock:
+            self._keys[key] = None
+            self._keys.move_to_end(key)
+            while len(self._keys) > self.size:
+                self._keys.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._keys.clear()
+
+
+SAMPLED = Sampled()
+
+
+def _sampled(
+    ctx: service.Context,
+    kind: str,
+    spec: GameSpec,
+    state: State,
+    budget: float,
+    fn: Callable[..., tuple[T, float]],
+    args: tuple[Any, ...],
+) -> T:
+    """A sampled answer (hidden cards) from a search process: the samples' searches never
+    hold this worker's GIL, and their CPU is bounded like any search (``budget`` ≤
+    :data:`SOLVER_CPU_CAP`). Counted against the ``search`` limit unless this process has
+    already asked for the same view; :class:`Starved` is left to the caller."""
+    key = Sampled.key(kind, spec, state, budget)
+    if ctx.limits is not None and not SAMPLED.seen(key):
+        ctx.limits.check(["search"], ctx.token_hash, ctx.address)
+    processes = ctx.settings.solver_processes
+    out, _ = SEARCHES.call(fn, args, budget, processes, inline_until_ready=True)
+    SAMPLED.add(key)
+    return out
+
+
 def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State]) -> hints.Hint:
-    if core.is_won(spec, state) or core.has_hidden_cards(spec, state):
+    if core.is_won(spec, state):
+        return hints.suggest(spec, state, seconds=0.0, history=past)  # "The game is won."
+    if core.has_hidden_cards(spec, state):
         budget = min(ctx.settings.hint_seconds, SOLVER_CPU_CAP)  # the samples' searches
-        return hints.suggest(spec, state, seconds=budget, history=past)
+        args = (spec.id, dict(spec.option_values), state, budget, past)
+        try:
+            return _sampled(ctx, "hint", spec, state, budget, _hint_in_child, args)
+        except Starved:  # the visible heuristic alone: no search
+            view = visible(spec, state)
+            seen = [visible(spec, h) for h in past]
+            move = hints.heuristic_move(spec, view, seen)
+            if move is None:
+                return hints.any_move(spec, view, seen)
+            return hints.Hint(
+                move,
+                "heuristic",
+                None,
+                "A move that looks useful (cards are still hidden).",
+                "Этот ход выглядит полезным (часть карт ещё скрыта).",
+            )
     outcome, first = _verdict(ctx, spec, state, ctx.settings.hint_seconds)
     if first is not None:
         return hints.Hint(
@@ -407,13 +557,16 @@ def winnable_for(ctx: service.Context, game_id: str, version: int) -> dict[str, 
     spec, state = game.spec, game.state
     service.checkin(ctx, row, game)
     ctx.session.rollback()
-    if core.is_won(spec, state) or core.has_hidden_cards(spec, state):
+    if core.is_won(spec, state):
+        return {"result": "won", "estimate": None}
+    if core.has_hidden_cards(spec, state):
         budget = min(ctx.settings.winnable_seconds, SOLVER_CPU_CAP)
-        result = _result(hints.winnable(spec, state, seconds=budget))  # no search
-        found = None
-        if result == "unknown":
-            found = hints.estimate(spec, state, hints.Budget(seconds=budget))
-        return {"result": result, "estimate": None if found is None else found.to_json()}
+        args = (spec.id, dict(spec.option_values), state, budget)
+        try:
+            result, found = _sampled(ctx, "winnable", spec, state, budget, _winnable_in_child, args)
+        except Starved:
+            result, found = "unknown", None
+        return {"result": result, "estimate": found}
     return {
         "result": _verdict(ctx, spec, state, ctx.settings.winnable_seconds)[0],
         "estimate": None,
