@@ -48,8 +48,11 @@ class Checkpointer:
     """Checkpoints the SQLite database of ``engine`` in a thread of its own."""
 
     def __init__(self, engine: Engine, every: float = EVERY, busy_seconds: float = 5.0) -> None:
-        database = engine.url.database
-        self.path = database if engine.dialect.name == "sqlite" and database else None
+        # A stand-in engine (a test's broken database) has no URL: then nothing to do.
+        url = getattr(engine, "url", None)
+        dialect = getattr(getattr(engine, "dialect", None), "name", None)
+        database = None if url is None else url.database
+        self.path = database if dialect == "sqlite" and database else None
         if self.path == ":memory:":
             self.path = None
         self.every = every
