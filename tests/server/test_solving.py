@@ -38,6 +38,21 @@ def test_winnable_spends_at_most_250_ms_of_solver(make_app: Any) -> None:
     assert solving.STATS.max_cpu_seconds <= solving.SOLVER_CPU_CAP + 0.03
 
 
+def test_a_slow_search_stops_within_a_few_positions_of_its_deadline() -> None:
+    """Nivernais' Python search expands about 3,000 positions a second. It read the clock
+    every 256 positions, so a search ran up to 95 ms past its deadline, and a sampled hint
+    (eight short searches) went past the 0.25 s cap. A search whose deadline has passed
+    at its start now stops at its first reading of the clock."""
+    from pasyans.engine import core
+    from pasyans.rules import get_game
+    from pasyans.solver.search import solve
+
+    spec = get_game("nivernais")
+    result = solve(spec, core.initial_state(spec, 31), seconds=0.0)
+    assert result.result == "unknown"
+    assert 0 < result.nodes <= 16
+
+
 def test_repeated_winnable_costs_nothing_on_any_worker(make_app: Any) -> None:
     """An undecided (or decided) verdict is kept in the database: another worker (another
     app on the same database, with an empty memory) answers it without a search."""

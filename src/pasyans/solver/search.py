@@ -45,7 +45,11 @@ from pasyans.solver.packed import PackedDomain
 
 Outcome = Literal["won", "lost", "unknown"]
 
-_CLOCK_EVERY = 256
+_CLOCK_EVERY = 8
+"""How often (in positions) a Python search reads the clock. Nivernais' Python search
+expands about 2,700 positions a second: at 256 a search ran up to 95 ms past its deadline,
+and a sampled hint, eight short searches, up to 0.3 s past the server's 0.25 s cap. A read
+costs well under 1% of a position's expansion."""
 
 
 @dataclass(frozen=True)
