@@ -366,6 +366,16 @@ class CostlyTally:
         self.latencies.append(elapsed)
 
 
+async def random_move(
+    client: httpx.AsyncClient, g: dict[str, Any], rnd: random.Random
+) -> dict[str, Any] | None:
+    """Play a random legal move of game ``g``: the game after it, None when refused."""
+    move = rnd.choice(g["view"]["moves"])["text"]
+    body = {"version": g["version"], "move": move}
+    r = await client.post(f"/api/games/{g['id']}/moves", json=body)
+    return dict(r.json()) if r.status_code == 200 else None
+
+
 async def hidden_client(
     base: str, deadline: float, rnd: random.Random, tally: CostlyTally, who: int
 ) -> None:
@@ -399,13 +409,10 @@ async def hidden_client(
                     g = r.json()
                     r = await post("winnable hidden", f"/api/games/{g['id']}/winnable",
                                    {"version": g["version"]})  # fmt: skip
-                    move = rnd.choice(g["view"]["moves"])["text"]
-                    r = await client.post(
-                        f"/api/games/{g['id']}/moves", json={"version": g["version"], "move": move}
-                    )
-                    if r.status_code != 200:
+                    moved = await random_move(client, g, rnd)
+                    if moved is None:
                         break
-                    g = r.json()
+                    g = moved
             except httpx.HTTPError as e:
                 tally.add(type(e).__name__, 0, 0.0)
 
@@ -448,13 +455,10 @@ async def costly_client(
                         g = r.json()
                     if not g["view"]["moves"] or who % 2:
                         break
-                    move = rnd.choice(g["view"]["moves"])["text"]
-                    r = await client.post(
-                        f"/api/games/{g['id']}/moves", json={"version": g["version"], "move": move}
-                    )
-                    if r.status_code != 200:
+                    moved = await random_move(client, g, rnd)
+                    if moved is None:
                         break
-                    g = r.json()
+                    g = moved
             except httpx.HTTPError as e:
                 tally.add(type(e).__name__, 0, 0.0)
 

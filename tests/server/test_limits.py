@@ -196,21 +196,28 @@ def test_gcra_allows_the_rate_and_the_burst(make_app: Any) -> None:
     assert limits.hit(key, t + 1000) > 0
 
 
-def test_fair_player_is_never_refused(make_app: Any) -> None:
-    """Default limits. A player who asks for a hint after every move and follows it to a
-    win, at a move a second, then starts a new game a minute later: never a 429. Issue 13:
-    following the hints to a win hit the rate limit 8 times."""
-    hints.LINES.clear()
+def _app_with_default_limits(make_app: Any, hint_seconds: float) -> tuple[Any, list[float]]:
+    """An app with the default hint and new-game limits, and the clock its limits read
+    (a one-element list to move forward)."""
     defaults = Settings()
     app = make_app(
         rate_hint_per_minute=defaults.rate_hint_per_minute,
         rate_hint_any_per_minute=defaults.rate_hint_any_per_minute,
         rate_new_game_per_minute=defaults.rate_new_game_per_minute,
         rate_new_player_per_hour=defaults.rate_new_player_per_hour,
-        hint_seconds=defaults.hint_seconds,
+        hint_seconds=hint_seconds,
     )
     clock = [1_900_000_000.0]
     app.state.limits.clock = lambda: clock[0]
+    return app, clock
+
+
+def test_fair_player_is_never_refused(make_app: Any) -> None:
+    """Default limits. A player who asks for a hint after every move and follows it to a
+    win, at a move a second, then starts a new game a minute later: never a 429. Issue 13:
+    following the hints to a win hit the rate limit 8 times."""
+    hints.LINES.clear()
+    app, clock = _app_with_default_limits(make_app, Settings().hint_seconds)
     with TestClient(app) as c:
         # Deals whose views stay cheap: at some positions of other deals the engine's
         # autocollect check in the view takes seconds, which is not what is tested here.
@@ -242,16 +249,8 @@ def test_fair_player_with_hidden_cards_is_never_refused(make_app: Any) -> None:
     the ``search`` limit, since this session): a player who asks for a hint before every
     move, at a move a second, plays on without a 429 (Spider, one suit)."""
     solving.SAMPLED.clear()
-    defaults = Settings()
-    app = make_app(
-        rate_hint_per_minute=defaults.rate_hint_per_minute,
-        rate_hint_any_per_minute=defaults.rate_hint_any_per_minute,
-        rate_new_game_per_minute=defaults.rate_new_game_per_minute,
-        rate_new_player_per_hour=defaults.rate_new_player_per_hour,
-        hint_seconds=0.02,  # the limits are tested, not the hints: keep each one short
-    )
-    clock = [1_900_000_000.0]
-    app.state.limits.clock = lambda: clock[0]
+    # the limits are tested, not the hints: keep each one short
+    app, clock = _app_with_default_limits(make_app, 0.02)
     with TestClient(app) as c:
         body = {"game": "spider", "options": {"suits": 1}, "deal": 5, "solvable": False}
         r = c.post("/api/games", json=body)
