@@ -4,7 +4,8 @@ Fills a temporary SQLite database with one player's games (finished, with lines 
 given length; inserted in bulk, then the kept figures recounted once with
 ``stats.rebuild``), then times ``GET /api/stats``, ``GET /api/history`` and the replay of a
 long Spider game (the first step rebuilds the line; later steps come from the cache).
-Prints the median of a few repeats, wall-clock.
+Prints the median of a few repeats, wall-clock, and the CPU time of folding one finished
+game into the kept figures (the web worker pays it whenever a game ends or is abandoned).
 
     uv run python benchmarks/stats.py [--games 2000] [--moves 150] [--repeats 5]
     uv run python benchmarks/stats.py --games 100000 --moves 40
@@ -128,6 +129,28 @@ def timed(fn: Callable[[], object], repeats: int) -> float:
     return statistics.median(times)
 
 
+def finish_cpu(app: FastAPI, repeats: int) -> float:
+    """Median CPU seconds of folding one finished game into the kept figures
+    (``stats.record_finish``: four ``player_stats`` rows), each in its own transaction."""
+    now = datetime.now(UTC)
+    with app.state.sessionmaker() as s:
+        player = ensure_player(s, hash_token(TOKEN))
+        s.commit()
+    times = []
+    for i in range(repeats):
+        rec = stats.Record(
+            id=f"fold-{i}", game="spine", options={}, options_key="", deal=i, kind="random",
+            status="won" if i % 3 == 0 else "abandoned", moves=40, moves_total=45, score=0,
+            hints=1, undos=0, restarts=0, time_ms=60_000 + i, created_at=now,
+            first_move_at=now, finished_at=now,
+        )  # fmt: skip
+        with app.state.engine.begin() as conn:
+            t = time.thread_time()
+            stats.record_finish(conn, player, rec)
+            times.append(time.thread_time() - t)
+    return statistics.median(times)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
@@ -160,6 +183,8 @@ def main() -> None:
             print(f"{args.games} games of {args.moves} moves, SQLite, median of {args.repeats}:")
             for name, fn in rows:
                 print(f"  {name:40} {timed(fn, args.repeats) * 1000:8.1f} ms")
+        fold = finish_cpu(app, 200)
+        print(f"  {'a finished game folded in (CPU)':40} {fold * 1000:8.2f} ms, median of 200")
         app.state.engine.dispose()
 
 

@@ -39,6 +39,7 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -202,7 +203,8 @@ def counted_games(session: Session, player: int) -> int:
     """How many counted games the player has, in O(1): the finished ones from the kept
     total (each is folded in once, when it finishes), the unfinished ones through the
     partial index of games in progress (one per option set at most)."""
-    played = session.scalar(select(PlayerStats.played).where(_key(player, (ALL, ALL, ALL, ALL))))
+    total = {"k_player": player} | {f"k_{c}": ALL for c in _SCOPE_COLUMNS}
+    played = session.scalar(select(PlayerStats.played).where(_KEY), total)
     progress = session.execute(
         text(
             f"SELECT count(*) FROM games {_playing_index(session)}"
@@ -315,39 +317,54 @@ def scopes(rec: Record) -> list[Scope]:
     ]
 
 
-def _key(player: int, scope: Scope) -> Any:
-    return and_(
-        PlayerStats.player_id == player,
-        PlayerStats.game == scope[0],
-        PlayerStats.options_key == scope[1],
-        PlayerStats.kind == scope[2],
-        PlayerStats.difficulty == scope[3],
+_SCOPE_COLUMNS = ("game", "options_key", "kind", "difficulty")
+_KEY = and_(
+    PlayerStats.player_id == bindparam("k_player"),
+    *(getattr(PlayerStats, c) == bindparam(f"k_{c}") for c in _SCOPE_COLUMNS),
+)
+_READ = (
+    select(*(getattr(PlayerStats, c) for c in _SCOPE_COLUMNS + TALLY_FIELDS))
+    .where(PlayerStats.player_id == bindparam("k_player"))
+    .where(
+        tuple_(*(getattr(PlayerStats, c) for c in _SCOPE_COLUMNS)).in_(
+            bindparam("k_scopes", expanding=True)
+        )
     )
+    .order_by(*(getattr(PlayerStats, c) for c in _SCOPE_COLUMNS))
+)
+_WRITE = update(PlayerStats).where(_KEY).values({f: bindparam(f"v_{f}") for f in TALLY_FIELDS})
+_NEW = {
+    name: dialect.insert(PlayerStats).on_conflict_do_nothing()
+    for name, dialect in (("postgresql", postgresql), ("sqlite", sqlite))
+}
+"""The three statements of :func:`record_finish`, built once: building and compiling three
+statements per scope on every finished game cost about 10 ms of CPU (16 ms at p90), in
+the web worker's one event loop."""
 
 
 def record_finish(conn: Connection, player: int, rec: Record) -> None:
-    """Fold a game that has just finished into the player's kept figures (row locks on
-    PostgreSQL: concurrent finishes of one player queue, in the same order)."""
-    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-    for scope in scopes(rec):
-        game, key, kind, difficulty = scope
-        conn.execute(
-            insert(PlayerStats)
-            .values(player_id=player, game=game, options_key=key, kind=kind,
-                    difficulty=difficulty, **{f: getattr(Tally(), f) for f in TALLY_FIELDS})
-            .on_conflict_do_nothing()
-        )  # fmt: skip
-        stmt = select(*(getattr(PlayerStats, f) for f in TALLY_FIELDS)).where(_key(player, scope))
-        if conn.dialect.name == "postgresql":
-            stmt = stmt.with_for_update()
-        found = conn.execute(stmt).one()
-        tally = Tally(**dict(zip(TALLY_FIELDS, found, strict=True)))
+    """Fold a game that has just finished into the player's kept figures: its four rows
+    are made if new, read (row locks on PostgreSQL, taken in one order, so concurrent
+    finishes of one player queue) and written back, one statement each."""
+    wanted = scopes(rec)
+    blank = {f: getattr(Tally(), f) for f in TALLY_FIELDS}
+    conn.execute(
+        _NEW[conn.dialect.name],
+        [{"player_id": player, **dict(zip(_SCOPE_COLUMNS, s, strict=True)), **blank}
+         for s in wanted],
+    )  # fmt: skip
+    read = _READ.with_for_update() if conn.dialect.name == "postgresql" else _READ
+    rows = conn.execute(read, {"k_player": player, "k_scopes": wanted}).all()
+    n = len(_SCOPE_COLUMNS)
+    found = {tuple(r[:n]): Tally(**dict(zip(TALLY_FIELDS, r[n:], strict=True))) for r in rows}
+    writes = []
+    for scope in wanted:
+        tally = found[scope]
         fold(tally, rec)
-        conn.execute(
-            update(PlayerStats)
-            .where(_key(player, scope))
-            .values(**{f: getattr(tally, f) for f in TALLY_FIELDS})
-        )
+        key = {f"k_{c}": v for c, v in zip(_SCOPE_COLUMNS, scope, strict=True)}
+        values = {f"v_{f}": getattr(tally, f) for f in TALLY_FIELDS}
+        writes.append({"k_player": player, **key, **values})
+    conn.execute(_WRITE, writes)
 
 
 def _just_finished(row: GameRow, new: bool) -> bool:
