@@ -175,6 +175,24 @@ def test_numbers_made_per_address_are_capped_per_hour(make_app: Any) -> None:
         assert ask(c, 14).status_code == 202
 
 
+def test_an_address_jobs_are_counted_through_an_index(tmp_path: Path) -> None:
+    """Every request for a number not in the pool counts the address's jobs (pending, and
+    made in the last hour). Before migration 0006 each count read the whole table."""
+    import sqlite3
+
+    from pasyans.server import migrate
+
+    path = tmp_path / "plan.sqlite3"
+    migrate.upgrade(f"sqlite:///{path}")
+    with sqlite3.connect(path) as db:
+        plan = db.execute(
+            "EXPLAIN QUERY PLAN SELECT count(*) FROM deal_jobs"
+            " WHERE requested_by = ? AND requested_at >= ?",
+            ("203.0.113.7", "2026-12-01"),
+        ).fetchall()
+    assert any("ix_deal_jobs_requester" in str(row[-1]) for row in plan), plan
+
+
 def test_take_has_one_winner(make_app: Any) -> None:
     """Racing requests never get the same free entry."""
     app = make_app()

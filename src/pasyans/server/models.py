@@ -156,6 +156,7 @@ class DealJob(DealKey, Base):
             "game", "options_key", "difficulty", "deal", "generator", name="uq_deal_jobs_deal"
         ),
         Index("ix_deal_jobs_pending", "finished_at", "requested_at"),
+        Index("ix_deal_jobs_requester", "requested_by", "requested_at"),
     )
 
 
