@@ -52,7 +52,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -376,23 +376,39 @@ async def random_move(
     return dict(r.json()) if r.status_code == 200 else None
 
 
+Post = Callable[[str, str, dict[str, Any]], Awaitable[httpx.Response]]
+
+
+@contextlib.asynccontextmanager
+async def costly_session(
+    base: str, group: int, who: int, tally: CostlyTally, fresh_player: bool
+) -> AsyncIterator[tuple[httpx.AsyncClient, Post]]:
+    """A costly client's connection (one, kept alive, from an address of its own) and its
+    ``post(what, path, body)``, which times each answer into ``tally``; with
+    ``fresh_player`` every request goes without a cookie (a new player each time)."""
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    async with httpx.AsyncClient(
+        base_url=base, timeout=30, limits=limits, headers=address(group, who)
+    ) as client:
+
+        async def post(what: str, path: str, body: dict[str, Any]) -> httpx.Response:
+            if fresh_player:
+                client.cookies.clear()
+            t0 = time.perf_counter()
+            r = await client.post(path, json=body)
+            tally.add(what, r.status_code, time.perf_counter() - t0)
+            return r
+
+        yield client, post
+
+
 async def hidden_client(
     base: str, deadline: float, rnd: random.Random, tally: CostlyTally, who: int
 ) -> None:
     """``--costly-hidden``: hints and Winnable? checks on random Spider 4-suit deals (cards
     hidden: each answer searches samples of the hidden cards, up to 0.25 s), a random
     move after each, a new deal when the game ends or a limit refuses."""
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    async with httpx.AsyncClient(
-        base_url=base, timeout=30, limits=limits, headers=address(2, who)
-    ) as client:
-
-        async def post(what: str, path: str, body: dict[str, Any]) -> httpx.Response:
-            t0 = time.perf_counter()
-            r = await client.post(path, json=body)
-            tally.add(what, r.status_code, time.perf_counter() - t0)
-            return r
-
+    async with costly_session(base, 2, who, tally, fresh_player=False) as (client, post):
         while time.monotonic() < deadline:
             try:
                 new = {"game": "spider", "options": {"suits": 4}, "solvable": False}
@@ -424,19 +440,7 @@ async def costly_client(
     in the pool), then a random Spine deal (no card hidden: every new position needs a
     search) with a winnability check and a hint after each random move. Odd clients send
     no cookie (a new player every time)."""
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    async with httpx.AsyncClient(
-        base_url=base, timeout=30, limits=limits, headers=address(1, who)
-    ) as client:
-
-        async def post(what: str, path: str, body: dict[str, Any]) -> httpx.Response:
-            if who % 2:
-                client.cookies.clear()
-            t0 = time.perf_counter()
-            r = await client.post(path, json=body)
-            tally.add(what, r.status_code, time.perf_counter() - t0)
-            return r
-
+    async with costly_session(base, 1, who, tally, fresh_player=who % 2 == 1) as (client, post):
         while time.monotonic() < deadline:
             try:
                 deal = 1 + rnd.randrange(2_000_000_000)
