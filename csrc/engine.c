@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "grow.h"
 
 enum { K_STOCK = 0, K_WASTE = 1, K_FOUNDATION = 2, K_COLUMN = 3, K_SPINE = 4, K_TAILBONE = 5 };
 enum { E_NONE = 0, E_ANY = 1, E_KINGS = 2 };
@@ -322,6 +323,21 @@ static void sort_piles(const FPos *p, int *idx, int n)
     }
 }
 
+/* The foundations' top cards, sorted (255: an empty foundation), into out: their count. */
+static int sorted_tops(const FSpec *s, const FPos *p, uint8_t *out)
+{
+    for (int x = 0; x < s->nfound; x++) {
+        int f = s->founds[x], y = x;
+        uint8_t t = p->len[f] ? (uint8_t)top(p, f) : 255;
+        while (y > 0 && out[y - 1] > t) {
+            out[y] = out[y - 1];
+            y--;
+        }
+        out[y] = t;
+    }
+    return s->nfound;
+}
+
 static int fp_key_into(const FSpec *s, const FPos *p, uint8_t *buf)
 {
     int o = 0, idx[MAXP];
@@ -335,17 +351,7 @@ static int fp_key_into(const FSpec *s, const FPos *p, uint8_t *buf)
         memcpy(buf + o, p->cards + p->off[c], p->len[c]);
         o += p->len[c];
     }
-    int tops[MAXP];
-    for (int x = 0; x < s->nfound; x++) {
-        int f = s->founds[x], t = p->len[f] ? top(p, f) : 255, y = x;
-        while (y > 0 && tops[y - 1] > t) {
-            tops[y] = tops[y - 1];
-            y--;
-        }
-        tops[y] = t;
-    }
-    for (int x = 0; x < s->nfound; x++)
-        buf[o++] = (uint8_t)tops[x];
+    o += sorted_tops(s, p, buf + o);
     memcpy(idx, s->spines, sizeof(int) * (size_t)s->nspines);
     sort_piles(p, idx, s->nspines);
     for (int x = 0; x < s->nspines; x++) {
@@ -390,17 +396,7 @@ static int fp_lock(const FSpec *s, const FPos *p, uint8_t *buf)
         o += p->len[i];
         buf[o++] = 255;
     }
-    int tops[MAXP];
-    for (int x = 0; x < s->nfound; x++) {
-        int f = s->founds[x], t = p->len[f] ? top(p, f) : 255, y = x;
-        while (y > 0 && tops[y - 1] > t) {
-            tops[y] = tops[y - 1];
-            y--;
-        }
-        tops[y] = t;
-    }
-    for (int x = 0; x < s->nfound; x++)
-        buf[o++] = (uint8_t)tops[x];
+    o += sorted_tops(s, p, buf + o);
     return o;
 }
 
@@ -772,22 +768,8 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *p = PyMem_Realloc(*v, c * size);
-    if (!p) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *v = p;
-    *cap = c;
-    return 0;
-}
+/* GROW_ARRAY (grow.h), with Python's MemoryError when out of memory. */
+#define GROW(arr, cap, need) (GROW_ARRAY(arr, cap, need, 64) ? (PyErr_NoMemory(), -1) : 0)
 
 /* PackedDomain._dead: 1 dead, 0 not, -1 a Python error. */
 static int dead_check(Search *S, const FPos *p)
@@ -820,8 +802,7 @@ static int dead_check(Search *S, const FPos *p)
  * children in search order, perturbed by ``rng`` as search._perturbed does. */
 static int push(Search *S, const FPos *p, int32_t entry, int32_t index, uint32_t move, Mix *rng)
 {
-    if (grow((void **)&S->frames, &S->fcap, S->nframes + 1, sizeof(Frame)) ||
-        grow((void **)&S->kids, &S->kcap, S->nk + MAXMOVES, sizeof(uint32_t)))
+    if (GROW(S->frames, S->fcap, S->nframes + 1) || GROW(S->kids, S->kcap, S->nk + MAXMOVES))
         return -1;
     int dead = 0;
     if (S->dead != Py_None && (dead = dead_check(S, p)) < 0)
@@ -873,7 +854,7 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     int32_t e = table_add(&idx, h);
     idx.e[e].open = 1;
     int64_t count = 1;
-    if (grow((void **)&S->tarjan, &S->tcap, 1, sizeof(int32_t)) ||
+    if (GROW(S->tarjan, S->tcap, 1) ||
         push(S, &S->root, e, 0, 0, rng)) {
         out = D_ERROR;
         goto done;
@@ -910,7 +891,7 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
                 goto done;
             }
             int32_t ne = table_add(&idx, h);
-            if (ne < 0 || grow((void **)&S->tarjan, &S->tcap, S->nt + 1, sizeof(int32_t))) {
+            if (ne < 0 || GROW(S->tarjan, S->tcap, S->nt + 1)) {
                 if (!PyErr_Occurred())
                     PyErr_NoMemory();
                 out = D_ERROR;
@@ -1021,8 +1002,8 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
             result = Py_BuildValue("(sNL)", word, moves, (long long)used);
     }
     table_free(&S.lost);
-    PyMem_Free(S.frames);
-    PyMem_Free(S.kids);
-    PyMem_Free(S.tarjan);
+    free(S.frames);
+    free(S.kids);
+    free(S.tarjan);
     return result;
 }

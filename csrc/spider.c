@@ -11,6 +11,7 @@
  * int, (rank - 1) * 4 + suit, in a byte.
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include "grow.h"
 #include "spider.h"
 
 #include <stdlib.h>
@@ -275,14 +276,8 @@ typedef struct {
 
 static int heap_push(Heap *h, uint64_t key, uint32_t idx)
 {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        HeapItem *a = realloc(h->a, cap * sizeof *a);
-        if (!a)
-            return -1;
-        h->a = a;
-        h->cap = cap;
-    }
+    if (GROW_ARRAY(h->a, h->cap, h->n + 1, 64))
+        return -1;
     size_t i = h->n++;
     while (i > 0) {
         size_t up = (i - 1) / 2;
@@ -376,14 +371,6 @@ static int table_grow(Search *s)
     return 0;
 }
 
-#define GROW(arr, cap)                                                                     \
-    do {                                                                                   \
-        void *grown = realloc((arr), (cap) * sizeof *(arr));                               \
-        if (!grown)                                                                        \
-            return -1;                                                                     \
-        (arr) = grown;                                                                     \
-    } while (0)
-
 /* The entry of ``key``, added if the table lacks it: 1 added, 0 known, -1 no memory. */
 static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, uint32_t *idx)
 {
@@ -399,12 +386,10 @@ static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist
     }
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : (1u << 16);
-        GROW(s->parent, cap);
-        GROW(s->step, cap);
-        GROW(s->dist, cap);
-        GROW(s->seen, cap);
-        GROW(s->rec, cap);
-        GROW(s->kids, cap);
+        if (RESIZE_ARRAY(s->parent, cap) || RESIZE_ARRAY(s->step, cap) ||
+            RESIZE_ARRAY(s->dist, cap) || RESIZE_ARRAY(s->seen, cap) ||
+            RESIZE_ARRAY(s->rec, cap) || RESIZE_ARRAY(s->kids, cap))
+            return -1;
         s->cap = cap;
     }
     s->keys[j] = key;
@@ -426,11 +411,8 @@ static int store(Search *s, uint32_t e, const SPos *p)
     for (int j = 0; j < w; j++)
         ncards += p->len[j];
     size_t need = (size_t)(2 * w + 2 + ncards);
-    if (s->arena_n + need > s->arena_cap) {
-        size_t cap = s->arena_cap ? s->arena_cap * 2 : (1u << 20);
-        GROW(s->arena, cap);
-        s->arena_cap = cap;
-    }
+    if (GROW_ARRAY(s->arena, s->arena_cap, s->arena_n + need, 1u << 20))
+        return -1;
     uint8_t *r = s->arena + s->arena_n;
     memcpy(r, p->len, (size_t)w);
     memcpy(r + w, p->down, (size_t)w);
@@ -471,13 +453,8 @@ static int position(Search *s, uint32_t e, SPos *p)
 
 static int add_edges(Search *s, uint32_t e, const uint32_t *kids, int n)
 {
-    if (s->edges_n + (size_t)n + 1 > s->edges_cap) {
-        size_t cap = s->edges_cap ? s->edges_cap * 2 : (1u << 20);
-        while (cap < s->edges_n + (size_t)n + 1)
-            cap *= 2;
-        GROW(s->edges, cap);
-        s->edges_cap = cap;
-    }
+    if (GROW_ARRAY(s->edges, s->edges_cap, s->edges_n + (size_t)n + 1, 1u << 20))
+        return -1;
     s->kids[e] = (uint32_t)s->edges_n;
     s->edges[s->edges_n++] = (uint32_t)n;
     memcpy(s->edges + s->edges_n, kids, (size_t)n * sizeof *kids);
