@@ -400,6 +400,213 @@ static int fp_lock(const FSpec *s, const FPos *p, uint8_t *buf)
     return o;
 }
 
+/* --- The position hash ------------------------------------------------------------------
+ *
+ * The search identifies a position by a 128-bit hash of its canonical key (fp_key_into),
+ * kept up to date move by move instead of building and hashing the key. Every pile has a
+ * linear hash of its cards, the sum of a random number per (depth in the pile, card); a
+ * pile's term mixes that sum with its length, face-down count and a seed (fmix is a
+ * bijection). The position's hash is the sum of every pile's term and a term for the
+ * redeals made. The canonical key sorts the columns, the spine piles and the foundations'
+ * top cards, and a sum does not depend on order: so columns share one seed, spine piles
+ * another (without the face-down count, which the key leaves out), a foundation's term is
+ * a random number per top card, and every other pile (stock, waste, tailbone) has a seed
+ * of its own. Positions with the same canonical key therefore have the same hash, exactly;
+ * two lanes of independent numbers make two different keys share a hash with a chance of
+ * about 2^-128. A move changes two piles (a redeal the stock, the waste and the redeals),
+ * so a child's hash is its parent's with those terms replaced, and a pile's linear hash
+ * loses or gains only the cards moved. tests/solver/test_packed.py checks the child's
+ * hash against the hash from scratch, and equal keys against equal hashes. */
+
+typedef struct {
+    uint64_t a, b;
+} H128;
+
+static inline uint64_t fmix(uint64_t z)
+{
+    z ^= z >> 33;
+    z *= 0xFF51AFD7ED558CCDULL;
+    z ^= z >> 33;
+    z *= 0xC4CEB9FE1A85EC53ULL;
+    z ^= z >> 33;
+    return z;
+}
+
+typedef struct {
+    uint64_t s;
+} Mix;
+
+static uint64_t mix_next(Mix *m)
+{
+    uint64_t z = (m->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+#define HASH_LEN 0x9E3779B97F4A7C15ULL
+#define HASH_DOWN 0xC2B2AE3D27D4EB4FULL
+
+static uint64_t ZCARD[256][64][2]; /* a card (its low 6 bits) at a depth of a pile */
+static uint64_t ZTOP[256][2];      /* a foundation's top card (255: empty) */
+static uint64_t ZREDEAL[256][2];   /* the redeals made */
+static uint64_t ZSEED[MAXP + 2][2]; /* columns, spine piles, then each other pile */
+static int zready;
+
+static void zinit(void)
+{
+    if (zready)
+        return;
+    Mix m = {0x70A5E7A1C0DEULL};
+    for (int d = 0; d < 256; d++)
+        for (int c = 0; c < 64; c++)
+            for (int l = 0; l < 2; l++)
+                ZCARD[d][c][l] = mix_next(&m);
+    for (int i = 0; i < 256; i++)
+        for (int l = 0; l < 2; l++) {
+            ZTOP[i][l] = mix_next(&m);
+            ZREDEAL[i][l] = mix_next(&m);
+        }
+    for (int i = 0; i < MAXP + 2; i++)
+        for (int l = 0; l < 2; l++)
+            ZSEED[i][l] = mix_next(&m);
+    zready = 1;
+}
+
+/* Pile i's seed: one for all columns, one for all spine piles, else its own. */
+static inline const uint64_t *pile_seed(const FSpec *s, int i)
+{
+    return s->kind[i] == K_COLUMN ? ZSEED[0] : s->kind[i] == K_SPINE ? ZSEED[1] : ZSEED[2 + i];
+}
+
+typedef struct {
+    uint64_t lin[MAXP][2]; /* each pile's linear hash */
+    H128 h;
+} PHash;
+
+static void pile_lin(const FPos *p, int i, uint64_t out[2])
+{
+    const uint8_t *c = p->cards + p->off[i];
+    uint64_t a = 0, b = 0;
+    for (int d = 0; d < p->len[i]; d++) {
+        a += ZCARD[d][c[d] & 63][0];
+        b += ZCARD[d][c[d] & 63][1];
+    }
+    out[0] = a;
+    out[1] = b;
+}
+
+/* Pile i's term in the position's hash, given its linear hash. */
+static inline void pile_term(const FSpec *s, const FPos *p, int i, const uint64_t lin[2],
+                             uint64_t out[2])
+{
+    if (s->kind[i] == K_FOUNDATION) {
+        int t = p->len[i] ? top(p, i) : 255;
+        out[0] = ZTOP[t][0];
+        out[1] = ZTOP[t][1];
+        return;
+    }
+    const uint64_t *seed = pile_seed(s, i);
+    uint64_t extra = (uint64_t)p->len[i] * HASH_LEN;
+    if (s->kind[i] != K_SPINE)
+        extra += (uint64_t)p->down[i] * HASH_DOWN;
+    out[0] = fmix(lin[0] + seed[0] + extra);
+    out[1] = fmix(lin[1] + seed[1] + extra);
+}
+
+/* The hash of ``p`` from scratch. */
+static void ph_init(const FSpec *s, const FPos *p, PHash *ph)
+{
+    uint64_t a = ZREDEAL[p->redeals & 255][0], b = ZREDEAL[p->redeals & 255][1], t[2];
+    for (int i = 0; i < s->np; i++) {
+        pile_lin(p, i, ph->lin[i]);
+        pile_term(s, p, i, ph->lin[i], t);
+        a += t[0];
+        b += t[1];
+    }
+    ph->h = (H128){a, b};
+}
+
+/* The piles a move changes, with their new linear hashes. */
+typedef struct {
+    int pile[2];
+    uint64_t lin[2][2];
+} Change;
+
+/* The hash of ``q``, the child of ``p`` (hash ``ph``) by ``code``; ``c``: what changed. */
+static H128 ph_child(const FSpec *s, const FPos *p, const PHash *ph, uint32_t code,
+                     const FPos *q, Change *c)
+{
+    uint64_t a = ph->h.a, b = ph->h.b, t[2];
+    int src, dst, m;
+    if (code == CLICK) {
+        src = s->stock;
+        dst = s->waste;
+        m = 1;
+    } else {
+        src = (int)(code >> 16);
+        dst = (int)(code >> 8 & 255);
+        m = (int)(code & 255);
+    }
+    c->pile[0] = src;
+    c->pile[1] = dst;
+    for (int x = 0; x < 2; x++) {
+        int i = c->pile[x];
+        pile_term(s, p, i, ph->lin[i], t);
+        a -= t[0];
+        b -= t[1];
+    }
+    if (code == CLICK && !p->len[src]) { /* a redeal: the waste, reversed, is the stock */
+        pile_lin(q, src, c->lin[0]);
+        pile_lin(q, dst, c->lin[1]);
+        a += ZREDEAL[q->redeals & 255][0] - ZREDEAL[p->redeals & 255][0];
+        b += ZREDEAL[q->redeals & 255][1] - ZREDEAL[p->redeals & 255][1];
+    } else { /* m cards from the top of src onto dst, in order */
+        const uint8_t *moved = p->cards + p->off[src] + p->len[src] - m;
+        int from = p->len[src] - m, to = p->len[dst];
+        c->lin[0][0] = ph->lin[src][0];
+        c->lin[0][1] = ph->lin[src][1];
+        c->lin[1][0] = ph->lin[dst][0];
+        c->lin[1][1] = ph->lin[dst][1];
+        for (int k = 0; k < m; k++) {
+            const uint64_t *out = ZCARD[from + k][moved[k] & 63], *in = ZCARD[to + k][moved[k] & 63];
+            c->lin[0][0] -= out[0];
+            c->lin[0][1] -= out[1];
+            c->lin[1][0] += in[0];
+            c->lin[1][1] += in[1];
+        }
+    }
+    for (int x = 0; x < 2; x++) {
+        pile_term(s, q, c->pile[x], c->lin[x], t);
+        a += t[0];
+        b += t[1];
+    }
+    return (H128){a, b};
+}
+
+/* The child's PHash: the parent's with the change. */
+static void ph_apply(const PHash *parent, const Change *c, H128 h, PHash *out)
+{
+    memcpy(out->lin, parent->lin, sizeof out->lin);
+    for (int x = 0; x < 2; x++) {
+        out->lin[c->pile[x]][0] = c->lin[x][0];
+        out->lin[c->pile[x]][1] = c->lin[x][1];
+    }
+    out->h = h;
+}
+
+static PyObject *h128_long(H128 h)
+{
+    PyObject *hi = PyLong_FromUnsignedLongLong(h.b), *lo = PyLong_FromUnsignedLongLong(h.a);
+    PyObject *sh = PyLong_FromLong(64), *up = hi && sh ? PyNumber_Lshift(hi, sh) : NULL;
+    PyObject *out = up && lo ? PyNumber_Or(up, lo) : NULL;
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(sh);
+    Py_XDECREF(up);
+    return out;
+}
+
 /* --- Python functions ----------------------------------------------------------------- */
 
 static void spec_free(PyObject *cap)
@@ -577,48 +784,59 @@ PyObject *engine_lock(PyObject *self, PyObject *args)
     return PyBytes_FromStringAndSize((const char *)buf, o);
 }
 
+/* engine_hash(spec, pos) -> int: the search's 128-bit hash of the position, from scratch. */
+PyObject *engine_hash(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    zinit();
+    PHash ph;
+    ph_init(s, &p, &ph);
+    return h128_long(ph.h);
+}
+
+/* engine_child_hashes(spec, pos) -> [int, ...]: the hash of each legal move's child (in
+ * engine_moves' order), as the search updates it from the position's. */
+PyObject *engine_child_hashes(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p, q;
+    PyObject *rest;
+    uint32_t moves[MAXMOVES];
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    zinit();
+    PHash ph;
+    ph_init(s, &p, &ph);
+    int n = fp_moves(s, &p, moves);
+    PyObject *list = PyList_New(n);
+    for (int x = 0; list && x < n; x++) {
+        Change c;
+        fp_play(s, &p, moves[x], &q);
+        PyObject *h = h128_long(ph_child(s, &p, &ph, moves[x], &q, &c));
+        if (!h) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, x, h);
+    }
+    return list;
+}
+
 /* --- The restarting search, compiled (search._restarting and search._dive) -------------
  *
  * The same search as the Python reference, step for step: a first plain depth-first dive,
  * then dives with budgets from the Luby sequence whose move order is perturbed by seeded
  * draws (SplitMix64, search.SplitMix), all sharing one table of positions proven lost
  * (strongly connected components closed without a win, Tarjan's lowlinks). Positions are
- * identified by a 128-bit hash of their canonical key (knowledge.canonical_key); two keys
- * with the same 128 bits would be taken for one position, with a chance of about
- * n * n / 2^129 for n positions (below 1e-25 for ten million). tests/solver/test_packed.py
- * checks that both searches give the same verdict, moves and positions counted. */
-
-typedef struct {
-    uint64_t a, b;
-} H128;
-
-static inline uint64_t fmix(uint64_t z)
-{
-    z ^= z >> 33;
-    z *= 0xFF51AFD7ED558CCDULL;
-    z ^= z >> 33;
-    z *= 0xC4CEB9FE1A85EC53ULL;
-    z ^= z >> 33;
-    return z;
-}
-
-static H128 hash128(const uint8_t *b, int n)
-{
-    uint64_t a = 0x243F6A8885A308D3ULL ^ (uint64_t)n;
-    uint64_t c = 0x13198A2E03707344ULL + (uint64_t)n * 0x9E3779B97F4A7C15ULL;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, b + i, 8);
-        a = fmix(a ^ w);
-        c = fmix(c + w * 0xD6E8FEB86659FD93ULL + 0x9E3779B97F4A7C15ULL);
-    }
-    uint64_t w = 0;
-    memcpy(&w, b + i, (size_t)(n - i));
-    a = fmix(a ^ w ^ 0xA0761D6478BD642FULL);
-    c = fmix(c + w * 0xD6E8FEB86659FD93ULL + 0xE7037ED1A0B428DBULL);
-    return (H128){a, c};
-}
+ * identified by the 128-bit hash of their canonical key (knowledge.canonical_key, "The
+ * position hash" above); two keys with the same 128 bits would be taken for one position,
+ * with a chance of about n * n / 2^129 for n positions (below 1e-25 for ten million).
+ * tests/solver/test_packed.py checks that both searches give the same verdict, moves and
+ * positions counted. */
 
 typedef struct {
     H128 h;
@@ -709,18 +927,6 @@ static int32_t table_add(Table *t, H128 h)
     return id;
 }
 
-typedef struct {
-    uint64_t s;
-} Mix;
-
-static uint64_t mix_next(Mix *m)
-{
-    uint64_t z = (m->s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 static double mix_random(Mix *m) { return (double)(mix_next(m) >> 11) * (1.0 / 9007199254740992.0); }
 
 static int64_t luby(int64_t n)
@@ -740,6 +946,7 @@ static int64_t luby(int64_t n)
 
 typedef struct {
     FPos pos;
+    PHash ph;
     int32_t entry, low;
     uint32_t move; /* the move that led here */
     size_t kids;   /* its children's codes: kids[kids .. kids + nkids) */
@@ -800,7 +1007,8 @@ static int dead_check(Search *S, const FPos *p)
 
 /* Pushes a frame for ``p`` (reached by ``move``, entry ``entry`` at ``index``) with its
  * children in search order, perturbed by ``rng`` as search._perturbed does. */
-static int push(Search *S, const FPos *p, int32_t entry, int32_t index, uint32_t move, Mix *rng)
+static int push(Search *S, const FPos *p, const PHash *ph, int32_t entry, int32_t index,
+                uint32_t move, Mix *rng)
 {
     if (GROW(S->frames, S->fcap, S->nframes + 1) || GROW(S->kids, S->kcap, S->nk + MAXMOVES))
         return -1;
@@ -823,6 +1031,7 @@ static int push(Search *S, const FPos *p, int32_t entry, int32_t index, uint32_t
     }
     Frame *f = &S->frames[S->nframes++];
     f->pos = *p;
+    f->ph = *ph;
     f->entry = entry;
     f->low = index;
     f->move = move;
@@ -839,10 +1048,11 @@ enum { D_LOST = 0, D_WON = 1, D_UNKNOWN = 2, D_ERROR = -1 };
  * the frames' moves and then ``*last``. */
 static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_t *last)
 {
-    uint8_t kb[1024];
     *count_out = 0;
     S->nframes = S->nk = S->nt = 0;
-    H128 h = hash128(kb, fp_key_into(S->s, &S->root, kb));
+    PHash ph;
+    ph_init(S->s, &S->root, &ph);
+    H128 h = ph.h;
     if (table_find(&S->lost, h) >= 0)
         return D_LOST;
     Table idx;
@@ -855,7 +1065,7 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     idx.e[e].open = 1;
     int64_t count = 1;
     if (GROW(S->tarjan, S->tcap, 1) ||
-        push(S, &S->root, e, 0, 0, rng)) {
+        push(S, &S->root, &ph, e, 0, 0, rng)) {
         out = D_ERROR;
         goto done;
     }
@@ -872,7 +1082,8 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
                 out = D_WON;
                 goto done;
             }
-            h = hash128(kb, fp_key_into(S->s, &q, kb));
+            Change ch;
+            h = ph_child(S->s, &f->pos, &f->ph, code, &q, &ch);
             if (table_find(&S->lost, h) >= 0)
                 continue;
             int32_t i = table_find(&idx, h);
@@ -901,7 +1112,8 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
             idx.e[ne].open = 1;
             S->tarjan[S->nt++] = ne;
             count++;
-            if (push(S, &q, ne, (int32_t)(count - 1), code, rng)) {
+            ph_apply(&f->ph, &ch, h, &ph);
+            if (push(S, &q, &ph, ne, (int32_t)(count - 1), code, rng)) {
                 out = D_ERROR;
                 goto done;
             }
@@ -970,6 +1182,7 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
     S.detour = detour;
     S.early = early;
     S.deadline = deadline;
+    zinit();
     if (table_init(&S.lost, 1024))
         return PyErr_NoMemory();
     int64_t used = 0, n = 0, count = 0;

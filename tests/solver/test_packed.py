@@ -14,7 +14,7 @@ from pasyans.engine.core import apply, initial_state, is_won, legal_moves
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
-from pasyans.rules.spec import GameSpec
+from pasyans.rules.spec import GameSpec, PileKind
 from pasyans.solver.generate import solvable_spine
 from pasyans.solver.knowledge import dead_position, knowledge_for
 from pasyans.solver.packed import PackedDomain, applies, pack, unpack
@@ -34,6 +34,7 @@ def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str
     rng = SplitMix64(seed)
     pos = d.root
     keys: dict[object, bytes] = {}
+    hashes: dict[object, int] = {}
     played: set[str] = set()
     for _ in range(steps):
         assert unpack(pos, len(spec.piles)) == state
@@ -51,6 +52,15 @@ def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str
         key = d.key(pos)
         canonical = k.key(state)
         assert keys.setdefault(canonical, key) == key  # equal keys, equal packed keys
+        # The search's hash: a child's, updated from its parent's, is the one from scratch;
+        # equal keys have equal hashes (also with the sorted piles shuffled).
+        h = _core.engine_hash(d.core, pos)
+        assert hashes.setdefault(canonical, h) == h
+        shuffled = _shuffled(spec, state, rng)
+        assert k.key(shuffled) == canonical
+        assert _core.engine_hash(d.core, pack(shuffled)) == h
+        for code, child_hash in zip(codes, _core.engine_child_hashes(d.core, pos), strict=True):
+            assert child_hash == _core.engine_hash(d.core, _core.engine_play(d.core, pos, code))
         if not legal:
             break
         ups = [m for m in legal if m.dst and m.dst.startswith("f")]
@@ -59,9 +69,28 @@ def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str
         code = codes[legal.index(m)]
         pos = _core.engine_play(d.core, pos, code)
         state = apply(spec, state, m)
-    # Distinct canonical keys have distinct packed keys.
+    # Distinct canonical keys have distinct packed keys and distinct hashes.
     assert len(set(keys.values())) == len(keys)
+    assert len(set(hashes.values())) == len(hashes)
     return played
+
+
+def _shuffled(spec: GameSpec, state: State, rng: SplitMix64) -> State:
+    """``state`` with its columns, its foundations and its spine piles each shuffled among
+    themselves: the piles the canonical key sorts, so the key is the same."""
+    piles = list(state.piles)
+    down = list(state.down)
+    for kind in (PileKind.COLUMN, PileKind.FOUNDATION, PileKind.SPINE):
+        at = [i for i, p in enumerate(spec.piles) if p.kind is kind]
+        order = list(at)
+        for j in range(len(order) - 1, 0, -1):
+            r = rng.below(j + 1)
+            order[j], order[r] = order[r], order[j]
+        moved = [(state.piles[i], state.down[i]) for i in order]
+        for i, (cards, face_down) in zip(at, moved, strict=True):
+            piles[i] = cards
+            down[i] = face_down
+    return State(tuple(piles), tuple(down), state.redeals)
 
 
 @settings(max_examples=30, deadline=None)
