@@ -134,24 +134,14 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
 
 static void fp_play(const FSpec *s, const FPos *p, uint32_t code, FPos *q)
 {
-    int np = s->np;
-    *q = *p;
+    int np = s->np, total = p->off[np], src, dst, m;
+    q->redeals = p->redeals;
+    memcpy(q->len, p->len, (size_t)np);
+    memcpy(q->down, p->down, (size_t)np);
+    memcpy(q->off, p->off, sizeof(int) * (size_t)(np + 1));
     if (code == CLICK) {
         int st = s->stock, w = s->waste;
-        if (p->len[st]) { /* turn: the stock's top card onto the waste */
-            uint8_t card = p->cards[p->off[st] + p->len[st] - 1];
-            int o = 0;
-            for (int j = 0; j < np; j++) {
-                int n = p->len[j] - (j == st);
-                memcpy(q->cards + o, p->cards + p->off[j], (size_t)n);
-                q->off[j] = o;
-                o += n;
-                if (j == w)
-                    q->cards[o++] = card, n++;
-                q->len[j] = (uint8_t)n;
-            }
-            q->off[np] = o;
-        } else { /* redeal: the waste, reversed, is the stock */
+        if (!p->len[st]) { /* redeal: the waste, reversed, is the stock */
             int o = 0;
             for (int j = 0; j < np; j++) {
                 q->off[j] = o;
@@ -168,24 +158,37 @@ static void fp_play(const FSpec *s, const FPos *p, uint32_t code, FPos *q)
             }
             q->off[np] = o;
             q->redeals = p->redeals + 1;
+            return;
         }
-        return;
+        src = st; /* turn: the stock's top card onto the waste */
+        dst = w;
+        m = 1;
+    } else {
+        src = (int)(code >> 16);
+        dst = (int)(code >> 8 & 255);
+        m = (int)(code & 255);
     }
-    int src = (int)(code >> 16), dst = (int)(code >> 8 & 255), m = (int)(code & 255);
-    int o = 0;
-    for (int j = 0; j < np; j++) {
-        int n = p->len[j] - (j == src ? m : 0);
-        memcpy(q->cards + o, p->cards + p->off[j], (size_t)n);
-        q->off[j] = o;
-        o += n;
-        if (j == dst) {
-            memcpy(q->cards + o, p->cards + p->off[src] + p->len[src] - m, (size_t)m);
-            o += m;
-            n += m;
-        }
-        q->len[j] = (uint8_t)n;
+    /* The piles lie one after the other: only the cards between the two ends move. */
+    int se = p->off[src] + p->len[src], de = p->off[dst] + p->len[dst];
+    const uint8_t *pc = p->cards;
+    uint8_t *qc = q->cards;
+    if (src < dst) {
+        memcpy(qc, pc, (size_t)(se - m));
+        memcpy(qc + se - m, pc + se, (size_t)(de - se));
+        memcpy(qc + de - m, pc + se - m, (size_t)m);
+        memcpy(qc + de, pc + de, (size_t)(total - de));
+        for (int j = src + 1; j <= dst; j++)
+            q->off[j] -= m;
+    } else {
+        memcpy(qc, pc, (size_t)de);
+        memcpy(qc + de, pc + se - m, (size_t)m);
+        memcpy(qc + de + m, pc + de, (size_t)(se - m - de));
+        memcpy(qc + se, pc + se, (size_t)(total - se));
+        for (int j = dst + 1; j <= src; j++)
+            q->off[j] += m;
     }
-    q->off[np] = o;
+    q->len[src] = (uint8_t)(p->len[src] - m);
+    q->len[dst] = (uint8_t)(p->len[dst] + m);
 }
 
 static int fp_won(const FSpec *s, const FPos *p)
@@ -496,23 +499,25 @@ static void pile_lin(const FPos *p, int i, uint64_t out[2])
     out[1] = b;
 }
 
-/* Pile i's term in the position's hash, given its linear hash. */
-static inline void pile_term(const FSpec *s, const FPos *p, int i, const uint64_t lin[2],
-                             uint64_t out[2])
+/* Pile i's term in the position's hash: its length, face-down count, top card (read for a
+ * foundation only; 255: empty) and linear hash. */
+static inline void pile_term(const FSpec *s, int i, int len, int down, int top_card,
+                             const uint64_t lin[2], uint64_t out[2])
 {
     if (s->kind[i] == K_FOUNDATION) {
-        int t = p->len[i] ? top(p, i) : 255;
-        out[0] = ZTOP[t][0];
-        out[1] = ZTOP[t][1];
+        out[0] = ZTOP[top_card][0];
+        out[1] = ZTOP[top_card][1];
         return;
     }
     const uint64_t *seed = pile_seed(s, i);
-    uint64_t extra = (uint64_t)p->len[i] * HASH_LEN;
+    uint64_t extra = (uint64_t)len * HASH_LEN;
     if (s->kind[i] != K_SPINE)
-        extra += (uint64_t)p->down[i] * HASH_DOWN;
+        extra += (uint64_t)down * HASH_DOWN;
     out[0] = fmix(lin[0] + seed[0] + extra);
     out[1] = fmix(lin[1] + seed[1] + extra);
 }
+
+static inline int top_or_empty(const FPos *p, int i) { return p->len[i] ? top(p, i) : 255; }
 
 /* The hash of ``p`` from scratch. */
 static void ph_init(const FSpec *s, const FPos *p, PHash *ph)
@@ -520,7 +525,7 @@ static void ph_init(const FSpec *s, const FPos *p, PHash *ph)
     uint64_t a = ZREDEAL[p->redeals & 255][0], b = ZREDEAL[p->redeals & 255][1], t[2];
     for (int i = 0; i < s->np; i++) {
         pile_lin(p, i, ph->lin[i]);
-        pile_term(s, p, i, ph->lin[i], t);
+        pile_term(s, i, p->len[i], p->down[i], top_or_empty(p, i), ph->lin[i], t);
         a += t[0];
         b += t[1];
     }
@@ -533,9 +538,9 @@ typedef struct {
     uint64_t lin[2][2];
 } Change;
 
-/* The hash of ``q``, the child of ``p`` (hash ``ph``) by ``code``; ``c``: what changed. */
-static H128 ph_child(const FSpec *s, const FPos *p, const PHash *ph, uint32_t code,
-                     const FPos *q, Change *c)
+/* The hash of the child of ``p`` (hash ``ph``) by ``code``, from ``p`` alone (the search
+ * plays the move only when the child is new); ``c``: what changed. */
+static H128 ph_child(const FSpec *s, const FPos *p, const PHash *ph, uint32_t code, Change *c)
 {
     uint64_t a = ph->h.a, b = ph->h.b, t[2];
     int src, dst, m;
@@ -550,44 +555,63 @@ static H128 ph_child(const FSpec *s, const FPos *p, const PHash *ph, uint32_t co
     }
     c->pile[0] = src;
     c->pile[1] = dst;
-    for (int x = 0; x < 2; x++) {
-        int i = c->pile[x];
-        pile_term(s, p, i, ph->lin[i], t);
-        a -= t[0];
-        b -= t[1];
-    }
-    if (code == CLICK && !p->len[src]) { /* a redeal: the waste, reversed, is the stock */
-        pile_lin(q, src, c->lin[0]);
-        pile_lin(q, dst, c->lin[1]);
-        a += ZREDEAL[q->redeals & 255][0] - ZREDEAL[p->redeals & 255][0];
-        b += ZREDEAL[q->redeals & 255][1] - ZREDEAL[p->redeals & 255][1];
+    int ls = p->len[src], ld = p->len[dst];
+    pile_term(s, src, ls, p->down[src], top_or_empty(p, src), ph->lin[src], t);
+    a -= t[0];
+    b -= t[1];
+    pile_term(s, dst, ld, p->down[dst], top_or_empty(p, dst), ph->lin[dst], t);
+    a -= t[0];
+    b -= t[1];
+    int ns, nd, ts, td;
+    if (code == CLICK && !ls) { /* a redeal: the waste, reversed, is the stock */
+        const uint8_t *w = p->cards + p->off[dst];
+        uint64_t x0 = 0, x1 = 0;
+        for (int d = 0; d < ld; d++) {
+            x0 += ZCARD[d][w[ld - 1 - d] & 63][0];
+            x1 += ZCARD[d][w[ld - 1 - d] & 63][1];
+        }
+        c->lin[0][0] = x0;
+        c->lin[0][1] = x1;
+        c->lin[1][0] = c->lin[1][1] = 0;
+        ns = ld;
+        nd = 0;
+        ts = ld ? w[0] : 255;
+        td = 255;
+        int r = p->redeals & 255, r1 = (p->redeals + 1) & 255;
+        a += ZREDEAL[r1][0] - ZREDEAL[r][0];
+        b += ZREDEAL[r1][1] - ZREDEAL[r][1];
     } else { /* m cards from the top of src onto dst, in order */
-        const uint8_t *moved = p->cards + p->off[src] + p->len[src] - m;
-        int from = p->len[src] - m, to = p->len[dst];
+        const uint8_t *moved = p->cards + p->off[src] + ls - m;
+        int from = ls - m;
         c->lin[0][0] = ph->lin[src][0];
         c->lin[0][1] = ph->lin[src][1];
         c->lin[1][0] = ph->lin[dst][0];
         c->lin[1][1] = ph->lin[dst][1];
         for (int k = 0; k < m; k++) {
-            const uint64_t *out = ZCARD[from + k][moved[k] & 63], *in = ZCARD[to + k][moved[k] & 63];
+            const uint64_t *out = ZCARD[from + k][moved[k] & 63], *in = ZCARD[ld + k][moved[k] & 63];
             c->lin[0][0] -= out[0];
             c->lin[0][1] -= out[1];
             c->lin[1][0] += in[0];
             c->lin[1][1] += in[1];
         }
+        ns = from;
+        nd = ld + m;
+        ts = from ? moved[-1] : 255;
+        td = moved[m - 1];
     }
-    for (int x = 0; x < 2; x++) {
-        pile_term(s, q, c->pile[x], c->lin[x], t);
-        a += t[0];
-        b += t[1];
-    }
+    pile_term(s, src, ns, p->down[src], ts, c->lin[0], t);
+    a += t[0];
+    b += t[1];
+    pile_term(s, dst, nd, p->down[dst], td, c->lin[1], t);
+    a += t[0];
+    b += t[1];
     return (H128){a, b};
 }
 
-/* The child's PHash: the parent's with the change. */
-static void ph_apply(const PHash *parent, const Change *c, H128 h, PHash *out)
+/* The child's PHash: the parent's (``np`` piles) with the change. */
+static void ph_apply(const PHash *parent, int np, const Change *c, H128 h, PHash *out)
 {
-    memcpy(out->lin, parent->lin, sizeof out->lin);
+    memcpy(out->lin, parent->lin, (size_t)np * sizeof out->lin[0]);
     for (int x = 0; x < 2; x++) {
         out->lin[c->pile[x]][0] = c->lin[x][0];
         out->lin[c->pile[x]][1] = c->lin[x][1];
@@ -803,7 +827,7 @@ PyObject *engine_hash(PyObject *self, PyObject *args)
 PyObject *engine_child_hashes(PyObject *self, PyObject *args)
 {
     const FSpec *s;
-    FPos p, q;
+    FPos p;
     PyObject *rest;
     uint32_t moves[MAXMOVES];
     if (parse(args, &s, &p, &rest))
@@ -815,8 +839,7 @@ PyObject *engine_child_hashes(PyObject *self, PyObject *args)
     PyObject *list = PyList_New(n);
     for (int x = 0; list && x < n; x++) {
         Change c;
-        fp_play(s, &p, moves[x], &q);
-        PyObject *h = h128_long(ph_child(s, &p, &ph, moves[x], &q, &c));
+        PyObject *h = h128_long(ph_child(s, &p, &ph, moves[x], &c));
         if (!h) {
             Py_CLEAR(list);
             break;
@@ -951,6 +974,7 @@ typedef struct {
     uint32_t move; /* the move that led here */
     size_t kids;   /* its children's codes: kids[kids .. kids + nkids) */
     int nkids, next;
+    int up; /* cards on the foundations */
 } Frame;
 
 typedef struct {
@@ -1005,18 +1029,19 @@ static int dead_check(Search *S, const FPos *p)
     return t;
 }
 
-/* Pushes a frame for ``p`` (reached by ``move``, entry ``entry`` at ``index``) with its
- * children in search order, perturbed by ``rng`` as search._perturbed does. */
-static int push(Search *S, const FPos *p, const PHash *ph, int32_t entry, int32_t index,
-                uint32_t move, Mix *rng)
+/* Opens the frame after the last one, whose position and hash are set (reached by
+ * ``move``, entry ``entry`` at ``index``): its children in search order, perturbed by
+ * ``rng`` as search._perturbed does. The caller has grown the frames. */
+static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mix *rng)
 {
-    if (GROW(S->frames, S->fcap, S->nframes + 1) || GROW(S->kids, S->kcap, S->nk + MAXMOVES))
+    if (GROW(S->kids, S->kcap, S->nk + MAXMOVES))
         return -1;
+    Frame *f = &S->frames[S->nframes];
     int dead = 0;
-    if (S->dead != Py_None && (dead = dead_check(S, p)) < 0)
+    if (S->dead != Py_None && (dead = dead_check(S, &f->pos)) < 0)
         return -1;
     uint32_t *k = S->kids + S->nk;
-    int n = dead ? 0 : fp_children(S->s, p, k);
+    int n = dead ? 0 : fp_children(S->s, &f->pos, k);
     if (rng) {
         size_t depth = S->nframes;
         double chance = S->early / (double)(depth + 1);
@@ -1029,9 +1054,10 @@ static int push(Search *S, const FPos *p, const PHash *ph, int32_t entry, int32_
             k[0] = c;
         }
     }
-    Frame *f = &S->frames[S->nframes++];
-    f->pos = *p;
-    f->ph = *ph;
+    int up = 0;
+    for (int x = 0; x < S->s->nfound; x++)
+        up += f->pos.len[S->s->founds[x]];
+    f->up = up;
     f->entry = entry;
     f->low = index;
     f->move = move;
@@ -1039,6 +1065,7 @@ static int push(Search *S, const FPos *p, const PHash *ph, int32_t entry, int32_
     f->nkids = n;
     f->next = 0;
     S->nk += (size_t)n;
+    S->nframes++;
     return 0;
 }
 
@@ -1064,8 +1091,13 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     int32_t e = table_add(&idx, h);
     idx.e[e].open = 1;
     int64_t count = 1;
-    if (GROW(S->tarjan, S->tcap, 1) ||
-        push(S, &S->root, &ph, e, 0, 0, rng)) {
+    if (GROW(S->tarjan, S->tcap, 1) || GROW(S->frames, S->fcap, 1)) {
+        out = D_ERROR;
+        goto done;
+    }
+    S->frames[0].pos = S->root;
+    S->frames[0].ph = ph;
+    if (open_frame(S, e, 0, 0, rng)) {
         out = D_ERROR;
         goto done;
     }
@@ -1075,15 +1107,19 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
         int pushed = 0;
         while (f->next < f->nkids) {
             uint32_t code = S->kids[f->kids + (size_t)f->next++];
-            FPos q;
-            fp_play(S->s, &f->pos, code, &q);
-            if (fp_won(S->s, &q)) {
+            int up = f->up;
+            if (code != CLICK) {
+                int m = (int)(code & 255);
+                up += (S->s->kind[code >> 8 & 255] == K_FOUNDATION ? m : 0) -
+                      (S->s->kind[code >> 16] == K_FOUNDATION ? m : 0);
+            }
+            if (up == S->s->won) {
                 *last = code;
                 out = D_WON;
                 goto done;
             }
             Change ch;
-            h = ph_child(S->s, &f->pos, &f->ph, code, &q, &ch);
+            h = ph_child(S->s, &f->pos, &f->ph, code, &ch);
             if (table_find(&S->lost, h) >= 0)
                 continue;
             int32_t i = table_find(&idx, h);
@@ -1112,8 +1148,15 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
             idx.e[ne].open = 1;
             S->tarjan[S->nt++] = ne;
             count++;
-            ph_apply(&f->ph, &ch, h, &ph);
-            if (push(S, &q, &ph, ne, (int32_t)(count - 1), code, rng)) {
+            if (GROW(S->frames, S->fcap, S->nframes + 1)) {
+                out = D_ERROR;
+                goto done;
+            }
+            f = &S->frames[S->nframes - 1];
+            Frame *c = &S->frames[S->nframes];
+            fp_play(S->s, &f->pos, code, &c->pos);
+            ph_apply(&f->ph, S->s->np, &ch, h, &c->ph);
+            if (open_frame(S, ne, (int32_t)(count - 1), code, rng)) {
                 out = D_ERROR;
                 goto done;
             }
