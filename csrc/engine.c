@@ -81,9 +81,43 @@ static PyObject *fp_bytes(const FSpec *s, const FPos *p)
 
 static inline int top(const FPos *p, int i) { return p->cards[p->off[i] + p->len[i] - 1]; }
 
-/* Every legal move in legal_moves' order: codes (src << 16) | (dst << 8) | cards; CLICK. */
+/* Every legal move in legal_moves' order: codes (src << 16) | (dst << 8) | cards; CLICK.
+ * Which foundations and columns take a card is looked up in masks built once per position
+ * (bit x: the x-th foundation or column), so the moves come out in the same order as by
+ * trying every destination. */
 static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
 {
+    uint32_t fmask[64], cmask[64], empty = 0;
+    memset(fmask, 0, sizeof fmask);
+    memset(cmask, 0, sizeof cmask);
+    for (int x = 0; x < s->nfound; x++) {
+        int f = s->founds[x];
+        if (!p->len[f])
+            for (int c = 0; c < 4; c++)
+                fmask[c] |= 1u << x;
+        else if (top(p, f) + 4 < 64)
+            fmask[top(p, f) + 4] |= 1u << x;
+    }
+    if (s->builds)
+        for (int x = 0; x < s->ncols; x++) {
+            int c = s->cols[x];
+            if (!p->len[c]) {
+                empty |= 1u << x;
+                continue;
+            }
+            int t = top(p, c);
+            if (s->same_suit) {
+                if (t >= 4)
+                    cmask[t - 4] |= 1u << x;
+            } else if (t >= 4) {
+                for (int l = (t & ~3) - 4; l < (t & ~3); l++)
+                    cmask[l] |= 1u << x;
+            }
+        }
+    else
+        for (int x = 0; x < s->ncols; x++)
+            if (!p->len[s->cols[x]])
+                empty |= 1u << x;
     int n = 0;
     for (int i = 0; i < s->np; i++) {
         int kind = s->kind[i], len = p->len[i];
@@ -99,32 +133,25 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
         if (s->runs_move && kind == K_COLUMN)
             while (k < free_ && pile[len - k - 1] - pile[len - k] == 4)
                 k++;
-        int card = pile[len - 1];
+        int card = pile[len - 1] & 63;
         if (s->feeds_foundation >> kind & 1)
-            for (int x = 0; x < s->nfound; x++) {
-                int f = s->founds[x];
-                if (p->len[f] ? card - top(p, f) == 4 : (card >> 2) == 0)
-                    out[n++] = (uint32_t)(i << 16 | f << 8 | 1);
-            }
+            for (uint32_t b = fmask[card]; b; b &= b - 1)
+                out[n++] = (uint32_t)(i << 16 | s->founds[__builtin_ctz(b)] << 8 | 1);
         if (!(s->feeds_column >> kind & 1))
             continue;
         int whole = kind == K_COLUMN ? len : -1;
-        int empty = (s->refuses >> kind & 1) ? E_NONE : s->empty_column;
+        int rule = (s->refuses >> kind & 1) ? E_NONE : s->empty_column;
+        uint32_t self = 0;
+        for (int x = 0; x < s->ncols && kind == K_COLUMN; x++)
+            if (s->cols[x] == i)
+                self = 1u << x;
         for (int m = 1; m <= k; m++) {
-            int lowest = pile[len - m];
-            for (int x = 0; x < s->ncols; x++) {
-                int c = s->cols[x];
-                if (c == i)
-                    continue;
-                if (p->len[c]) {
-                    int t = top(p, c);
-                    if (s->builds && (s->same_suit ? t - lowest == 4 : (t >> 2) - (lowest >> 2) == 1))
-                        out[n++] = (uint32_t)(i << 16 | c << 8 | m);
-                } else if (m != whole &&
-                           (empty == E_ANY || (empty == E_KINGS && (lowest >> 2) == 12))) {
-                    out[n++] = (uint32_t)(i << 16 | c << 8 | m);
-                }
-            }
+            int lowest = pile[len - m] & 63;
+            uint32_t b = cmask[lowest];
+            if (m != whole && (rule == E_ANY || (rule == E_KINGS && (lowest >> 2) == 12)))
+                b |= empty;
+            for (b &= ~self; b; b &= b - 1)
+                out[n++] = (uint32_t)(i << 16 | s->cols[__builtin_ctz(b)] << 8 | m);
         }
     }
     if (s->stock_turn && (p->len[s->stock] || (p->len[s->waste] && p->redeals < s->passes - 1)))
