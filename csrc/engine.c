@@ -430,6 +430,242 @@ static int fp_lock(const FSpec *s, const FPos *p, uint8_t *buf)
     return o;
 }
 
+/* --- Backbone classic's dead-spine test (solver/spinelock.py, compiled) --------------------
+ *
+ * spinelock._dead step for step, on the spine piles, the tailbone and the foundations' top
+ * cards; spinelock.py is the reference and tests/solver/test_packed.py compares the two on
+ * positions along random playouts and with shuffled spines. Card counts are arrays of 64
+ * (a card's next rank, card + 4, may pass 51: it is never there). */
+
+#define SL_CARDS 64
+#define SL_MAXPILE 64
+
+typedef struct {
+    int on_found[SL_CARDS]; /* copies of each card on the foundations */
+    int tops[4][MAXP];      /* per suit, the ranks (0: empty) on top of its foundations */
+    int ntops[4];
+    uint8_t never[SL_CARDS]; /* cards no copy of which can ever top a column again */
+} SLFacts;
+
+typedef uint8_t SLCount[SL_CARDS];
+
+static int sl_stuck(int card, const uint8_t *under, const uint8_t *held, const SLFacts *f)
+{
+    int r = (card >> 2) + 1, s = card & 3;
+#define SL_BURIED(v) (2 - f->on_found[(v)] <= under[(v)] + held[(v)])
+    if (r < 13 && !f->never[card + 4] && !SL_BURIED(card + 4))
+        return 0; /* its suit's r + 1 may still top a column */
+    for (int n = 0; n < f->ntops[s]; n++) {
+        int top_ = f->tops[s][n];
+        if (top_ >= r)
+            continue;
+        int all = 1;
+        for (int k = top_ + 1; k < r && all; k++)
+            all = !SL_BURIED(((k - 1) << 2) | s);
+        if (all)
+            return 0; /* this foundation may still reach r - 1 */
+    }
+#undef SL_BURIED
+    return 1;
+}
+
+static int sl_no_way(int z, const uint8_t *under_z, const uint8_t *under_x, int x, int t_f, int r,
+                     const int *t_g, int ng, const SLFacts *f)
+{
+    int zr = (z >> 2) + 1, s = z & 3;
+#define SL_TAKEN(k) ((t_f < (k) && (k) < r) ? 1 : 0)
+    int v = z + 4;
+    if (!f->never[v]) {
+        int left = 2 - f->on_found[v] - under_z[v] - SL_TAKEN(zr + 1);
+        if (v == x)
+            left -= 1;
+        if (left > 0)
+            return 0;
+    }
+    for (int g = 0; g < ng; g++) {
+        int t = t_g[g];
+        if (t >= zr)
+            continue;
+        int ok = 1;
+        for (int k = t + 1; k < zr; k++) {
+            int card = ((k - 1) << 2) | s;
+            int in_play = 2 - f->on_found[card];
+            int free_ = in_play - under_x[card], reach = in_play - under_z[card];
+            if (reach - SL_TAKEN(k) < 1 || (SL_TAKEN(k) && free_ < 1)) {
+                ok = 0;
+                break;
+            }
+        }
+        if (ok)
+            return 0;
+    }
+#undef SL_TAKEN
+    return 1;
+}
+
+/* below: n cards under x, each with the counts of the cards under it. */
+static int sl_leaves_nothing(int x, const uint8_t *under_x, const uint8_t *below_card,
+                             const uint8_t *const *below_under, int nbelow, const SLFacts *f)
+{
+    int r = (x >> 2) + 1, s = x & 3;
+    if (r < 13 && !f->never[x + 4]) {
+        int left = 2 - f->on_found[x + 4];
+        if (left > under_x[x + 4])
+            return 0; /* x may still go onto a column */
+    }
+    int zs[2 * SL_MAXPILE], nz = 0;
+    for (int j = 0; j < nbelow; j++) {
+        int z = below_card[j];
+        if ((z & 3) == s && (z >> 2) + 1 < r)
+            zs[nz++] = j;
+    }
+    if (!nz)
+        return 0;
+    const int *tops = f->tops[s];
+    int nt = f->ntops[s];
+    for (int n = 0; n < nt; n++) {
+        if (tops[n] >= r)
+            continue;
+        int t_g[MAXP], ng = 0;
+        for (int m = 0; m < nt; m++)
+            if (m != n)
+                t_g[ng++] = tops[m];
+        int any = 0;
+        for (int y = 0; y < nz && !any; y++)
+            any = sl_no_way(below_card[zs[y]], below_under[zs[y]], under_x, x, tops[n], r, t_g, ng,
+                            f);
+        if (!any)
+            return 0; /* x may take this foundation and leave the others a way */
+    }
+    return 1;
+}
+
+/* The fewest cards of the other pile (prefix counts ``other``, n + 1 of them) that keep
+ * ``card`` stuck; n + 1 when none do. */
+static int sl_first(int card, const uint8_t *under, SLCount *other, int n, const SLFacts *f)
+{
+    for (int k = 0; k <= n; k++)
+        if (sl_stuck(card, under, other[k], f))
+            return k;
+    return n + 1;
+}
+
+/* 1: dead; 0: not; -1: a shape the compiled test does not take (use spinelock.py). */
+static int sl_dead(const uint8_t *pa, int na, const uint8_t *pb, int nb, const uint8_t *tail,
+                   int nt, const int *founds, int nfound)
+{
+    if (na > SL_MAXPILE || nb > SL_MAXPILE)
+        return -1;
+    SLFacts f;
+    memset(&f, 0, sizeof f);
+    int empty = 0;
+    for (int x = 0; x < nfound; x++) {
+        int t = founds[x];
+        if (t >= 0)
+            f.tops[t & 3][f.ntops[t & 3]++] = (t >> 2) + 1;
+        else
+            empty++;
+    }
+    for (int s = 0; s < 4; s++)
+        while (f.ntops[s] < 2 && empty) {
+            f.tops[s][f.ntops[s]++] = 0;
+            empty--;
+        }
+    for (int s = 0; s < 4; s++)
+        for (int n = 0; n < f.ntops[s]; n++)
+            for (int r = 1; r <= f.tops[s][n]; r++)
+                f.on_found[((r - 1) << 2) | s]++;
+    int locked[SL_CARDS] = {0};
+    for (int i = 0; i < na; i++)
+        locked[pa[i] & 63]++;
+    for (int i = 0; i < nb; i++)
+        locked[pb[i] & 63]++;
+    for (int i = 0; i < nt; i++)
+        locked[tail[i] & 63]++;
+    for (int s = 0; s < 4; s++)
+        for (int r = 12; r >= 0; r--) {
+            int card = (r << 2) | s;
+            if (2 - f.on_found[card] > locked[card])
+                continue;
+            if (r == 12 || f.never[card + 4])
+                f.never[card] = 1;
+        }
+    SLCount pre_a[SL_MAXPILE + 1], pre_b[SL_MAXPILE + 1];
+    memset(pre_a[0], 0, SL_CARDS);
+    for (int i = 0; i < na; i++) {
+        memcpy(pre_a[i + 1], pre_a[i], SL_CARDS);
+        pre_a[i + 1][pa[i] & 63]++;
+    }
+    memset(pre_b[0], 0, SL_CARDS);
+    for (int i = 0; i < nb; i++) {
+        memcpy(pre_b[i + 1], pre_b[i], SL_CARDS);
+        pre_b[i + 1][pb[i] & 63]++;
+    }
+    uint8_t below_card[2 * SL_MAXPILE];
+    const uint8_t *below_under[2 * SL_MAXPILE];
+    for (int c = 0; c < nt; c++) { /* the tailbone lies over both spine piles */
+        int card = tail[c] & 63;
+        if (sl_stuck(card, pre_a[na], pre_b[nb], &f))
+            return 1;
+        uint8_t both[SL_CARDS];
+        for (int v = 0; v < SL_CARDS; v++)
+            both[v] = (uint8_t)(pre_a[na][v] + pre_b[nb][v]);
+        int nbelow = 0;
+        for (int j = 0; j < na; j++) {
+            below_card[nbelow] = pa[j] & 63;
+            below_under[nbelow++] = pre_a[j];
+        }
+        for (int j = 0; j < nb; j++) {
+            below_card[nbelow] = pb[j] & 63;
+            below_under[nbelow++] = pre_b[j];
+        }
+        if (sl_leaves_nothing(card, both, below_card, below_under, nbelow, &f))
+            return 1;
+    }
+    for (int side = 0; side < 2; side++) {
+        const uint8_t *pile = side ? pb : pa;
+        int n = side ? nb : na;
+        SLCount *pre = side ? pre_b : pre_a;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++) {
+                below_card[j] = pile[j] & 63;
+                below_under[j] = pre[j];
+            }
+            if (sl_leaves_nothing(pile[i] & 63, pre[i], below_card, below_under, i, &f))
+                return 1;
+        }
+    }
+    int first_a[SL_MAXPILE], first_b[SL_MAXPILE];
+    for (int i = 0; i < na; i++)
+        if ((first_a[i] = sl_first(pa[i] & 63, pre_a[i], pre_b, nb, &f)) == 0)
+            return 1; /* a card waits on cards under itself only */
+    for (int j = 0; j < nb; j++)
+        if ((first_b[j] = sl_first(pb[j] & 63, pre_b[j], pre_a, na, &f)) == 0)
+            return 1;
+    for (int i = 0; i < na; i++)
+        for (int j = first_a[i] - 1 > 0 ? first_a[i] - 1 : 0; j < nb; j++)
+            if (i + 1 >= first_b[j])
+                return 1; /* neither can leave first */
+    return 0;
+}
+
+/* The dead-spine test on a position of a game with two spine piles and a tailbone. */
+static int fp_dead(const FSpec *s, const FPos *p)
+{
+    int tail = -1;
+    for (int i = 0; i < s->np; i++)
+        if (s->kind[i] == K_TAILBONE)
+            tail = i;
+    if (s->nspines != 2 || tail < 0)
+        return -1;
+    int founds[MAXP];
+    for (int x = 0; x < s->nfound; x++)
+        founds[x] = p->len[s->founds[x]] ? top(p, s->founds[x]) : -1;
+    int a = s->spines[0], b = s->spines[1];
+    return sl_dead(p->cards + p->off[a], p->len[a], p->cards + p->off[b], p->len[b],
+                   p->cards + p->off[tail], p->len[tail], founds, s->nfound);
+}
+
 /* --- The position hash ------------------------------------------------------------------
  *
  * The search identifies a position by a 128-bit hash of its canonical key (fp_key_into),
@@ -835,6 +1071,23 @@ PyObject *engine_lock(PyObject *self, PyObject *args)
     return PyBytes_FromStringAndSize((const char *)buf, o);
 }
 
+/* engine_dead(spec, pos) -> bool: Backbone classic's dead-spine test, compiled (fp_dead). */
+PyObject *engine_dead(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    int d = fp_dead(s, &p);
+    if (d < 0) {
+        PyErr_SetString(PyExc_ValueError, "the compiled dead-spine test needs two spine piles "
+                                          "and a tailbone");
+        return NULL;
+    }
+    return PyBool_FromLong(d);
+}
+
 /* engine_hash(spec, pos) -> int: the search's 128-bit hash of the position, from scratch. */
 PyObject *engine_hash(PyObject *self, PyObject *args)
 {
@@ -994,6 +1247,13 @@ static int64_t luby(int64_t n)
     }
 }
 
+#define DEAD_CACHE (1 << 16) /* slots of the compiled dead-spine test's cache */
+
+typedef struct {
+    uint8_t n, dead; /* n: the bytes' length (0: an empty slot) */
+    uint8_t b[62];
+} DeadEntry;
+
 typedef struct {
     FPos pos;
     PHash ph;
@@ -1009,6 +1269,7 @@ typedef struct {
     FPos root;
     PyObject *dead, *locks; /* the dead-position test (None: none) and its answers */
     Py_ssize_t locks_max;
+    DeadEntry *dcache; /* the compiled dead-spine test's answers (dead is True), or NULL */
     double detour, early, deadline; /* deadline < 0: none */
     Table lost;
     Frame *frames;
@@ -1029,11 +1290,29 @@ static double now(void)
 /* GROW_ARRAY (grow.h), with Python's MemoryError when out of memory. */
 #define GROW(arr, cap, need) (GROW_ARRAY(arr, cap, need, 64) ? (PyErr_NoMemory(), -1) : 0)
 
-/* PackedDomain._dead: 1 dead, 0 not, -1 a Python error. */
+/* PackedDomain._dead: 1 dead, 0 not, -1 a Python error. With the compiled test (dead is
+ * True) its answers are kept by what it reads (fp_lock's bytes), one per slot of a
+ * direct-mapped cache: a slot holds the bytes themselves, so an answer is never taken
+ * for another position's. */
 static int dead_check(Search *S, const FPos *p)
 {
     uint8_t buf[512];
     int o = fp_lock(S->s, p, buf);
+    if (S->dcache) {
+        if (o > (int)sizeof S->dcache->b)
+            return fp_dead(S->s, p);
+        uint64_t h = 0x6A09E667F3BCC908ULL ^ (uint64_t)o;
+        for (int i = 0; i < o; i++)
+            h = (h ^ buf[i]) * 0x100000001B3ULL;
+        DeadEntry *e = &S->dcache[fmix(h) & (DEAD_CACHE - 1)];
+        if (e->n == o && !memcmp(e->b, buf, (size_t)o))
+            return e->dead;
+        int d = fp_dead(S->s, p);
+        e->n = (uint8_t)o;
+        e->dead = (uint8_t)d;
+        memcpy(e->b, buf, (size_t)o);
+        return d;
+    }
     PyObject *key = PyBytes_FromStringAndSize((const char *)buf, o);
     if (!key)
         return -1;
@@ -1065,7 +1344,7 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
         return -1;
     Frame *f = &S->frames[S->nframes];
     int dead = 0;
-    if (S->dead != Py_None && (dead = dead_check(S, &f->pos)) < 0)
+    if ((S->dcache || S->dead != Py_None) && (dead = dead_check(S, &f->pos)) < 0)
         return -1;
     uint32_t *k = S->kids + S->nk;
     int n = dead ? 0 : fp_children(S->s, &f->pos, k);
@@ -1221,7 +1500,8 @@ done:
  * locks_max) -> (result, codes, used): search._restarting on a packed position. ``nodes``
  * < 0: no node budget; ``deadline`` (time.perf_counter's clock) < 0: none; ``dead``: a
  * callable (packed position -> bool) or None, its answers kept in ``locks`` by what it
- * reads (engine_lock), which is emptied when it holds ``locks_max``. */
+ * reads (engine_lock), which is emptied when it holds ``locks_max``; or True: the compiled
+ * dead-spine test (fp_dead, Backbone classic), ``locks`` unused. */
 PyObject *engine_restarts(PyObject *self, PyObject *args)
 {
     PyObject *cap, *dead, *locks;
@@ -1242,9 +1522,20 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "not a packed position of this game");
         return NULL;
     }
-    if (first < 1 || unit < 1 || (dead != Py_None && !PyCallable_Check(dead))) {
+    int cdead = dead == Py_True;
+    if (first < 1 || unit < 1 || (dead != Py_None && !cdead && !PyCallable_Check(dead))) {
         PyErr_SetString(PyExc_ValueError, "bad search parameters");
         return NULL;
+    }
+    if (cdead && fp_dead(S.s, &S.root) < 0) {
+        PyErr_SetString(PyExc_ValueError, "the compiled dead-spine test needs two spine piles "
+                                          "and a tailbone");
+        return NULL;
+    }
+    if (cdead) {
+        dead = Py_None;
+        if (!(S.dcache = calloc(DEAD_CACHE, sizeof *S.dcache)))
+            return PyErr_NoMemory();
     }
     S.dead = dead;
     S.locks = locks;
@@ -1253,8 +1544,10 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
     S.early = early;
     S.deadline = deadline;
     zinit();
-    if (table_init(&S.lost, 1024))
+    if (table_init(&S.lost, 1024)) {
+        free(S.dcache);
         return PyErr_NoMemory();
+    }
     int64_t used = 0, n = 0, count = 0;
     int r;
     uint32_t last = 0;
@@ -1288,5 +1581,6 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
     free(S.frames);
     free(S.kids);
     free(S.tarjan);
+    free(S.dcache);
     return result;
 }
