@@ -1141,6 +1141,85 @@ PyObject *engine_child_hashes(PyObject *self, PyObject *args)
  * tests/solver/test_packed.py checks that both searches give the same verdict, moves and
  * positions counted. */
 
+/* The positions proven lost: a set of hashes, open addressing on the low bits of h.a
+ * (a slot of zeros is empty; the one hash of zeros is stored as {0, 1}). */
+typedef struct {
+    H128 *s;
+    size_t cap, n;
+} HSet;
+
+static inline H128 hset_norm(H128 h)
+{
+    if (!(h.a | h.b))
+        h.b = 1;
+    return h;
+}
+
+static int hset_init(HSet *t, size_t cap)
+{
+    t->s = calloc(cap, sizeof *t->s);
+    t->cap = cap;
+    t->n = 0;
+    return t->s ? 0 : -1;
+}
+
+static inline int hset_has(const HSet *t, H128 h)
+{
+    h = hset_norm(h);
+    size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    for (;;) {
+        const H128 *x = &t->s[i];
+        if (x->a == h.a && x->b == h.b)
+            return 1;
+        if (!(x->a | x->b))
+            return 0;
+        i = (i + 1) & mask;
+    }
+}
+
+static inline void hset_prefetch(const HSet *t, H128 h)
+{
+    __builtin_prefetch(&t->s[(size_t)h.a & (t->cap - 1)]);
+}
+
+/* Adds ``h`` if it is not there: 0 done, -1 out of memory. */
+static int hset_add(HSet *t, H128 h)
+{
+    h = hset_norm(h);
+    if (2 * (t->n + 1) > t->cap) { /* at most half full */
+        size_t cap = t->cap * 2;
+        H128 *s = calloc(cap, sizeof *s);
+        if (!s)
+            return -1;
+        for (size_t j = 0; j < t->cap; j++) {
+            H128 x = t->s[j];
+            if (!(x.a | x.b))
+                continue;
+            size_t i = (size_t)x.a & (cap - 1);
+            while (s[i].a | s[i].b)
+                i = (i + 1) & (cap - 1);
+            s[i] = x;
+        }
+        free(t->s);
+        t->s = s;
+        t->cap = cap;
+    }
+    size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    for (;;) {
+        H128 *x = &t->s[i];
+        if (x->a == h.a && x->b == h.b)
+            return 0;
+        if (!(x->a | x->b)) {
+            *x = h;
+            t->n++;
+            return 0;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* A dive's positions: entries (hash, Tarjan index, on the stack) and slots holding an
+ * entry's id and the high half of its h.a, so a probe reads an entry only on a match. */
 typedef struct {
     H128 h;
     int32_t index;
@@ -1148,7 +1227,12 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    int32_t *slots; /* entry ids, -1: empty; a power of two long */
+    uint32_t tag; /* h.a >> 32 */
+    int32_t id;   /* -1: empty */
+} Slot;
+
+typedef struct {
+    Slot *slots; /* a power of two long */
     size_t cap;
     Entry *e;
     size_t n, ecap;
@@ -1156,11 +1240,11 @@ typedef struct {
 
 static int table_init(Table *t, size_t cap)
 {
-    t->slots = PyMem_Malloc(cap * sizeof *t->slots);
-    t->e = PyMem_Malloc((cap / 2) * sizeof *t->e);
+    t->slots = malloc(cap * sizeof *t->slots);
+    t->e = malloc((cap / 2) * sizeof *t->e);
     if (!t->slots || !t->e) {
-        PyMem_Free(t->slots);
-        PyMem_Free(t->e);
+        free(t->slots);
+        free(t->e);
         t->slots = NULL;
         t->e = NULL;
         return -1;
@@ -1174,23 +1258,29 @@ static int table_init(Table *t, size_t cap)
 
 static void table_free(Table *t)
 {
-    PyMem_Free(t->slots);
-    PyMem_Free(t->e);
+    free(t->slots);
+    free(t->e);
     t->slots = NULL;
     t->e = NULL;
 }
 
-static int32_t table_find(const Table *t, H128 h)
+static inline int32_t table_find(const Table *t, H128 h)
 {
     size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    uint32_t tag = (uint32_t)(h.a >> 32);
     for (;;) {
-        int32_t id = t->slots[i];
-        if (id < 0)
+        Slot x = t->slots[i];
+        if (x.id < 0)
             return -1;
-        if (t->e[id].h.a == h.a && t->e[id].h.b == h.b)
-            return id;
+        if (x.tag == tag && t->e[x.id].h.a == h.a && t->e[x.id].h.b == h.b)
+            return x.id;
         i = (i + 1) & mask;
     }
+}
+
+static inline void table_prefetch(const Table *t, H128 h)
+{
+    __builtin_prefetch(&t->slots[(size_t)h.a & (t->cap - 1)]);
 }
 
 /* Adds ``h`` (not in the table); returns its entry id, or -1 when out of memory. */
@@ -1198,10 +1288,10 @@ static int32_t table_add(Table *t, H128 h)
 {
     if (t->n + 1 > t->ecap) { /* grow: twice the slots, entries up to half of them */
         size_t cap = t->cap * 2;
-        int32_t *slots = PyMem_Malloc(cap * sizeof *slots);
-        Entry *e = PyMem_Realloc(t->e, (cap / 2) * sizeof *e);
+        Slot *slots = malloc(cap * sizeof *slots);
+        Entry *e = realloc(t->e, (cap / 2) * sizeof *e);
         if (!slots || !e) {
-            PyMem_Free(slots);
+            free(slots);
             if (e)
                 t->e = e;
             return -1;
@@ -1209,21 +1299,21 @@ static int32_t table_add(Table *t, H128 h)
         memset(slots, 0xFF, cap * sizeof *slots);
         for (size_t id = 0; id < t->n; id++) {
             size_t i = (size_t)e[id].h.a & (cap - 1);
-            while (slots[i] >= 0)
+            while (slots[i].id >= 0)
                 i = (i + 1) & (cap - 1);
-            slots[i] = (int32_t)id;
+            slots[i] = (Slot){(uint32_t)(e[id].h.a >> 32), (int32_t)id};
         }
-        PyMem_Free(t->slots);
+        free(t->slots);
         t->slots = slots;
         t->e = e;
         t->cap = cap;
         t->ecap = cap / 2;
     }
     size_t mask = t->cap - 1, i = (size_t)h.a & mask;
-    while (t->slots[i] >= 0)
+    while (t->slots[i].id >= 0)
         i = (i + 1) & mask;
     int32_t id = (int32_t)t->n++;
-    t->slots[i] = id;
+    t->slots[i] = (Slot){(uint32_t)(h.a >> 32), id};
     t->e[id].h = h;
     t->e[id].index = 0;
     t->e[id].open = 0;
@@ -1271,11 +1361,14 @@ typedef struct {
     Py_ssize_t locks_max;
     DeadEntry *dcache; /* the compiled dead-spine test's answers (dead is True), or NULL */
     double detour, early, deadline; /* deadline < 0: none */
-    Table lost;
+    HSet lost;
+    Table idx; /* the current dive's positions */
     Frame *frames;
     size_t nframes, fcap;
     uint32_t *kids;
     size_t nk, kcap;
+    H128 *khash; /* the children's hashes, beside kids */
+    size_t khcap;
     int32_t *tarjan;
     size_t nt, tcap;
 } Search;
@@ -1340,7 +1433,7 @@ static int dead_check(Search *S, const FPos *p)
  * ``rng`` as search._perturbed does. The caller has grown the frames. */
 static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mix *rng)
 {
-    if (GROW(S->kids, S->kcap, S->nk + MAXMOVES))
+    if (GROW(S->kids, S->kcap, S->nk + MAXMOVES) || GROW(S->khash, S->khcap, S->nk + MAXMOVES))
         return -1;
     Frame *f = &S->frames[S->nframes];
     int dead = 0;
@@ -1359,6 +1452,14 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
             memmove(k + 1, k, (size_t)j * sizeof *k);
             k[0] = c;
         }
+    }
+    /* The children's hashes now, and their table slots fetched while the search goes on. */
+    H128 *kh = S->khash + S->nk;
+    for (int x = 0; x < n; x++) {
+        Change ch;
+        kh[x] = ph_child(S->s, &f->pos, &f->ph, k[x], &ch);
+        hset_prefetch(&S->lost, kh[x]);
+        table_prefetch(&S->idx, kh[x]);
     }
     int up = 0;
     for (int x = 0; x < S->s->nfound; x++)
@@ -1386,16 +1487,16 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     PHash ph;
     ph_init(S->s, &S->root, &ph);
     H128 h = ph.h;
-    if (table_find(&S->lost, h) >= 0)
+    if (hset_has(&S->lost, h))
         return D_LOST;
-    Table idx;
-    if (table_init(&idx, 1024)) {
+    if (table_init(&S->idx, 1024)) {
         PyErr_NoMemory();
         return D_ERROR;
     }
+    Table *idx = &S->idx;
     int out = D_LOST;
-    int32_t e = table_add(&idx, h);
-    idx.e[e].open = 1;
+    int32_t e = table_add(idx, h);
+    idx->e[e].open = 1;
     int64_t count = 1;
     if (GROW(S->tarjan, S->tcap, 1) || GROW(S->frames, S->fcap, 1)) {
         out = D_ERROR;
@@ -1412,7 +1513,8 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
         Frame *f = &S->frames[S->nframes - 1];
         int pushed = 0;
         while (f->next < f->nkids) {
-            uint32_t code = S->kids[f->kids + (size_t)f->next++];
+            size_t at = f->kids + (size_t)f->next++;
+            uint32_t code = S->kids[at];
             int up = f->up;
             if (code != CLICK) {
                 int m = (int)(code & 255);
@@ -1424,14 +1526,13 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
                 out = D_WON;
                 goto done;
             }
-            Change ch;
-            h = ph_child(S->s, &f->pos, &f->ph, code, &ch);
-            if (table_find(&S->lost, h) >= 0)
+            h = S->khash[at];
+            if (hset_has(&S->lost, h))
                 continue;
-            int32_t i = table_find(&idx, h);
+            int32_t i = table_find(idx, h);
             if (i >= 0) {
-                if (idx.e[i].open && idx.e[i].index < f->low)
-                    f->low = idx.e[i].index;
+                if (idx->e[i].open && idx->e[i].index < f->low)
+                    f->low = idx->e[i].index;
                 continue;
             }
             if (count >= budget ||
@@ -1443,15 +1544,15 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
                 out = D_ERROR;
                 goto done;
             }
-            int32_t ne = table_add(&idx, h);
+            int32_t ne = table_add(idx, h);
             if (ne < 0 || GROW(S->tarjan, S->tcap, S->nt + 1)) {
                 if (!PyErr_Occurred())
                     PyErr_NoMemory();
                 out = D_ERROR;
                 goto done;
             }
-            idx.e[ne].index = (int32_t)count;
-            idx.e[ne].open = 1;
+            idx->e[ne].index = (int32_t)count;
+            idx->e[ne].open = 1;
             S->tarjan[S->nt++] = ne;
             count++;
             if (GROW(S->frames, S->fcap, S->nframes + 1)) {
@@ -1460,6 +1561,8 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
             }
             f = &S->frames[S->nframes - 1];
             Frame *c = &S->frames[S->nframes];
+            Change ch;
+            ph_child(S->s, &f->pos, &f->ph, code, &ch);
             fp_play(S->s, &f->pos, code, &c->pos);
             ph_apply(&f->ph, S->s->np, &ch, h, &c->ph);
             if (open_frame(S, ne, (int32_t)(count - 1), code, rng)) {
@@ -1473,11 +1576,11 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
             continue;
         Frame *g = &S->frames[--S->nframes];
         int32_t low = g->low;
-        if (low == idx.e[g->entry].index) { /* a component closes: all of it is lost */
+        if (low == idx->e[g->entry].index) { /* a component closes: all of it is lost */
             for (;;) {
                 int32_t k = S->tarjan[--S->nt];
-                idx.e[k].open = 0;
-                if (table_find(&S->lost, idx.e[k].h) < 0 && table_add(&S->lost, idx.e[k].h) < 0) {
+                idx->e[k].open = 0;
+                if (hset_add(&S->lost, idx->e[k].h) < 0) {
                     PyErr_NoMemory();
                     out = D_ERROR;
                     goto done;
@@ -1492,7 +1595,7 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     }
 done:
     *count_out = count;
-    table_free(&idx);
+    table_free(&S->idx);
     return out;
 }
 
@@ -1544,7 +1647,7 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
     S.early = early;
     S.deadline = deadline;
     zinit();
-    if (table_init(&S.lost, 1024)) {
+    if (hset_init(&S.lost, 1024)) {
         free(S.dcache);
         return PyErr_NoMemory();
     }
@@ -1577,10 +1680,11 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
         if (moves)
             result = Py_BuildValue("(sNL)", word, moves, (long long)used);
     }
-    table_free(&S.lost);
+    free(S.lost.s);
     free(S.frames);
     free(S.kids);
     free(S.tarjan);
+    free(S.khash);
     free(S.dcache);
     return result;
 }
