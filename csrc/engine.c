@@ -13,6 +13,7 @@
 #include <Python.h>
 
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "engine.h"
@@ -34,6 +35,7 @@ typedef struct {
     int stock_turn, passes, general_safe, tailbone_first, won;
     int stock, waste;
     int ncols, cols[MAXP], nfound, founds[MAXP], nspines, spines[MAXP];
+    uint32_t colbit[MAXP]; /* a column's bit in fp_moves' masks (1 << its place in cols) */
 } FSpec;
 
 typedef struct {
@@ -81,15 +83,16 @@ static PyObject *fp_bytes(const FSpec *s, const FPos *p)
 
 static inline int top(const FPos *p, int i) { return p->cards[p->off[i] + p->len[i] - 1]; }
 
+static _Thread_local uint32_t fmask[64], cmask[64]; /* fp_moves' masks: all 0 between calls */
+
 /* Every legal move in legal_moves' order: codes (src << 16) | (dst << 8) | cards; CLICK.
  * Which foundations and columns take a card is looked up in masks built once per position
  * (bit x: the x-th foundation or column), so the moves come out in the same order as by
  * trying every destination. */
+
 static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
 {
-    uint32_t fmask[64], cmask[64], empty = 0;
-    memset(fmask, 0, sizeof fmask);
-    memset(cmask, 0, sizeof cmask);
+    uint32_t empty = 0;
     for (int x = 0; x < s->nfound; x++) {
         int f = s->founds[x];
         if (!p->len[f])
@@ -141,10 +144,7 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
             continue;
         int whole = kind == K_COLUMN ? len : -1;
         int rule = (s->refuses >> kind & 1) ? E_NONE : s->empty_column;
-        uint32_t self = 0;
-        for (int x = 0; x < s->ncols && kind == K_COLUMN; x++)
-            if (s->cols[x] == i)
-                self = 1u << x;
+        uint32_t self = s->colbit[i];
         for (int m = 1; m <= k; m++) {
             int lowest = pile[len - m] & 63;
             uint32_t b = cmask[lowest];
@@ -156,6 +156,23 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
     }
     if (s->stock_turn && (p->len[s->stock] || (p->len[s->waste] && p->redeals < s->passes - 1)))
         out[n++] = CLICK;
+    for (int x = 0; x < s->nfound; x++) { /* the masks back to 0 */
+        int f = s->founds[x];
+        if (!p->len[f])
+            memset(fmask, 0, 4 * sizeof *fmask);
+        else if (top(p, f) + 4 < 64)
+            fmask[top(p, f) + 4] = 0;
+    }
+    for (int x = 0; x < s->ncols && s->builds; x++) {
+        int c = s->cols[x];
+        if (p->len[c] && top(p, c) >= 4) {
+            int t = top(p, c);
+            if (s->same_suit)
+                cmask[t - 4] = 0;
+            else
+                memset(cmask + (t & ~3) - 4, 0, 4 * sizeof *cmask);
+        }
+    }
     return n;
 }
 
@@ -927,7 +944,7 @@ PyObject *engine_spec(PyObject *self, PyObject *args)
         case K_STOCK: s->stock = i; break;
         case K_WASTE: s->waste = i; break;
         case K_FOUNDATION: s->founds[s->nfound++] = i; break;
-        case K_COLUMN: s->cols[s->ncols++] = i; break;
+        case K_COLUMN: s->colbit[i] = 1u << s->ncols; s->cols[s->ncols++] = i; break;
         case K_SPINE: s->spines[s->nspines++] = i; break;
         default: break;
         }
@@ -1141,6 +1158,31 @@ PyObject *engine_child_hashes(PyObject *self, PyObject *args)
  * tests/solver/test_packed.py checks that both searches give the same verdict, moves and
  * positions counted. */
 
+/* Large tables on huge pages where the kernel gives them (fewer TLB misses on the random
+ * probes of a big table); freed with free(). */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *big_alloc(size_t bytes)
+{
+    if (bytes < HUGE_PAGE)
+        return malloc(bytes);
+    size_t n = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    void *p = aligned_alloc(HUGE_PAGE, n);
+#ifdef MADV_HUGEPAGE
+    if (p)
+        madvise(p, n, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+static void *big_calloc(size_t n, size_t size)
+{
+    void *p = big_alloc(n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
 /* The positions proven lost: a set of hashes, open addressing on the low bits of h.a
  * (a slot of zeros is empty; the one hash of zeros is stored as {0, 1}). */
 typedef struct {
@@ -1157,7 +1199,7 @@ static inline H128 hset_norm(H128 h)
 
 static int hset_init(HSet *t, size_t cap)
 {
-    t->s = calloc(cap, sizeof *t->s);
+    t->s = big_calloc(cap, sizeof *t->s);
     t->cap = cap;
     t->n = 0;
     return t->s ? 0 : -1;
@@ -1188,7 +1230,7 @@ static int hset_add(HSet *t, H128 h)
     h = hset_norm(h);
     if (2 * (t->n + 1) > t->cap) { /* at most half full */
         size_t cap = t->cap * 2;
-        H128 *s = calloc(cap, sizeof *s);
+        H128 *s = big_calloc(cap, sizeof *s);
         if (!s)
             return -1;
         for (size_t j = 0; j < t->cap; j++) {
@@ -1240,8 +1282,8 @@ typedef struct {
 
 static int table_init(Table *t, size_t cap)
 {
-    t->slots = malloc(cap * sizeof *t->slots);
-    t->e = malloc((cap / 2) * sizeof *t->e);
+    t->slots = big_alloc(cap * sizeof *t->slots);
+    t->e = big_alloc((cap / 2) * sizeof *t->e);
     if (!t->slots || !t->e) {
         free(t->slots);
         free(t->e);
@@ -1288,14 +1330,15 @@ static int32_t table_add(Table *t, H128 h)
 {
     if (t->n + 1 > t->ecap) { /* grow: twice the slots, entries up to half of them */
         size_t cap = t->cap * 2;
-        Slot *slots = malloc(cap * sizeof *slots);
-        Entry *e = realloc(t->e, (cap / 2) * sizeof *e);
+        Slot *slots = big_alloc(cap * sizeof *slots);
+        Entry *e = big_alloc((cap / 2) * sizeof *e);
         if (!slots || !e) {
             free(slots);
-            if (e)
-                t->e = e;
+            free(e);
             return -1;
         }
+        memcpy(e, t->e, t->n * sizeof *e);
+        free(t->e);
         memset(slots, 0xFF, cap * sizeof *slots);
         for (size_t id = 0; id < t->n; id++) {
             size_t i = (size_t)e[id].h.a & (cap - 1);
