@@ -83,7 +83,10 @@ static PyObject *fp_bytes(const FSpec *s, const FPos *p)
 
 static inline int top(const FPos *p, int i) { return p->cards[p->off[i] + p->len[i] - 1]; }
 
-static _Thread_local uint32_t fmask[64], cmask[64]; /* fp_moves' masks: all 0 between calls */
+/* fp_moves' masks, all 0 between calls. Static, not per thread (a thread-local array in a
+ * shared library costs a call per access): the engine's functions run with the GIL held
+ * and fp_moves calls nothing that could enter it again. */
+static uint32_t fmask[64], cmask[64];
 
 /* Every legal move in legal_moves' order: codes (src << 16) | (dst << 8) | cards; CLICK.
  * Which foundations and columns take a card is looked up in masks built once per position
@@ -1298,6 +1301,19 @@ static int table_init(Table *t, size_t cap)
     return 0;
 }
 
+/* Empties the table, keeping its memory: every used slot back to empty, O(entries). */
+static void table_clear(Table *t)
+{
+    size_t mask = t->cap - 1;
+    for (size_t id = 0; id < t->n; id++) {
+        size_t i = (size_t)t->e[id].h.a & mask;
+        while (t->slots[i].id != (int32_t)id)
+            i = (i + 1) & mask;
+        t->slots[i].id = -1;
+    }
+    t->n = 0;
+}
+
 static void table_free(Table *t)
 {
     free(t->slots);
@@ -1532,11 +1548,8 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     H128 h = ph.h;
     if (hset_has(&S->lost, h))
         return D_LOST;
-    if (table_init(&S->idx, 1024)) {
-        PyErr_NoMemory();
-        return D_ERROR;
-    }
-    Table *idx = &S->idx;
+    Table *idx = &S->idx; /* kept from dive to dive (no new pages to clear), emptied here */
+    table_clear(idx);
     int out = D_LOST;
     int32_t e = table_add(idx, h);
     idx->e[e].open = 1;
@@ -1638,7 +1651,6 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     }
 done:
     *count_out = count;
-    table_free(&S->idx);
     return out;
 }
 
@@ -1690,7 +1702,8 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
     S.early = early;
     S.deadline = deadline;
     zinit();
-    if (hset_init(&S.lost, 1024)) {
+    if (hset_init(&S.lost, 1024) || table_init(&S.idx, 1024)) {
+        free(S.lost.s);
         free(S.dcache);
         return PyErr_NoMemory();
     }
@@ -1724,6 +1737,7 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
             result = Py_BuildValue("(sNL)", word, moves, (long long)used);
     }
     free(S.lost.s);
+    table_free(&S.idx);
     free(S.frames);
     free(S.kids);
     free(S.tarjan);
