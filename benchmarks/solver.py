@@ -114,9 +114,9 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     cached on what it reads (``engine_lock``). Nivernais has no compiled domain: the
     engine's rate only. ``loop in Python`` is the packed rules with the search's loop in
     Python (before the restarting search was compiled, ``engine_restarts``); ``compiled``
-    runs the loop in C too (Backbone and Backbone classic; Spine's plain depth-first loop
-    is still Python). ``10 s`` is the node budget equal to 10 s of this CPU (the compiled
-    rate, else the engine's, times 10)."""
+    runs the loop in C too (Backbone and Backbone classic, whose dead-spine test is then
+    compiled too; Spine's plain depth-first loop is still Python). ``10 s`` is the node
+    budget equal to 10 s of this CPU (the compiled rate, else the engine's, times 10)."""
     print(
         f"== Positions per CPU second, deals 1…{deals}, {nodes} nodes each: engine vs compiled =="
     )
