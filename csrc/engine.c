@@ -13,7 +13,6 @@
 #include <Python.h>
 
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "engine.h"
@@ -1160,31 +1159,6 @@ PyObject *engine_child_hashes(PyObject *self, PyObject *args)
  * with a chance of about n * n / 2^129 for n positions (below 1e-25 for ten million).
  * tests/solver/test_packed.py checks that both searches give the same verdict, moves and
  * positions counted. */
-
-/* Large tables on huge pages where the kernel gives them (fewer TLB misses on the random
- * probes of a big table); freed with free(). */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static void *big_alloc(size_t bytes)
-{
-    if (bytes < HUGE_PAGE)
-        return malloc(bytes);
-    size_t n = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    void *p = aligned_alloc(HUGE_PAGE, n);
-#ifdef MADV_HUGEPAGE
-    if (p)
-        madvise(p, n, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-static void *big_calloc(size_t n, size_t size)
-{
-    void *p = big_alloc(n * size);
-    if (p)
-        memset(p, 0, n * size);
-    return p;
-}
 
 /* The positions proven lost: a set of hashes, open addressing on the low bits of h.a
  * (a slot of zeros is empty; the one hash of zeros is stored as {0, 1}). */

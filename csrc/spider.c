@@ -10,7 +10,7 @@
  * and the columns' cards one after the other (bottom to top). A card is the project's
  * int, (rank - 1) * 4 + suit, in a byte.
  */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#define _DEFAULT_SOURCE /* clock_gettime, madvise */
 #include "grow.h"
 #include "spider.h"
 
@@ -129,6 +129,18 @@ void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
         }
         o += n;
     }
+}
+
+/* sp_play's follow-ups on one column changed by a move: a completed run leaves it, then
+ * its top card is turned up. */
+static inline void settle(uint8_t *col, int *n, int *down, int *done)
+{
+    if (*n && col[*n - 1] < 4 && complete(col, *n, *down)) {
+        *n -= 13;
+        *done += 13;
+    }
+    if (*n && *down >= *n)
+        *down = *n - 1;
 }
 
 /* How far one column looks from done (see spider.column_cost). */
@@ -346,8 +358,8 @@ static size_t memory_used(const Search *s)
 static int table_grow(Search *s)
 {
     size_t cap = s->tcap ? s->tcap * 2 : (1u << 16);
-    uint64_t *keys = calloc(cap, sizeof *keys);
-    uint32_t *vals = malloc(cap * sizeof *vals);
+    uint64_t *keys = big_calloc(cap, sizeof *keys);
+    uint32_t *vals = big_alloc(cap * sizeof *vals);
     if (!keys || !vals) {
         free(keys);
         free(vals);
@@ -544,25 +556,35 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         pdist += cost[j];
     }
     for (int x = 0; x < nk; x++) {
-        sp_play(g, &p, kids[x], &q);
-        if (q.done == g->won) {
-            r->status = SP_WON;
-            path_to(s, e, kids[x], r);
-            return 1;
-        }
         uint64_t h;
         int qdist;
         if (kids[x].cards) {
-            int i = kids[x].src, c = kids[x].dst, qoff[MAXW + 1];
-            offsets(g, &q, qoff);
-            h = phash - term[i] - term[c] +
-                column_term(q.cards + qoff[i], q.len[i], q.down[i], q.left ? i : -1) +
-                column_term(q.cards + qoff[c], q.len[c], q.down[c], q.left ? c : -1);
+            /* A move changes two columns: only they are built (sp_play's follow-ups, a
+             * completed run and the card turned up, on each), not the whole child. */
+            int i = kids[x].src, c = kids[x].dst, m = kids[x].cards, done = p.done;
+            int ns = p.len[i] - m, nd = p.len[c] + m, ds = p.down[i], dd = p.down[c];
+            uint8_t cs[MAXCARDS], cd[MAXCARDS];
+            memcpy(cs, p.cards + off[i], (size_t)ns);
+            memcpy(cd, p.cards + off[c], p.len[c]);
+            memcpy(cd + p.len[c], p.cards + off[i] + ns, (size_t)m);
+            settle(cs, &ns, &ds, &done);
+            settle(cd, &nd, &dd, &done);
+            if (done == g->won) {
+                r->status = SP_WON;
+                path_to(s, e, kids[x], r);
+                return 1;
+            }
+            h = phash - term[i] - term[c] + column_term(cs, ns, ds, p.left ? i : -1) +
+                column_term(cd, nd, dd, p.left ? c : -1);
             h = h ? h : 1;
-            qdist = pdist - cost[i] - cost[c] +
-                    column_cost(q.cards + qoff[i], q.len[i], q.down[i]) +
-                    column_cost(q.cards + qoff[c], q.len[c], q.down[c]);
+            qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds) + column_cost(cd, nd, dd);
         } else {
+            sp_play(g, &p, kids[x], &q);
+            if (q.done == g->won) {
+                r->status = SP_WON;
+                path_to(s, e, kids[x], r);
+                return 1;
+            }
             h = sp_hash(g, &q);
             qdist = sp_distance(g, &q);
         }
