@@ -457,7 +457,7 @@ static int fp_lock(const FSpec *s, const FPos *p, uint8_t *buf)
  * (a card's next rank, card + 4, may pass 51: it is never there). */
 
 #define SL_CARDS 64
-#define SL_MAXPILE 64
+#define SL_MAXPILE 255 /* a pile's length is a byte: every pile fits */
 
 typedef struct {
     int on_found[SL_CARDS]; /* copies of each card on the foundations */
@@ -569,12 +569,10 @@ static int sl_first(int card, const uint8_t *under, SLCount *other, int n, const
     return n + 1;
 }
 
-/* 1: dead; 0: not; -1: a shape the compiled test does not take (use spinelock.py). */
+/* 1: dead; 0: not. */
 static int sl_dead(const uint8_t *pa, int na, const uint8_t *pb, int nb, const uint8_t *tail,
                    int nt, const int *founds, int nfound)
 {
-    if (na > SL_MAXPILE || nb > SL_MAXPILE)
-        return -1;
     SLFacts f;
     memset(&f, 0, sizeof f);
     int empty = 0;
@@ -668,7 +666,8 @@ static int sl_dead(const uint8_t *pa, int na, const uint8_t *pb, int nb, const u
     return 0;
 }
 
-/* The dead-spine test on a position of a game with two spine piles and a tailbone. */
+/* The dead-spine test on a position of a game with two spine piles and a tailbone: 1 dead,
+ * 0 not, -1 another shape (engine_restarts refuses it up front). */
 static int fp_dead(const FSpec *s, const FPos *p)
 {
     int tail = -1;
