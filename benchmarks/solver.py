@@ -4,6 +4,7 @@
     uv run python benchmarks/solver.py --deals 20 --seconds 2 --games spine,backbone
     uv run python benchmarks/solver.py --skip-spine --games spider --deals 20 --nodes 30000
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 10 --engine-rate 10
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-long 40
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
 Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
@@ -13,6 +14,8 @@ Part 2b (with --engine-rate N), the same for Backbone, Backbone classic (its dea
 run on every position, as before, and cached) and Spine: the same search through the engine
 and through the compiled core's packed rules; Nivernais through the engine only. Parts 2 and
 2b also print ten times the compiled rate: the node budget equal to 10 s of this CPU.
+Part 2c (with --spider-long N), whole compiled searches of 4-suit Spider deals 101…100+N at
+--long-nodes each (1,000,000): the long-search rate that sets Spider's 10 s budget.
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
@@ -114,9 +117,9 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     cached on what it reads (``engine_lock``). Nivernais has no compiled domain: the
     engine's rate only. ``loop in Python`` is the packed rules with the search's loop in
     Python (before the restarting search was compiled, ``engine_restarts``); ``compiled``
-    runs the loop in C too (Backbone and Backbone classic; Spine's plain depth-first loop
-    is still Python). ``10 s`` is the node budget equal to 10 s of this CPU (the compiled
-    rate, else the engine's, times 10)."""
+    runs the loop in C too (Backbone and Backbone classic, whose dead-spine test is then
+    compiled too; Spine's plain depth-first loop is still Python). ``10 s`` is the node
+    budget equal to 10 s of this CPU (the compiled rate, else the engine's, times 10)."""
     print(
         f"== Positions per CPU second, deals 1…{deals}, {nodes} nodes each: engine vs compiled =="
     )
@@ -202,6 +205,27 @@ def sweep_part(
             )
 
 
+def spider_long_part(deals: int, nodes: int) -> None:
+    """Positions per CPU second of whole compiled searches (``solve``, as ``pasyans
+    winnability`` runs them) of 4-suit Spider deals 101…100+N at ``nodes`` each: long
+    searches, whose table outgrows the caches, so slower than part 2's; ten times it is
+    the node budget equal to 10 s of one core for Spider."""
+    spec = get_game("spider", {"suits": "4"})
+    count, cpu, won = 0, 0.0, 0
+    for deal in range(101, 101 + deals):
+        t = time.process_time()
+        r = solve(spec, initial_state(spec, deal), nodes=nodes)
+        cpu += time.process_time() - t
+        count += r.nodes
+        won += r.result == "won"
+    print(
+        f"== Spider 4 suits, whole searches of deals 101…{100 + deals} at {nodes} nodes: "
+        f"{count:,} positions in {cpu:.1f} s of CPU ({won} won): {count / max(cpu, 1e-9):,.0f} "
+        f"per CPU second; 10 s: {10 * count / max(cpu, 1e-9):,.0f} ==",
+        flush=True,
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=100)
@@ -217,6 +241,10 @@ def main() -> None:
     ap.add_argument("--skip-sweep", action="store_true")
     ap.add_argument("--spider-rate", type=int, default=0, help="Spider nodes/s, deals 1…N")
     ap.add_argument("--engine-rate", type=int, default=0, help="foundation games, deals 1…N")
+    ap.add_argument(
+        "--spider-long", type=int, default=0, help="Spider 4 suits, whole searches, deals 101…"
+    )
+    ap.add_argument("--long-nodes", type=int, default=1_000_000)
     ap.add_argument("--rate-nodes", type=int, default=5000)
     ap.add_argument("--rate-scale", type=int, default=20, help="compiled budget: this × Python's")
     a = ap.parse_args()
@@ -228,6 +256,8 @@ def main() -> None:
         spider_rate_part(a.spider_rate, a.rate_nodes, a.rate_scale)
     if a.engine_rate:
         engine_rate_part(a.engine_rate, a.rate_nodes)
+    if a.spider_long:
+        spider_long_part(a.spider_long, a.long_nodes)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         only = dict(o.split("=", 1) for o in a.option)

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "grow.h"
 
 enum { K_STOCK = 0, K_WASTE = 1, K_FOUNDATION = 2, K_COLUMN = 3, K_SPINE = 4, K_TAILBONE = 5 };
 enum { E_NONE = 0, E_ANY = 1, E_KINGS = 2 };
@@ -33,6 +34,7 @@ typedef struct {
     int stock_turn, passes, general_safe, tailbone_first, won;
     int stock, waste;
     int ncols, cols[MAXP], nfound, founds[MAXP], nspines, spines[MAXP];
+    uint32_t colbit[MAXP]; /* a column's bit in fp_moves' masks (1 << its place in cols) */
 } FSpec;
 
 typedef struct {
@@ -80,9 +82,47 @@ static PyObject *fp_bytes(const FSpec *s, const FPos *p)
 
 static inline int top(const FPos *p, int i) { return p->cards[p->off[i] + p->len[i] - 1]; }
 
-/* Every legal move in legal_moves' order: codes (src << 16) | (dst << 8) | cards; CLICK. */
+/* fp_moves' masks, all 0 between calls. Static, not per thread (a thread-local array in a
+ * shared library costs a call per access): the engine's functions run with the GIL held
+ * and fp_moves calls nothing that could enter it again. */
+static uint32_t fmask[64], cmask[64];
+
+/* Every legal move in legal_moves' order: codes (src << 16) | (dst << 8) | cards; CLICK.
+ * Which foundations and columns take a card is looked up in masks built once per position
+ * (bit x: the x-th foundation or column), so the moves come out in the same order as by
+ * trying every destination. */
+
 static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
 {
+    uint32_t empty = 0;
+    for (int x = 0; x < s->nfound; x++) {
+        int f = s->founds[x];
+        if (!p->len[f])
+            for (int c = 0; c < 4; c++)
+                fmask[c] |= 1u << x;
+        else if (top(p, f) + 4 < 64)
+            fmask[top(p, f) + 4] |= 1u << x;
+    }
+    if (s->builds)
+        for (int x = 0; x < s->ncols; x++) {
+            int c = s->cols[x];
+            if (!p->len[c]) {
+                empty |= 1u << x;
+                continue;
+            }
+            int t = top(p, c);
+            if (s->same_suit) {
+                if (t >= 4)
+                    cmask[t - 4] |= 1u << x;
+            } else if (t >= 4) {
+                for (int l = (t & ~3) - 4; l < (t & ~3); l++)
+                    cmask[l] |= 1u << x;
+            }
+        }
+    else
+        for (int x = 0; x < s->ncols; x++)
+            if (!p->len[s->cols[x]])
+                empty |= 1u << x;
     int n = 0;
     for (int i = 0; i < s->np; i++) {
         int kind = s->kind[i], len = p->len[i];
@@ -98,59 +138,56 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
         if (s->runs_move && kind == K_COLUMN)
             while (k < free_ && pile[len - k - 1] - pile[len - k] == 4)
                 k++;
-        int card = pile[len - 1];
+        int card = pile[len - 1] & 63;
         if (s->feeds_foundation >> kind & 1)
-            for (int x = 0; x < s->nfound; x++) {
-                int f = s->founds[x];
-                if (p->len[f] ? card - top(p, f) == 4 : (card >> 2) == 0)
-                    out[n++] = (uint32_t)(i << 16 | f << 8 | 1);
-            }
+            for (uint32_t b = fmask[card]; b; b &= b - 1)
+                out[n++] = (uint32_t)(i << 16 | s->founds[__builtin_ctz(b)] << 8 | 1);
         if (!(s->feeds_column >> kind & 1))
             continue;
         int whole = kind == K_COLUMN ? len : -1;
-        int empty = (s->refuses >> kind & 1) ? E_NONE : s->empty_column;
+        int rule = (s->refuses >> kind & 1) ? E_NONE : s->empty_column;
+        uint32_t self = s->colbit[i];
         for (int m = 1; m <= k; m++) {
-            int lowest = pile[len - m];
-            for (int x = 0; x < s->ncols; x++) {
-                int c = s->cols[x];
-                if (c == i)
-                    continue;
-                if (p->len[c]) {
-                    int t = top(p, c);
-                    if (s->builds && (s->same_suit ? t - lowest == 4 : (t >> 2) - (lowest >> 2) == 1))
-                        out[n++] = (uint32_t)(i << 16 | c << 8 | m);
-                } else if (m != whole &&
-                           (empty == E_ANY || (empty == E_KINGS && (lowest >> 2) == 12))) {
-                    out[n++] = (uint32_t)(i << 16 | c << 8 | m);
-                }
-            }
+            int lowest = pile[len - m] & 63;
+            uint32_t b = cmask[lowest];
+            if (m != whole && (rule == E_ANY || (rule == E_KINGS && (lowest >> 2) == 12)))
+                b |= empty;
+            for (b &= ~self; b; b &= b - 1)
+                out[n++] = (uint32_t)(i << 16 | s->cols[__builtin_ctz(b)] << 8 | m);
         }
     }
     if (s->stock_turn && (p->len[s->stock] || (p->len[s->waste] && p->redeals < s->passes - 1)))
         out[n++] = CLICK;
+    for (int x = 0; x < s->nfound; x++) { /* the masks back to 0 */
+        int f = s->founds[x];
+        if (!p->len[f])
+            memset(fmask, 0, 4 * sizeof *fmask);
+        else if (top(p, f) + 4 < 64)
+            fmask[top(p, f) + 4] = 0;
+    }
+    for (int x = 0; x < s->ncols && s->builds; x++) {
+        int c = s->cols[x];
+        if (p->len[c] && top(p, c) >= 4) {
+            int t = top(p, c);
+            if (s->same_suit)
+                cmask[t - 4] = 0;
+            else
+                memset(cmask + (t & ~3) - 4, 0, 4 * sizeof *cmask);
+        }
+    }
     return n;
 }
 
 static void fp_play(const FSpec *s, const FPos *p, uint32_t code, FPos *q)
 {
-    int np = s->np;
-    *q = *p;
+    int np = s->np, total = p->off[np], src, dst, m;
+    q->redeals = p->redeals;
+    memcpy(q->len, p->len, (size_t)np);
+    memcpy(q->down, p->down, (size_t)np);
+    memcpy(q->off, p->off, sizeof(int) * (size_t)(np + 1));
     if (code == CLICK) {
         int st = s->stock, w = s->waste;
-        if (p->len[st]) { /* turn: the stock's top card onto the waste */
-            uint8_t card = p->cards[p->off[st] + p->len[st] - 1];
-            int o = 0;
-            for (int j = 0; j < np; j++) {
-                int n = p->len[j] - (j == st);
-                memcpy(q->cards + o, p->cards + p->off[j], (size_t)n);
-                q->off[j] = o;
-                o += n;
-                if (j == w)
-                    q->cards[o++] = card, n++;
-                q->len[j] = (uint8_t)n;
-            }
-            q->off[np] = o;
-        } else { /* redeal: the waste, reversed, is the stock */
+        if (!p->len[st]) { /* redeal: the waste, reversed, is the stock */
             int o = 0;
             for (int j = 0; j < np; j++) {
                 q->off[j] = o;
@@ -167,24 +204,37 @@ static void fp_play(const FSpec *s, const FPos *p, uint32_t code, FPos *q)
             }
             q->off[np] = o;
             q->redeals = p->redeals + 1;
+            return;
         }
-        return;
+        src = st; /* turn: the stock's top card onto the waste */
+        dst = w;
+        m = 1;
+    } else {
+        src = (int)(code >> 16);
+        dst = (int)(code >> 8 & 255);
+        m = (int)(code & 255);
     }
-    int src = (int)(code >> 16), dst = (int)(code >> 8 & 255), m = (int)(code & 255);
-    int o = 0;
-    for (int j = 0; j < np; j++) {
-        int n = p->len[j] - (j == src ? m : 0);
-        memcpy(q->cards + o, p->cards + p->off[j], (size_t)n);
-        q->off[j] = o;
-        o += n;
-        if (j == dst) {
-            memcpy(q->cards + o, p->cards + p->off[src] + p->len[src] - m, (size_t)m);
-            o += m;
-            n += m;
-        }
-        q->len[j] = (uint8_t)n;
+    /* The piles lie one after the other: only the cards between the two ends move. */
+    int se = p->off[src] + p->len[src], de = p->off[dst] + p->len[dst];
+    const uint8_t *pc = p->cards;
+    uint8_t *qc = q->cards;
+    if (src < dst) {
+        memcpy(qc, pc, (size_t)(se - m));
+        memcpy(qc + se - m, pc + se, (size_t)(de - se));
+        memcpy(qc + de - m, pc + se - m, (size_t)m);
+        memcpy(qc + de, pc + de, (size_t)(total - de));
+        for (int j = src + 1; j <= dst; j++)
+            q->off[j] -= m;
+    } else {
+        memcpy(qc, pc, (size_t)de);
+        memcpy(qc + de, pc + se - m, (size_t)m);
+        memcpy(qc + de + m, pc + de, (size_t)(se - m - de));
+        memcpy(qc + se, pc + se, (size_t)(total - se));
+        for (int j = dst + 1; j <= src; j++)
+            q->off[j] += m;
     }
-    q->off[np] = o;
+    q->len[src] = (uint8_t)(p->len[src] - m);
+    q->len[dst] = (uint8_t)(p->len[dst] + m);
 }
 
 static int fp_won(const FSpec *s, const FPos *p)
@@ -322,6 +372,21 @@ static void sort_piles(const FPos *p, int *idx, int n)
     }
 }
 
+/* The foundations' top cards, sorted (255: an empty foundation), into out: their count. */
+static int sorted_tops(const FSpec *s, const FPos *p, uint8_t *out)
+{
+    for (int x = 0; x < s->nfound; x++) {
+        int f = s->founds[x], y = x;
+        uint8_t t = p->len[f] ? (uint8_t)top(p, f) : 255;
+        while (y > 0 && out[y - 1] > t) {
+            out[y] = out[y - 1];
+            y--;
+        }
+        out[y] = t;
+    }
+    return s->nfound;
+}
+
 static int fp_key_into(const FSpec *s, const FPos *p, uint8_t *buf)
 {
     int o = 0, idx[MAXP];
@@ -335,17 +400,7 @@ static int fp_key_into(const FSpec *s, const FPos *p, uint8_t *buf)
         memcpy(buf + o, p->cards + p->off[c], p->len[c]);
         o += p->len[c];
     }
-    int tops[MAXP];
-    for (int x = 0; x < s->nfound; x++) {
-        int f = s->founds[x], t = p->len[f] ? top(p, f) : 255, y = x;
-        while (y > 0 && tops[y - 1] > t) {
-            tops[y] = tops[y - 1];
-            y--;
-        }
-        tops[y] = t;
-    }
-    for (int x = 0; x < s->nfound; x++)
-        buf[o++] = (uint8_t)tops[x];
+    o += sorted_tops(s, p, buf + o);
     memcpy(idx, s->spines, sizeof(int) * (size_t)s->nspines);
     sort_piles(p, idx, s->nspines);
     for (int x = 0; x < s->nspines; x++) {
@@ -390,18 +445,471 @@ static int fp_lock(const FSpec *s, const FPos *p, uint8_t *buf)
         o += p->len[i];
         buf[o++] = 255;
     }
-    int tops[MAXP];
-    for (int x = 0; x < s->nfound; x++) {
-        int f = s->founds[x], t = p->len[f] ? top(p, f) : 255, y = x;
-        while (y > 0 && tops[y - 1] > t) {
-            tops[y] = tops[y - 1];
-            y--;
-        }
-        tops[y] = t;
-    }
-    for (int x = 0; x < s->nfound; x++)
-        buf[o++] = (uint8_t)tops[x];
+    o += sorted_tops(s, p, buf + o);
     return o;
+}
+
+/* --- Backbone classic's dead-spine test (solver/spinelock.py, compiled) --------------------
+ *
+ * spinelock._dead step for step, on the spine piles, the tailbone and the foundations' top
+ * cards; spinelock.py is the reference and tests/solver/test_packed.py compares the two on
+ * positions along random playouts and with shuffled spines. Card counts are arrays of 64
+ * (a card's next rank, card + 4, may pass 51: it is never there). */
+
+#define SL_CARDS 64
+#define SL_MAXPILE 255 /* a pile's length is a byte: every pile fits */
+
+typedef struct {
+    int on_found[SL_CARDS]; /* copies of each card on the foundations */
+    int tops[4][MAXP];      /* per suit, the ranks (0: empty) on top of its foundations */
+    int ntops[4];
+    uint8_t never[SL_CARDS]; /* cards no copy of which can ever top a column again */
+} SLFacts;
+
+typedef uint8_t SLCount[SL_CARDS];
+
+static int sl_stuck(int card, const uint8_t *under, const uint8_t *held, const SLFacts *f)
+{
+    int r = (card >> 2) + 1, s = card & 3;
+#define SL_BURIED(v) (2 - f->on_found[(v)] <= under[(v)] + held[(v)])
+    if (r < 13 && !f->never[card + 4] && !SL_BURIED(card + 4))
+        return 0; /* its suit's r + 1 may still top a column */
+    for (int n = 0; n < f->ntops[s]; n++) {
+        int top_ = f->tops[s][n];
+        if (top_ >= r)
+            continue;
+        int all = 1;
+        for (int k = top_ + 1; k < r && all; k++)
+            all = !SL_BURIED(((k - 1) << 2) | s);
+        if (all)
+            return 0; /* this foundation may still reach r - 1 */
+    }
+#undef SL_BURIED
+    return 1;
+}
+
+static int sl_no_way(int z, const uint8_t *under_z, const uint8_t *under_x, int x, int t_f, int r,
+                     const int *t_g, int ng, const SLFacts *f)
+{
+    int zr = (z >> 2) + 1, s = z & 3;
+#define SL_TAKEN(k) ((t_f < (k) && (k) < r) ? 1 : 0)
+    int v = z + 4;
+    if (!f->never[v]) {
+        int left = 2 - f->on_found[v] - under_z[v] - SL_TAKEN(zr + 1);
+        if (v == x)
+            left -= 1;
+        if (left > 0)
+            return 0;
+    }
+    for (int g = 0; g < ng; g++) {
+        int t = t_g[g];
+        if (t >= zr)
+            continue;
+        int ok = 1;
+        for (int k = t + 1; k < zr; k++) {
+            int card = ((k - 1) << 2) | s;
+            int in_play = 2 - f->on_found[card];
+            int free_ = in_play - under_x[card], reach = in_play - under_z[card];
+            if (reach - SL_TAKEN(k) < 1 || (SL_TAKEN(k) && free_ < 1)) {
+                ok = 0;
+                break;
+            }
+        }
+        if (ok)
+            return 0;
+    }
+#undef SL_TAKEN
+    return 1;
+}
+
+/* below: n cards under x, each with the counts of the cards under it. */
+static int sl_leaves_nothing(int x, const uint8_t *under_x, const uint8_t *below_card,
+                             const uint8_t *const *below_under, int nbelow, const SLFacts *f)
+{
+    int r = (x >> 2) + 1, s = x & 3;
+    if (r < 13 && !f->never[x + 4]) {
+        int left = 2 - f->on_found[x + 4];
+        if (left > under_x[x + 4])
+            return 0; /* x may still go onto a column */
+    }
+    int zs[2 * SL_MAXPILE], nz = 0;
+    for (int j = 0; j < nbelow; j++) {
+        int z = below_card[j];
+        if ((z & 3) == s && (z >> 2) + 1 < r)
+            zs[nz++] = j;
+    }
+    if (!nz)
+        return 0;
+    const int *tops = f->tops[s];
+    int nt = f->ntops[s];
+    for (int n = 0; n < nt; n++) {
+        if (tops[n] >= r)
+            continue;
+        int t_g[MAXP], ng = 0;
+        for (int m = 0; m < nt; m++)
+            if (m != n)
+                t_g[ng++] = tops[m];
+        int any = 0;
+        for (int y = 0; y < nz && !any; y++)
+            any = sl_no_way(below_card[zs[y]], below_under[zs[y]], under_x, x, tops[n], r, t_g, ng,
+                            f);
+        if (!any)
+            return 0; /* x may take this foundation and leave the others a way */
+    }
+    return 1;
+}
+
+/* The fewest cards of the other pile (prefix counts ``other``, n + 1 of them) that keep
+ * ``card`` stuck; n + 1 when none do. */
+static int sl_first(int card, const uint8_t *under, SLCount *other, int n, const SLFacts *f)
+{
+    for (int k = 0; k <= n; k++)
+        if (sl_stuck(card, under, other[k], f))
+            return k;
+    return n + 1;
+}
+
+/* 1: dead; 0: not. */
+static int sl_dead(const uint8_t *pa, int na, const uint8_t *pb, int nb, const uint8_t *tail,
+                   int nt, const int *founds, int nfound)
+{
+    SLFacts f;
+    memset(&f, 0, sizeof f);
+    int empty = 0;
+    for (int x = 0; x < nfound; x++) {
+        int t = founds[x];
+        if (t >= 0)
+            f.tops[t & 3][f.ntops[t & 3]++] = (t >> 2) + 1;
+        else
+            empty++;
+    }
+    for (int s = 0; s < 4; s++)
+        while (f.ntops[s] < 2 && empty) {
+            f.tops[s][f.ntops[s]++] = 0;
+            empty--;
+        }
+    for (int s = 0; s < 4; s++)
+        for (int n = 0; n < f.ntops[s]; n++)
+            for (int r = 1; r <= f.tops[s][n]; r++)
+                f.on_found[((r - 1) << 2) | s]++;
+    int locked[SL_CARDS] = {0};
+    for (int i = 0; i < na; i++)
+        locked[pa[i] & 63]++;
+    for (int i = 0; i < nb; i++)
+        locked[pb[i] & 63]++;
+    for (int i = 0; i < nt; i++)
+        locked[tail[i] & 63]++;
+    for (int s = 0; s < 4; s++)
+        for (int r = 12; r >= 0; r--) {
+            int card = (r << 2) | s;
+            if (2 - f.on_found[card] > locked[card])
+                continue;
+            if (r == 12 || f.never[card + 4])
+                f.never[card] = 1;
+        }
+    SLCount pre_a[SL_MAXPILE + 1], pre_b[SL_MAXPILE + 1];
+    memset(pre_a[0], 0, SL_CARDS);
+    for (int i = 0; i < na; i++) {
+        memcpy(pre_a[i + 1], pre_a[i], SL_CARDS);
+        pre_a[i + 1][pa[i] & 63]++;
+    }
+    memset(pre_b[0], 0, SL_CARDS);
+    for (int i = 0; i < nb; i++) {
+        memcpy(pre_b[i + 1], pre_b[i], SL_CARDS);
+        pre_b[i + 1][pb[i] & 63]++;
+    }
+    uint8_t below_card[2 * SL_MAXPILE];
+    const uint8_t *below_under[2 * SL_MAXPILE];
+    for (int c = 0; c < nt; c++) { /* the tailbone lies over both spine piles */
+        int card = tail[c] & 63;
+        if (sl_stuck(card, pre_a[na], pre_b[nb], &f))
+            return 1;
+        uint8_t both[SL_CARDS];
+        for (int v = 0; v < SL_CARDS; v++)
+            both[v] = (uint8_t)(pre_a[na][v] + pre_b[nb][v]);
+        int nbelow = 0;
+        for (int j = 0; j < na; j++) {
+            below_card[nbelow] = pa[j] & 63;
+            below_under[nbelow++] = pre_a[j];
+        }
+        for (int j = 0; j < nb; j++) {
+            below_card[nbelow] = pb[j] & 63;
+            below_under[nbelow++] = pre_b[j];
+        }
+        if (sl_leaves_nothing(card, both, below_card, below_under, nbelow, &f))
+            return 1;
+    }
+    for (int side = 0; side < 2; side++) {
+        const uint8_t *pile = side ? pb : pa;
+        int n = side ? nb : na;
+        SLCount *pre = side ? pre_b : pre_a;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++) {
+                below_card[j] = pile[j] & 63;
+                below_under[j] = pre[j];
+            }
+            if (sl_leaves_nothing(pile[i] & 63, pre[i], below_card, below_under, i, &f))
+                return 1;
+        }
+    }
+    int first_a[SL_MAXPILE], first_b[SL_MAXPILE];
+    for (int i = 0; i < na; i++)
+        if ((first_a[i] = sl_first(pa[i] & 63, pre_a[i], pre_b, nb, &f)) == 0)
+            return 1; /* a card waits on cards under itself only */
+    for (int j = 0; j < nb; j++)
+        if ((first_b[j] = sl_first(pb[j] & 63, pre_b[j], pre_a, na, &f)) == 0)
+            return 1;
+    for (int i = 0; i < na; i++)
+        for (int j = first_a[i] - 1 > 0 ? first_a[i] - 1 : 0; j < nb; j++)
+            if (i + 1 >= first_b[j])
+                return 1; /* neither can leave first */
+    return 0;
+}
+
+/* The dead-spine test on a position of a game with two spine piles and a tailbone: 1 dead,
+ * 0 not, -1 another shape (engine_restarts refuses it up front). */
+static int fp_dead(const FSpec *s, const FPos *p)
+{
+    int tail = -1;
+    for (int i = 0; i < s->np; i++)
+        if (s->kind[i] == K_TAILBONE)
+            tail = i;
+    if (s->nspines != 2 || tail < 0)
+        return -1;
+    int founds[MAXP];
+    for (int x = 0; x < s->nfound; x++)
+        founds[x] = p->len[s->founds[x]] ? top(p, s->founds[x]) : -1;
+    int a = s->spines[0], b = s->spines[1];
+    return sl_dead(p->cards + p->off[a], p->len[a], p->cards + p->off[b], p->len[b],
+                   p->cards + p->off[tail], p->len[tail], founds, s->nfound);
+}
+
+/* --- The position hash ------------------------------------------------------------------
+ *
+ * The search identifies a position by a 128-bit hash of its canonical key (fp_key_into),
+ * kept up to date move by move instead of building and hashing the key. Every pile has a
+ * linear hash of its cards, the sum of a random number per (depth in the pile, card); a
+ * pile's term mixes that sum with its length, face-down count and a seed (fmix is a
+ * bijection). The position's hash is the sum of every pile's term and a term for the
+ * redeals made. The canonical key sorts the columns, the spine piles and the foundations'
+ * top cards, and a sum does not depend on order: so columns share one seed, spine piles
+ * another (without the face-down count, which the key leaves out), a foundation's term is
+ * a random number per top card, and every other pile (stock, waste, tailbone) has a seed
+ * of its own. Positions with the same canonical key therefore have the same hash, exactly;
+ * two lanes of independent numbers make two different keys share a hash with a chance of
+ * about 2^-128. A move changes two piles (a redeal the stock, the waste and the redeals),
+ * so a child's hash is its parent's with those terms replaced, and a pile's linear hash
+ * loses or gains only the cards moved. tests/solver/test_packed.py checks the child's
+ * hash against the hash from scratch, and equal keys against equal hashes. */
+
+typedef struct {
+    uint64_t a, b;
+} H128;
+
+static inline uint64_t fmix(uint64_t z)
+{
+    z ^= z >> 33;
+    z *= 0xFF51AFD7ED558CCDULL;
+    z ^= z >> 33;
+    z *= 0xC4CEB9FE1A85EC53ULL;
+    z ^= z >> 33;
+    return z;
+}
+
+typedef struct {
+    uint64_t s;
+} Mix;
+
+static uint64_t mix_next(Mix *m)
+{
+    uint64_t z = (m->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+#define HASH_LEN 0x9E3779B97F4A7C15ULL
+#define HASH_DOWN 0xC2B2AE3D27D4EB4FULL
+
+static uint64_t ZCARD[256][64][2]; /* a card (its low 6 bits) at a depth of a pile */
+static uint64_t ZTOP[256][2];      /* a foundation's top card (255: empty) */
+static uint64_t ZREDEAL[256][2];   /* the redeals made */
+static uint64_t ZSEED[MAXP + 2][2]; /* columns, spine piles, then each other pile */
+static int zready;
+
+static void zinit(void)
+{
+    if (zready)
+        return;
+    Mix m = {0x70A5E7A1C0DEULL};
+    for (int d = 0; d < 256; d++)
+        for (int c = 0; c < 64; c++)
+            for (int l = 0; l < 2; l++)
+                ZCARD[d][c][l] = mix_next(&m);
+    for (int i = 0; i < 256; i++)
+        for (int l = 0; l < 2; l++) {
+            ZTOP[i][l] = mix_next(&m);
+            ZREDEAL[i][l] = mix_next(&m);
+        }
+    for (int i = 0; i < MAXP + 2; i++)
+        for (int l = 0; l < 2; l++)
+            ZSEED[i][l] = mix_next(&m);
+    zready = 1;
+}
+
+/* Pile i's seed: one for all columns, one for all spine piles, else its own. */
+static inline const uint64_t *pile_seed(const FSpec *s, int i)
+{
+    return s->kind[i] == K_COLUMN ? ZSEED[0] : s->kind[i] == K_SPINE ? ZSEED[1] : ZSEED[2 + i];
+}
+
+typedef struct {
+    uint64_t lin[MAXP][2]; /* each pile's linear hash */
+    H128 h;
+} PHash;
+
+static void pile_lin(const FPos *p, int i, uint64_t out[2])
+{
+    const uint8_t *c = p->cards + p->off[i];
+    uint64_t a = 0, b = 0;
+    for (int d = 0; d < p->len[i]; d++) {
+        a += ZCARD[d][c[d] & 63][0];
+        b += ZCARD[d][c[d] & 63][1];
+    }
+    out[0] = a;
+    out[1] = b;
+}
+
+/* Pile i's term in the position's hash: its length, face-down count, top card (read for a
+ * foundation only; 255: empty) and linear hash. */
+static inline void pile_term(const FSpec *s, int i, int len, int down, int top_card,
+                             const uint64_t lin[2], uint64_t out[2])
+{
+    if (s->kind[i] == K_FOUNDATION) {
+        out[0] = ZTOP[top_card][0];
+        out[1] = ZTOP[top_card][1];
+        return;
+    }
+    const uint64_t *seed = pile_seed(s, i);
+    uint64_t extra = (uint64_t)len * HASH_LEN;
+    if (s->kind[i] != K_SPINE)
+        extra += (uint64_t)down * HASH_DOWN;
+    out[0] = fmix(lin[0] + seed[0] + extra);
+    out[1] = fmix(lin[1] + seed[1] + extra);
+}
+
+static inline int top_or_empty(const FPos *p, int i) { return p->len[i] ? top(p, i) : 255; }
+
+/* The hash of ``p`` from scratch. */
+static void ph_init(const FSpec *s, const FPos *p, PHash *ph)
+{
+    uint64_t a = ZREDEAL[p->redeals & 255][0], b = ZREDEAL[p->redeals & 255][1], t[2];
+    for (int i = 0; i < s->np; i++) {
+        pile_lin(p, i, ph->lin[i]);
+        pile_term(s, i, p->len[i], p->down[i], top_or_empty(p, i), ph->lin[i], t);
+        a += t[0];
+        b += t[1];
+    }
+    ph->h = (H128){a, b};
+}
+
+/* The piles a move changes, with their new linear hashes. */
+typedef struct {
+    int pile[2];
+    uint64_t lin[2][2];
+} Change;
+
+/* The hash of the child of ``p`` (hash ``ph``) by ``code``, from ``p`` alone (the search
+ * plays the move only when the child is new); ``c``: what changed. */
+static H128 ph_child(const FSpec *s, const FPos *p, const PHash *ph, uint32_t code, Change *c)
+{
+    uint64_t a = ph->h.a, b = ph->h.b, t[2];
+    int src, dst, m;
+    if (code == CLICK) {
+        src = s->stock;
+        dst = s->waste;
+        m = 1;
+    } else {
+        src = (int)(code >> 16);
+        dst = (int)(code >> 8 & 255);
+        m = (int)(code & 255);
+    }
+    c->pile[0] = src;
+    c->pile[1] = dst;
+    int ls = p->len[src], ld = p->len[dst];
+    pile_term(s, src, ls, p->down[src], top_or_empty(p, src), ph->lin[src], t);
+    a -= t[0];
+    b -= t[1];
+    pile_term(s, dst, ld, p->down[dst], top_or_empty(p, dst), ph->lin[dst], t);
+    a -= t[0];
+    b -= t[1];
+    int ns, nd, ts, td;
+    if (code == CLICK && !ls) { /* a redeal: the waste, reversed, is the stock */
+        const uint8_t *w = p->cards + p->off[dst];
+        uint64_t x0 = 0, x1 = 0;
+        for (int d = 0; d < ld; d++) {
+            x0 += ZCARD[d][w[ld - 1 - d] & 63][0];
+            x1 += ZCARD[d][w[ld - 1 - d] & 63][1];
+        }
+        c->lin[0][0] = x0;
+        c->lin[0][1] = x1;
+        c->lin[1][0] = c->lin[1][1] = 0;
+        ns = ld;
+        nd = 0;
+        ts = ld ? w[0] : 255;
+        td = 255;
+        int r = p->redeals & 255, r1 = (p->redeals + 1) & 255;
+        a += ZREDEAL[r1][0] - ZREDEAL[r][0];
+        b += ZREDEAL[r1][1] - ZREDEAL[r][1];
+    } else { /* m cards from the top of src onto dst, in order */
+        const uint8_t *moved = p->cards + p->off[src] + ls - m;
+        int from = ls - m;
+        c->lin[0][0] = ph->lin[src][0];
+        c->lin[0][1] = ph->lin[src][1];
+        c->lin[1][0] = ph->lin[dst][0];
+        c->lin[1][1] = ph->lin[dst][1];
+        for (int k = 0; k < m; k++) {
+            const uint64_t *out = ZCARD[from + k][moved[k] & 63], *in = ZCARD[ld + k][moved[k] & 63];
+            c->lin[0][0] -= out[0];
+            c->lin[0][1] -= out[1];
+            c->lin[1][0] += in[0];
+            c->lin[1][1] += in[1];
+        }
+        ns = from;
+        nd = ld + m;
+        ts = from ? moved[-1] : 255;
+        td = moved[m - 1];
+    }
+    pile_term(s, src, ns, p->down[src], ts, c->lin[0], t);
+    a += t[0];
+    b += t[1];
+    pile_term(s, dst, nd, p->down[dst], td, c->lin[1], t);
+    a += t[0];
+    b += t[1];
+    return (H128){a, b};
+}
+
+/* The child's PHash: the parent's (``np`` piles) with the change. */
+static void ph_apply(const PHash *parent, int np, const Change *c, H128 h, PHash *out)
+{
+    memcpy(out->lin, parent->lin, (size_t)np * sizeof out->lin[0]);
+    for (int x = 0; x < 2; x++) {
+        out->lin[c->pile[x]][0] = c->lin[x][0];
+        out->lin[c->pile[x]][1] = c->lin[x][1];
+    }
+    out->h = h;
+}
+
+static PyObject *h128_long(H128 h)
+{
+    PyObject *hi = PyLong_FromUnsignedLongLong(h.b), *lo = PyLong_FromUnsignedLongLong(h.a);
+    PyObject *sh = PyLong_FromLong(64), *up = hi && sh ? PyNumber_Lshift(hi, sh) : NULL;
+    PyObject *out = up && lo ? PyNumber_Or(up, lo) : NULL;
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(sh);
+    Py_XDECREF(up);
+    return out;
 }
 
 /* --- Python functions ----------------------------------------------------------------- */
@@ -437,7 +945,7 @@ PyObject *engine_spec(PyObject *self, PyObject *args)
         case K_STOCK: s->stock = i; break;
         case K_WASTE: s->waste = i; break;
         case K_FOUNDATION: s->founds[s->nfound++] = i; break;
-        case K_COLUMN: s->cols[s->ncols++] = i; break;
+        case K_COLUMN: s->colbit[i] = 1u << s->ncols; s->cols[s->ncols++] = i; break;
         case K_SPINE: s->spines[s->nspines++] = i; break;
         default: break;
         }
@@ -581,49 +1089,155 @@ PyObject *engine_lock(PyObject *self, PyObject *args)
     return PyBytes_FromStringAndSize((const char *)buf, o);
 }
 
+/* engine_dead(spec, pos) -> bool: Backbone classic's dead-spine test, compiled (fp_dead). */
+PyObject *engine_dead(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    int d = fp_dead(s, &p);
+    if (d < 0) {
+        PyErr_SetString(PyExc_ValueError, "the compiled dead-spine test needs two spine piles "
+                                          "and a tailbone");
+        return NULL;
+    }
+    return PyBool_FromLong(d);
+}
+
+/* engine_hash(spec, pos) -> int: the search's 128-bit hash of the position, from scratch. */
+PyObject *engine_hash(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    zinit();
+    PHash ph;
+    ph_init(s, &p, &ph);
+    return h128_long(ph.h);
+}
+
+/* engine_child_hashes(spec, pos) -> [int, ...]: the hash of each legal move's child (in
+ * engine_moves' order), as the search updates it from the position's. */
+PyObject *engine_child_hashes(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    uint32_t moves[MAXMOVES];
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    zinit();
+    PHash ph;
+    ph_init(s, &p, &ph);
+    int n = fp_moves(s, &p, moves);
+    PyObject *list = PyList_New(n);
+    for (int x = 0; list && x < n; x++) {
+        Change c;
+        PyObject *h = h128_long(ph_child(s, &p, &ph, moves[x], &c));
+        if (!h) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, x, h);
+    }
+    return list;
+}
+
 /* --- The restarting search, compiled (search._restarting and search._dive) -------------
  *
  * The same search as the Python reference, step for step: a first plain depth-first dive,
  * then dives with budgets from the Luby sequence whose move order is perturbed by seeded
  * draws (SplitMix64, search.SplitMix), all sharing one table of positions proven lost
  * (strongly connected components closed without a win, Tarjan's lowlinks). Positions are
- * identified by a 128-bit hash of their canonical key (knowledge.canonical_key); two keys
- * with the same 128 bits would be taken for one position, with a chance of about
- * n * n / 2^129 for n positions (below 1e-25 for ten million). tests/solver/test_packed.py
- * checks that both searches give the same verdict, moves and positions counted. */
+ * identified by the 128-bit hash of their canonical key (knowledge.canonical_key, "The
+ * position hash" above); two keys with the same 128 bits would be taken for one position,
+ * with a chance of about n * n / 2^129 for n positions (below 1e-25 for ten million).
+ * tests/solver/test_packed.py checks that both searches give the same verdict, moves and
+ * positions counted. */
 
+/* The positions proven lost: a set of hashes, open addressing on the low bits of h.a
+ * (a slot of zeros is empty; the one hash of zeros is stored as {0, 1}). */
 typedef struct {
-    uint64_t a, b;
-} H128;
+    H128 *s;
+    size_t cap, n;
+} HSet;
 
-static inline uint64_t fmix(uint64_t z)
+static inline H128 hset_norm(H128 h)
 {
-    z ^= z >> 33;
-    z *= 0xFF51AFD7ED558CCDULL;
-    z ^= z >> 33;
-    z *= 0xC4CEB9FE1A85EC53ULL;
-    z ^= z >> 33;
-    return z;
+    if (!(h.a | h.b))
+        h.b = 1;
+    return h;
 }
 
-static H128 hash128(const uint8_t *b, int n)
+static int hset_init(HSet *t, size_t cap)
 {
-    uint64_t a = 0x243F6A8885A308D3ULL ^ (uint64_t)n;
-    uint64_t c = 0x13198A2E03707344ULL + (uint64_t)n * 0x9E3779B97F4A7C15ULL;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, b + i, 8);
-        a = fmix(a ^ w);
-        c = fmix(c + w * 0xD6E8FEB86659FD93ULL + 0x9E3779B97F4A7C15ULL);
+    t->s = big_calloc(cap, sizeof *t->s);
+    t->cap = cap;
+    t->n = 0;
+    return t->s ? 0 : -1;
+}
+
+static inline int hset_has(const HSet *t, H128 h)
+{
+    h = hset_norm(h);
+    size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    for (;;) {
+        const H128 *x = &t->s[i];
+        if (x->a == h.a && x->b == h.b)
+            return 1;
+        if (!(x->a | x->b))
+            return 0;
+        i = (i + 1) & mask;
     }
-    uint64_t w = 0;
-    memcpy(&w, b + i, (size_t)(n - i));
-    a = fmix(a ^ w ^ 0xA0761D6478BD642FULL);
-    c = fmix(c + w * 0xD6E8FEB86659FD93ULL + 0xE7037ED1A0B428DBULL);
-    return (H128){a, c};
 }
 
+static inline void hset_prefetch(const HSet *t, H128 h)
+{
+    __builtin_prefetch(&t->s[(size_t)h.a & (t->cap - 1)]);
+}
+
+/* Adds ``h`` if it is not there: 0 done, -1 out of memory. */
+static int hset_add(HSet *t, H128 h)
+{
+    h = hset_norm(h);
+    if (2 * (t->n + 1) > t->cap) { /* at most half full */
+        size_t cap = t->cap * 2;
+        H128 *s = big_calloc(cap, sizeof *s);
+        if (!s)
+            return -1;
+        for (size_t j = 0; j < t->cap; j++) {
+            H128 x = t->s[j];
+            if (!(x.a | x.b))
+                continue;
+            size_t i = (size_t)x.a & (cap - 1);
+            while (s[i].a | s[i].b)
+                i = (i + 1) & (cap - 1);
+            s[i] = x;
+        }
+        free(t->s);
+        t->s = s;
+        t->cap = cap;
+    }
+    size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    for (;;) {
+        H128 *x = &t->s[i];
+        if (x->a == h.a && x->b == h.b)
+            return 0;
+        if (!(x->a | x->b)) {
+            *x = h;
+            t->n++;
+            return 0;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* A dive's positions: entries (hash, Tarjan index, on the stack) and slots holding an
+ * entry's id and the high half of its h.a, so a probe reads an entry only on a match. */
 typedef struct {
     H128 h;
     int32_t index;
@@ -631,7 +1245,12 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    int32_t *slots; /* entry ids, -1: empty; a power of two long */
+    uint32_t tag; /* h.a >> 32 */
+    int32_t id;   /* -1: empty */
+} Slot;
+
+typedef struct {
+    Slot *slots; /* a power of two long */
     size_t cap;
     Entry *e;
     size_t n, ecap;
@@ -639,11 +1258,11 @@ typedef struct {
 
 static int table_init(Table *t, size_t cap)
 {
-    t->slots = PyMem_Malloc(cap * sizeof *t->slots);
-    t->e = PyMem_Malloc((cap / 2) * sizeof *t->e);
+    t->slots = big_alloc(cap * sizeof *t->slots);
+    t->e = big_alloc((cap / 2) * sizeof *t->e);
     if (!t->slots || !t->e) {
-        PyMem_Free(t->slots);
-        PyMem_Free(t->e);
+        free(t->slots);
+        free(t->e);
         t->slots = NULL;
         t->e = NULL;
         return -1;
@@ -655,25 +1274,44 @@ static int table_init(Table *t, size_t cap)
     return 0;
 }
 
+/* Empties the table, keeping its memory: every used slot back to empty, O(entries). */
+static void table_clear(Table *t)
+{
+    size_t mask = t->cap - 1;
+    for (size_t id = 0; id < t->n; id++) {
+        size_t i = (size_t)t->e[id].h.a & mask;
+        while (t->slots[i].id != (int32_t)id)
+            i = (i + 1) & mask;
+        t->slots[i].id = -1;
+    }
+    t->n = 0;
+}
+
 static void table_free(Table *t)
 {
-    PyMem_Free(t->slots);
-    PyMem_Free(t->e);
+    free(t->slots);
+    free(t->e);
     t->slots = NULL;
     t->e = NULL;
 }
 
-static int32_t table_find(const Table *t, H128 h)
+static inline int32_t table_find(const Table *t, H128 h)
 {
     size_t mask = t->cap - 1, i = (size_t)h.a & mask;
+    uint32_t tag = (uint32_t)(h.a >> 32);
     for (;;) {
-        int32_t id = t->slots[i];
-        if (id < 0)
+        Slot x = t->slots[i];
+        if (x.id < 0)
             return -1;
-        if (t->e[id].h.a == h.a && t->e[id].h.b == h.b)
-            return id;
+        if (x.tag == tag && t->e[x.id].h.a == h.a && t->e[x.id].h.b == h.b)
+            return x.id;
         i = (i + 1) & mask;
     }
+}
+
+static inline void table_prefetch(const Table *t, H128 h)
+{
+    __builtin_prefetch(&t->slots[(size_t)h.a & (t->cap - 1)]);
 }
 
 /* Adds ``h`` (not in the table); returns its entry id, or -1 when out of memory. */
@@ -681,48 +1319,37 @@ static int32_t table_add(Table *t, H128 h)
 {
     if (t->n + 1 > t->ecap) { /* grow: twice the slots, entries up to half of them */
         size_t cap = t->cap * 2;
-        int32_t *slots = PyMem_Malloc(cap * sizeof *slots);
-        Entry *e = PyMem_Realloc(t->e, (cap / 2) * sizeof *e);
+        Slot *slots = big_alloc(cap * sizeof *slots);
+        Entry *e = big_alloc((cap / 2) * sizeof *e);
         if (!slots || !e) {
-            PyMem_Free(slots);
-            if (e)
-                t->e = e;
+            free(slots);
+            free(e);
             return -1;
         }
+        memcpy(e, t->e, t->n * sizeof *e);
+        free(t->e);
         memset(slots, 0xFF, cap * sizeof *slots);
         for (size_t id = 0; id < t->n; id++) {
             size_t i = (size_t)e[id].h.a & (cap - 1);
-            while (slots[i] >= 0)
+            while (slots[i].id >= 0)
                 i = (i + 1) & (cap - 1);
-            slots[i] = (int32_t)id;
+            slots[i] = (Slot){(uint32_t)(e[id].h.a >> 32), (int32_t)id};
         }
-        PyMem_Free(t->slots);
+        free(t->slots);
         t->slots = slots;
         t->e = e;
         t->cap = cap;
         t->ecap = cap / 2;
     }
     size_t mask = t->cap - 1, i = (size_t)h.a & mask;
-    while (t->slots[i] >= 0)
+    while (t->slots[i].id >= 0)
         i = (i + 1) & mask;
     int32_t id = (int32_t)t->n++;
-    t->slots[i] = id;
+    t->slots[i] = (Slot){(uint32_t)(h.a >> 32), id};
     t->e[id].h = h;
     t->e[id].index = 0;
     t->e[id].open = 0;
     return id;
-}
-
-typedef struct {
-    uint64_t s;
-} Mix;
-
-static uint64_t mix_next(Mix *m)
-{
-    uint64_t z = (m->s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
 }
 
 static double mix_random(Mix *m) { return (double)(mix_next(m) >> 11) * (1.0 / 9007199254740992.0); }
@@ -742,12 +1369,21 @@ static int64_t luby(int64_t n)
     }
 }
 
+#define DEAD_CACHE (1 << 16) /* slots of the compiled dead-spine test's cache */
+
+typedef struct {
+    uint8_t n, dead; /* n: the bytes' length (0: an empty slot) */
+    uint8_t b[62];
+} DeadEntry;
+
 typedef struct {
     FPos pos;
+    PHash ph;
     int32_t entry, low;
     uint32_t move; /* the move that led here */
     size_t kids;   /* its children's codes: kids[kids .. kids + nkids) */
     int nkids, next;
+    int up; /* cards on the foundations */
 } Frame;
 
 typedef struct {
@@ -755,12 +1391,16 @@ typedef struct {
     FPos root;
     PyObject *dead, *locks; /* the dead-position test (None: none) and its answers */
     Py_ssize_t locks_max;
+    DeadEntry *dcache; /* the compiled dead-spine test's answers (dead is True), or NULL */
     double detour, early, deadline; /* deadline < 0: none */
-    Table lost;
+    HSet lost;
+    Table idx; /* the current dive's positions */
     Frame *frames;
     size_t nframes, fcap;
     uint32_t *kids;
     size_t nk, kcap;
+    H128 *khash; /* the children's hashes, beside kids */
+    size_t khcap;
     int32_t *tarjan;
     size_t nt, tcap;
 } Search;
@@ -772,28 +1412,32 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *p = PyMem_Realloc(*v, c * size);
-    if (!p) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *v = p;
-    *cap = c;
-    return 0;
-}
+/* GROW_ARRAY (grow.h), with Python's MemoryError when out of memory. */
+#define GROW(arr, cap, need) (GROW_ARRAY(arr, cap, need, 64) ? (PyErr_NoMemory(), -1) : 0)
 
-/* PackedDomain._dead: 1 dead, 0 not, -1 a Python error. */
+/* PackedDomain._dead: 1 dead, 0 not, -1 a Python error. With the compiled test (dead is
+ * True) its answers are kept by what it reads (fp_lock's bytes), one per slot of a
+ * direct-mapped cache: a slot holds the bytes themselves, so an answer is never taken
+ * for another position's. */
 static int dead_check(Search *S, const FPos *p)
 {
     uint8_t buf[512];
     int o = fp_lock(S->s, p, buf);
+    if (S->dcache) {
+        if (o > (int)sizeof S->dcache->b)
+            return fp_dead(S->s, p);
+        uint64_t h = 0x6A09E667F3BCC908ULL ^ (uint64_t)o;
+        for (int i = 0; i < o; i++)
+            h = (h ^ buf[i]) * 0x100000001B3ULL;
+        DeadEntry *e = &S->dcache[fmix(h) & (DEAD_CACHE - 1)];
+        if (e->n == o && !memcmp(e->b, buf, (size_t)o))
+            return e->dead;
+        int d = fp_dead(S->s, p);
+        e->n = (uint8_t)o;
+        e->dead = (uint8_t)d;
+        memcpy(e->b, buf, (size_t)o);
+        return d;
+    }
     PyObject *key = PyBytes_FromStringAndSize((const char *)buf, o);
     if (!key)
         return -1;
@@ -816,18 +1460,19 @@ static int dead_check(Search *S, const FPos *p)
     return t;
 }
 
-/* Pushes a frame for ``p`` (reached by ``move``, entry ``entry`` at ``index``) with its
- * children in search order, perturbed by ``rng`` as search._perturbed does. */
-static int push(Search *S, const FPos *p, int32_t entry, int32_t index, uint32_t move, Mix *rng)
+/* Opens the frame after the last one, whose position and hash are set (reached by
+ * ``move``, entry ``entry`` at ``index``): its children in search order, perturbed by
+ * ``rng`` as search._perturbed does. The caller has grown the frames. */
+static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mix *rng)
 {
-    if (grow((void **)&S->frames, &S->fcap, S->nframes + 1, sizeof(Frame)) ||
-        grow((void **)&S->kids, &S->kcap, S->nk + MAXMOVES, sizeof(uint32_t)))
+    if (GROW(S->kids, S->kcap, S->nk + MAXMOVES) || GROW(S->khash, S->khcap, S->nk + MAXMOVES))
         return -1;
+    Frame *f = &S->frames[S->nframes];
     int dead = 0;
-    if (S->dead != Py_None && (dead = dead_check(S, p)) < 0)
+    if ((S->dcache || S->dead != Py_None) && (dead = dead_check(S, &f->pos)) < 0)
         return -1;
     uint32_t *k = S->kids + S->nk;
-    int n = dead ? 0 : fp_children(S->s, p, k);
+    int n = dead ? 0 : fp_children(S->s, &f->pos, k);
     if (rng) {
         size_t depth = S->nframes;
         double chance = S->early / (double)(depth + 1);
@@ -840,8 +1485,18 @@ static int push(Search *S, const FPos *p, int32_t entry, int32_t index, uint32_t
             k[0] = c;
         }
     }
-    Frame *f = &S->frames[S->nframes++];
-    f->pos = *p;
+    /* The children's hashes now, and their table slots fetched while the search goes on. */
+    H128 *kh = S->khash + S->nk;
+    for (int x = 0; x < n; x++) {
+        Change ch;
+        kh[x] = ph_child(S->s, &f->pos, &f->ph, k[x], &ch);
+        hset_prefetch(&S->lost, kh[x]);
+        table_prefetch(&S->idx, kh[x]);
+    }
+    int up = 0;
+    for (int x = 0; x < S->s->nfound; x++)
+        up += f->pos.len[S->s->founds[x]];
+    f->up = up;
     f->entry = entry;
     f->low = index;
     f->move = move;
@@ -849,6 +1504,7 @@ static int push(Search *S, const FPos *p, int32_t entry, int32_t index, uint32_t
     f->nkids = n;
     f->next = 0;
     S->nk += (size_t)n;
+    S->nframes++;
     return 0;
 }
 
@@ -858,23 +1514,26 @@ enum { D_LOST = 0, D_WON = 1, D_UNKNOWN = 2, D_ERROR = -1 };
  * the frames' moves and then ``*last``. */
 static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_t *last)
 {
-    uint8_t kb[1024];
     *count_out = 0;
     S->nframes = S->nk = S->nt = 0;
-    H128 h = hash128(kb, fp_key_into(S->s, &S->root, kb));
-    if (table_find(&S->lost, h) >= 0)
+    PHash ph;
+    ph_init(S->s, &S->root, &ph);
+    H128 h = ph.h;
+    if (hset_has(&S->lost, h))
         return D_LOST;
-    Table idx;
-    if (table_init(&idx, 1024)) {
-        PyErr_NoMemory();
-        return D_ERROR;
-    }
+    Table *idx = &S->idx; /* kept from dive to dive (no new pages to clear), emptied here */
+    table_clear(idx);
     int out = D_LOST;
-    int32_t e = table_add(&idx, h);
-    idx.e[e].open = 1;
+    int32_t e = table_add(idx, h);
+    idx->e[e].open = 1;
     int64_t count = 1;
-    if (grow((void **)&S->tarjan, &S->tcap, 1, sizeof(int32_t)) ||
-        push(S, &S->root, e, 0, 0, rng)) {
+    if (GROW(S->tarjan, S->tcap, 1) || GROW(S->frames, S->fcap, 1)) {
+        out = D_ERROR;
+        goto done;
+    }
+    S->frames[0].pos = S->root;
+    S->frames[0].ph = ph;
+    if (open_frame(S, e, 0, 0, rng)) {
         out = D_ERROR;
         goto done;
     }
@@ -883,21 +1542,26 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
         Frame *f = &S->frames[S->nframes - 1];
         int pushed = 0;
         while (f->next < f->nkids) {
-            uint32_t code = S->kids[f->kids + (size_t)f->next++];
-            FPos q;
-            fp_play(S->s, &f->pos, code, &q);
-            if (fp_won(S->s, &q)) {
+            size_t at = f->kids + (size_t)f->next++;
+            uint32_t code = S->kids[at];
+            int up = f->up;
+            if (code != CLICK) {
+                int m = (int)(code & 255);
+                up += (S->s->kind[code >> 8 & 255] == K_FOUNDATION ? m : 0) -
+                      (S->s->kind[code >> 16] == K_FOUNDATION ? m : 0);
+            }
+            if (up == S->s->won) {
                 *last = code;
                 out = D_WON;
                 goto done;
             }
-            h = hash128(kb, fp_key_into(S->s, &q, kb));
-            if (table_find(&S->lost, h) >= 0)
+            h = S->khash[at];
+            if (hset_has(&S->lost, h))
                 continue;
-            int32_t i = table_find(&idx, h);
+            int32_t i = table_find(idx, h);
             if (i >= 0) {
-                if (idx.e[i].open && idx.e[i].index < f->low)
-                    f->low = idx.e[i].index;
+                if (idx->e[i].open && idx->e[i].index < f->low)
+                    f->low = idx->e[i].index;
                 continue;
             }
             if (count >= budget ||
@@ -909,18 +1573,28 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
                 out = D_ERROR;
                 goto done;
             }
-            int32_t ne = table_add(&idx, h);
-            if (ne < 0 || grow((void **)&S->tarjan, &S->tcap, S->nt + 1, sizeof(int32_t))) {
+            int32_t ne = table_add(idx, h);
+            if (ne < 0 || GROW(S->tarjan, S->tcap, S->nt + 1)) {
                 if (!PyErr_Occurred())
                     PyErr_NoMemory();
                 out = D_ERROR;
                 goto done;
             }
-            idx.e[ne].index = (int32_t)count;
-            idx.e[ne].open = 1;
+            idx->e[ne].index = (int32_t)count;
+            idx->e[ne].open = 1;
             S->tarjan[S->nt++] = ne;
             count++;
-            if (push(S, &q, ne, (int32_t)(count - 1), code, rng)) {
+            if (GROW(S->frames, S->fcap, S->nframes + 1)) {
+                out = D_ERROR;
+                goto done;
+            }
+            f = &S->frames[S->nframes - 1];
+            Frame *c = &S->frames[S->nframes];
+            Change ch;
+            ph_child(S->s, &f->pos, &f->ph, code, &ch);
+            fp_play(S->s, &f->pos, code, &c->pos);
+            ph_apply(&f->ph, S->s->np, &ch, h, &c->ph);
+            if (open_frame(S, ne, (int32_t)(count - 1), code, rng)) {
                 out = D_ERROR;
                 goto done;
             }
@@ -931,11 +1605,11 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
             continue;
         Frame *g = &S->frames[--S->nframes];
         int32_t low = g->low;
-        if (low == idx.e[g->entry].index) { /* a component closes: all of it is lost */
+        if (low == idx->e[g->entry].index) { /* a component closes: all of it is lost */
             for (;;) {
                 int32_t k = S->tarjan[--S->nt];
-                idx.e[k].open = 0;
-                if (table_find(&S->lost, idx.e[k].h) < 0 && table_add(&S->lost, idx.e[k].h) < 0) {
+                idx->e[k].open = 0;
+                if (hset_add(&S->lost, idx->e[k].h) < 0) {
                     PyErr_NoMemory();
                     out = D_ERROR;
                     goto done;
@@ -950,7 +1624,6 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
     }
 done:
     *count_out = count;
-    table_free(&idx);
     return out;
 }
 
@@ -958,7 +1631,8 @@ done:
  * locks_max) -> (result, codes, used): search._restarting on a packed position. ``nodes``
  * < 0: no node budget; ``deadline`` (time.perf_counter's clock) < 0: none; ``dead``: a
  * callable (packed position -> bool) or None, its answers kept in ``locks`` by what it
- * reads (engine_lock), which is emptied when it holds ``locks_max``. */
+ * reads (engine_lock), which is emptied when it holds ``locks_max``; or True: the compiled
+ * dead-spine test (fp_dead, Backbone classic), ``locks`` unused. */
 PyObject *engine_restarts(PyObject *self, PyObject *args)
 {
     PyObject *cap, *dead, *locks;
@@ -979,9 +1653,20 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "not a packed position of this game");
         return NULL;
     }
-    if (first < 1 || unit < 1 || (dead != Py_None && !PyCallable_Check(dead))) {
+    int cdead = dead == Py_True;
+    if (first < 1 || unit < 1 || (dead != Py_None && !cdead && !PyCallable_Check(dead))) {
         PyErr_SetString(PyExc_ValueError, "bad search parameters");
         return NULL;
+    }
+    if (cdead && fp_dead(S.s, &S.root) < 0) {
+        PyErr_SetString(PyExc_ValueError, "the compiled dead-spine test needs two spine piles "
+                                          "and a tailbone");
+        return NULL;
+    }
+    if (cdead) {
+        dead = Py_None;
+        if (!(S.dcache = calloc(DEAD_CACHE, sizeof *S.dcache)))
+            return PyErr_NoMemory();
     }
     S.dead = dead;
     S.locks = locks;
@@ -989,8 +1674,12 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
     S.detour = detour;
     S.early = early;
     S.deadline = deadline;
-    if (table_init(&S.lost, 1024))
+    zinit();
+    if (hset_init(&S.lost, 1024) || table_init(&S.idx, 1024)) {
+        free(S.lost.s);
+        free(S.dcache);
         return PyErr_NoMemory();
+    }
     int64_t used = 0, n = 0, count = 0;
     int r;
     uint32_t last = 0;
@@ -1020,9 +1709,12 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
         if (moves)
             result = Py_BuildValue("(sNL)", word, moves, (long long)used);
     }
-    table_free(&S.lost);
-    PyMem_Free(S.frames);
-    PyMem_Free(S.kids);
-    PyMem_Free(S.tarjan);
+    free(S.lost.s);
+    table_free(&S.idx);
+    free(S.frames);
+    free(S.kids);
+    free(S.tarjan);
+    free(S.khash);
+    free(S.dcache);
     return result;
 }

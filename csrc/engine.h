@@ -11,6 +11,9 @@ PyObject *engine_children(PyObject *self, PyObject *args);
 PyObject *engine_key(PyObject *self, PyObject *args);
 PyObject *engine_won(PyObject *self, PyObject *args);
 PyObject *engine_lock(PyObject *self, PyObject *args);
+PyObject *engine_dead(PyObject *self, PyObject *args);
+PyObject *engine_hash(PyObject *self, PyObject *args);
+PyObject *engine_child_hashes(PyObject *self, PyObject *args);
 PyObject *engine_restarts(PyObject *self, PyObject *args);
 
 #endif

@@ -10,7 +10,8 @@
  * and the columns' cards one after the other (bottom to top). A card is the project's
  * int, (rank - 1) * 4 + suit, in a byte.
  */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#define _DEFAULT_SOURCE /* clock_gettime, madvise */
+#include "grow.h"
 #include "spider.h"
 
 #include <stdlib.h>
@@ -128,6 +129,18 @@ void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
         }
         o += n;
     }
+}
+
+/* sp_play's follow-ups on one column changed by a move: a completed run leaves it, then
+ * its top card is turned up. */
+static inline void settle(uint8_t *col, int *n, int *down, int *done)
+{
+    if (*n && col[*n - 1] < 4 && complete(col, *n, *down)) {
+        *n -= 13;
+        *done += 13;
+    }
+    if (*n && *down >= *n)
+        *down = *n - 1;
 }
 
 /* How far one column looks from done (see spider.column_cost). */
@@ -275,14 +288,8 @@ typedef struct {
 
 static int heap_push(Heap *h, uint64_t key, uint32_t idx)
 {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        HeapItem *a = realloc(h->a, cap * sizeof *a);
-        if (!a)
-            return -1;
-        h->a = a;
-        h->cap = cap;
-    }
+    if (GROW_ARRAY(h->a, h->cap, h->n + 1, 64))
+        return -1;
     size_t i = h->n++;
     while (i > 0) {
         size_t up = (i - 1) / 2;
@@ -351,8 +358,8 @@ static size_t memory_used(const Search *s)
 static int table_grow(Search *s)
 {
     size_t cap = s->tcap ? s->tcap * 2 : (1u << 16);
-    uint64_t *keys = calloc(cap, sizeof *keys);
-    uint32_t *vals = malloc(cap * sizeof *vals);
+    uint64_t *keys = big_calloc(cap, sizeof *keys);
+    uint32_t *vals = big_alloc(cap * sizeof *vals);
     if (!keys || !vals) {
         free(keys);
         free(vals);
@@ -376,14 +383,6 @@ static int table_grow(Search *s)
     return 0;
 }
 
-#define GROW(arr, cap)                                                                     \
-    do {                                                                                   \
-        void *grown = realloc((arr), (cap) * sizeof *(arr));                               \
-        if (!grown)                                                                        \
-            return -1;                                                                     \
-        (arr) = grown;                                                                     \
-    } while (0)
-
 /* The entry of ``key``, added if the table lacks it: 1 added, 0 known, -1 no memory. */
 static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, uint32_t *idx)
 {
@@ -399,12 +398,10 @@ static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist
     }
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : (1u << 16);
-        GROW(s->parent, cap);
-        GROW(s->step, cap);
-        GROW(s->dist, cap);
-        GROW(s->seen, cap);
-        GROW(s->rec, cap);
-        GROW(s->kids, cap);
+        if (RESIZE_ARRAY(s->parent, cap) || RESIZE_ARRAY(s->step, cap) ||
+            RESIZE_ARRAY(s->dist, cap) || RESIZE_ARRAY(s->seen, cap) ||
+            RESIZE_ARRAY(s->rec, cap) || RESIZE_ARRAY(s->kids, cap))
+            return -1;
         s->cap = cap;
     }
     s->keys[j] = key;
@@ -426,11 +423,8 @@ static int store(Search *s, uint32_t e, const SPos *p)
     for (int j = 0; j < w; j++)
         ncards += p->len[j];
     size_t need = (size_t)(2 * w + 2 + ncards);
-    if (s->arena_n + need > s->arena_cap) {
-        size_t cap = s->arena_cap ? s->arena_cap * 2 : (1u << 20);
-        GROW(s->arena, cap);
-        s->arena_cap = cap;
-    }
+    if (GROW_ARRAY(s->arena, s->arena_cap, s->arena_n + need, 1u << 20))
+        return -1;
     uint8_t *r = s->arena + s->arena_n;
     memcpy(r, p->len, (size_t)w);
     memcpy(r + w, p->down, (size_t)w);
@@ -471,13 +465,8 @@ static int position(Search *s, uint32_t e, SPos *p)
 
 static int add_edges(Search *s, uint32_t e, const uint32_t *kids, int n)
 {
-    if (s->edges_n + (size_t)n + 1 > s->edges_cap) {
-        size_t cap = s->edges_cap ? s->edges_cap * 2 : (1u << 20);
-        while (cap < s->edges_n + (size_t)n + 1)
-            cap *= 2;
-        GROW(s->edges, cap);
-        s->edges_cap = cap;
-    }
+    if (GROW_ARRAY(s->edges, s->edges_cap, s->edges_n + (size_t)n + 1, 1u << 20))
+        return -1;
     s->kids[e] = (uint32_t)s->edges_n;
     s->edges[s->edges_n++] = (uint32_t)n;
     memcpy(s->edges + s->edges_n, kids, (size_t)n * sizeof *kids);
@@ -567,25 +556,35 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         pdist += cost[j];
     }
     for (int x = 0; x < nk; x++) {
-        sp_play(g, &p, kids[x], &q);
-        if (q.done == g->won) {
-            r->status = SP_WON;
-            path_to(s, e, kids[x], r);
-            return 1;
-        }
         uint64_t h;
         int qdist;
         if (kids[x].cards) {
-            int i = kids[x].src, c = kids[x].dst, qoff[MAXW + 1];
-            offsets(g, &q, qoff);
-            h = phash - term[i] - term[c] +
-                column_term(q.cards + qoff[i], q.len[i], q.down[i], q.left ? i : -1) +
-                column_term(q.cards + qoff[c], q.len[c], q.down[c], q.left ? c : -1);
+            /* A move changes two columns: only they are built (sp_play's follow-ups, a
+             * completed run and the card turned up, on each), not the whole child. */
+            int i = kids[x].src, c = kids[x].dst, m = kids[x].cards, done = p.done;
+            int ns = p.len[i] - m, nd = p.len[c] + m, ds = p.down[i], dd = p.down[c];
+            uint8_t cs[MAXCARDS], cd[MAXCARDS];
+            memcpy(cs, p.cards + off[i], (size_t)ns);
+            memcpy(cd, p.cards + off[c], p.len[c]);
+            memcpy(cd + p.len[c], p.cards + off[i] + ns, (size_t)m);
+            settle(cs, &ns, &ds, &done);
+            settle(cd, &nd, &dd, &done);
+            if (done == g->won) {
+                r->status = SP_WON;
+                path_to(s, e, kids[x], r);
+                return 1;
+            }
+            h = phash - term[i] - term[c] + column_term(cs, ns, ds, p.left ? i : -1) +
+                column_term(cd, nd, dd, p.left ? c : -1);
             h = h ? h : 1;
-            qdist = pdist - cost[i] - cost[c] +
-                    column_cost(q.cards + qoff[i], q.len[i], q.down[i]) +
-                    column_cost(q.cards + qoff[c], q.len[c], q.down[c]);
+            qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds) + column_cost(cd, nd, dd);
         } else {
+            sp_play(g, &p, kids[x], &q);
+            if (q.done == g->won) {
+                r->status = SP_WON;
+                path_to(s, e, kids[x], r);
+                return 1;
+            }
             h = sp_hash(g, &q);
             qdist = sp_distance(g, &q);
         }

@@ -14,7 +14,8 @@ from pasyans.engine.core import apply, initial_state, is_won, legal_moves
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
-from pasyans.rules.spec import GameSpec
+from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.solver import spinelock
 from pasyans.solver.generate import solvable_spine
 from pasyans.solver.knowledge import dead_position, knowledge_for
 from pasyans.solver.packed import PackedDomain, applies, pack, unpack
@@ -34,6 +35,7 @@ def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str
     rng = SplitMix64(seed)
     pos = d.root
     keys: dict[object, bytes] = {}
+    hashes: dict[object, int] = {}
     played: set[str] = set()
     for _ in range(steps):
         assert unpack(pos, len(spec.piles)) == state
@@ -51,6 +53,15 @@ def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str
         key = d.key(pos)
         canonical = k.key(state)
         assert keys.setdefault(canonical, key) == key  # equal keys, equal packed keys
+        # The search's hash: a child's, updated from its parent's, is the one from scratch;
+        # equal keys have equal hashes (also with the sorted piles shuffled).
+        h = _core.engine_hash(d.core, pos)
+        assert hashes.setdefault(canonical, h) == h
+        shuffled = _shuffled(spec, state, rng)
+        assert k.key(shuffled) == canonical
+        assert _core.engine_hash(d.core, pack(shuffled)) == h
+        for code, child_hash in zip(codes, _core.engine_child_hashes(d.core, pos), strict=True):
+            assert child_hash == _core.engine_hash(d.core, _core.engine_play(d.core, pos, code))
         if not legal:
             break
         ups = [m for m in legal if m.dst and m.dst.startswith("f")]
@@ -59,9 +70,28 @@ def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str
         code = codes[legal.index(m)]
         pos = _core.engine_play(d.core, pos, code)
         state = apply(spec, state, m)
-    # Distinct canonical keys have distinct packed keys.
+    # Distinct canonical keys have distinct packed keys and distinct hashes.
     assert len(set(keys.values())) == len(keys)
+    assert len(set(hashes.values())) == len(hashes)
     return played
+
+
+def _shuffled(spec: GameSpec, state: State, rng: SplitMix64) -> State:
+    """``state`` with its columns, its foundations and its spine piles each shuffled among
+    themselves: the piles the canonical key sorts, so the key is the same."""
+    piles = list(state.piles)
+    down = list(state.down)
+    for kind in (PileKind.COLUMN, PileKind.FOUNDATION, PileKind.SPINE):
+        at = [i for i, p in enumerate(spec.piles) if p.kind is kind]
+        order = list(at)
+        for j in range(len(order) - 1, 0, -1):
+            r = rng.below(j + 1)
+            order[j], order[r] = order[r], order[j]
+        moved = [(state.piles[i], state.down[i]) for i in order]
+        for i, (cards, face_down) in zip(at, moved, strict=True):
+            piles[i] = cards
+            down[i] = face_down
+    return State(tuple(piles), tuple(down), state.redeals)
 
 
 @settings(max_examples=30, deadline=None)
@@ -160,6 +190,7 @@ def test_the_cached_dead_spine_test_is_the_reference() -> None:
             for _ in range(120):
                 expected = dead_position(k, s)
                 assert d._dead(pos) == expected
+                assert _core.engine_dead(d.core, pos) == expected
                 answers[expected] += 1
                 lock = _core.engine_lock(d.core, pos)
                 assert locks.setdefault(lock, _lock_inputs(spec, s)) == _lock_inputs(spec, s)
@@ -174,6 +205,59 @@ def test_the_cached_dead_spine_test_is_the_reference() -> None:
                 )
                 s = apply(spec, s, m)
     assert answers[True] > 0 and answers[False] > 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(seed=st.integers(1, 2**62))
+def test_the_compiled_dead_spine_test_is_the_reference(seed: int) -> None:
+    """``engine_dead`` against ``spinelock._dead`` on random spine piles, tailbones and
+    foundations (two decks: the cards not on the foundations shuffled, some dealt to the
+    spine piles and the tailbone, the rest in the stock)."""
+    from pasyans.solver import _core
+
+    spec = get_game("backbone-classic")
+    rng = SplitMix64(seed)
+    tops: list[int] = []
+    per_suit = [0, 0, 0, 0]
+    for _ in range(8):
+        suit = rng.below(4)
+        if per_suit[suit] < 2 and rng.below(3):
+            per_suit[suit] += 1
+            tops.append(((rng.below(13)) << 2) | suit)
+        else:
+            tops.append(-1)
+    rest = [c for c in range(52) for _ in range(2)]
+    for t in tops:
+        for c in range(t & 3, t + 1, 4) if t >= 0 else ():
+            rest.remove(c)
+    for j in range(len(rest) - 1, 0, -1):
+        r = rng.below(j + 1)
+        rest[j], rest[r] = rest[r], rest[j]
+    na, nb, nt = rng.below(12), rng.below(12), rng.below(2)
+    pa, pb = tuple(rest[:na]), tuple(rest[na : na + nb])
+    tail = tuple(rest[na + nb : na + nb + nt])
+    piles: list[tuple[int, ...]] = [() for _ in spec.piles]
+    k = knowledge_for(spec)
+    piles[spec.index["stock"]] = tuple(rest[na + nb + nt :])
+    for f, t in zip(k.foundations, tops, strict=True):
+        piles[f] = tuple(range(t & 3, t + 1, 4)) if t >= 0 else ()
+    piles[k.spines[0]], piles[k.spines[1]] = pa, pb
+    piles[spec.index["tailbone"]] = tail
+    state = State(tuple(piles), (0,) * len(spec.piles), 0)
+    d = PackedDomain(spec, state)
+    expected = spinelock._dead(pa, pb, tail, tuple(sorted(tops)))
+    assert _core.engine_dead(d.core, pack(state)) == expected == dead_position(k, state)
+
+
+def test_the_compiled_dead_test_searches_as_the_python_one() -> None:
+    """The compiled restarting search with the compiled dead-spine test and with the
+    Python one (cached on the lock bytes): the same searches."""
+    spec = get_game("backbone-classic")
+    for deal in range(1, 6):
+        state = initial_state(spec, deal)
+        a = search(PackedDomain(spec, state, compiled_dead=False), 0.0, None, 30_000)
+        b = search(PackedDomain(spec, state), 0.0, None, 30_000)
+        assert (a.result, a.moves, a.nodes) == (b.result, b.moves, b.nodes), deal
 
 
 def test_the_cached_dead_test_searches_as_the_uncached_one() -> None:

@@ -12,12 +12,13 @@ Dead positions (:func:`pasyans.solver.knowledge.dead_position`, Backbone classic
 locks) are tested in Python, on the position unpacked, but only once per distinct spine,
 tailbone and foundation tops (what the test reads): the core hands those over as bytes
 (``engine_lock``) and the answer is cached on them, so most positions cost one dict
-lookup.
+lookup. The compiled restarting search runs the same test compiled (``engine_dead``,
+cross-checked against :mod:`pasyans.solver.spinelock`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Literal
 
 from pasyans.engine.moves import Move
@@ -77,7 +78,13 @@ class PackedDomain:
     guided = False
 
     def __init__(
-        self, spec: GameSpec, state: State, *, lock_cache: bool = True, compiled_search: bool = True
+        self,
+        spec: GameSpec,
+        state: State,
+        *,
+        lock_cache: bool = True,
+        compiled_search: bool = True,
+        compiled_dead: bool = True,
     ) -> None:
         if compiled is None:
             raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
@@ -113,6 +120,9 @@ class PackedDomain:
         # the compiled core runs them (False: the Python loop, the reference).
         self.restarts = self.k.restarts
         self.compiled_search = compiled_search and lock_cache
+        # The compiled search runs the dead-spine test in C too (engine_dead, the same
+        # answers); False: it calls the Python test, cached on the lock bytes.
+        self.compiled_dead = compiled_dead
 
     @property
     def root(self) -> bytes:
@@ -145,7 +155,9 @@ class PackedDomain:
     ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
         """:func:`search._restarting` in the compiled core (``engine_restarts``): the
         outcome, the winning line and the positions expanded."""
-        dead = self._dead_unpacked if self.dead else None
+        dead: Callable[[bytes], bool] | bool | None = None
+        if self.dead:
+            dead = True if self.compiled_dead else self._dead_unpacked
         outcome, codes, used = compiled.engine_restarts(
             self.core,
             self._root,
