@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from pasyans.cards import Card, shuffled
@@ -215,6 +215,46 @@ def _empty_columns(spec: GameSpec, state: State) -> int:
     )  # fmt: skip
 
 
+def _walk(
+    spec: GameSpec,
+    view: State,
+    *,
+    depth: int,
+    cap: int,
+    avoid: Collection[State] = (),
+    closed: Callable[[Move], bool] = lambda head: False,
+    leaf: Callable[[State], bool] = lambda state: False,
+) -> Iterator[tuple[int, Move, State]]:
+    """The breadth-first walk over the player's view shared by :func:`openings` and
+    :func:`lookahead`: every position first reached by a line of at most ``depth`` moves
+    of face-up cards (no stock click, no position in ``avoid``, none twice), as
+    ``(line length, the line's first move, position)``. The moves of face-up cards do
+    not depend on the hidden ones, so nothing hidden is read. A position is not walked
+    on from when its first move is ``closed`` (checked again after it is yielded, so the
+    caller may close it then), when it is a ``leaf``, or once ``cap`` positions are seen."""
+    seen = {view}
+    frontier: list[tuple[State, Move | None]] = [(view, None)]
+    for level in range(1, depth + 1):
+        nxt: list[tuple[State, Move | None]] = []
+        for state, first in frontier:
+            for m in core.legal_moves(spec, state):
+                if m.dst is None:
+                    continue
+                head = m if first is None else first
+                if closed(head):
+                    continue
+                after = core.apply(spec, state, m)
+                if after in seen or after in avoid:
+                    continue
+                seen.add(after)
+                yield level, head, after
+                if not closed(head) and not leaf(after) and len(seen) < cap:
+                    nxt.append((after, head))
+        frontier = nxt
+        if not frontier:
+            break
+
+
 def openings(
     spec: GameSpec,
     view: State,
@@ -231,28 +271,11 @@ def openings(
     hidden is read."""
     down, empty = sum(view.down), _empty_columns(spec, view)
     found: dict[Move, int] = {}
-    seen = {view}
-    frontier: list[tuple[State, Move | None]] = [(view, None)]
-    for level in range(1, depth + 1):
-        nxt: list[tuple[State, Move | None]] = []
-        for state, first in frontier:
-            for m in core.legal_moves(spec, state):
-                if m.dst is None:
-                    continue
-                head = m if first is None else first
-                if head in found:
-                    continue
-                after = core.apply(spec, state, m)
-                if after in seen or after in avoid:
-                    continue
-                seen.add(after)
-                if sum(after.down) < down or _empty_columns(spec, after) > empty:
-                    found[head] = level
-                elif len(seen) < cap:
-                    nxt.append((after, head))
-        frontier = nxt
-        if not frontier:
-            break
+    for level, head, after in _walk(
+        spec, view, depth=depth, cap=cap, avoid=avoid, closed=found.__contains__
+    ):
+        if sum(after.down) < down or _empty_columns(spec, after) > empty:
+            found[head] = level
     return found
 
 
@@ -354,30 +377,18 @@ def lookahead(
     move of the shortest line of at most ``depth`` moves of face-up cards (no stock, no
     position in ``avoid``) that reaches the best :func:`spider_score`, when that is better
     than now; None when no such line improves the position (deal, or give up)."""
-    now = spider_score(spec, view)
+    now, down = spider_score(spec, view), sum(view.down)
     best: tuple[int, int, str, Move] | None = None
-    seen = {view}
-    frontier: list[tuple[State, Move | None]] = [(view, None)]
-    for level in range(1, depth + 1):
-        nxt: list[tuple[State, Move | None]] = []
-        for state, first in frontier:
-            if sum(state.down) < sum(view.down):
-                continue  # a card turned up: what follows depends on it
-            for m in core.legal_moves(spec, state):
-                if m.dst is None:
-                    continue
-                after = core.apply(spec, state, m)
-                if after in seen or after in avoid:
-                    continue
-                seen.add(after)
-                head = m if first is None else first
-                score = spider_score(spec, after)
-                key = (score, level, head.to_str(), head)
-                if score < now and (best is None or key[:3] < best[:3]):
-                    best = key
-                if len(seen) < cap:
-                    nxt.append((after, head))
-        frontier = nxt
-        if not frontier:
-            break
+    for level, head, after in _walk(
+        spec,
+        view,
+        depth=depth,
+        cap=cap,
+        avoid=avoid,
+        leaf=lambda s: sum(s.down) < down,  # a card turned up: what follows depends on it
+    ):
+        score = spider_score(spec, after)
+        key = (score, level, head.to_str(), head)
+        if score < now and (best is None or key[:3] < best[:3]):
+            best = key
     return None if best is None else best[3]
