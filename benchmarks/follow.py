@@ -80,6 +80,9 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", escalate x{budget.escalate}" if budget.escalate > 1 else ""
         text += f", more x{budget.more} below {budget.quorum}" if budget.more else ""
         text += ", planner" if budget.plan else ""
+        text += ", cautious" if budget.cautious else ""
+        text += ", stratified reveals" if budget.stratify else ""
+        text += ", widened" if budget.widen else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -102,6 +105,11 @@ def main() -> None:
     )
     ap.add_argument("--quorum", type=int, default=0)
     ap.add_argument("--plan", action="store_true", help="Spider: the visible planner")
+    ap.add_argument("--cautious", action="store_true", help="ties to a move that turns nothing up")
+    ap.add_argument("--stratify", action="store_true", help="score a reveal on stratified draws")
+    ap.add_argument(
+        "--widen", action="store_true", help="no candidate holds every win: score more moves"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -120,6 +128,9 @@ def main() -> None:
         more=args.more,
         quorum=args.quorum,
         plan=args.plan,
+        cautious=args.cautious,
+        stratify=args.stratify,
+        widen=args.widen,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

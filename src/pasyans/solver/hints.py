@@ -169,6 +169,9 @@ class Budget:
     more: int = 0
     quorum: int = 0
     plan: bool = False
+    cautious: bool = False
+    stratify: bool = False
+    widen: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -292,6 +295,13 @@ def _tally(
             return []
         return sampling.samples(spec, view, budget.samples, budget.seed, drawn)
 
+    def widen() -> list[Move]:
+        v = visible(spec, view)
+        return [m for m in useful_moves(spec, v, 12) if not sampling.reveals(spec, v, m)][:4]
+
+    def stratify(slot: sampling.Slot) -> list[State]:
+        return sampling.stratified(spec, view, slot, len(states), budget.seed)
+
     return sampling.tally(
         spec,
         view,
@@ -302,6 +312,8 @@ def _tally(
         stop=stop,
         more=more if budget.more else None,
         quorum=budget.quorum,
+        stratify=stratify if budget.stratify else None,
+        widen=widen if budget.widen else None,
     )
 
 
@@ -337,7 +349,13 @@ def suggest(
             t = sampled(spec, kv, budget)
             avoid = _after_seen(spec, history)
             move = sampling.choose(
-                spec, kv, t, guard=budget.guard, avoid=avoid, patient=budget.patient
+                spec,
+                kv,
+                t,
+                guard=budget.guard,
+                avoid=avoid,
+                patient=budget.patient,
+                cautious=budget.cautious,
             )
             if move is not None:
                 n = t.count(move)

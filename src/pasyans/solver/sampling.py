@@ -110,6 +110,45 @@ def samples(spec: GameSpec, view: State, count: int, seed: int = 0, start: int =
     return [complete(view, places, shuffled(cards, base + j)) for j in range(start, start + count)]
 
 
+def stratified(spec: GameSpec, view: State, slot: Slot, count: int, seed: int = 0) -> list[State]:
+    """``count`` completions of a :func:`known` position stratified on the card at
+    ``slot`` (the one a move turns up): the ``i``-th puts the unseen card at the ``i``-th
+    of ``count`` evenly spaced places in the sorted unseen cards there (so every card
+    turns up about as often as it is unseen, and each one at least once when ``count`` is
+    at least their number), the other unseen cards a uniformly random arrangement of the
+    other hidden places. Sixteen plain samples show a face-down card as, on average, 16
+    draws from the unseen cards, which can miss the one card after which the game is lost;
+    these cannot."""
+    places = slots(spec, view)
+    cards = unseen(spec, view)
+    if len(cards) != len(places):
+        raise ValueError("the unseen cards do not fill the hidden places")
+    if slot not in places:
+        raise ValueError(f"{slot} is not a hidden place")
+    rest = [p for p in places if p != slot]
+    base = seed_for(spec, view, seed) ^ (1 + 1009 * slot[0] + slot[1]) << 20
+    out = []
+    for i in range(count):
+        j = i * len(cards) // count
+        others = cards[:j] + cards[j + 1 :]
+        out.append(complete(view, [slot, *rest], [cards[j], *shuffled(others, base + i)]))
+    return out
+
+
+def revealed(spec: GameSpec, view: State, move: Move) -> Slot | None:
+    """The hidden place whose card ``move`` turns up (a move of a column's face-up cards
+    that leaves a face-down card on top), else None."""
+    if move.dst is None:
+        return None
+    i = spec.index[move.src]
+    if spec.piles[i].kind is not PileKind.COLUMN or not view.down[i]:
+        return None
+    pile = view.piles[i]
+    if len(pile) - move.cards != view.down[i]:
+        return None
+    return (i, view.down[i] - 1)
+
+
 @dataclass(frozen=True)
 class Tally:
     """What the searches of the samples found: how many were won, proven lost or left
@@ -149,6 +188,8 @@ def tally(
     stop: Callable[[], bool] = lambda: False,
     more: Callable[[int], Sequence[State]] | None = None,
     quorum: int = 0,
+    stratify: Callable[[Slot], Sequence[State]] | None = None,
+    widen: Callable[[], Sequence[Move]] | None = None,
 ) -> Tally:
     """Search every sample. With ``guard`` (against strategy fusion), each candidate move
     (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
@@ -159,7 +200,11 @@ def tally(
     there within the budget). ``stop``: a time budget is spent; candidates not scored
     by then are left out (so is one whose searches it cut short). ``more``: while fewer
     than ``quorum`` samples are won, ``more(n)`` gives the next samples after the ``n``
-    drawn so far (an empty list: no more), searched the same way."""
+    drawn so far (an empty list: no more), searched the same way. ``stratify``: a move
+    that turns a card up is scored instead in ``stratify(slot)`` (:func:`stratified`
+    draws, one per sample), by in how many of them a win is found after it. ``widen``:
+    when no candidate keeps every won sample won, the moves ``widen()`` gives are
+    scored too."""
     won = lost = 0
     votes: Counter[Move] = Counter()
     firsts: list[Move | None] = []
@@ -189,17 +234,35 @@ def tally(
         for m in core.legal_moves(spec, view):
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
+
+        def score(m: Move) -> int:
+            n = 0
+            slot = None if stratify is None else revealed(spec, view, m)
+            if slot is not None and stratify is not None:
+                for s in stratify(slot)[: len(states)]:
+                    n += search(core.apply(spec, s, m))[0] == "won"
+            else:
+                for s, first in zip(states, firsts, strict=True):
+                    if first is None:
+                        continue
+                    n += first == m or search(core.apply(spec, s, m))[0] == "won"
+            return n
+
         for m in candidates:
             if stop():
                 break
-            n = 0
-            for s, first in zip(states, firsts, strict=True):
-                if first is None:
-                    continue
-                n += first == m or search(core.apply(spec, s, m))[0] == "won"
+            n = score(m)
             if stop():
                 break
             scores.append((m, n))
+        if widen is not None and scores and max(n for _, n in scores) < won and not stop():
+            for m in widen():
+                if m in candidates:
+                    continue
+                n = score(m)
+                if stop():
+                    break
+                scores.append((m, n))
     return Tally(won, lost, len(states) - won - lost, tuple(ordered), tuple(scores))
 
 
@@ -287,12 +350,13 @@ def choose(
     guard: bool = True,
     avoid: Collection[State] = (),
     patient: bool = False,
+    cautious: bool = False,
 ) -> Move | None:
     """The move to play (see :func:`_choose`). With ``patient`` (the expert's stock
     rule), the stock is not dealt while visible moves can still turn a card up or empty
     a column (:func:`openings`): the first move of such a line is played instead, the
     best-scored one, then the shortest line."""
-    move = _choose(spec, view, t, guard=guard, avoid=avoid)
+    move = _choose(spec, view, t, guard=guard, avoid=avoid, cautious=cautious)
     if not patient or move is None or move.dst is not None:
         return move
     lines = openings(spec, view, avoid=avoid)
@@ -313,6 +377,7 @@ def _choose(
     *,
     guard: bool = True,
     avoid: Collection[State] = (),
+    cautious: bool = False,
 ) -> Move | None:
     """The move to play, never one back to a position in ``avoid`` (already played).
 
@@ -329,7 +394,7 @@ def _choose(
                 scored,
                 key=lambda e: (
                     -e[1],
-                    not reveals(spec, view, e[0]),
+                    reveals(spec, view, e[0]) == cautious,
                     e[0].dst is None,
                     -votes.get(e[0], 0),
                     e[0].to_str(),
