@@ -83,6 +83,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", cautious" if budget.cautious else ""
         text += ", stratified reveals" if budget.stratify else ""
         text += ", widened" if budget.widen else ""
+        text += ", safe" if budget.safe else ""
+        text += ", lean" if budget.lean else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -110,6 +112,12 @@ def main() -> None:
     ap.add_argument(
         "--widen", action="store_true", help="no candidate holds every win: score more moves"
     )
+    ap.add_argument(
+        "--safe", action="store_true", help="fewest samples proven lost after the move first"
+    )
+    ap.add_argument(
+        "--lean", action="store_true", help="Spider: no sample won, follow the searches' progress"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -131,6 +139,8 @@ def main() -> None:
         cautious=args.cautious,
         stratify=args.stratify,
         widen=args.widen,
+        safe=args.safe,
+        lean=args.lean,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

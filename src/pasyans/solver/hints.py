@@ -135,6 +135,33 @@ def _search(
     return result.result, None
 
 
+def _leaning(
+    spec: GameSpec,
+    state: State,
+    seconds: float | None,
+    nodes: int | None,
+    keep: int | None = None,
+) -> tuple[Winnable, Move | None]:
+    """:func:`_search` for a full-information Spider position that also says where an
+    undecided search was heading: ``("unknown", move)``, the first move of the line to
+    the position nearest a win that the search expanded (:class:`spider.Found`), or None
+    when it expanded only the start."""
+    known_, move = LINES.get(spec, state)
+    if known_:
+        return ("won", move) if move is not None else ("lost", None)
+    if core.is_won(spec, state):
+        return _search(spec, state, seconds, nodes, keep)
+    game = spider.SpiderGame(spec, state)
+    r = spider.staged(game, nodes=nodes, seconds=seconds, prune=True)
+    if r.status == "won":
+        moves = [game.move(st) for st in r.line]
+        LINES.won(spec, state, moves, keep)
+        return "won", moves[0]
+    if r.status == "exhausted":  # only the full search (without the unproven rules) proves
+        return _search(spec, state, seconds, nodes, keep)
+    return "unknown", game.move(r.line[0]) if r.line else None
+
+
 SAMPLES = 8
 """How many completions of the hidden cards a hint searches by default."""
 
@@ -172,6 +199,8 @@ class Budget:
     cautious: bool = False
     stratify: bool = False
     widen: bool = False
+    safe: bool = False
+    lean: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -283,6 +312,8 @@ def _tally(
             wait = min(seconds, deadline - time.perf_counter())
             if wait <= 0:
                 return "unknown", None
+        if budget.lean and spider.applies(spec):
+            return _leaning(spec, s, wait, nodes, SAMPLE_LINE)
         return _search(spec, s, wait, nodes, SAMPLE_LINE)
 
     def stop() -> bool:
@@ -356,7 +387,19 @@ def suggest(
                 avoid=avoid,
                 patient=budget.patient,
                 cautious=budget.cautious,
+                safe=budget.safe,
+                lean=budget.lean,
             )
+            if move is not None and not t.won:
+                return Hint(
+                    move,
+                    "leaning",
+                    None,
+                    f"No win was found in {t.samples} ways the hidden cards could lie; "
+                    "this move heads where most of their searches got furthest.",
+                    f"Ни в одном из {t.samples} вариантов расклада скрытых карт победа не "
+                    "найдена; этот ход ведёт туда, где их поиск продвинулся дальше всего.",
+                )
             if move is not None:
                 n = t.count(move)
                 return Hint(

@@ -160,6 +160,8 @@ class Tally:
     unknown: int
     votes: tuple[tuple[Move, int], ...]
     scores: tuple[tuple[Move, int], ...] = ()
+    risks: tuple[tuple[Move, int], ...] = ()
+    leans: tuple[tuple[Move, int], ...] = ()
 
     @property
     def samples(self) -> int:
@@ -171,7 +173,9 @@ class Tally:
 
 
 Search = Callable[[State], tuple[str, Move | None]]
-"""A full-information search of one sample: its outcome and, when won, its first move."""
+"""A full-information search of one sample: its outcome and, when won, its first move
+(when undecided, optionally the first move of the line to the position nearest a win it
+reached: its "lean")."""
 
 CANDIDATES = 4
 """How many of the samples' favourite first moves the guard scores in every sample."""
@@ -207,6 +211,7 @@ def tally(
     scored too."""
     won = lost = 0
     votes: Counter[Move] = Counter()
+    leans: Counter[Move] = Counter()
     firsts: list[Move | None] = []
     states = list(states)
     batch = list(states)
@@ -219,6 +224,8 @@ def tally(
                     votes[first] += 1
             elif outcome == "lost":
                 lost += 1
+            elif first is not None:
+                leans[first] += 1
             firsts.append(first if outcome == "won" else None)
         if more is None or won >= quorum or stop():
             break
@@ -226,6 +233,7 @@ def tally(
         states += batch
     ordered = sorted(votes.items(), key=lambda e: (-e[1], e[0].to_str()))
     scores: list[tuple[Move, int]] = []
+    risks: list[tuple[Move, int]] = []
     if guard and won:
         candidates = [m for m, _ in ordered[:CANDIDATES]]
         if any(m.dst is None for m in candidates):
@@ -235,35 +243,57 @@ def tally(
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
 
-        def score(m: Move) -> int:
-            n = 0
+        def score(m: Move) -> tuple[int, int]:
+            n = r = 0
             slot = None if stratify is None else revealed(spec, view, m)
             if slot is not None and stratify is not None:
                 for s in stratify(slot)[: len(states)]:
-                    n += search(core.apply(spec, s, m))[0] == "won"
+                    outcome = search(core.apply(spec, s, m))[0]
+                    n += outcome == "won"
+                    r += outcome == "lost"
             else:
                 for s, first in zip(states, firsts, strict=True):
                     if first is None:
                         continue
-                    n += first == m or search(core.apply(spec, s, m))[0] == "won"
-            return n
+                    if first == m:
+                        n += 1
+                        continue
+                    outcome = search(core.apply(spec, s, m))[0]
+                    n += outcome == "won"
+                    r += outcome == "lost"
+            return n, r
 
         for m in candidates:
             if stop():
                 break
-            n = score(m)
+            n, r = score(m)
             if stop():
                 break
             scores.append((m, n))
-        if widen is not None and scores and max(n for _, n in scores) < won and not stop():
+            risks.append((m, r))
+        if (
+            widen is not None
+            and scores
+            and (max(n for _, n in scores) < won or any(r for _, r in risks))
+            and not stop()
+        ):
             for m in widen():
                 if m in candidates:
                     continue
-                n = score(m)
+                n, r = score(m)
                 if stop():
                     break
                 scores.append((m, n))
-    return Tally(won, lost, len(states) - won - lost, tuple(ordered), tuple(scores))
+                risks.append((m, r))
+    return Tally(
+        won,
+        lost,
+        len(states) - won - lost,
+        tuple(ordered),
+        tuple(scores),
+        tuple(risks),
+        tuple(sorted(leans.items(), key=lambda e: (-e[1], e[0].to_str()))),
+    )
 
 
 def reveals(spec: GameSpec, view: State, move: Move) -> bool:
@@ -351,12 +381,18 @@ def choose(
     avoid: Collection[State] = (),
     patient: bool = False,
     cautious: bool = False,
+    safe: bool = False,
+    lean: bool = False,
 ) -> Move | None:
     """The move to play (see :func:`_choose`). With ``patient`` (the expert's stock
     rule), the stock is not dealt while visible moves can still turn a card up or empty
     a column (:func:`openings`): the first move of such a line is played instead, the
-    best-scored one, then the shortest line."""
-    move = _choose(spec, view, t, guard=guard, avoid=avoid, cautious=cautious)
+    best-scored one, then the shortest line. With ``lean``, when no sample is won, the
+    first move most undecided searches' best lines start with (:attr:`Tally.leans`)."""
+    move = _choose(spec, view, t, guard=guard, avoid=avoid, cautious=cautious, safe=safe)
+    if move is None and lean and not t.won:
+        # No sample won: where most undecided searches were heading.
+        move = next((m for m, _ in t.leans if core.apply(spec, view, m) not in avoid), None)
     if not patient or move is None or move.dst is not None:
         return move
     lines = openings(spec, view, avoid=avoid)
@@ -378,6 +414,7 @@ def _choose(
     guard: bool = True,
     avoid: Collection[State] = (),
     cautious: bool = False,
+    safe: bool = False,
 ) -> Move | None:
     """The move to play, never one back to a position in ``avoid`` (already played).
 
@@ -385,14 +422,22 @@ def _choose(
     order). With it: the candidate after which a win is found in the most samples; ties
     go to a move that turns a card up, then to any move but the stock (dealing commits
     every column to cards each sample "knows"; waiting keeps the options open), then to
-    the most votes."""
+    the most votes. With ``safe``: among the candidates won in at least half as many
+    samples as the best, the one after which the fewest samples are proven lost (a
+    search that runs out of nodes says nothing; one that proves a loss, typically after
+    a card turned up that blocks the game, does), then as before."""
     votes = dict(t.votes)
     if guard and t.scores:
         scored = [(m, n) for m, n in t.scores if n and core.apply(spec, view, m) not in avoid]
         if scored:
+            risk = dict(t.risks) if safe else {}
+            best = max(n for _, n in scored)
+            if safe:
+                scored = [(m, n) for m, n in scored if 2 * n >= best]
             return min(
                 scored,
                 key=lambda e: (
+                    risk.get(e[0], 0),
                     -e[1],
                     reveals(spec, view, e[0]) == cautious,
                     e[0].dst is None,
