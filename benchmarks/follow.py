@@ -12,10 +12,12 @@ bound)::
     uv run python benchmarks/follow.py spider -o suits=4 --deals 1-20 --no-guard
     uv run python benchmarks/follow.py spider -o suits=2 --deals 3001-3040 --more 3 --quorum 4
     uv run python benchmarks/follow.py spider -o suits=1 --deals 3001-3040 --samples 16 --plan
+    uv run python benchmarks/follow.py spider -o suits=1 --deals 3001-3040 --samples 16 \
+        --nodes 4000 --lean --stratify --safe
 
-(``--patient``, ``--escalate``, ``--more``/``--quorum`` and ``--plan`` are the measured
-and rejected variants of docs/winnability.md, "Hint follower"; the product's hint uses
-none of them.)
+(``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
+``--stratify``, ``--widen``, ``--safe`` and ``--lean`` are the measured and rejected
+variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.)
 
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues

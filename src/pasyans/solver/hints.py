@@ -184,7 +184,13 @@ class Budget:
     batches of ``samples`` samples, each searched with the same share of ``nodes`` (so
     the work can reach ``1 + more`` times ``nodes``); ``plan`` (Spider): when no sample is
     won, the visible planner (:func:`sampling.lookahead`, then the stock) instead of the
-    ranked heuristic. ``more`` and ``plan`` were measured and are off."""
+    ranked heuristic. ``more`` and ``plan`` were measured and are off. So are the
+    Spider variants of the second pass (docs/winnability.md, "Hint follower"), none
+    better than noise: ``cautious`` (ties to a move that turns nothing up), ``stratify``
+    (a move that turns a card up is scored in :func:`sampling.stratified` draws),
+    ``widen`` (more moves scored when no candidate keeps every won sample won), ``safe``
+    (fewest samples proven lost after the move first) and ``lean`` (no sample won: the
+    move most samples' searches were heading to, :func:`_leaning`)."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
