@@ -508,3 +508,25 @@ def test_widening_scores_more_moves_only_when_no_candidate_holds_every_win() -> 
     split = dict(tally("unknown").scores)
     assert split[a] == 2 and split[b] == 2 and stock in split
     assert stock not in dict(tally("won").scores)  # a and b each hold all 4: no widening
+
+
+def test_cautious_and_safe_choices() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    view = known(spec, initial_state(spec, 3))
+    reveal = next(m for m in legal_moves(spec, view) if sampling.reveals(spec, view, m))
+    stock = next(m for m in legal_moves(spec, view) if m.dst is None)
+    tied = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 4)))
+    assert sampling.choose(spec, view, tied) == reveal  # ties: turn a card up
+    assert sampling.choose(spec, view, tied, cautious=True) == stock
+    risky = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 2)), ((reveal, 1),))
+    assert sampling.choose(spec, view, risky) == reveal
+    assert sampling.choose(spec, view, risky, safe=True) == stock  # fewer proven losses
+    worse = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 1)), ((reveal, 1),))
+    assert sampling.choose(spec, view, worse, safe=True) == reveal  # under half the best
+    # With lean and no sample won: the move most searches were heading to.
+    undecided = sampling.Tally(0, 0, 4, (), (), (), ((stock, 3), (reveal, 1)))
+    assert sampling.choose(spec, view, undecided) is None
+    assert sampling.choose(spec, view, undecided, lean=True) == stock
+    assert sampling.choose(spec, view, undecided, lean=True, avoid={apply(spec, view, stock)}) == (
+        reveal
+    )
