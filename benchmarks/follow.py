@@ -12,10 +12,12 @@ bound)::
     uv run python benchmarks/follow.py spider -o suits=4 --deals 1-20 --no-guard
     uv run python benchmarks/follow.py spider -o suits=2 --deals 3001-3040 --more 3 --quorum 4
     uv run python benchmarks/follow.py spider -o suits=1 --deals 3001-3040 --samples 16 --plan
+    uv run python benchmarks/follow.py spider -o suits=1 --deals 3001-3040 --samples 16 \
+        --nodes 4000 --lean --stratify --safe
 
-(``--patient``, ``--escalate``, ``--more``/``--quorum`` and ``--plan`` are the measured
-and rejected variants of docs/winnability.md, "Hint follower"; the product's hint uses
-none of them.)
+(``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
+``--stratify``, ``--widen``, ``--safe`` and ``--lean`` are the measured and rejected
+variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.)
 
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
@@ -80,6 +82,11 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", escalate x{budget.escalate}" if budget.escalate > 1 else ""
         text += f", more x{budget.more} below {budget.quorum}" if budget.more else ""
         text += ", planner" if budget.plan else ""
+        text += ", cautious" if budget.cautious else ""
+        text += ", stratified reveals" if budget.stratify else ""
+        text += ", widened" if budget.widen else ""
+        text += ", safe" if budget.safe else ""
+        text += ", lean" if budget.lean else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -102,6 +109,17 @@ def main() -> None:
     )
     ap.add_argument("--quorum", type=int, default=0)
     ap.add_argument("--plan", action="store_true", help="Spider: the visible planner")
+    ap.add_argument("--cautious", action="store_true", help="ties to a move that turns nothing up")
+    ap.add_argument("--stratify", action="store_true", help="score a reveal on stratified draws")
+    ap.add_argument(
+        "--widen", action="store_true", help="no candidate holds every win: score more moves"
+    )
+    ap.add_argument(
+        "--safe", action="store_true", help="fewest samples proven lost after the move first"
+    )
+    ap.add_argument(
+        "--lean", action="store_true", help="Spider: no sample won, follow the searches' progress"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -120,6 +138,11 @@ def main() -> None:
         more=args.more,
         quorum=args.quorum,
         plan=args.plan,
+        cautious=args.cautious,
+        stratify=args.stratify,
+        widen=args.widen,
+        safe=args.safe,
+        lean=args.lean,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -607,7 +607,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     /* Offsets are 32-bit: at most 3 GB whatever the caller allows. */
     size_t memory = lim->memory && lim->memory < (3ULL << 30) ? lim->memory : (3ULL << 30);
     uint64_t count = 0, pops = 0;
-    uint32_t idx;
+    uint32_t idx, best = 0; /* the expanded position nearest a win (its line: progress) */
     if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), &idx) < 0 ||
         store(&s, 0, root)) {
         r->status = SP_NOMEMORY;
@@ -649,6 +649,8 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                     if (lim->nodes && count >= lim->nodes)
                         goto done;
                     count++;
+                    if (e && (!best || s.dist[e] < s.dist[best]))
+                        best = e;
                     int got = expand(&s, e, lim->prune, r);
                     if (got > 0)
                         goto done;
@@ -707,6 +709,10 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
         }
     }
 done:
+    /* Without a win, the line to the expanded position nearest one (the search's
+     * progress; none when only the root was expanded). */
+    if (r->status != SP_WON && r->status != SP_NOMEMORY && best)
+        path_to(&s, s.parent[best], s.step[best], r);
     r->nodes = count;
     r->positions = s.n;
     r->memory = memory_used(&s);

@@ -52,7 +52,8 @@ typedef struct {
     uint64_t nodes;    /* positions expanded */
     uint64_t positions; /* positions reached (the table's size) */
     size_t memory;     /* bytes the tables took */
-    Step *line;        /* the winning line (malloc'd) */
+    Step *line;        /* the winning line; without a win, the line to the expanded position
+                        * nearest one (malloc'd; none when only the root was expanded) */
     size_t line_n;
 } SearchResult;
 

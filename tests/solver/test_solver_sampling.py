@@ -423,3 +423,110 @@ def test_the_samples_stay_the_same_while_nothing_is_turned_up() -> None:
     assert hidden(after) == hidden(state)  # the same arrangements of the unseen cards
     stock = next(m for m in legal_moves(spec, state) if m.dst is None)
     assert hidden(apply(spec, state, stock)) != hidden(state)  # dealt: new samples
+
+
+def test_stratified_draws_turn_up_every_unseen_card_and_read_nothing_hidden() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 12)
+    view = known(spec, state)
+    cards = unseen(spec, view)
+    t1 = spec.index["t1"]
+    slot = (t1, state.down[t1] - 1)
+    drawn = sampling.stratified(spec, view, slot, len(cards), seed=2)
+    # One draw per unseen card: each turns up exactly as often as it is unseen.
+    assert sorted(s.piles[slot[0]][slot[1]] for s in drawn) == cards
+    for s in drawn:
+        assert visible(spec, s) == visible(spec, state)
+        assert sorted(c for p in s.piles for c in p) == sorted(c for p in state.piles for c in p)
+    # Fewer draws than cards: evenly spaced over the sorted unseen cards.
+    few = sampling.stratified(spec, view, slot, 4, seed=2)
+    assert [s.piles[slot[0]][slot[1]] for s in few] == [
+        cards[i * len(cards) // 4] for i in range(4)
+    ]
+    # The other places vary, and only what the player knows decides the draws.
+    assert len({s for s in few}) == 4
+    other = _reshuffle(spec, state, 12)
+    assert sampling.stratified(spec, known(spec, other), slot, 4, seed=2) == few
+    import pytest
+
+    with pytest.raises(ValueError, match="not a hidden place"):
+        sampling.stratified(spec, view, (t1, state.down[t1]), 4)
+
+
+def test_revealed_names_the_place_a_move_turns_up() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    state = initial_state(spec, 5)
+    view = known(spec, state)
+    found = 0
+    for m in legal_moves(spec, view):
+        slot = sampling.revealed(spec, view, m)
+        assert (slot is not None) == sampling.reveals(spec, view, m)
+        if slot is not None:
+            found += 1
+            i = spec.index[m.src]
+            assert slot == (i, view.down[i] - 1) and view.piles[i][slot[1]] == HIDDEN
+    assert found  # the first moves of a Spider deal turn cards up
+
+
+def test_stratified_scoring_scores_a_reveal_in_every_draw() -> None:
+    """With ``stratify``, a move that turns a card up is scored in the stratified draws
+    (one per sample, whether or not that sample was won), the other moves as before."""
+    spec = get_game("spider", {"suits": "1"})
+    view = known(spec, initial_state(spec, 3))
+    states = samples(spec, view, 4, seed=1)
+    asked: list[sampling.Slot] = []
+
+    def stratify(slot: sampling.Slot) -> list[State]:
+        asked.append(slot)
+        return sampling.stratified(spec, view, slot, 4)
+
+    def search(s: State) -> tuple[str, Move | None]:
+        return "won", legal_moves(spec, s)[0]
+
+    t = sampling.tally(spec, view, states, search, stratify=stratify)
+    reveal = [m for m, _ in t.scores if sampling.reveals(spec, view, m)]
+    assert reveal and len(asked) == len(reveal)
+    assert all(n == 4 for _, n in t.scores)
+
+
+def test_widening_scores_more_moves_only_when_no_candidate_holds_every_win() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    view = known(spec, initial_state(spec, 3))
+    states = samples(spec, view, 4, seed=1)
+    roots = set(states)
+    a, b = [m for m in legal_moves(spec, view) if m.dst is not None][:2]
+    stock = next(m for m in legal_moves(spec, view) if m.dst is None)
+
+    def tally(after: str) -> sampling.Tally:
+        def search(s: State) -> tuple[str, Move | None]:
+            if s in roots:  # half the samples win with a, half with b
+                return "won", (a, b)[states.index(s) % 2]
+            return after, None
+
+        return sampling.tally(spec, view, states, search, widen=lambda: [stock])
+
+    split = dict(tally("unknown").scores)
+    assert split[a] == 2 and split[b] == 2 and stock in split
+    assert stock not in dict(tally("won").scores)  # a and b each hold all 4: no widening
+
+
+def test_cautious_and_safe_choices() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    view = known(spec, initial_state(spec, 3))
+    reveal = next(m for m in legal_moves(spec, view) if sampling.reveals(spec, view, m))
+    stock = next(m for m in legal_moves(spec, view) if m.dst is None)
+    tied = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 4)))
+    assert sampling.choose(spec, view, tied) == reveal  # ties: turn a card up
+    assert sampling.choose(spec, view, tied, cautious=True) == stock
+    risky = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 2)), ((reveal, 1),))
+    assert sampling.choose(spec, view, risky) == reveal
+    assert sampling.choose(spec, view, risky, safe=True) == stock  # fewer proven losses
+    worse = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 1)), ((reveal, 1),))
+    assert sampling.choose(spec, view, worse, safe=True) == reveal  # under half the best
+    # With lean and no sample won: the move most searches were heading to.
+    undecided = sampling.Tally(0, 0, 4, (), (), (), ((stock, 3), (reveal, 1)))
+    assert sampling.choose(spec, view, undecided) is None
+    assert sampling.choose(spec, view, undecided, lean=True) == stock
+    assert sampling.choose(spec, view, undecided, lean=True, avoid={apply(spec, view, stock)}) == (
+        reveal
+    )

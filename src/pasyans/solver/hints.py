@@ -135,6 +135,33 @@ def _search(
     return result.result, None
 
 
+def _leaning(
+    spec: GameSpec,
+    state: State,
+    seconds: float | None,
+    nodes: int | None,
+    keep: int | None = None,
+) -> tuple[Winnable, Move | None]:
+    """:func:`_search` for a full-information Spider position that also says where an
+    undecided search was heading: ``("unknown", move)``, the first move of the line to
+    the position nearest a win that the search expanded (:class:`spider.Found`), or None
+    when it expanded only the start."""
+    known_, move = LINES.get(spec, state)
+    if known_:
+        return ("won", move) if move is not None else ("lost", None)
+    if core.is_won(spec, state):
+        return _search(spec, state, seconds, nodes, keep)
+    game = spider.SpiderGame(spec, state)
+    r = spider.staged(game, nodes=nodes, seconds=seconds, prune=True)
+    if r.status == "won":
+        moves = [game.move(st) for st in r.line]
+        LINES.won(spec, state, moves, keep)
+        return "won", moves[0]
+    if r.status == "exhausted":  # only the full search (without the unproven rules) proves
+        return _search(spec, state, seconds, nodes, keep)
+    return "unknown", game.move(r.line[0]) if r.line else None
+
+
 SAMPLES = 8
 """How many completions of the hidden cards a hint searches by default."""
 
@@ -157,7 +184,13 @@ class Budget:
     batches of ``samples`` samples, each searched with the same share of ``nodes`` (so
     the work can reach ``1 + more`` times ``nodes``); ``plan`` (Spider): when no sample is
     won, the visible planner (:func:`sampling.lookahead`, then the stock) instead of the
-    ranked heuristic. ``more`` and ``plan`` were measured and are off."""
+    ranked heuristic. ``more`` and ``plan`` were measured and are off. So are the
+    Spider variants of the second pass (docs/winnability.md, "Hint follower"), none
+    better than noise: ``cautious`` (ties to a move that turns nothing up), ``stratify``
+    (a move that turns a card up is scored in :func:`sampling.stratified` draws),
+    ``widen`` (more moves scored when no candidate keeps every won sample won), ``safe``
+    (fewest samples proven lost after the move first) and ``lean`` (no sample won: the
+    move most samples' searches were heading to, :func:`_leaning`)."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -169,6 +202,11 @@ class Budget:
     more: int = 0
     quorum: int = 0
     plan: bool = False
+    cautious: bool = False
+    stratify: bool = False
+    widen: bool = False
+    safe: bool = False
+    lean: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -280,6 +318,8 @@ def _tally(
             wait = min(seconds, deadline - time.perf_counter())
             if wait <= 0:
                 return "unknown", None
+        if budget.lean and spider.applies(spec):
+            return _leaning(spec, s, wait, nodes, SAMPLE_LINE)
         return _search(spec, s, wait, nodes, SAMPLE_LINE)
 
     def stop() -> bool:
@@ -292,6 +332,13 @@ def _tally(
             return []
         return sampling.samples(spec, view, budget.samples, budget.seed, drawn)
 
+    def widen() -> list[Move]:
+        v = visible(spec, view)
+        return [m for m in useful_moves(spec, v, 12) if not sampling.reveals(spec, v, m)][:4]
+
+    def stratify(slot: sampling.Slot) -> list[State]:
+        return sampling.stratified(spec, view, slot, len(states), budget.seed)
+
     return sampling.tally(
         spec,
         view,
@@ -302,6 +349,8 @@ def _tally(
         stop=stop,
         more=more if budget.more else None,
         quorum=budget.quorum,
+        stratify=stratify if budget.stratify else None,
+        widen=widen if budget.widen else None,
     )
 
 
@@ -337,8 +386,26 @@ def suggest(
             t = sampled(spec, kv, budget)
             avoid = _after_seen(spec, history)
             move = sampling.choose(
-                spec, kv, t, guard=budget.guard, avoid=avoid, patient=budget.patient
+                spec,
+                kv,
+                t,
+                guard=budget.guard,
+                avoid=avoid,
+                patient=budget.patient,
+                cautious=budget.cautious,
+                safe=budget.safe,
+                lean=budget.lean,
             )
+            if move is not None and not t.won:
+                return Hint(
+                    move,
+                    "leaning",
+                    None,
+                    f"No win was found in {t.samples} ways the hidden cards could lie; "
+                    "this move heads where most of their searches got furthest.",
+                    f"Ни в одном из {t.samples} вариантов расклада скрытых карт победа не "
+                    "найдена; этот ход ведёт туда, где их поиск продвинулся дальше всего.",
+                )
             if move is not None:
                 n = t.count(move)
                 return Hint(

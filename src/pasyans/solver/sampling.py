@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from pasyans.cards import Card, shuffled
@@ -110,6 +110,45 @@ def samples(spec: GameSpec, view: State, count: int, seed: int = 0, start: int =
     return [complete(view, places, shuffled(cards, base + j)) for j in range(start, start + count)]
 
 
+def stratified(spec: GameSpec, view: State, slot: Slot, count: int, seed: int = 0) -> list[State]:
+    """``count`` completions of a :func:`known` position stratified on the card at
+    ``slot`` (the one a move turns up): the ``i``-th puts the unseen card at the ``i``-th
+    of ``count`` evenly spaced places in the sorted unseen cards there (so every card
+    turns up about as often as it is unseen, and each one at least once when ``count`` is
+    at least their number), the other unseen cards a uniformly random arrangement of the
+    other hidden places. Sixteen plain samples show a face-down card as, on average, 16
+    draws from the unseen cards, which can miss the one card after which the game is lost;
+    these cannot."""
+    places = slots(spec, view)
+    cards = unseen(spec, view)
+    if len(cards) != len(places):
+        raise ValueError("the unseen cards do not fill the hidden places")
+    if slot not in places:
+        raise ValueError(f"{slot} is not a hidden place")
+    rest = [p for p in places if p != slot]
+    base = seed_for(spec, view, seed) ^ (1 + 1009 * slot[0] + slot[1]) << 20
+    out = []
+    for i in range(count):
+        j = i * len(cards) // count
+        others = cards[:j] + cards[j + 1 :]
+        out.append(complete(view, [slot, *rest], [cards[j], *shuffled(others, base + i)]))
+    return out
+
+
+def revealed(spec: GameSpec, view: State, move: Move) -> Slot | None:
+    """The hidden place whose card ``move`` turns up (a move of a column's face-up cards
+    that leaves a face-down card on top), else None."""
+    if move.dst is None:
+        return None
+    i = spec.index[move.src]
+    if spec.piles[i].kind is not PileKind.COLUMN or not view.down[i]:
+        return None
+    pile = view.piles[i]
+    if len(pile) - move.cards != view.down[i]:
+        return None
+    return (i, view.down[i] - 1)
+
+
 @dataclass(frozen=True)
 class Tally:
     """What the searches of the samples found: how many were won, proven lost or left
@@ -121,6 +160,8 @@ class Tally:
     unknown: int
     votes: tuple[tuple[Move, int], ...]
     scores: tuple[tuple[Move, int], ...] = ()
+    risks: tuple[tuple[Move, int], ...] = ()
+    leans: tuple[tuple[Move, int], ...] = ()
 
     @property
     def samples(self) -> int:
@@ -132,7 +173,9 @@ class Tally:
 
 
 Search = Callable[[State], tuple[str, Move | None]]
-"""A full-information search of one sample: its outcome and, when won, its first move."""
+"""A full-information search of one sample: its outcome and, when won, its first move
+(when undecided, optionally the first move of the line to the position nearest a win it
+reached: its "lean")."""
 
 CANDIDATES = 4
 """How many of the samples' favourite first moves the guard scores in every sample."""
@@ -149,6 +192,8 @@ def tally(
     stop: Callable[[], bool] = lambda: False,
     more: Callable[[int], Sequence[State]] | None = None,
     quorum: int = 0,
+    stratify: Callable[[Slot], Sequence[State]] | None = None,
+    widen: Callable[[], Sequence[Move]] | None = None,
 ) -> Tally:
     """Search every sample. With ``guard`` (against strategy fusion), each candidate move
     (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
@@ -159,9 +204,14 @@ def tally(
     there within the budget). ``stop``: a time budget is spent; candidates not scored
     by then are left out (so is one whose searches it cut short). ``more``: while fewer
     than ``quorum`` samples are won, ``more(n)`` gives the next samples after the ``n``
-    drawn so far (an empty list: no more), searched the same way."""
+    drawn so far (an empty list: no more), searched the same way. ``stratify``: a move
+    that turns a card up is scored instead in ``stratify(slot)`` (:func:`stratified`
+    draws, one per sample), by in how many of them a win is found after it. ``widen``:
+    when no candidate keeps every won sample won, the moves ``widen()`` gives are
+    scored too."""
     won = lost = 0
     votes: Counter[Move] = Counter()
+    leans: Counter[Move] = Counter()
     firsts: list[Move | None] = []
     states = list(states)
     batch = list(states)
@@ -174,6 +224,8 @@ def tally(
                     votes[first] += 1
             elif outcome == "lost":
                 lost += 1
+            elif first is not None:
+                leans[first] += 1
             firsts.append(first if outcome == "won" else None)
         if more is None or won >= quorum or stop():
             break
@@ -181,6 +233,7 @@ def tally(
         states += batch
     ordered = sorted(votes.items(), key=lambda e: (-e[1], e[0].to_str()))
     scores: list[tuple[Move, int]] = []
+    risks: list[tuple[Move, int]] = []
     if guard and won:
         candidates = [m for m, _ in ordered[:CANDIDATES]]
         if any(m.dst is None for m in candidates):
@@ -189,18 +242,58 @@ def tally(
         for m in core.legal_moves(spec, view):
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
+
+        def score(m: Move) -> tuple[int, int]:
+            n = r = 0
+            slot = None if stratify is None else revealed(spec, view, m)
+            if slot is not None and stratify is not None:
+                for s in stratify(slot)[: len(states)]:
+                    outcome = search(core.apply(spec, s, m))[0]
+                    n += outcome == "won"
+                    r += outcome == "lost"
+            else:
+                for s, first in zip(states, firsts, strict=True):
+                    if first is None:
+                        continue
+                    if first == m:
+                        n += 1
+                        continue
+                    outcome = search(core.apply(spec, s, m))[0]
+                    n += outcome == "won"
+                    r += outcome == "lost"
+            return n, r
+
         for m in candidates:
             if stop():
                 break
-            n = 0
-            for s, first in zip(states, firsts, strict=True):
-                if first is None:
-                    continue
-                n += first == m or search(core.apply(spec, s, m))[0] == "won"
+            n, r = score(m)
             if stop():
                 break
             scores.append((m, n))
-    return Tally(won, lost, len(states) - won - lost, tuple(ordered), tuple(scores))
+            risks.append((m, r))
+        if (
+            widen is not None
+            and scores
+            and (max(n for _, n in scores) < won or any(r for _, r in risks))
+            and not stop()
+        ):
+            for m in widen():
+                if m in candidates:
+                    continue
+                n, r = score(m)
+                if stop():
+                    break
+                scores.append((m, n))
+                risks.append((m, r))
+    return Tally(
+        won,
+        lost,
+        len(states) - won - lost,
+        tuple(ordered),
+        tuple(scores),
+        tuple(risks),
+        tuple(sorted(leans.items(), key=lambda e: (-e[1], e[0].to_str()))),
+    )
 
 
 def reveals(spec: GameSpec, view: State, move: Move) -> bool:
@@ -213,6 +306,46 @@ def _empty_columns(spec: GameSpec, state: State) -> int:
         1 for p, pile in zip(spec.piles, state.piles, strict=True)
         if p.kind is PileKind.COLUMN and not pile
     )  # fmt: skip
+
+
+def _walk(
+    spec: GameSpec,
+    view: State,
+    *,
+    depth: int,
+    cap: int,
+    avoid: Collection[State] = (),
+    closed: Callable[[Move], bool] = lambda head: False,
+    leaf: Callable[[State], bool] = lambda state: False,
+) -> Iterator[tuple[int, Move, State]]:
+    """The breadth-first walk over the player's view shared by :func:`openings` and
+    :func:`lookahead`: every position first reached by a line of at most ``depth`` moves
+    of face-up cards (no stock click, no position in ``avoid``, none twice), as
+    ``(line length, the line's first move, position)``. The moves of face-up cards do
+    not depend on the hidden ones, so nothing hidden is read. A position is not walked
+    on from when its first move is ``closed`` (checked again after it is yielded, so the
+    caller may close it then), when it is a ``leaf``, or once ``cap`` positions are seen."""
+    seen = {view}
+    frontier: list[tuple[State, Move | None]] = [(view, None)]
+    for level in range(1, depth + 1):
+        nxt: list[tuple[State, Move | None]] = []
+        for state, first in frontier:
+            for m in core.legal_moves(spec, state):
+                if m.dst is None:
+                    continue
+                head = m if first is None else first
+                if closed(head):
+                    continue
+                after = core.apply(spec, state, m)
+                if after in seen or after in avoid:
+                    continue
+                seen.add(after)
+                yield level, head, after
+                if not closed(head) and not leaf(after) and len(seen) < cap:
+                    nxt.append((after, head))
+        frontier = nxt
+        if not frontier:
+            break
 
 
 def openings(
@@ -231,28 +364,11 @@ def openings(
     hidden is read."""
     down, empty = sum(view.down), _empty_columns(spec, view)
     found: dict[Move, int] = {}
-    seen = {view}
-    frontier: list[tuple[State, Move | None]] = [(view, None)]
-    for level in range(1, depth + 1):
-        nxt: list[tuple[State, Move | None]] = []
-        for state, first in frontier:
-            for m in core.legal_moves(spec, state):
-                if m.dst is None:
-                    continue
-                head = m if first is None else first
-                if head in found:
-                    continue
-                after = core.apply(spec, state, m)
-                if after in seen or after in avoid:
-                    continue
-                seen.add(after)
-                if sum(after.down) < down or _empty_columns(spec, after) > empty:
-                    found[head] = level
-                elif len(seen) < cap:
-                    nxt.append((after, head))
-        frontier = nxt
-        if not frontier:
-            break
+    for level, head, after in _walk(
+        spec, view, depth=depth, cap=cap, avoid=avoid, closed=found.__contains__
+    ):
+        if sum(after.down) < down or _empty_columns(spec, after) > empty:
+            found[head] = level
     return found
 
 
@@ -264,12 +380,19 @@ def choose(
     guard: bool = True,
     avoid: Collection[State] = (),
     patient: bool = False,
+    cautious: bool = False,
+    safe: bool = False,
+    lean: bool = False,
 ) -> Move | None:
     """The move to play (see :func:`_choose`). With ``patient`` (the expert's stock
     rule), the stock is not dealt while visible moves can still turn a card up or empty
     a column (:func:`openings`): the first move of such a line is played instead, the
-    best-scored one, then the shortest line."""
-    move = _choose(spec, view, t, guard=guard, avoid=avoid)
+    best-scored one, then the shortest line. With ``lean``, when no sample is won, the
+    first move most undecided searches' best lines start with (:attr:`Tally.leans`)."""
+    move = _choose(spec, view, t, guard=guard, avoid=avoid, cautious=cautious, safe=safe)
+    if move is None and lean and not t.won:
+        # No sample won: where most undecided searches were heading.
+        move = next((m for m, _ in t.leans if core.apply(spec, view, m) not in avoid), None)
     if not patient or move is None or move.dst is not None:
         return move
     lines = openings(spec, view, avoid=avoid)
@@ -290,6 +413,8 @@ def _choose(
     *,
     guard: bool = True,
     avoid: Collection[State] = (),
+    cautious: bool = False,
+    safe: bool = False,
 ) -> Move | None:
     """The move to play, never one back to a position in ``avoid`` (already played).
 
@@ -297,16 +422,24 @@ def _choose(
     order). With it: the candidate after which a win is found in the most samples; ties
     go to a move that turns a card up, then to any move but the stock (dealing commits
     every column to cards each sample "knows"; waiting keeps the options open), then to
-    the most votes."""
+    the most votes. With ``safe``: among the candidates won in at least half as many
+    samples as the best, the one after which the fewest samples are proven lost (a
+    search that runs out of nodes says nothing; one that proves a loss, typically after
+    a card turned up that blocks the game, does), then as before."""
     votes = dict(t.votes)
     if guard and t.scores:
         scored = [(m, n) for m, n in t.scores if n and core.apply(spec, view, m) not in avoid]
         if scored:
+            risk = dict(t.risks) if safe else {}
+            best = max(n for _, n in scored)
+            if safe:
+                scored = [(m, n) for m, n in scored if 2 * n >= best]
             return min(
                 scored,
                 key=lambda e: (
+                    risk.get(e[0], 0),
                     -e[1],
-                    not reveals(spec, view, e[0]),
+                    reveals(spec, view, e[0]) == cautious,
                     e[0].dst is None,
                     -votes.get(e[0], 0),
                     e[0].to_str(),
@@ -354,30 +487,18 @@ def lookahead(
     move of the shortest line of at most ``depth`` moves of face-up cards (no stock, no
     position in ``avoid``) that reaches the best :func:`spider_score`, when that is better
     than now; None when no such line improves the position (deal, or give up)."""
-    now = spider_score(spec, view)
+    now, down = spider_score(spec, view), sum(view.down)
     best: tuple[int, int, str, Move] | None = None
-    seen = {view}
-    frontier: list[tuple[State, Move | None]] = [(view, None)]
-    for level in range(1, depth + 1):
-        nxt: list[tuple[State, Move | None]] = []
-        for state, first in frontier:
-            if sum(state.down) < sum(view.down):
-                continue  # a card turned up: what follows depends on it
-            for m in core.legal_moves(spec, state):
-                if m.dst is None:
-                    continue
-                after = core.apply(spec, state, m)
-                if after in seen or after in avoid:
-                    continue
-                seen.add(after)
-                head = m if first is None else first
-                score = spider_score(spec, after)
-                key = (score, level, head.to_str(), head)
-                if score < now and (best is None or key[:3] < best[:3]):
-                    best = key
-                if len(seen) < cap:
-                    nxt.append((after, head))
-        frontier = nxt
-        if not frontier:
-            break
+    for level, head, after in _walk(
+        spec,
+        view,
+        depth=depth,
+        cap=cap,
+        avoid=avoid,
+        leaf=lambda s: sum(s.down) < down,  # a card turned up: what follows depends on it
+    ):
+        score = spider_score(spec, after)
+        key = (score, level, head.to_str(), head)
+        if score < now and (best is None or key[:3] < best[:3]):
+            best = key
     return None if best is None else best[3]

@@ -386,7 +386,10 @@ Status = Literal["won", "unknown", "exhausted", "memory"]
 @dataclass(frozen=True)
 class Found:
     """What one staged search found: ``won`` (with ``line``), ``exhausted`` (every
-    position it could reach was expanded), or ``unknown``/``memory`` (budget spent)."""
+    position it could reach was expanded), or ``unknown``/``memory`` (budget spent).
+    Without a win, ``line`` leads to the expanded position nearest one (lowest
+    :func:`distance`; the search's progress, empty when only the root was expanded, and
+    after ``memory``)."""
 
     status: Status
     line: tuple[Step, ...]
@@ -446,6 +449,10 @@ def _staged_python(
     seen = [-1]
     count = pops = 0
     dropped = False
+    best = 0  # the expanded position nearest a win: without a win, the line to it
+
+    def end(status: Status) -> Found:
+        return Found(status, tuple(line(best)) if best else (), count, dropped)
 
     def line(e: int) -> list[Step]:
         out: list[Step] = []
@@ -475,14 +482,16 @@ def _staged_python(
                 if deadline is not None:
                     pops += 1
                     if pops % _CLOCK_EVERY == 0 and time.perf_counter() > deadline:
-                        return Found("unknown", (), count, dropped)
+                        return end("unknown")
                 e = heapq.heappop(opened)[2]
                 spent += 1
                 children = kids[e]
                 if children is None:
                     if nodes is not None and count >= nodes:
-                        return Found("unknown", (), count, dropped)
+                        return end("unknown")
                     count += 1
+                    if e and (not best or dist[e] < dist[best]):
+                        best = e
                     p = pos[e]
                     steps, drop = game.child_steps(p, prune=prune)
                     dropped = dropped or drop
@@ -525,7 +534,7 @@ def _staged_python(
                 heapq.heappop(nexts)
             limited = limited or bool(nexts)
         if not limited:
-            return Found("exhausted", (), count, dropped)
+            return end("exhausted")
         k += 1
 
 
