@@ -167,7 +167,9 @@ forkserver starts clean and has the solver imported, so a child still starts at 
 def _context() -> multiprocessing.context.BaseContext:
     ctx = multiprocessing.get_context(_START)
     if _START == "forkserver":
-        ctx.set_forkserver_preload(["pasyans.solver.search"])
+        ctx.set_forkserver_preload(
+            ["pasyans.solver.search", "pasyans.solver.hints", "pasyans.solver.sampling"]
+        )
     return ctx
 
 
