@@ -5,7 +5,10 @@ foundation cards never move, so a spine card of rank ``r`` leaves only onto a fo
 of its suit standing at ``r - 1`` or onto a column topped by its suit's ``r + 1``. Spine
 piles never receive a card: what lies under a spine card stays under it until it leaves.
 If every copy still in play of a card it needs lies under it, it never leaves, and the
-position is lost (``docs/solver.md``, "Dead positions").
+position is lost (``docs/solver.md``, "Dead positions"). The card rules (:func:`_pinned`)
+find such waits one pattern at a time; the relaxed spine game (:func:`_stranded`) tries
+every order in which the spine and tailbone cards could leave with every other card free,
+and sees all they see and more ("The relaxed spine game").
 """
 
 from __future__ import annotations
