@@ -569,6 +569,119 @@ static int sl_first(int card, const uint8_t *under, SLCount *other, int n, const
     return n + 1;
 }
 
+/* spinelock._stranded: the relaxed spine game, step for step (the same states in the same
+ * order, the same limit). A state is packed into 64 bits: the cards left in spine1, spine2 and
+ * the tailbone (a byte each), then per suit its two foundation tops (4 bits each, the lower
+ * first); bit 63 marks a used slot of the table of states seen. */
+#define SL_STATES 2048       /* spinelock.STRANDED_STATES */
+#define SL_SLOTS (2 * SL_STATES)
+
+static uint64_t sl_state(const int *left, const int (*at)[2])
+{
+    uint64_t k = (uint64_t)left[0] | (uint64_t)left[1] << 8 | (uint64_t)left[2] << 16;
+    for (int s = 0; s < 4; s++)
+        k |= (uint64_t)at[s][0] << (24 + 8 * s) | (uint64_t)at[s][1] << (28 + 8 * s);
+    return k | (uint64_t)1 << 63;
+}
+
+static void sl_unstate(uint64_t k, int *left, int (*at)[2])
+{
+    for (int w = 0; w < 3; w++)
+        left[w] = (int)(k >> (8 * w)) & 255;
+    for (int s = 0; s < 4; s++) {
+        at[s][0] = (int)(k >> (24 + 8 * s)) & 15;
+        at[s][1] = (int)(k >> (28 + 8 * s)) & 15;
+    }
+}
+
+static int sl_stranded(const uint8_t *pa, int na, const uint8_t *pb, int nb, const uint8_t *tail,
+                       int nt, SLCount *pre_a, SLCount *pre_b, const SLFacts *f)
+{
+    for (int s = 0; s < 4; s++)
+        if (f->ntops[s] != 2)
+            return 0; /* not two foundations a suit */
+    if (na > 255 || nb > 255 || nt > 255)
+        return 0;
+    SLCount pre_t[SL_MAXPILE + 1];
+    memset(pre_t[0], 0, SL_CARDS);
+    for (int i = 0; i < nt; i++) {
+        memcpy(pre_t[i + 1], pre_t[i], SL_CARDS);
+        pre_t[i + 1][tail[i] & 63]++;
+    }
+    const uint8_t *piles[3] = {pa, pb, tail};
+    SLCount *pre[3] = {pre_a, pre_b, pre_t};
+    uint64_t table[SL_SLOTS];
+    memset(table, 0, sizeof table);
+    uint64_t stack[2 * SL_STATES + 2];
+    int sp = 0, nseen = 0;
+    int left[3] = {na, nb, nt}, at[4][2];
+    for (int s = 0; s < 4; s++) {
+        int lo = f->tops[s][0], hi = f->tops[s][1];
+        at[s][0] = lo < hi ? lo : hi;
+        at[s][1] = lo < hi ? hi : lo;
+    }
+    stack[sp++] = sl_state(left, (const int(*)[2])at);
+    while (sp) {
+        uint64_t k = stack[--sp];
+        uint64_t h = (k * 0x9E3779B97F4A7C15ull) >> 52; /* 12 bits: SL_SLOTS */
+        while (table[h] && table[h] != k)
+            h = (h + 1) & (SL_SLOTS - 1);
+        if (table[h])
+            continue; /* seen */
+        if (nseen >= SL_STATES)
+            return 0; /* too many to settle: not proven */
+        table[h] = k;
+        nseen++;
+        sl_unstate(k, left, at);
+        int exposed[2], ne = 0;
+        if (left[2])
+            exposed[ne++] = 2;
+        else
+            for (int w = 0; w < 2; w++)
+                if (left[w])
+                    exposed[ne++] = w;
+        if (!ne)
+            return 0; /* the piles can be emptied */
+#define SL_FREE(card)                                                                              \
+    (2 - (at[(card) & 3][0] >= ((card) >> 2) + 1) - (at[(card) & 3][1] >= ((card) >> 2) + 1) -     \
+     pre[0][left[0]][(card)] - pre[1][left[1]][(card)] - pre[2][left[2]][(card)])
+        int onto = -1;
+        for (int e = 0; e < ne && onto < 0; e++) {
+            int c = piles[exposed[e]][left[exposed[e]] - 1] & 63;
+            if (c < 48 && SL_FREE(c + 4) > 0)
+                onto = exposed[e];
+        }
+        if (onto >= 0) {
+            left[onto]--;
+            stack[sp++] = sl_state(left, (const int(*)[2])at);
+            continue;
+        }
+        for (int e = ne - 1; e >= 0; e--) {
+            int w = exposed[e];
+            int c = piles[w][left[w] - 1] & 63;
+            int r = (c >> 2) + 1, s = c & 3;
+            int j = at[s][1] < r ? 1 : at[s][0] < r ? 0 : -1;
+            if (j < 0)
+                continue;
+            int ok = 1;
+            for (int q = at[s][j] + 1; q < r && ok; q++)
+                ok = SL_FREE(((q - 1) << 2) | s) > 0;
+            if (!ok)
+                continue;
+            int save[2] = {at[s][0], at[s][1]}, other = at[s][1 - j];
+            at[s][0] = other < r ? other : r;
+            at[s][1] = other < r ? r : other;
+            left[w]--;
+            stack[sp++] = sl_state(left, (const int(*)[2])at);
+            left[w]++;
+            at[s][0] = save[0];
+            at[s][1] = save[1];
+        }
+#undef SL_FREE
+    }
+    return 1;
+}
+
 /* 1: dead; 0: not. */
 static int sl_dead(const uint8_t *pa, int na, const uint8_t *pb, int nb, const uint8_t *tail,
                    int nt, const int *founds, int nfound)
@@ -663,7 +776,7 @@ static int sl_dead(const uint8_t *pa, int na, const uint8_t *pb, int nb, const u
         for (int j = first_a[i] - 1 > 0 ? first_a[i] - 1 : 0; j < nb; j++)
             if (i + 1 >= first_b[j])
                 return 1; /* neither can leave first */
-    return 0;
+    return sl_stranded(pa, na, pb, nb, tail, nt, pre_a, pre_b, &f);
 }
 
 /* The dead-spine test on a position of a game with two spine piles and a tailbone: 1 dead,

@@ -5,7 +5,10 @@ foundation cards never move, so a spine card of rank ``r`` leaves only onto a fo
 of its suit standing at ``r - 1`` or onto a column topped by its suit's ``r + 1``. Spine
 piles never receive a card: what lies under a spine card stays under it until it leaves.
 If every copy still in play of a card it needs lies under it, it never leaves, and the
-position is lost (``docs/solver.md``, "Dead positions").
+position is lost (``docs/solver.md``, "Dead positions"). The card rules (:func:`_pinned`)
+find such waits one pattern at a time; the relaxed spine game (:func:`_stranded`) tries
+every order in which the spine and tailbone cards could leave with every other card free,
+and sees all they see and more ("The relaxed spine game").
 """
 
 from __future__ import annotations
@@ -62,7 +65,17 @@ def _dead(
     pa: tuple[int, ...], pb: tuple[int, ...], tail: tuple[int, ...], founds: tuple[int, ...]
 ) -> bool:
     """:func:`dead` on what it depends on: the spine piles, the tailbone and the top
-    cards of the foundations (-1 when empty); many positions share them."""
+    cards of the foundations (-1 when empty); many positions share them. The card rules
+    first (cheap), then the relaxed spine game (:func:`_stranded`)."""
+    return _pinned(pa, pb, tail, founds) or _stranded(pa, pb, tail, _tops(founds))
+
+
+def _pinned(
+    pa: tuple[int, ...], pb: tuple[int, ...], tail: tuple[int, ...], founds: tuple[int, ...]
+) -> bool:
+    """The card rules of rule 5 (``docs/solver.md``): a card waiting on cards under
+    itself, two cards each waiting on the other, a card that can only go up leaving a
+    lower card of its suit no way."""
     tops = _tops(founds)
     # Copies of each card on the foundations (each foundation holds Ace..top of a suit).
     on_found: dict[int, int] = {}
@@ -106,6 +119,74 @@ def _dead(
             if i + 1 >= first_b[j]:
                 return True
     return False
+
+
+STRANDED_STATES = 1 << 11
+"""States the relaxed game of :func:`_stranded` may visit before it gives up (not dead)."""
+
+
+def _stranded(
+    pa: tuple[int, ...], pb: tuple[int, ...], tail: tuple[int, ...], tops: dict[int, list[int]]
+) -> bool:
+    """Whether the spine piles and the tailbone can never all be emptied, even in a
+    relaxed game where every card outside them is free: it may go up a foundation or top
+    a column at any moment, as one likes (``docs/solver.md``, "The relaxed spine game").
+
+    In the relaxed game the exposed card (the tailbone's, else each spine pile's last) of
+    rank ``r`` leaves onto a column when a copy of its suit's ``r + 1`` is neither in the
+    piles nor on a foundation, or goes up a foundation of its suit standing at ``t < r``
+    when every rank ``t+1 .. r-1`` of the suit has such a free copy (raising the
+    foundation with them). Reductions that keep the answer: a card that can go onto a
+    column goes there at once, and a card going up takes the higher foundation of its
+    suit that is below it. The states are (cards left in each pile, each suit's two
+    tops); True when no state with the piles empty is reachable."""
+    if any(len(tops[s]) != 2 for s in range(4)):
+        return False  # not two foundations a suit: not this game's positions
+    start = tuple(tuple(sorted(tops[s])) for s in range(4))
+    piles = (pa, pb, tail)
+    prefix = (_prefixes(pa), _prefixes(pb), _prefixes(tail))
+    seen: set[tuple[int, int, int, tuple[tuple[int, ...], ...]]] = set()
+    stack = [(len(pa), len(pb), len(tail), start)]
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        if len(seen) >= STRANDED_STATES:
+            return False  # too many to settle: not proven
+        seen.add(state)
+        left = state[:3]
+        at = state[3]
+        exposed = [2] if left[2] else [w for w in (0, 1) if left[w]]
+        if not exposed:
+            return False  # the piles can be emptied
+
+        def free(
+            card: int, left: tuple[int, ...] = left, at: tuple[tuple[int, ...], ...] = at
+        ) -> int:
+            r, s = (card >> 2) + 1, card & 3
+            up = sum(1 for t in at[s] if t >= r)
+            return 2 - up - sum(prefix[w][left[w]].get(card, 0) for w in range(3))
+
+        def gone(w: int, left: tuple[int, ...] = left) -> tuple[int, int, int]:
+            return (left[0] - (w == 0), left[1] - (w == 1), left[2] - (w == 2))
+
+        onto = [
+            w for w in exposed if piles[w][left[w] - 1] < 48 and free(piles[w][left[w] - 1] + 4)
+        ]
+        if onto:
+            stack.append((*gone(onto[0]), at))
+            continue
+        for w in reversed(exposed):
+            card = piles[w][left[w] - 1]
+            r, s = (card >> 2) + 1, card & 3
+            lo, hi = at[s]
+            j = 1 if hi < r else 0 if lo < r else -1
+            if j < 0:
+                continue
+            if all(free(((k - 1) << 2) | s) for k in range(at[s][j] + 1, r)):
+                pair = tuple(sorted((r, at[s][1 - j])))
+                stack.append((*gone(w), (*at[:s], pair, *at[s + 1 :])))
+    return True
 
 
 def _leaves_nothing(
