@@ -35,9 +35,10 @@ def _playout(spec: GameSpec, state: State, seed: int, steps: int) -> list[State]
 
 def _deal_positions() -> list[tuple[GameSpec, State]]:
     spec = get_game("nivernais")
-    return [
-        (spec, s) for deal in range(1, 25) for s in _playout(spec, initial_state(spec, deal), deal, 400)
-    ]
+    out = []
+    for deal in range(1, 25):
+        out += [(spec, s) for s in _playout(spec, initial_state(spec, deal), deal, 400)]
+    return out
 
 
 def _endgame_positions() -> list[tuple[GameSpec, State]]:

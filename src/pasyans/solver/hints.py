@@ -29,7 +29,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
-from pasyans.solver import sampling, spider
+from pasyans.solver import nivernais, sampling, spider
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
@@ -381,6 +381,12 @@ def suggest(
         exact_nodes = budget.nodes
     if core.is_won(spec, state):
         return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
+    if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)
+        from pasyans.solver import nivernais_hint
+
+        return nivernais_hint.hint(
+            spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
+        )
     if hidden_to_player(spec, state):
         view = visible(spec, state)
         if budget.samples > 0:

@@ -84,7 +84,7 @@ def stock_click(pos: Pos) -> Pos | None:
             gathered += c
         stock = gathered[::-1]
         red += 1
-        cl = [(), (), (), (), (), ()]
+        cl: list[tuple[int, ...]] = [(), (), (), (), (), ()]
     else:
         cl = list(cols)
     for k in range(6):
@@ -98,8 +98,7 @@ def stock_click(pos: Pos) -> Pos | None:
 
 def children(pos: Pos) -> list[Pos]:
     """Every position one move away (duplicates of a cell card's twin dropped)."""
-    cols, cells, up, down, stock, red = pos
-    if stock and not all(cols):
+    if pos[4] and not all(pos[0]):
         return [_refilled(c) for c in _children(pos)]
     return _children(pos)
 
@@ -154,7 +153,7 @@ def _children(pos: Pos) -> list[Pos]:
 
 
 def _set(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    return t[:i] + (v,) + t[i + 1 :]
+    return (*t[:i], v, *t[i + 1 :])
 
 
 def on_foundations(pos: Pos) -> int:
@@ -189,8 +188,7 @@ def forced(pos: Pos) -> Pos | None:
     a cell card whose twin is on a foundation or in another cell, or in the final pass a
     column's top card whose twin is on a foundation, when the card is not alone in its
     column or the stock is empty."""
-    cols, cells, up, down, stock, red = pos
-    if stock and not all(cols):
+    if pos[4] and not all(pos[0]):
         f = _forced(pos)
         return None if f is None else _refilled(f)
     return _forced(pos)
@@ -312,13 +310,49 @@ def _release(card: int, row: list[int], up: tuple[int, ...], down: tuple[int, ..
     return worst
 
 
-def score(pos: Pos) -> int:
+def dig(pos: Pos) -> int:
+    """How deep the cards the foundations take next lie: for each of the eight
+    foundations still open, the fewest cards above a copy of its next card in a column
+    (0 in a cell; at most :data:`DIG_CAP`, also when no copy is in sight)."""
+    cols, cells, up, down = pos[0], pos[1], pos[2], pos[3]
+    depth: dict[int, int] = {}
+    for s in range(4):
+        if up[s] < 13:
+            depth[up[s] << 2 | s] = DIG_CAP
+        if down[s] > 1:
+            depth[(down[s] - 2) << 2 | s] = DIG_CAP
+    if not depth:
+        return 0
+    for c in cells:
+        if c in depth:
+            depth[c] = 0
+    for col in cols:
+        top = len(col) - 1
+        for i in range(top, max(top - DIG_CAP, -1), -1):
+            c = col[i]
+            if c in depth and top - i < depth[c]:
+                depth[c] = top - i
+    return sum(depth.values())
+
+
+DIG_CAP = 12
+
+WEIGHTS: tuple[tuple[int, int, int, int], ...] = ((4, 2, 3, 1), (4, 2, 3, 0), (4, 2, 3, 2))
+"""The portfolio's scores (:func:`score`): weights of the cards on the foundations, free
+cells, redeals used (a cost) and :func:`dig` (a cost). Each search of the portfolio gets
+an equal share of the budget (measured: docs/solver.md)."""
+
+
+def score(pos: Pos, w: tuple[int, int, int, int] = WEIGHTS[0]) -> int:
     """How good ``pos`` looks, higher first: cards on the foundations weigh most, then
-    free cells, and each redeal used costs a little."""
-    return 4 * on_foundations(pos) + 2 * (CELLS - len(pos[1])) - 3 * pos[5]
+    free cells; each redeal used and each card above a wanted one costs a little."""
+    value = w[0] * on_foundations(pos) + w[1] * (CELLS - len(pos[1])) - w[2] * pos[5]
+    if w[3]:
+        value -= w[3] * dig(pos)
+    return value
 
 
-DEAD_TEST = True
+DEAD_TEST = False
 """Whether :func:`expand` runs the dead-position test (measured: docs/solver.md)."""
 
 
@@ -334,22 +368,30 @@ def expand(pos: Pos) -> list[Pos]:
 
 
 def best_first(
-    root: Pos, nodes: int | None, deadline: float | None
+    root: Pos,
+    nodes: int | None,
+    deadline: float | None,
+    weights: tuple[int, int, int, int] = WEIGHTS[0],
 ) -> tuple[str, list[Pos], int]:
-    """``("won", line of positions from the root, nodes)``, ``("lost", [], nodes)`` when
-    every reachable position was expanded, else ``("unknown", [], nodes)``."""
+    """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
+    reachable position was expanded, else ``("unknown", …)``; when not won, the line
+    leads to the position with the most cards on the foundations the search reached
+    (the best :func:`score` among those)."""
+    rkey = key(root)
     if is_won(root):
         return "won", [root], 0
-    rkey = key(root)
     parent: dict[Hashable, tuple[Hashable | None, Pos]] = {rkey: (None, root)}
-    heap: list[tuple[int, int, Pos]] = [(-score(root), 0, root)]
+    heap: list[tuple[int, int, Pos]] = [(-score(root, weights), 0, root)]
+    best, best_key = (on_foundations(root), score(root, weights)), rkey
     tick = 0
     count = 0
+    outcome = "lost"
     while heap:
-        if nodes is not None and count >= nodes:
-            return "unknown", [], count
-        if deadline is not None and count % 8 == 0 and time.perf_counter() > deadline:
-            return "unknown", [], count
+        if (nodes is not None and count >= nodes) or (
+            deadline is not None and count and count % 8 == 0 and time.perf_counter() > deadline
+        ):
+            outcome = "unknown"
+            break
         _, _, pos = heapq.heappop(heap)
         count += 1
         pkey = key(pos)
@@ -359,15 +401,47 @@ def best_first(
                 continue
             parent[tk] = (pkey, t)
             if is_won(t):
-                line = [t]
-                k: Hashable | None = pkey
-                while k is not None:
-                    k, p = parent[k]
-                    line.append(p)
-                return "won", line[::-1], count
+                return "won", _line(parent, tk), count
             tick += 1
-            heapq.heappush(heap, (-score(t), -tick, t))
-    return "lost", [], count
+            sc = score(t, weights)
+            mark = (on_foundations(t), sc)
+            if mark > best:
+                best, best_key = mark, tk
+            heapq.heappush(heap, (-sc, -tick, t))
+    return outcome, _line(parent, best_key), count
+
+
+def _line(parent: dict[Hashable, tuple[Hashable | None, Pos]], end: Hashable) -> list[Pos]:
+    line = []
+    k: Hashable | None = end
+    while k is not None:
+        k, p = parent[k]
+        line.append(p)
+    return line[::-1]
+
+
+def portfolio(
+    root: Pos, nodes: int | None, seconds: float | None, start: float
+) -> tuple[str, list[Pos], int]:
+    """:func:`best_first` once per score of :data:`WEIGHTS`, each with an equal share of
+    the budget (``nodes``, and ``seconds`` from ``start``), until one wins or proves the
+    loss (any of them exhausting the positions is a proof: the pruning does not depend on
+    the order). Not won: the line with the most cards home of all the searches."""
+    k = len(WEIGHTS)
+    used = 0
+    best: tuple[int, list[Pos]] = (-1, [root])
+    for i, w in enumerate(WEIGHTS):
+        share = None if nodes is None else (nodes - used) // (k - i)
+        deadline = None if seconds is None else start + seconds * (i + 1) / k
+        outcome, line, n = best_first(root, share, deadline, w)
+        used += n
+        if outcome != "unknown":
+            return outcome, line, used
+        if on_foundations(line[-1]) > best[0]:
+            best = (on_foundations(line[-1]), line)
+        if nodes is None and seconds is None:
+            break  # pragma: no cover - an unbounded search always decides
+    return "unknown", best[1], used
 
 
 def engine_line(spec: GameSpec, state: State, line: list[Pos]) -> tuple[Move, ...]:
@@ -391,7 +465,6 @@ def solve(
     spec: GameSpec, state: State, *, seconds: float | None, nodes: int | None, start: float
 ) -> tuple[str, tuple[Move, ...], int]:
     """Search ``state`` (see :func:`best_first`); a win comes back as engine moves."""
-    deadline = None if seconds is None else start + seconds
-    outcome, line, used = best_first(pack(spec, state), nodes, deadline)
+    outcome, line, used = portfolio(pack(spec, state), nodes, seconds, start)
     moves = engine_line(spec, state, line) if outcome == "won" else ()
     return outcome, moves, used
