@@ -223,6 +223,7 @@ HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
     ("spider", 4): (8, 8000, 1),
     ("backbone", 4): (SAMPLES, 8000, 1),
     ("backbone-classic", 4): (SAMPLES, 64000, 1),
+    ("nivernais", 4): (SAMPLES, 2000, 1),
 }
 """The product's sampled hint, by (game, number of suits): how many samples, the nodes of
 all their searches together, and the escalation (:attr:`Budget.escalate`, 1: none).
@@ -237,7 +238,9 @@ better hint: 8 x 4,000 nodes won 27 of deals 1-40 against 16 at 8 x 1,000 (11 de
 only with it, none only without), and 19 against 14 of fresh deals 3001-3031, at about
 1.5 times the CPU (48 against 32 ms a hint); since the compiled search became 2.4 times
 faster (2026-12-01), 8 x 8,000 nodes cost 16 ms a hint and won 26 of deals 3001-3040
-against 24 at 8 x 4,000 (2 deals won only with it, none only without). Other games:
+against 24 at 8 x 4,000 (2 deals won only with it, none only without). Nivernais
+(its own hint, :mod:`pasyans.solver.nivernais_hint`): 8 x 250 nodes in the first pass,
+2,000 once every card is known (docs/winnability.md, "Hint follower"). Other games:
 the time cap alone. The Winnable? estimate keeps the time cap alone (more search makes
 its share more exact)."""
 

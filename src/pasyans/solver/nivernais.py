@@ -2,7 +2,7 @@
 
 The engine's ``legal_moves``/``apply`` expand about 3,200 Nivernais positions a CPU
 second; this module's positions are plain tuples and its moves a few tuple slices, about
-ten times as fast (``benchmarks/solver.py --nivernais-rate``). The engine stays the
+ten times as fast (docs/solver.md, "Nivernais' packed search"). The engine stays the
 reference: tests compare the children of both along random play-outs, and every winning
 line found here is replayed through the engine (:func:`solve`) before it is returned.
 
@@ -14,9 +14,11 @@ each suit's up foundation (0 when empty) and down foundation (14 when empty), th
 The search is best-first on :func:`score` (cards on the foundations first, free cells
 next) with a table of every position reached: all children of a position are pushed when
 it is expanded, so when the queue runs dry without a win the position is lost, exactly as
-for the depth-first search of :mod:`pasyans.solver.search`. The pruning rules are those of
-:mod:`pasyans.solver.updown` (forced moves, settled columns, dead positions), shown sound
-in ``docs/solver.md`` ("Nivernais").
+for the depth-first search of :mod:`pasyans.solver.search`. :func:`portfolio` runs it
+once per score of :data:`WEIGHTS`, each with a share of the budget: the scores find
+different wins. The pruning rules are those of :mod:`pasyans.solver.updown` (forced
+moves, settled columns; its dead-position test is here too, off by default:
+:data:`DEAD_TEST`), shown sound in ``docs/solver.md`` ("Nivernais").
 """
 
 from __future__ import annotations

@@ -22,7 +22,9 @@ rules may answer "lost". The guided branch of :func:`search` (staged attempts th
 restart, then a plain depth-first search with what is left of the budget) is Spider's
 search as it was before the compiled core; it is kept only as the benchmark's "before"
 figure (``benchmarks/solver.py --spider-rate``) and for guided games no packed domain
-plays. The search knows the cards in the stock and face down: use it for winnability and
+plays. Nivernais is not searched here either: :func:`solve` hands it to
+:func:`pasyans.solver.nivernais.solve` (packed positions, best-first, complete: it may
+answer "lost"). The search knows the cards in the stock and face down: use it for winnability and
 for solvable deals, never for a hint in a position with hidden cards.
 """
 
