@@ -435,6 +435,8 @@ def portfolio(
     for i, w in enumerate(WEIGHTS):
         share = None if nodes is None else (nodes - used) // (k - i)
         deadline = None if seconds is None else start + seconds * (i + 1) / k
+        if i and deadline is not None and time.perf_counter() > deadline:
+            break  # its share of the time is gone already
         outcome, line, n = best_first(root, share, deadline, w)
         used += n
         if outcome != "unknown":
