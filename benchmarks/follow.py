@@ -45,7 +45,7 @@ from pasyans.solver.sweep import wilson
 
 FIELDS = [
     "game", "method", "deal", "won", "moves", "hints", "seconds", "cpu", "slowest",
-    "ended", "sources", "full",
+    "ended", "sources", "full", "cards",
 ]  # fmt: skip
 
 
@@ -178,6 +178,7 @@ def main() -> None:
                 "ended": p.ended,
                 "sources": " ".join(f"{k}:{v}" for k, v in p.sources),
                 "full": full,
+                "cards": str(p.cards),
             }
             rows[p.deal] = row
             if out is not None:
@@ -210,6 +211,12 @@ def report(label: str, method: str, deals: str, rows: list[dict[str, str]], full
         f"median moves {statistics.median(int(r['moves']) for r in rows):.0f}; ended: "
         + ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
     )
+    cards = [int(r["cards"]) for r in rows if r.get("cards")]
+    if cards:  # rows written before the column was added have none
+        print(
+            f"  cards on the foundations at the end: mean {statistics.mean(cards):.1f}, "
+            f"median {statistics.median(cards):.0f} (of {len(cards)} plays)"
+        )
     if full:
         results = [r["full"] for r in rows]
         fw = results.count("won")

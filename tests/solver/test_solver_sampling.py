@@ -130,7 +130,7 @@ def test_sampled_hint_is_the_same_for_the_same_view() -> None:
         hints.LINES.clear()
         hb = suggest(spec, b, budget=budget)
         assert ha == hb and ha.move is not None
-        assert ha.source in ("sampled", "heuristic")
+        assert ha.source in ("sampled", "heuristic", "leaning")  # leaning: Nivernais
         ea, eb = estimate(spec, a, budget), estimate(spec, b, budget)
         assert ea == eb and ea is not None and ea.samples == 4
         assert winnable(spec, a) == "unknown"

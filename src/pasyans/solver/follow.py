@@ -34,6 +34,7 @@ class Play:
     cpu: float  # CPU seconds in the hints (the wall time suffers on a shared machine)
     sources: tuple[tuple[str, int], ...]
     ended: str  # "won", "no move", "stalled" or "move cap"
+    cards: int = 0  # cards on the foundations (or in completed runs) at the end
 
 
 def progress(spec: GameSpec, state: State) -> tuple[int, ...]:
@@ -100,4 +101,5 @@ def follow(
         cpu,
         tuple(sorted(sources.items())),
         ended,
+        core.cards_on_foundations(spec, state),
     )

@@ -29,7 +29,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
-from pasyans.solver import sampling, spider
+from pasyans.solver import nivernais, sampling, spider
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
@@ -223,6 +223,7 @@ HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
     ("spider", 4): (8, 8000, 1),
     ("backbone", 4): (SAMPLES, 8000, 1),
     ("backbone-classic", 4): (SAMPLES, 64000, 1),
+    ("nivernais", 4): (SAMPLES, 2000, 1),
 }
 """The product's sampled hint, by (game, number of suits): how many samples, the nodes of
 all their searches together, and the escalation (:attr:`Budget.escalate`, 1: none).
@@ -237,7 +238,9 @@ better hint: 8 x 4,000 nodes won 27 of deals 1-40 against 16 at 8 x 1,000 (11 de
 only with it, none only without), and 19 against 14 of fresh deals 3001-3031, at about
 1.5 times the CPU (48 against 32 ms a hint); since the compiled search became 2.4 times
 faster (2026-12-01), 8 x 8,000 nodes cost 16 ms a hint and won 26 of deals 3001-3040
-against 24 at 8 x 4,000 (2 deals won only with it, none only without). Other games:
+against 24 at 8 x 4,000 (2 deals won only with it, none only without). Nivernais
+(its own hint, :mod:`pasyans.solver.nivernais_hint`): 8 x 250 nodes in the first pass,
+2,000 once every card is known (docs/winnability.md, "Hint follower"). Other games:
 the time cap alone. The Winnable? estimate keeps the time cap alone (more search makes
 its share more exact)."""
 
@@ -381,6 +384,12 @@ def suggest(
         exact_nodes = budget.nodes
     if core.is_won(spec, state):
         return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
+    if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)
+        from pasyans.solver import nivernais_hint
+
+        return nivernais_hint.hint(
+            spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
+        )
     if hidden_to_player(spec, state):
         view = visible(spec, state)
         if budget.samples > 0:

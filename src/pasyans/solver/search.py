@@ -22,7 +22,9 @@ rules may answer "lost". The guided branch of :func:`search` (staged attempts th
 restart, then a plain depth-first search with what is left of the budget) is Spider's
 search as it was before the compiled core; it is kept only as the benchmark's "before"
 figure (``benchmarks/solver.py --spider-rate``) and for guided games no packed domain
-plays. The search knows the cards in the stock and face down: use it for winnability and
+plays. Nivernais is not searched here either: :func:`solve` hands it to
+:func:`pasyans.solver.nivernais.solve` (packed positions, best-first, complete: it may
+answer "lost"). The search knows the cards in the stock and face down: use it for winnability and
 for solvable deals, never for a hint in a position with hidden cards.
 """
 
@@ -39,7 +41,7 @@ from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import packed, spider
+from pasyans.solver import nivernais, packed, spider
 from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
 from pasyans.solver.packed import PackedDomain
 
@@ -206,6 +208,9 @@ def solve(
     if isinstance(d, SpiderDomain):  # the resumable staged search (spider.py, compiled core)
         outcome, moves, used, exhausted = spider.solve(d.game, seconds=seconds, nodes=nodes)
         return Result(outcome, moves, used, time.perf_counter() - start, exhausted)
+    if nivernais.applies(spec):  # its packed positions, best-first (nivernais.py)
+        found, line, used = nivernais.solve(spec, state, seconds=seconds, nodes=nodes, start=start)
+        return Result(found, line, used, time.perf_counter() - start)  # type: ignore[arg-type]
     if isinstance(d, PackedDomain):  # each call with its own position type
         return search(d, start, seconds, nodes)
     return search(d, start, seconds, nodes)

@@ -1,0 +1,97 @@
+"""Nivernais' hint (``solver/nivernais_hint.py``): it heads for a win or for the most
+cards home, keeps its line so that following it costs no search, still names a move
+where no win is left, reads only what the player knows, and the follower reports the
+cards brought home."""
+
+from __future__ import annotations
+
+import pytest
+from nivernais_endgames import crossing_endgame
+
+from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.solver import hints, nivernais_hint
+from pasyans.solver import nivernais as nv
+from pasyans.solver.follow import follow
+from pasyans.solver.hints import Budget, suggest
+from pasyans.solver.search import solve
+
+BUDGET = Budget(seconds=None, nodes=2000, samples=4, seed=1)
+
+
+def _after_first_redeal(deal: int) -> State:
+    """Deal ``deal`` played by stock clicks only until the first redeal: every card known."""
+    spec = get_game("nivernais")
+    state = initial_state(spec, deal)
+    while state.redeals == 0:
+        stock = [m for m in legal_moves(spec, state) if m.dst is None]
+        state = apply(spec, state, stock[0])
+    return state
+
+
+def test_a_known_position_hint_follows_its_line_without_new_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = get_game("nivernais")
+    state = _after_first_redeal(5003)
+    assert not hints.hidden_to_player(spec, state)
+    nivernais_hint.LINES.clear()
+    first = suggest(spec, state, budget=BUDGET)
+    assert first.move is not None and first.source == "solver"
+    calls = []
+    real = nv.best_first
+    monkeypatch.setattr(nv, "best_first", lambda *a, **k: calls.append(1) or real(*a, **k))
+    state = apply(spec, state, first.move)
+    again = suggest(spec, state, budget=BUDGET)
+    assert again.move is not None and calls == []
+
+
+def test_a_lost_position_still_names_the_move_towards_the_most_cards() -> None:
+    lost = None
+    for seed in range(1, 40):
+        spec, state = crossing_endgame(seed, 18, 2, 8, 0)
+        if legal_moves(spec, state) and solve(spec, state, nodes=200_000).result == "lost":
+            lost = (spec, state)
+            break
+    assert lost is not None
+    spec, state = lost
+    nivernais_hint.LINES.clear()
+    h = suggest(spec, state, budget=Budget(seconds=None, nodes=200_000, samples=4))
+    assert h.move is not None and h.winnable is False
+    assert "No win" in h.message and h.message_ru
+
+
+def test_hidden_stock_hint_reads_only_the_view() -> None:
+    """Two deals with the same visible layout and different unseen stocks get the same
+    hint (the first deal's stock reshuffled)."""
+    from pasyans.cards import shuffled
+    from pasyans.solver import sampling
+
+    spec = get_game("nivernais")
+    a = initial_state(spec, 77)
+    view = sampling.known(spec, a)
+    places = sampling.slots(spec, view)
+    b = sampling.complete(view, places, shuffled(sampling.unseen(spec, view), 3))
+    assert a != b
+    assert suggest(spec, a, budget=BUDGET) == suggest(spec, b, budget=BUDGET)
+
+
+def test_dig_counts_the_cards_above_each_wanted_card() -> None:
+    # Clubs: up foundation empty (wants AC = 0), down empty (wants KC = 48); every other
+    # suit complete. AC under two cards in t1, KC in a cell.
+    done = (13, 13, 13, 13)
+    pos: nv.Pos = (((0, 5, 9), (), (), (), (), ()), (48,), (0, *done[1:]), (14, 1, 1, 1), (), 2)
+    assert nv.dig(pos) == 2
+    pos = (((0, 5, 9), (), (), (), (), ()), (), (0, *done[1:]), (14, 1, 1, 1), (), 2)
+    assert nv.dig(pos) == 2 + nv.DIG_CAP  # no King in sight
+
+
+def test_the_follower_reports_cards_home() -> None:
+    """Each move puts at most one card home and none ever leaves: the count is bounded by
+    the moves and grows along the same (reproducible) play."""
+    budget = Budget(seconds=None, nodes=2000, samples=4)
+    short = follow("nivernais", {}, 5002, budget, max_moves=10)
+    longer = follow("nivernais", {}, 5002, budget, max_moves=40)
+    assert 0 < short.cards <= short.moves
+    assert short.cards <= longer.cards <= longer.moves
