@@ -47,6 +47,7 @@ def test_the_delay_is_capped_by_retry_after(make_app: Any) -> None:
     # A new game a second: Retry-After 1, so a delay of 10 s is cut to 1 s.
     app = make_app(rate_new_game_per_minute=60, rate_new_game_burst=1,
                    rate_refusal_delay_seconds=10.0)  # fmt: skip
+    app.state.limits.clock = lambda: 1_000_000.0  # the bucket does not refill meanwhile
     with TestClient(app) as c:
         assert c.post("/api/games", json=SPINE).status_code == 201
         t0 = time.monotonic()
@@ -191,3 +192,24 @@ def test_address_slots_forget_idle_addresses() -> None:
         return got
 
     assert asyncio.run(run()) == [True, True, False, True]
+
+
+def test_one_app_served_from_two_event_loops(make_app: Any) -> None:
+    """Two test clients of one app (each its own event loop) racing new games from one
+    address: no error (the slots of an address are per event loop)."""
+    import threading
+
+    app = make_app(rate_address_concurrency=1)  # so that they contend
+    statuses: list[int] = []
+
+    def play(c: TestClient) -> None:
+        for _ in range(10):
+            statuses.append(c.post("/api/games", json=SPINE).status_code)
+
+    with TestClient(app) as a, TestClient(app) as b:
+        threads = [threading.Thread(target=play, args=(c,)) for c in (a, b)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert statuses.count(201) == 20

@@ -137,24 +137,26 @@ class _Slot:
 
 class AddressSlots:
     """At most ``size`` requests of one client address in progress at once (in this
-    process); the others wait their turn in the event loop, holding no thread, for at most
-    ``wait_seconds``. An address's entry lives only while it has requests in progress."""
+    process's event loop); the others wait their turn in the loop, holding no thread, for at
+    most ``wait_seconds``. An address's entry lives only while it has requests in progress.
+    (One app served from several event loops, as tests do, counts per loop.)"""
 
     def __init__(self, size: int, wait_seconds: float) -> None:
         self.size = size
         self.wait_seconds = wait_seconds
-        self._slots: dict[str, _Slot] = {}
+        self._slots: dict[tuple[asyncio.AbstractEventLoop, str], _Slot] = {}
 
     def in_progress(self, address: str) -> int:
-        slot = self._slots.get(address)
+        slot = self._slots.get((asyncio.get_running_loop(), address))
         return 0 if slot is None else slot.users
 
     @contextlib.asynccontextmanager
     async def hold(self, address: str) -> AsyncIterator[bool]:
         """Yields True with a slot held, or False when none came free in time."""
-        slot = self._slots.get(address)
+        key = (asyncio.get_running_loop(), address)
+        slot = self._slots.get(key)
         if slot is None:
-            slot = self._slots[address] = _Slot(self.size)
+            slot = self._slots[key] = _Slot(self.size)
         slot.users += 1
         got = False
         try:
@@ -169,8 +171,8 @@ class AddressSlots:
             if got:
                 slot.free.release()
             slot.users -= 1
-            if slot.users == 0 and self._slots.get(address) is slot:
-                del self._slots[address]
+            if slot.users == 0 and self._slots.get(key) is slot:
+                del self._slots[key]
 
 
 def retry_after(message: Message) -> float:
