@@ -523,6 +523,18 @@ def export(revision: str, into: Path) -> Path:
         subprocess.run(["git", "archive", revision, "src"], cwd=root, stdout=out, check=True)
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")
+    # The compiled solver core (csrc/, built by ``uv sync``) is not in git: without it the
+    # exported tree ran the pure-Python search, so a baseline's searches were not the
+    # product's (its sampled hints took 3x longer in the costly runs). Use this tree's
+    # build when the C sources are the same; otherwise say so.
+    same = subprocess.run(["git", "diff", "--quiet", revision, "--", "csrc"], cwd=root).returncode
+    built = list((root / "src").rglob("*.so"))
+    if same == 0:
+        for so in built:
+            shutil.copy2(so, into / so.relative_to(root))
+    else:
+        print(f"# {revision}: csrc/ differs from this tree; its server runs the pure-Python "
+              "search", flush=True)  # fmt: skip
     return into / "src"
 
 

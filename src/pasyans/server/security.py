@@ -9,13 +9,14 @@ errors included.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
 import math
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -126,12 +127,79 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+class _Slot:
+    __slots__ = ("free", "users")
+
+    def __init__(self, size: int) -> None:
+        self.free = asyncio.Semaphore(size)
+        self.users = 0
+
+
+class AddressSlots:
+    """At most ``size`` requests of one client address in progress at once (in this
+    process's event loop); the others wait their turn in the loop, holding no thread, for at
+    most ``wait_seconds``. An address's entry lives only while it has requests in progress.
+    (One app served from several event loops, as tests do, counts per loop.)"""
+
+    def __init__(self, size: int, wait_seconds: float) -> None:
+        self.size = size
+        self.wait_seconds = wait_seconds
+        self._slots: dict[tuple[asyncio.AbstractEventLoop, str], _Slot] = {}
+
+    def in_progress(self, address: str) -> int:
+        slot = self._slots.get((asyncio.get_running_loop(), address))
+        return 0 if slot is None else slot.users
+
+    @contextlib.asynccontextmanager
+    async def hold(self, address: str) -> AsyncIterator[bool]:
+        """Yields True with a slot held, or False when none came free in time."""
+        key = (asyncio.get_running_loop(), address)
+        slot = self._slots.get(key)
+        if slot is None:
+            slot = self._slots[key] = _Slot(self.size)
+        slot.users += 1
+        got = False
+        try:
+            try:
+                async with asyncio.timeout(self.wait_seconds):
+                    await slot.free.acquire()
+                    got = True
+            except TimeoutError:
+                pass
+            yield got
+        finally:
+            if got:
+                slot.free.release()
+            slot.users -= 1
+            if slot.users == 0 and self._slots.get(key) is slot:
+                del self._slots[key]
+
+
+def retry_after(message: Message) -> float:
+    """The ``Retry-After`` seconds of an answer's start message (0.0 when absent)."""
+    for k, v in message.get("headers", ()):
+        if k.lower() == b"retry-after":
+            try:
+                return float(v)
+            except ValueError:
+                return 0.0
+    return 0.0
+
+
 class Security:
     """Adds the security headers, enforces ``max_body_bytes`` and gives every ``/api``
     request a player token (``request.state.token_hash``), setting the cookie when new.
     With ``limits``, refuses at once a new game or a hint whose rate limit this process
     already knows to be spent (:meth:`SharedLimits.precheck`): no body parsing, no
-    database."""
+    database.
+
+    Abusive clients are slowed rather than answered at full speed (docs/security.md,
+    "Slowing limited clients"): a ``429`` is held ``rate_refusal_delay_seconds`` (at most
+    its ``Retry-After``) in the event loop, after the route has finished and released its
+    thread and database session; and the costly requests of one client address run at most
+    ``rate_address_concurrency`` at once per process, held refusals included. A client
+    looping on refused requests then gets at most that many answers per delay. A player
+    who is never refused is never delayed."""
 
     def __init__(
         self, app: ASGIApp, settings: Settings, limits: SharedLimits | None = None
@@ -139,6 +207,12 @@ class Security:
         self.app = app
         self.settings = settings
         self.limits = limits
+        self.delay = settings.rate_refusal_delay_seconds
+        self.slots = (
+            AddressSlots(settings.rate_address_concurrency, wait_seconds=5.0)
+            if settings.rate_address_concurrency > 0
+            else None
+        )
 
     def is_https(self, scope: Scope) -> bool:
         if self.settings.secure_cookies == "always":
@@ -213,22 +287,78 @@ class Security:
         ):
             await self._error(send_with_headers, scope, 415, "unsupported_media_type")
             return
-        if api and self.limits is not None and scope["method"] == "POST":
-            wait = self._precheck(scope, path, token_hash, is_new)
-            if wait > 0:
-                await self._refuse(send_with_headers, scope, wait)
+        costly = (
+            api
+            and scope["method"] == "POST"
+            and (path == "/api/games" or _HINT_PATH.match(path) is not None)
+        )
+        if not costly:
+            await self._app(scope, body_receive, send_with_headers, path, lambda: started)
+            return
+        address = client_address(Request(scope), self.settings)
+        if self.slots is None:
+            await self._costly(scope, body_receive, send_with_headers, path, token_hash,
+                               is_new, address, lambda: started)  # fmt: skip
+            return
+        async with self.slots.hold(address) as got:
+            if not got:  # this address already has its share in progress: refused at once
+                await self._refuse(send_with_headers, scope, self.slots.wait_seconds)
                 return
+            await self._costly(scope, body_receive, send_with_headers, path, token_hash,
+                               is_new, address, lambda: started)  # fmt: skip
+
+    async def _app(
+        self, scope: Scope, receive: Receive, send: Send, path: str, started: Any
+    ) -> None:
         try:
-            await self.app(scope, body_receive, send_with_headers)
+            await self.app(scope, receive, send)
         except Exception:
             # Answered here rather than by Starlette's outermost error middleware, so that
             # a 500 carries the security headers too.
             log.exception("unhandled error on %s %s", scope.get("method"), path)
-            if started:
+            if started():
                 raise
-            await self._error(send_with_headers, scope, 500, "internal_error")
+            await self._error(send, scope, 500, "internal_error")
 
-    def _precheck(self, scope: Scope, path: str, token_hash: str, is_new: bool) -> float:
+    async def _costly(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        path: str,
+        token_hash: str,
+        is_new: bool,
+        address: str,
+        started: Any,
+    ) -> None:
+        """A new game, hint or winnability check: the precheck, then the app; a ``429``
+        (from either) is held back and sent after the refusal delay."""
+        held: list[Message] = []
+
+        async def hold_refusal(message: Message) -> None:
+            if held or (
+                message["type"] == "http.response.start"
+                and message["status"] == 429
+                and self.delay > 0
+            ):
+                held.append(message)
+                return
+            await send(message)
+
+        wait = 0.0 if self.limits is None else self._precheck(path, token_hash, is_new, address)
+        if wait > 0:
+            await self._refuse(hold_refusal, scope, wait)
+        else:
+            # A held answer counts as started: an error after it is raised, not answered.
+            await self._app(scope, receive, hold_refusal, path, lambda: started() or held)
+        if held:
+            # The route is done: its thread and its database session are free. Only this
+            # coroutine waits (a timer in the event loop).
+            await asyncio.sleep(min(self.delay, retry_after(held[0]) or self.delay))
+            for message in held:
+                await send(message)
+
+    def _precheck(self, path: str, token_hash: str, is_new: bool, address: str) -> float:
         """The wait :meth:`SharedLimits.precheck` gives for this request's limits (0.0:
         not refused here)."""
         assert self.limits is not None
@@ -236,11 +366,8 @@ class Security:
             names = ["new_game"]
             if is_new:  # no player yet: a new one (the route checks known tokens too)
                 names.append("new_player")
-        elif _HINT_PATH.match(path):
-            names = ["hint"]
         else:
-            return 0.0
-        address = client_address(Request(scope), self.settings)
+            names = ["hint"]
         return self.limits.precheck(names, token_hash, address)
 
     async def _refuse(self, send: Any, scope: Scope, wait: float) -> None:

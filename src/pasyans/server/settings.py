@@ -99,6 +99,21 @@ class Settings(BaseSettings):
         default=60, ge=0, description="New players one client address may create; 0: no cap."
     )
     rate_new_player_burst: int = Field(default=20, ge=1)
+    rate_refusal_delay_seconds: float = Field(
+        default=1.0,
+        ge=0,
+        le=10,
+        description="A 429 rate_limited answer is held this long (at most its Retry-After) "
+        "before it is sent: a client looping on refused requests is answered at a bounded "
+        "rate. The wait holds no thread and no database connection; 0: answer at once.",
+    )
+    rate_address_concurrency: int = Field(
+        default=4,
+        ge=0,
+        description="Costly requests (new games, hints, winnability checks) of one client "
+        "address in progress at once in one worker, held refusals included; more wait their "
+        "turn (no thread held). 0: no cap.",
+    )
     pool_worker: bool = Field(
         default=True, description="`pasyans serve` also runs `pasyans worker` (the deal pool)."
     )
