@@ -29,7 +29,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
-from pasyans.solver import sampling, spider
+from pasyans.solver import macro, sampling, spider
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
@@ -207,6 +207,9 @@ class Budget:
     widen: bool = False
     safe: bool = False
     lean: bool = False
+    macro: int = 0
+    cap: int = 400
+    stall: int = 0
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -383,9 +386,18 @@ def suggest(
         return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
     if hidden_to_player(spec, state):
         view = visible(spec, state)
+        use_macro = bool(budget.macro and budget.nodes and spider.applies(spec))
+        if use_macro and (budget.stall == 0 or _standing(spec, state, history) >= budget.stall):
+            planned = _macro(spec, state, history, budget)
+            if planned is not None:
+                return planned
         if budget.samples > 0:
             kv = known(spec, state)
             t = sampled(spec, kv, budget)
+            if use_macro and not t.won:
+                planned = _macro(spec, state, history, budget)
+                if planned is not None:
+                    return planned
             avoid = _after_seen(spec, history)
             move = sampling.choose(
                 spec,
@@ -466,6 +478,70 @@ def suggest(
 
 
 _PROJECTIONS: dict[tuple[int, State, object], State] = {}
+
+
+def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
+    """Spider's macro hint (:mod:`pasyans.solver.macro`), or None when no line of
+    visible moves reaches an event and the stock cannot be dealt."""
+    assert budget.nodes is not None
+    kv = known(spec, state)
+    avoid = {_packed(spec, h) for h in history}
+    p = macro.plan(
+        spec,
+        kv,
+        samples=budget.samples,
+        nodes=budget.nodes,
+        width=budget.macro,
+        cap=budget.cap,
+        seed=budget.seed,
+        avoid=avoid,
+        key=budget,
+    )
+    if p is None:
+        return None
+    goal = "deals the stock" if p.deal else "turns a card up or completes a run"
+    goal_ru = "сдаёт карты из колоды" if p.deal else "открывает карту или собирает масть"
+    return Hint(
+        p.move,
+        "macro",
+        None,
+        f"This move starts the line that {goal}; from there a win was found in {p.won} of "
+        f"{p.samples} ways the hidden cards could lie.",
+        f"Этот ход начинает серию, которая {goal_ru}; оттуда победа найдена в {p.won} из "
+        f"{p.samples} вариантов расклада скрытых карт.",
+    )
+
+
+def _moved_on(spec: GameSpec, state: State) -> tuple[int, int, int]:
+    stock = len(state.piles[spec.index["stock"]]) if spec.has_pile("stock") else 0
+    return (sum(state.down), core.cards_on_foundations(spec, state), stock)
+
+
+def _standing(spec: GameSpec, state: State, history: Sequence[State]) -> int:
+    """How many of the last moves played turned nothing up, put nothing away and left the
+    stock alone (read from the history: what the player saw)."""
+    now = _moved_on(spec, state)
+    n = 0
+    for h in reversed(history):
+        if _moved_on(spec, h) != now:
+            break
+        n += 1
+    return n
+
+
+_PACKED: dict[tuple[int, State], macro.View] = {}
+
+
+def _packed(spec: GameSpec, state: State) -> macro.View:
+    """The packed view of a position played (remembered: the history is read at every
+    hint)."""
+    key = (id(spec), state)
+    out = _PACKED.get(key)
+    if out is None:
+        if len(_PACKED) > 200_000:
+            _PACKED.clear()
+        out = _PACKED[key] = macro.packed(spec, _projected(spec, state, known))
+    return out
 
 
 def _planned(spec: GameSpec, view: State, seen: Sequence[State]) -> Hint | None:
