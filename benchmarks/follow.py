@@ -89,6 +89,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", lean" if budget.lean else ""
         text += f", macro {budget.macro} cap {budget.cap}" if budget.macro else ""
         text += f" after {budget.stall} still" if budget.macro and budget.stall else ""
+        text += " eager" if budget.macro and budget.eager else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -126,6 +127,7 @@ def main() -> None:
     ap.add_argument(
         "--stall", type=int, default=0, help="macro only after N moves without progress"
     )
+    ap.add_argument("--eager", action="store_true", help="macro: the deal competes on samples")
     ap.add_argument("--cap", type=int, default=400, help="macro: positions walked")
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
@@ -153,6 +155,7 @@ def main() -> None:
         macro=args.macro,
         cap=args.cap,
         stall=args.stall,
+        eager=args.eager,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -210,6 +210,7 @@ class Budget:
     macro: int = 0
     cap: int = 400
     stall: int = 0
+    eager: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -496,6 +497,7 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
         seed=budget.seed,
         avoid=avoid,
         key=budget,
+        eager=budget.eager,
     )
     if p is None:
         return None

@@ -246,14 +246,24 @@ def value(
     return out
 
 
-def best(valued: Sequence[Valued]) -> Valued | None:
-    """The line won in the most samples; ties: an event before the deal, the nearer mean
-    progress, the better visible score, the shorter line, then notation order."""
+def best(valued: Sequence[Valued], *, eager: bool = False) -> Valued | None:
+    """An event line before the deal (the deal only when no line reaches an event), then
+    the line won in the most samples; ties: the nearer mean progress, the better visible
+    score, the shorter line, then notation order. With ``eager`` the deal competes on the
+    samples like any line (ties still to an event)."""
     if not valued:
         return None
     return min(
         valued,
-        key=lambda v: (v.line.deal, -v.won, v.near, v.line.score, len(v.line.steps), v.line.steps),
+        key=lambda v: (
+            not eager and v.line.deal,
+            -v.won,
+            v.line.deal,
+            v.near,
+            v.line.score,
+            len(v.line.steps),
+            v.line.steps,
+        ),
     )
 
 
@@ -318,6 +328,7 @@ def plan(
     seed: int = 0,
     avoid: Collection[View] = (),
     key: object = None,
+    eager: bool = False,
 ) -> Plan | None:
     """The macro hint for ``view`` (a :func:`sampling.known` Spider position): see the
     module. ``nodes``: each candidate's search budget over all samples together;
@@ -344,7 +355,7 @@ def plan(
         seed=seed,
         avoid=avoid,
     )
-    chosen = best(valued)
+    chosen = best(valued, eager=eager)
     if chosen is None:
         return None
     steps = chosen.line.steps
