@@ -39,7 +39,8 @@ def test_every_line_ends_at_an_event_and_moves_only_face_up_cards(suits: str) ->
             assert pos == ln.end
             # The event is the last step: a card turned up or a run completed.
             assert sum(pos[1]) < sum(before[1]) or pos[3] > before[3]
-            assert not any(c == HIDDEN for col, d in zip(pos[0], pos[1]) for c in col[d + 1 :])
+            above = [c for col, d in zip(pos[0], pos[1], strict=True) for c in col[d + 1 :]]
+            assert HIDDEN not in above
         assert dealt is not None and dealt.deal and dealt.steps[-1] == DEAL
 
 

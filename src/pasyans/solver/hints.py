@@ -190,7 +190,12 @@ class Budget:
     (a move that turns a card up is scored in :func:`sampling.stratified` draws),
     ``widen`` (more moves scored when no candidate keeps every won sample won), ``safe``
     (fewest samples proven lost after the move first) and ``lean`` (no sample won: the
-    move most samples' searches were heading to, :func:`_leaning`)."""
+    move most samples' searches were heading to, :func:`_leaning`). So is the third
+    pass's macro planner (:mod:`pasyans.solver.macro`, Spider, with ``nodes``): ``macro``
+    candidate lines from the samples valued besides the walk's (0: off), ``cap``
+    positions walked, ``stall`` (0: always; else only after that many moves that moved
+    nothing on, or when no sample is won) and ``eager`` (the deal competes on the
+    samples)."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
