@@ -120,3 +120,33 @@ def test_the_macro_follower_makes_progress_until_nothing_is_left() -> None:
     assert len(history) >= 40
     play = follow("spider", {"suits": "1"}, 11, budget, max_moves=60)
     assert play.ended != "stalled" and dict(play.sources).get("macro", 0) > 0
+
+
+def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> None:
+    spec = get_game("spider", {"suits": "4"})
+    samples_, nodes, _ = hints.HINT_BUDGETS["spider", 4]
+    width, cap = hints.MACRO_HINTS["spider", 4]
+    assert hints.product_budget(spec, 0.25).macro == width > 0
+    for suits in ("1", "2"):  # the sampled hint there: the macro planner won less
+        assert hints.product_budget(get_game("spider", {"suits": suits}), 0.25).macro == 0
+    state = initial_state(spec, 9)
+    _clear()
+    mine = suggest(spec, state, seconds=None)
+    _clear()
+    bench = Budget(seconds=None, nodes=nodes, samples=samples_, macro=width, cap=cap)
+    assert mine == suggest(spec, state, budget=bench) and mine.source == "macro"
+
+
+def test_a_time_budget_bounds_the_macro_hint() -> None:
+    import time
+
+    spec = get_game("spider", {"suits": "4"})
+    state = initial_state(spec, 12)
+    _clear()
+    t0 = time.process_time()
+    h = suggest(spec, state, budget=Budget(seconds=0.02, nodes=10**7, samples=8, macro=4))
+    spent = time.process_time() - t0
+    assert h.move is not None and h.source == "macro"
+    # 10 million nodes a search would take minutes: the deadline (half the seconds for
+    # the searches) stopped them after at most one more search and the walk.
+    assert spent < 2.0, spent

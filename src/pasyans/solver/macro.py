@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import heapq
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -148,18 +149,23 @@ def _fill(pos: Pos, sample: Pos, down: tuple[int, ...]) -> Pos:
     return (cols, pos[1], pos[2], pos[3], 0)
 
 
-def _search(game: SpiderGame, pos: Pos, nodes: int) -> tuple[bool, int, Sequence[Step]]:
+def _search(
+    game: SpiderGame, pos: Pos, nodes: int, seconds: float | None = None
+) -> tuple[bool, int, Sequence[Step]]:
     """Whether the full-information search wins from ``pos`` (a sample's position in
     ``game``'s deal) within ``nodes``, the distance of its best position (the stock left
-    aside), and its line (to the win, or to that best position)."""
+    aside), and its line (to the win, or to that best position); ``seconds`` bounds it
+    too."""
     if pos[3] == spider.WON:
         return True, 0, ()
     if compiled is not None:
-        r = compiled.spider_search(game.stock, pos[:4], spider.WON, nodes, 0.0, spider.MEMORY, True)
+        r = compiled.spider_search(
+            game.stock, pos[:4], spider.WON, nodes, seconds or 0.0, spider.MEMORY, True
+        )
         status, line = r["status"], r["line"]
     else:  # pragma: no cover - the reference, when the compiled core is not built
         sub = SpiderGame(game.spec, game.state(pos))
-        f = spider.staged(sub, nodes=nodes, seconds=None, prune=True, use_compiled=False)
+        f = spider.staged(sub, nodes=nodes, seconds=seconds, prune=True, use_compiled=False)
         status, line = f.status, f.line
     if status == "won":
         return True, 0, line
@@ -202,19 +208,30 @@ def value(
     width: int,
     seed: int,
     avoid: Collection[View] = (),
+    deadline: float | None = None,
 ) -> list[Valued]:
     """Search every one of ``count`` samples of ``view`` (a :func:`sampling.known`
     position) from the view; the starts of their lines up to the first event (the
     ``width`` most frequent) and the ``extra`` lines are the candidates, each valued in
     every sample (``nodes`` for each search; a sample whose own line starts with a
-    candidate is won after it without a new search)."""
+    candidate is won after it without a new search). ``deadline`` (``time.process_time``):
+    past it no new search starts; a candidate not valued in every sample is left out."""
+
+    def late() -> bool:
+        return deadline is not None and time.process_time() >= deadline
+
+    def left() -> float | None:
+        return None if deadline is None else max(deadline - time.process_time(), 1e-4)
+
     states = sampling.samples(spec, view, count, seed)
     vgame = SpiderGame(spec, view)
     down = vgame.root[1]
     games = [SpiderGame(spec, s) for s in states]
     found: dict[tuple[Key, bool], tuple[Line, set[int]]] = {}
     for k, g in enumerate(games):
-        w, _, line = _search(g, g.root, nodes)
+        if late():
+            break
+        w, _, line = _search(g, g.root, nodes, left())
         ln = _prefix(vgame, line, avoid)
         if ln is None:
             continue
@@ -228,18 +245,20 @@ def value(
     for ln in extra:
         if (ln.end[:4], ln.deal) not in {(c.end[:4], c.deal) for c, _ in candidates}:
             candidates.append((ln, set()))
-    out = []
+    out: list[Valued] = []
     for c, credited in candidates:
         won = 0
         near = 0
         for k, g in enumerate(games):
+            if late():
+                return out
             if k in credited:
                 won += 1
                 continue
             pos = _fill(c.end, g.root, down)
             if c.deal:
                 pos = g.play(pos, DEAL)
-            w, d, _ = _search(g, pos, nodes)
+            w, d, _ = _search(g, pos, nodes, left())
             won += w
             near += d
         out.append(Valued(c, won, near / max(len(games), 1)))
@@ -329,12 +348,16 @@ def plan(
     avoid: Collection[View] = (),
     key: object = None,
     eager: bool = False,
+    seconds: float | None = None,
 ) -> Plan | None:
     """The macro hint for ``view`` (a :func:`sampling.known` Spider position): see the
     module. ``nodes``: each candidate's search budget over all samples together;
     ``width``: event lines valued; ``cap``: positions walked; ``avoid``: packed views
-    already played (never walked into); ``key``: the budget, for :data:`PLANS`. None
-    when no line reaches an event and the stock cannot be dealt."""
+    already played (never walked into); ``key``: the budget, for :data:`PLANS`;
+    ``seconds``: CPU time for the searches (the answer then depends on the machine; the
+    follower works to ``nodes`` alone). None when no line reaches an event and the stock
+    cannot be dealt, or no candidate could be valued in time."""
+    deadline = None if seconds is None else time.process_time() + seconds
     game = SpiderGame(spec, view)
     root = game.root
     cached = PLANS.get(spec, root, key)
@@ -354,10 +377,13 @@ def plan(
         width=width,
         seed=seed,
         avoid=avoid,
+        deadline=deadline,
     )
     chosen = best(valued, eager=eager)
-    if chosen is None:
-        return None
+    if chosen is None:  # out of time before any candidate was valued: the walk's best
+        if not extra:
+            return None
+        chosen = Valued(extra[0], 0, 0.0)
     steps = chosen.line.steps
     pos = root
     first = None
