@@ -12,7 +12,9 @@
   starts a win in most of them; when none wins, the ranked heuristic on the visible cards.
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
   asking again for the same position costs nothing. The product's hint works to a node
-  budget per game (:data:`HINT_BUDGETS`) within its time cap.
+  budget per game (:data:`HINT_BUDGETS`) within its time cap. Spider 4 suits plans over
+  lines of visible moves to the next card turned up instead (:mod:`macro`,
+  :data:`MACRO_HINTS`), the lines remembered in :data:`macro.PLANS`.
 - While a move is left, the hint names one (the stock when nothing looks useful).
 """
 
