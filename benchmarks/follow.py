@@ -87,6 +87,9 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", widened" if budget.widen else ""
         text += ", safe" if budget.safe else ""
         text += ", lean" if budget.lean else ""
+        text += f", macro {budget.macro} cap {budget.cap}" if budget.macro else ""
+        text += f" after {budget.stall} still" if budget.macro and budget.stall else ""
+        text += " eager" if budget.macro and budget.eager else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -120,6 +123,12 @@ def main() -> None:
     ap.add_argument(
         "--lean", action="store_true", help="Spider: no sample won, follow the searches' progress"
     )
+    ap.add_argument("--macro", type=int, default=0, help="Spider: value N event lines (0: off)")
+    ap.add_argument(
+        "--stall", type=int, default=0, help="macro only after N moves without progress"
+    )
+    ap.add_argument("--eager", action="store_true", help="macro: the deal competes on samples")
+    ap.add_argument("--cap", type=int, default=400, help="macro: positions walked")
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -143,6 +152,10 @@ def main() -> None:
         widen=args.widen,
         safe=args.safe,
         lean=args.lean,
+        macro=args.macro,
+        cap=args.cap,
+        stall=args.stall,
+        eager=args.eager,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -12,7 +12,9 @@
   starts a win in most of them; when none wins, the ranked heuristic on the visible cards.
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
   asking again for the same position costs nothing. The product's hint works to a node
-  budget per game (:data:`HINT_BUDGETS`) within its time cap.
+  budget per game (:data:`HINT_BUDGETS`) within its time cap. Spider 4 suits plans over
+  lines of visible moves to the next card turned up instead (:mod:`macro`,
+  :data:`MACRO_HINTS`), the lines remembered in :data:`macro.PLANS`.
 - While a move is left, the hint names one (the stock when nothing looks useful).
 """
 
@@ -29,7 +31,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
-from pasyans.solver import nivernais, sampling, spider
+from pasyans.solver import macro, nivernais, sampling, spider
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
@@ -190,7 +192,12 @@ class Budget:
     (a move that turns a card up is scored in :func:`sampling.stratified` draws),
     ``widen`` (more moves scored when no candidate keeps every won sample won), ``safe``
     (fewest samples proven lost after the move first) and ``lean`` (no sample won: the
-    move most samples' searches were heading to, :func:`_leaning`)."""
+    move most samples' searches were heading to, :func:`_leaning`). So is the third
+    pass's macro planner (:mod:`pasyans.solver.macro`, Spider, with ``nodes``): ``macro``
+    candidate lines from the samples valued besides the walk's (0: off), ``cap``
+    positions walked, ``stall`` (0: always; else only after that many moves that moved
+    nothing on, or when no sample is won) and ``eager`` (the deal competes on the
+    samples)."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -207,6 +214,10 @@ class Budget:
     widen: bool = False
     safe: bool = False
     lean: bool = False
+    macro: int = 0
+    cap: int = 400
+    stall: int = 0
+    eager: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -245,11 +256,25 @@ the time cap alone. The Winnable? estimate keeps the time cap alone (more search
 its share more exact)."""
 
 
+MACRO_HINTS: dict[tuple[str, int], tuple[int, int]] = {
+    ("spider", 4): (4, 200),
+}
+"""Where the product's hint is the macro planner (:mod:`pasyans.solver.macro`), by (game,
+number of suits): its ``macro`` width and ``cap`` (:class:`Budget`), with the samples and
+nodes of :data:`HINT_BUDGETS`. Spider 4 suits only: the follower won 6 of fresh deals
+5001-5060 with it against 0 with the sampled hint (docs/winnability.md, "A third pass");
+on 1 and 2 suits it won less (23 against 32, 12 against 14 of 40)."""
+
+
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
-    """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` and ``seconds``,
-    whichever ends first."""
-    samples, nodes, escalate = HINT_BUDGETS.get((spec.id, len(spec.deck_suits)), (SAMPLES, None, 1))
-    return Budget(seconds=seconds, nodes=nodes, samples=samples, escalate=escalate)
+    """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
+    :data:`MACRO_HINTS`) and ``seconds``, whichever ends first."""
+    key = (spec.id, len(spec.deck_suits))
+    samples, nodes, escalate = HINT_BUDGETS.get(key, (SAMPLES, None, 1))
+    width, cap = MACRO_HINTS.get(key, (0, Budget.cap))
+    return Budget(
+        seconds=seconds, nodes=nodes, samples=samples, escalate=escalate, macro=width, cap=cap
+    )
 
 
 class Tallies:
@@ -392,9 +417,18 @@ def suggest(
         )
     if hidden_to_player(spec, state):
         view = visible(spec, state)
+        use_macro = bool(budget.macro and budget.nodes and spider.applies(spec))
+        if use_macro and (budget.stall == 0 or _standing(spec, state, history) >= budget.stall):
+            planned = _macro(spec, state, history, budget)
+            if planned is not None:
+                return planned
         if budget.samples > 0:
             kv = known(spec, state)
             t = sampled(spec, kv, budget)
+            if use_macro and not t.won:
+                planned = _macro(spec, state, history, budget)
+                if planned is not None:
+                    return planned
             avoid = _after_seen(spec, history)
             move = sampling.choose(
                 spec,
@@ -475,6 +509,72 @@ def suggest(
 
 
 _PROJECTIONS: dict[tuple[int, State, object], State] = {}
+
+
+def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
+    """Spider's macro hint (:mod:`pasyans.solver.macro`), or None when no line of
+    visible moves reaches an event and the stock cannot be dealt."""
+    assert budget.nodes is not None
+    kv = known(spec, state)
+    avoid = {_packed(spec, h) for h in history}
+    p = macro.plan(
+        spec,
+        kv,
+        samples=budget.samples,
+        nodes=budget.nodes,
+        width=budget.macro,
+        cap=budget.cap,
+        seed=budget.seed,
+        avoid=avoid,
+        key=budget,
+        eager=budget.eager,
+        seconds=None if budget.seconds is None else budget.seconds / 2,
+    )
+    if p is None:
+        return None
+    goal = "deals the stock" if p.deal else "turns a card up or completes a run"
+    goal_ru = "сдаёт карты из колоды" if p.deal else "открывает карту или собирает масть"
+    return Hint(
+        p.move,
+        "macro",
+        None,
+        f"This move starts the line that {goal}; from there a win was found in {p.won} of "
+        f"{p.samples} ways the hidden cards could lie.",
+        f"Этот ход начинает серию, которая {goal_ru}; оттуда победа найдена в {p.won} из "
+        f"{p.samples} вариантов расклада скрытых карт.",
+    )
+
+
+def _moved_on(spec: GameSpec, state: State) -> tuple[int, int, int]:
+    stock = len(state.piles[spec.index["stock"]]) if spec.has_pile("stock") else 0
+    return (sum(state.down), core.cards_on_foundations(spec, state), stock)
+
+
+def _standing(spec: GameSpec, state: State, history: Sequence[State]) -> int:
+    """How many of the last moves played turned nothing up, put nothing away and left the
+    stock alone (read from the history: what the player saw)."""
+    now = _moved_on(spec, state)
+    n = 0
+    for h in reversed(history):
+        if _moved_on(spec, h) != now:
+            break
+        n += 1
+    return n
+
+
+_PACKED: dict[tuple[int, State], macro.View] = {}
+
+
+def _packed(spec: GameSpec, state: State) -> macro.View:
+    """The packed view of a position played (remembered: the history is read at every
+    hint)."""
+    key = (id(spec), state)
+    out = _PACKED.get(key)
+    if out is None:
+        if len(_PACKED) > 200_000:
+            _PACKED.clear()
+        out = _PACKED[key] = macro.packed(spec, _projected(spec, state, known))
+    return out
 
 
 def _planned(spec: GameSpec, view: State, seen: Sequence[State]) -> Hint | None:

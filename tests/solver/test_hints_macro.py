@@ -1,0 +1,152 @@
+"""Spider's macro planner: lines of visible moves that end at an event, valued in samples
+of the hidden cards; it reads only the player's view and history."""
+
+from __future__ import annotations
+
+import pytest
+
+from pasyans.engine.core import apply, initial_state
+from pasyans.rules import get_game
+from pasyans.solver import hints, macro
+from pasyans.solver.follow import follow, progress
+from pasyans.solver.hints import Budget, suggest
+from pasyans.solver.sampling import HIDDEN, known, samples, visible
+from pasyans.solver.spider import DEAL, SpiderGame
+
+
+def _clear() -> None:
+    hints.LINES.clear()
+    hints.TALLIES.clear()
+    macro.PLANS.clear()
+
+
+@pytest.mark.parametrize("suits", ["1", "2", "4"])
+def test_every_line_ends_at_an_event_and_moves_only_face_up_cards(suits: str) -> None:
+    spec = get_game("spider", {"suits": suits})
+    for deal in (3, 4):
+        game = SpiderGame(spec, known(spec, initial_state(spec, deal)))
+        root = game.root
+        avoid = {(game.play(root, st)[0], game.play(root, st)[1]) for st in game.steps(root)[:2]}
+        events, dealt = macro.lines(game, cap=300, avoid=avoid)
+        assert events
+        for ln in events:
+            pos = root
+            for st in ln.steps:
+                assert st != DEAL and st in game.steps(pos)
+                before = pos
+                pos = game.play(pos, st)
+                assert (pos[0], pos[1]) not in avoid
+            assert pos == ln.end
+            # The event is the last step: a card turned up or a run completed.
+            assert sum(pos[1]) < sum(before[1]) or pos[3] > before[3]
+            above = [c for col, d in zip(pos[0], pos[1], strict=True) for c in col[d + 1 :]]
+            assert HIDDEN not in above
+        assert dealt is not None and dealt.deal and dealt.steps[-1] == DEAL
+
+
+def test_the_macro_hint_reads_nothing_hidden() -> None:
+    budget = Budget(seconds=None, nodes=8 * 300, samples=8, macro=3, cap=150, seed=4)
+    for suits in ("1", "4"):
+        spec = get_game("spider", {"suits": suits})
+        for deal in (1, 2):
+            a = initial_state(spec, deal)
+            b = samples(spec, known(spec, a), 1, seed=deal)[0]  # same view, other cards
+            assert a != b and visible(spec, a) == visible(spec, b)
+            out = []
+            for s in (a, b):
+                _clear()
+                out.append(suggest(spec, s, budget=budget))
+            assert out[0] == out[1] and out[0].source == "macro"
+            # After a move of face-up cards, with that history, too.
+            m = out[0].move
+            assert m is not None
+            a2, b2 = apply(spec, a, m), apply(spec, b, m)
+            if visible(spec, a2) == visible(spec, b2):
+                _clear()
+                x = suggest(spec, a2, history=[a], budget=budget)
+                _clear()
+                assert x == suggest(spec, b2, history=[b], budget=budget)
+
+
+def test_asking_again_or_following_the_line_costs_no_new_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = get_game("spider", {"suits": "2"})
+    budget = Budget(seconds=None, nodes=8 * 300, samples=8, macro=3, cap=150)
+    state = initial_state(spec, 7)
+    _clear()
+    first = suggest(spec, state, budget=budget)
+    calls = []
+    real = macro._search
+    monkeypatch.setattr(macro, "_search", lambda *a: calls.append(1) or real(*a))
+    assert suggest(spec, state, budget=budget) == first
+    assert not calls
+    plan = macro.PLANS.get(spec, SpiderGame(spec, known(spec, state)).root, budget)
+    assert plan is not None and plan.move == first.move
+    history, s = [], state
+    for st in plan.steps:  # every position along the chosen line has its next move kept
+        h = suggest(spec, s, history=history, budget=budget)
+        assert h.move == SpiderGame(spec, s).move(st)
+        history.append(s)
+        s = apply(spec, s, h.move)
+    assert not calls
+    assert progress(spec, s) != progress(spec, state)  # the line ended at an event
+
+
+def test_the_macro_follower_makes_progress_until_nothing_is_left() -> None:
+    """Every macro line ends at an event, so the follower moves on: after the moves of
+    the line it is given, something has turned up, been put away or been dealt."""
+    spec = get_game("spider", {"suits": "1"})
+    budget = Budget(seconds=None, nodes=8 * 250, samples=8, macro=3, cap=150)
+    _clear()
+    state = initial_state(spec, 11)
+    history: list = []
+    due: int | None = None
+    mark = progress(spec, state)
+    for i in range(80):
+        h = suggest(spec, state, history=history, budget=budget)
+        if h.move is None or h.source != "macro":
+            break
+        plan = macro.PLANS.get(spec, SpiderGame(spec, known(spec, state)).root, budget)
+        assert plan is not None and plan.move == h.move
+        if due is None:
+            due = i + len(plan.steps)
+        history.append(state)
+        state = apply(spec, state, h.move)
+        if progress(spec, state) != mark:
+            mark, due = progress(spec, state), None
+        else:
+            assert due is not None and i + 1 < due
+    assert len(history) >= 40
+    play = follow("spider", {"suits": "1"}, 11, budget, max_moves=60)
+    assert play.ended != "stalled" and dict(play.sources).get("macro", 0) > 0
+
+
+def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> None:
+    spec = get_game("spider", {"suits": "4"})
+    samples_, nodes, _ = hints.HINT_BUDGETS["spider", 4]
+    width, cap = hints.MACRO_HINTS["spider", 4]
+    assert hints.product_budget(spec, 0.25).macro == width > 0
+    for suits in ("1", "2"):  # the sampled hint there: the macro planner won less
+        assert hints.product_budget(get_game("spider", {"suits": suits}), 0.25).macro == 0
+    state = initial_state(spec, 9)
+    _clear()
+    mine = suggest(spec, state, seconds=None)
+    _clear()
+    bench = Budget(seconds=None, nodes=nodes, samples=samples_, macro=width, cap=cap)
+    assert mine == suggest(spec, state, budget=bench) and mine.source == "macro"
+
+
+def test_a_time_budget_bounds_the_macro_hint() -> None:
+    import time
+
+    spec = get_game("spider", {"suits": "4"})
+    state = initial_state(spec, 12)
+    _clear()
+    t0 = time.process_time()
+    h = suggest(spec, state, budget=Budget(seconds=0.02, nodes=10**7, samples=8, macro=4))
+    spent = time.process_time() - t0
+    assert h.move is not None and h.source == "macro"
+    # 10 million nodes a search would take minutes: the deadline (half the seconds for
+    # the searches) stopped them after at most one more search and the walk.
+    assert spent < 2.0, spent
