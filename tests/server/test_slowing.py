@@ -6,6 +6,7 @@ client that is never refused is never delayed. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import time
 from typing import Any
 
@@ -14,6 +15,15 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from pasyans.server.security import AddressSlots
+
+
+def _run(main: Any) -> Any:
+    """``asyncio.run(main)`` on a fresh event loop in a thread of its own: a test process
+    may already have a loop running in its main thread (Playwright's sync API, from the
+    browser tests that ran earlier in the same pytest worker), where ``asyncio.run``
+    refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main).result()
 
 SPINE = {"game": "spine"}
 
@@ -108,7 +118,7 @@ def test_held_refusals_hold_no_thread_and_no_connection(make_app: Any) -> None:
                 await c.aclose()
         return done
 
-    done = asyncio.run(run())
+    done = _run(run())
     assert done[0] == "move" and done.count("refused") == 12
 
 
@@ -138,7 +148,7 @@ def test_costly_requests_of_one_address_wait_their_turn(make_app: Any) -> None:
             await c.aclose()
         return ended
 
-    ended = asyncio.run(run())
+    ended = _run(run())
     first, second = sorted((ended["a1"], ended["a2"]))
     assert first >= 1.45 and second >= 2.95  # one after the other
     assert 1.45 <= ended["b"] < second  # another address does not wait for them
@@ -191,7 +201,7 @@ def test_address_slots_forget_idle_addresses() -> None:
         assert slots.in_progress("a") == 0 and not slots._slots
         return got
 
-    assert asyncio.run(run()) == [True, True, False, True]
+    assert _run(run()) == [True, True, False, True]
 
 
 def test_one_app_served_from_two_event_loops(make_app: Any) -> None:
