@@ -81,7 +81,7 @@ def test_asking_again_or_following_the_line_costs_no_new_search(
     monkeypatch.setattr(macro, "_search", lambda *a: calls.append(1) or real(*a))
     assert suggest(spec, state, budget=budget) == first
     assert not calls
-    plan = macro.PLANS.get(spec, SpiderGame(spec, known(spec, state)).root, budget)
+    plan = macro.PLANS.get(spec, (SpiderGame(spec, known(spec, state)).root[:4], budget))
     assert plan is not None and plan.move == first.move
     history, s = [], state
     for st in plan.steps:  # every position along the chosen line has its next move kept
@@ -107,7 +107,7 @@ def test_the_macro_follower_makes_progress_until_nothing_is_left() -> None:
         h = suggest(spec, state, history=history, budget=budget)
         if h.move is None or h.source != "macro":
             break
-        plan = macro.PLANS.get(spec, SpiderGame(spec, known(spec, state)).root, budget)
+        plan = macro.PLANS.get(spec, (SpiderGame(spec, known(spec, state)).root[:4], budget))
         assert plan is not None and plan.move == h.move
         if due is None:
             due = i + len(plan.steps)

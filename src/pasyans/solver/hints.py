@@ -20,9 +20,7 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -32,6 +30,7 @@ from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
 from pasyans.solver import macro, nivernais, sampling, spider
+from pasyans.solver.recent import Recent
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
@@ -70,45 +69,36 @@ class Lines:
     positions are stored, so nothing here can leak a hidden card."""
 
     def __init__(self, size: int = 100_000) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._data: OrderedDict[tuple[int, State], tuple[GameSpec, Move | None]] = OrderedDict()
+        self._memory: Recent[tuple[Move | None]] = Recent(size)  # (None,): proven lost
+
+    @property
+    def size(self) -> int:
+        return self._memory.size
 
     def get(self, spec: GameSpec, state: State) -> tuple[bool, Move | None]:
         """``(True, move)``: a win starts with ``move``; ``(True, None)``: proven lost;
         ``(False, None)``: nothing known."""
-        key = (id(spec), state)
-        with self._lock:
-            entry = self._data.get(key)
-            if entry is None or entry[0] is not spec:
-                return False, None
-            self._data.move_to_end(key)
-            return True, entry[1]
-
-    def _put(self, spec: GameSpec, state: State, move: Move | None) -> None:
-        key = (id(spec), state)
-        self._data[key] = (spec, move)
-        self._data.move_to_end(key)
-        while len(self._data) > self.size:
-            self._data.popitem(last=False)
+        entry = self._memory.get(spec, state)
+        if entry is None:
+            return False, None
+        return True, entry[0]
 
     def won(
         self, spec: GameSpec, state: State, moves: Sequence[Move], keep: int | None = None
     ) -> None:
         """Remember the win ``moves`` from ``state``: each position on it (the first
         ``keep`` of them when given), its next move."""
-        with self._lock:
-            for m in moves[:keep]:
-                self._put(spec, state, m)
-                state = core.apply(spec, state, m)
+        line: list[tuple[State, tuple[Move | None]]] = []
+        for m in moves[:keep]:
+            line.append((state, (m,)))
+            state = core.apply(spec, state, m)
+        self._memory.put_all(spec, line)
 
     def lost(self, spec: GameSpec, state: State) -> None:
-        with self._lock:
-            self._put(spec, state, None)
+        self._memory.put(spec, state, (None,))
 
     def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
+        self._memory.clear()
 
 
 LINES = Lines()
@@ -277,39 +267,15 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     )
 
 
-class Tallies:
-    """The sampled searches already made, by (spec, what the player knows, budget):
-    asking again for the same position, or the Winnable? estimate after a hint with the
-    same budget, costs nothing. Bounded, least recently used first out, thread-safe. The
-    key holds only what the player knows, so nothing here can leak a hidden card."""
+class Tallies(Recent[sampling.Tally]):
+    """The sampled searches already made, keyed by what the player knows and the budget
+    (``(view, budget)``): asking again for the same position, or the Winnable? estimate
+    after a hint with the same budget, costs nothing. Bounded, least recently used first
+    out, thread-safe. The key holds only what the player knows, so nothing here can leak a
+    hidden card."""
 
     def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._data: OrderedDict[tuple[int, State, Budget], tuple[GameSpec, sampling.Tally]] = (
-            OrderedDict()
-        )
-
-    def get(self, spec: GameSpec, view: State, budget: Budget) -> sampling.Tally | None:
-        key = (id(spec), view, budget)
-        with self._lock:
-            entry = self._data.get(key)
-            if entry is None or entry[0] is not spec:
-                return None
-            self._data.move_to_end(key)
-            return entry[1]
-
-    def put(self, spec: GameSpec, view: State, budget: Budget, t: sampling.Tally) -> None:
-        key = (id(spec), view, budget)
-        with self._lock:
-            self._data[key] = (spec, t)
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
+        super().__init__(size)
 
 
 TALLIES = Tallies()
@@ -320,7 +286,7 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
     :func:`sampling.known` position), remembered in :data:`TALLIES`. With
     ``budget.escalate``, when no sample is won and some are undecided, the samples are
     searched again with that many times the nodes (within the same time limit)."""
-    t = TALLIES.get(spec, view, budget)
+    t = TALLIES.get(spec, (view, budget))
     if t is None:
         seconds, nodes = budget.share()
         deadline = None
@@ -330,7 +296,7 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
         t = _tally(spec, view, budget, seconds, nodes, deadline)
         if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
             t = _tally(spec, view, budget, seconds, nodes * budget.escalate, deadline)
-        TALLIES.put(spec, view, budget, t)
+        TALLIES.put(spec, (view, budget), t)
     return t
 
 

@@ -28,9 +28,7 @@ from it and the positions already played are read.
 from __future__ import annotations
 
 import heapq
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -43,6 +41,7 @@ try:
     from pasyans.solver import _core as compiled
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
+from pasyans.solver.recent import Recent
 from pasyans.solver.sampling import HIDDEN
 from pasyans.solver.spider import DEAL, Cols, Pos, SpiderGame, Step
 
@@ -297,40 +296,10 @@ class Plan:
     deal: bool
 
 
-class Plans:
-    """Chosen lines by (spec, packed view, budget): each position along a chosen line
-    keeps its next step, so following a plan, or asking again, costs no new search.
-    Bounded, least recently used first out, thread-safe; keys hold only the player's
-    view."""
-
-    def __init__(self, size: int = 20_000) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._data: OrderedDict[tuple[int, Key, object], tuple[GameSpec, Plan]] = OrderedDict()
-
-    def get(self, spec: GameSpec, pos: Pos, key: object) -> Plan | None:
-        k = (id(spec), pos[:4], key)
-        with self._lock:
-            e = self._data.get(k)
-            if e is None or e[0] is not spec:
-                return None
-            self._data.move_to_end(k)
-            return e[1]
-
-    def put(self, spec: GameSpec, pos: Pos, key: object, plan: Plan) -> None:
-        k = (id(spec), pos[:4], key)
-        with self._lock:
-            self._data[k] = (spec, plan)
-            self._data.move_to_end(k)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-PLANS = Plans()
+PLANS: Recent[Plan] = Recent(20_000)
+"""Chosen lines by (spec, packed view ``pos[:4]``, budget): each position along a chosen
+line keeps its next step, so following a plan, or asking again, costs no new search. Keys
+hold only the player's view."""
 
 EXTRA = 2
 """Event lines of the visible walk valued besides the samples' own lines."""
@@ -360,7 +329,7 @@ def plan(
     deadline = None if seconds is None else time.process_time() + seconds
     game = SpiderGame(spec, view)
     root = game.root
-    cached = PLANS.get(spec, root, key)
+    cached = PLANS.get(spec, (root[:4], key))
     if cached is not None:
         nxt = game.play(root, cached.steps[0])
         if (nxt[0], nxt[1]) not in avoid:
@@ -386,17 +355,15 @@ def plan(
         chosen = Valued(extra[0], 0, 0.0)
     steps = chosen.line.steps
     pos = root
-    first = None
+    plans: list[tuple[object, Plan]] = []
     for j, st in enumerate(steps):
-        p = Plan(game.move(st), steps[j:], chosen.won, samples, chosen.line.deal)
-        if first is None:
-            first = p
-        PLANS.put(spec, pos, key, p)
+        plan = Plan(game.move(st), steps[j:], chosen.won, samples, chosen.line.deal)
+        plans.append(((pos[:4], key), plan))
         if st == DEAL:
             break
         pos = game.play(pos, st)
-    assert first is not None
-    return first
+    PLANS.put_all(spec, plans)
+    return plans[0][1]
 
 
 def packed(spec: GameSpec, view: State) -> View:

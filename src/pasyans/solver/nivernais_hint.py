@@ -16,10 +16,7 @@ the foundations (the game's score).
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from pasyans.engine import core
@@ -28,43 +25,27 @@ from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 from pasyans.solver import nivernais as nv
 from pasyans.solver import sampling
+from pasyans.solver.recent import Recent
 from pasyans.solver.sampling import HIDDEN
 
 if TYPE_CHECKING:
     from pasyans.solver.hints import Hint
 
 
-class Lines:
+class Lines(Recent[tuple[Move, bool]]):
     """Moves of lines already searched, by packed position key: ``(move, won)``.
     Bounded (least recently used out), thread-safe."""
 
-    def __init__(self, size: int = 20_000) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._data: OrderedDict[Hashable, tuple[Move, bool]] = OrderedDict()
-
-    def get(self, k: Hashable) -> tuple[Move, bool] | None:
-        with self._lock:
-            v = self._data.get(k)
-            if v is not None:
-                self._data.move_to_end(k)
-            return v
-
-    def put(self, spec: GameSpec, state: State, moves: tuple[Move, ...], won: bool) -> None:
-        with self._lock:
-            for m in moves:
-                self._data[nv.key(nv.pack(spec, state))] = (m, won)
-                self._data.move_to_end(nv.key(nv.pack(spec, state)))
-                state = core.apply(spec, state, m)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
+    def line(self, spec: GameSpec, state: State, moves: tuple[Move, ...], won: bool) -> None:
+        """Remember each position of the line ``moves`` from ``state``, its next move."""
+        items = []
+        for m in moves:
+            items.append((nv.key(nv.pack(spec, state)), (m, won)))
+            state = core.apply(spec, state, m)
+        self.put_all(spec, items)
 
 
-LINES = Lines()
+LINES = Lines(20_000)
 """The lines of full-information hints (every card known: nothing hidden is kept)."""
 
 FULL_NODES = 8_000
@@ -81,7 +62,7 @@ def known_move(
     """For a position whose every card the player knows: the first move of the search's
     line and whether it is winnable (True: a win was found; False: proven lost; None:
     unknown), or None when no move is left."""
-    hit = LINES.get(nv.key(nv.pack(spec, state)))
+    hit = LINES.get(spec, nv.key(nv.pack(spec, state)))
     if hit is not None:
         return hit[0], (True if hit[1] else None)
     if nodes is None and seconds is None:
@@ -93,7 +74,7 @@ def known_move(
             return None
         return moves[0], (False if outcome == "lost" else None)
     played = nv.engine_line(spec, state, line)
-    LINES.put(spec, state, played, outcome == "won")
+    LINES.line(spec, state, played, outcome == "won")
     verdict = {"won": True, "lost": False}.get(outcome)
     return played[0], verdict
 
