@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pasyans.engine import core
@@ -384,15 +384,20 @@ def suggest(
     if hidden_to_player(spec, state):
         view = visible(spec, state)
         use_macro = bool(budget.macro and budget.nodes and spider.applies(spec))
+        planner = budget  # the macro planner's and the samples' shares of the time
+        if use_macro and budget.seconds is not None:
+            planner = replace(budget, seconds=budget.seconds / 2)
+        macro_tried = False
         if use_macro and (budget.stall == 0 or _standing(spec, state, history) >= budget.stall):
-            planned = _macro(spec, state, history, budget)
+            planned = _macro(spec, state, history, planner)
             if planned is not None:
                 return planned
+            macro_tried = True  # no line (it would find none again): not asked twice
         if budget.samples > 0:
             kv = known(spec, state)
-            t = sampled(spec, kv, budget)
-            if use_macro and not t.won:
-                planned = _macro(spec, state, history, budget)
+            t = sampled(spec, kv, planner)
+            if use_macro and not t.won and not macro_tried:
+                planned = _macro(spec, state, history, planner)
                 if planned is not None:
                     return planned
             avoid = _after_seen(spec, history)
@@ -494,7 +499,7 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
         avoid=avoid,
         key=budget,
         eager=budget.eager,
-        seconds=None if budget.seconds is None else budget.seconds / 2,
+        seconds=budget.seconds,
     )
     if p is None:
         return None
