@@ -61,7 +61,7 @@ def test_with_no_sample_won_the_hint_follows_the_searches_and_reads_nothing_hidd
         hints.TALLIES.clear()
         out.append(suggest(spec, s, budget=budget))
     assert out[0] == out[1]
-    t = hints.TALLIES.get(spec, view, budget)
+    t = hints.TALLIES.get(spec, (view, budget))
     assert t is not None and t.won == 0 and t.leans
     assert out[0].source == "leaning" and out[0].move == t.leans[0][0]
     # Without lean: the visible heuristic, as before.
