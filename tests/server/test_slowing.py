@@ -223,19 +223,3 @@ def test_one_app_served_from_two_event_loops(make_app: Any) -> None:
         for t in threads:
             t.join()
     assert statuses.count(201) == 20
-
-
-def test_the_worker_switches_threads_every_millisecond(make_app: Any) -> None:
-    """While the app runs, a thread that runs Python hands the GIL over after
-    ``switch_interval_ms`` (1 ms; Python's default is 5 ms), so a move's thread coming back
-    from the database waits less behind a costly request's; the interval is restored at
-    shutdown."""
-    import sys
-
-    before = sys.getswitchinterval()
-    with TestClient(make_app()):
-        assert sys.getswitchinterval() == 0.001
-    assert sys.getswitchinterval() == before
-    with TestClient(make_app(switch_interval_ms=2.5)):
-        assert sys.getswitchinterval() == 0.0025
-    assert sys.getswitchinterval() == before

@@ -7,7 +7,6 @@ environment variables (what ``pasyans serve`` runs in every worker).
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,8 +38,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """At startup, start this worker's search processes in the background (the first hint
     then does not wait for them) and, on SQLite, the WAL checkpoints' thread
     (:mod:`pasyans.server.checkpoint`); at shutdown, stop them: left running, the search
-    processes (and their forkserver) outlived the server after a SIGTERM. While it runs,
-    the interpreter's switch interval is ``switch_interval_ms``."""
+    processes (and their forkserver) outlived the server after a SIGTERM."""
     from pasyans.server.solving import SEARCHES
 
     processes = app.state.settings.solver_processes if app.state.settings.solver_prestart else 0
@@ -50,12 +48,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     checkpointer = Checkpointer(app.state.engine, busy_seconds=app.state.settings.db_busy_seconds)
     checkpointer.start()
     app.state.checkpointer = checkpointer
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(app.state.settings.switch_interval_ms / 1000)
     try:
         yield
     finally:
-        sys.setswitchinterval(switch)
         checkpointer.close()
         SEARCHES.shutdown()
 

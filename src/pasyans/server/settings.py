@@ -114,15 +114,6 @@ class Settings(BaseSettings):
         "address in progress at once in one worker, held refusals included; more wait their "
         "turn (no thread held). 0: no cap.",
     )
-    switch_interval_ms: float = Field(
-        default=1.0,
-        gt=0,
-        le=100,
-        description="The web worker's interpreter switch interval (sys.setswitchinterval), "
-        "in ms: how long a thread that runs Python keeps the GIL while another waits for it. "
-        "Python's default, 5 ms, made a move wait behind a costly request's thread at "
-        "every return from the database (docs/performance.md).",
-    )
     pool_worker: bool = Field(
         default=True, description="`pasyans serve` also runs `pasyans worker` (the deal pool)."
     )
