@@ -47,6 +47,25 @@ def test_a_known_position_hint_follows_its_line_without_new_searches(
     assert again.move is not None and calls == []
 
 
+def test_a_known_position_keeps_only_the_start_of_a_long_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The replay of a found line through the engine runs after the search's deadline, so
+    only its first ``LINE_KEPT`` moves are replayed and remembered, however long the line."""
+    spec = get_game("nivernais")
+    state = _after_first_redeal(5003)
+    replayed: list[int] = []
+    real = nv.engine_line
+    monkeypatch.setattr(
+        nv, "engine_line", lambda sp, st, line: replayed.append(len(line)) or real(sp, st, line)
+    )
+    monkeypatch.setattr(nivernais_hint, "LINE_KEPT", 3)
+    nivernais_hint.LINES.clear()
+    first = suggest(spec, state, budget=BUDGET)
+    assert first.source == "solver" and replayed == [4]
+    assert len(nivernais_hint.LINES) == 3
+
+
 def test_a_lost_position_still_names_the_move_towards_the_most_cards() -> None:
     lost = None
     for seed in range(1, 40):
