@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spine_locks import random_spines
 from test_backbone_search import spine_endgame
 
 from pasyans.cards import SplitMix64
@@ -216,29 +217,11 @@ def test_the_compiled_dead_spine_test_is_the_reference(seed: int) -> None:
     from pasyans.solver import _core
 
     spec = get_game("backbone-classic")
-    rng = SplitMix64(seed)
-    tops: list[int] = []
-    per_suit = [0, 0, 0, 0]
-    for _ in range(8):
-        suit = rng.below(4)
-        if per_suit[suit] < 2 and rng.below(3):
-            per_suit[suit] += 1
-            tops.append(((rng.below(13)) << 2) | suit)
-        else:
-            tops.append(-1)
-    rest = [c for c in range(52) for _ in range(2)]
-    for t in tops:
-        for c in range(t & 3, t + 1, 4) if t >= 0 else ():
-            rest.remove(c)
-    for j in range(len(rest) - 1, 0, -1):
-        r = rng.below(j + 1)
-        rest[j], rest[r] = rest[r], rest[j]
-    na, nb, nt = rng.below(12), rng.below(12), rng.below(2)
-    pa, pb = tuple(rest[:na]), tuple(rest[na : na + nb])
-    tail = tuple(rest[na + nb : na + nb + nt])
+    r = random_spines(seed)
+    pa, pb, tail, tops = r.pa, r.pb, r.tail, r.tops
     piles: list[tuple[int, ...]] = [() for _ in spec.piles]
     k = knowledge_for(spec)
-    piles[spec.index["stock"]] = tuple(rest[na + nb + nt :])
+    piles[spec.index["stock"]] = r.rest
     for f, t in zip(k.foundations, tops, strict=True):
         piles[f] = tuple(range(t & 3, t + 1, 4)) if t >= 0 else ()
     piles[k.spines[0]], piles[k.spines[1]] = pa, pb

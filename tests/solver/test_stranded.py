@@ -8,6 +8,7 @@ exhaustive search of the real game; the compiled twin (``engine_dead``) against 
 from __future__ import annotations
 
 from solver_endgames import exhaustive
+from spine_locks import random_spines
 
 from pasyans.cards import SplitMix64
 from pasyans.engine.core import initial_state
@@ -64,27 +65,7 @@ def plain_relaxed_stuck(
 
 def random_lock(seed: int) -> Lock:
     """Random spine piles (up to 11 cards each), tailbone and foundations of two decks."""
-    rng = SplitMix64(seed)
-    tops: list[int] = []
-    per_suit = [0, 0, 0, 0]
-    for _ in range(8):
-        suit = rng.below(4)
-        if per_suit[suit] < 2 and rng.below(3):
-            per_suit[suit] += 1
-            tops.append((rng.below(13) << 2) | suit)
-        else:
-            tops.append(-1)
-    rest = [c for c in range(52) for _ in range(2)]
-    for t in tops:
-        for c in range(t & 3, t + 1, 4) if t >= 0 else ():
-            rest.remove(c)
-    for j in range(len(rest) - 1, 0, -1):
-        r = rng.below(j + 1)
-        rest[j], rest[r] = rest[r], rest[j]
-    na, nb, nt = rng.below(12), rng.below(12), rng.below(2)
-    pa, pb = tuple(rest[:na]), tuple(rest[na : na + nb])
-    tail = tuple(rest[na + nb : na + nb + nt])
-    return pa, pb, tail, tuple(sorted(tops))
+    return random_spines(seed).lock
 
 
 SEEDS = range(1, 3001)
