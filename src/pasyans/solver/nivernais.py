@@ -31,6 +31,7 @@ from pasyans.engine.core import apply, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Foundations, GameSpec, PileKind, Stock
+from pasyans.solver.updown import cells_overflow
 
 Cols = tuple[tuple[int, ...], ...]
 Pos = tuple[Cols, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
@@ -260,28 +261,14 @@ def dead(pos: Pos) -> bool:
                 row[(card >> 2) + 1] = i  # the copy nearest the top, reached first
         if not first:
             continue
-        waiting = [0] * (len(pile) + 1)
-        for card in cells:
-            row = first.get(card & 3)
-            if row is not None:
-                rel = _release(card, row, up, down)
-                if rel >= 0:
-                    waiting[rel + 1] += 1
         deepest = min(min(row) for row in first.values())
-        for j in range(deepest + 1, len(pile)):
-            card = pile[j]
+
+        def release(card: int, first: dict[int, list[int]] = first) -> int:
             row = first.get(card & 3)
-            if row is None:
-                continue
-            rel = _release(card, row, up, down)
-            if 0 <= rel < j:
-                waiting[rel + 1] += 1
-                waiting[j + 1] -= 1
-        running = 0
-        for q in range(len(pile)):
-            running += waiting[q]
-            if running > CELLS:
-                return True
+            return -1 if row is None else _release(card, row, up, down)
+
+        if cells_overflow(pile, cells, deepest, release, CELLS):
+            return True
     return False
 
 

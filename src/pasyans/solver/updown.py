@@ -10,6 +10,9 @@ the down one at ``d`` (14 when empty), a card of rank ``r`` has two homes while
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
+
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
@@ -129,7 +132,7 @@ def dead(
         if c >= 0:
             only[c].setdefault(card & 3, []).append(((card >> 2) + 1, shallow[card]))
 
-    def release(card: int, held: dict[int, list[tuple[int, int]]]) -> int:
+    def release(held: dict[int, list[tuple[int, int]]], card: int) -> int:
         """The depth of the column to reach before ``card`` can go up, or -1."""
         s = card & 3
         here = held.get(s)
@@ -152,25 +155,40 @@ def dead(
         pile = piles[c]
         if not held or len(pile) < 2:
             continue
-        # waiting[q] (a difference array): cards in a cell when index q leaves.
-        waiting = [0] * (len(pile) + 1)
-        for card in cell_cards:
-            if card & 3 in held:
-                rel = release(card, held)
-                if rel >= 0:
-                    waiting[rel + 1] += 1
         deepest = min(i for here in held.values() for _, i in here)
-        for j in range(deepest + 1, len(pile)):
-            card = pile[j]
-            if card & 3 not in held:
-                continue
-            rel = release(card, held)
-            if 0 <= rel < j:
-                waiting[rel + 1] += 1
-                waiting[j + 1] -= 1
-        running = 0
-        for q in range(len(pile)):
-            running += waiting[q]
-            if running > cells:
-                return True
+        waits = functools.partial(release, held)
+        if cells_overflow(pile, cell_cards, deepest, waits, cells):
+            return True
+    return False
+
+
+def cells_overflow(
+    pile: Sequence[int],
+    cell_cards: Sequence[int],
+    deepest: int,
+    release: Callable[[int], int],
+    cells: int,
+) -> bool:
+    """Whether digging ``pile`` down to its cards needs more than ``cells`` cells at
+    once. ``release(card)``: the depth of the column to reach before ``card`` can go up,
+    or -1 when it does not wait on this column. A card already in a cell waits there
+    until its depth is reached; a card of the column above ``deepest`` (the deepest card
+    the foundations wait for) whose depth lies below its own must wait in a cell from its
+    own index to that depth."""
+    # waiting[q] (a difference array): cards in a cell when index q leaves.
+    waiting = [0] * (len(pile) + 1)
+    for card in cell_cards:
+        rel = release(card)
+        if rel >= 0:
+            waiting[rel + 1] += 1
+    for j in range(deepest + 1, len(pile)):
+        rel = release(pile[j])
+        if 0 <= rel < j:
+            waiting[rel + 1] += 1
+            waiting[j + 1] -= 1
+    running = 0
+    for q in range(len(pile)):
+        running += waiting[q]
+        if running > cells:
+            return True
     return False
