@@ -90,6 +90,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", macro {budget.macro} cap {budget.cap}" if budget.macro else ""
         text += f" after {budget.stall} still" if budget.macro and budget.stall else ""
         text += " eager" if budget.macro and budget.eager else ""
+        text += f", playout {budget.playout}" if budget.playout else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -129,6 +130,9 @@ def main() -> None:
     )
     ap.add_argument("--eager", action="store_true", help="macro: the deal competes on samples")
     ap.add_argument("--cap", type=int, default=400, help="macro: positions walked")
+    ap.add_argument(
+        "--playout", type=int, default=0, help="no sample won: score moves by N-node searches"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -156,6 +160,7 @@ def main() -> None:
         cap=args.cap,
         stall=args.stall,
         eager=args.eager,
+        playout=args.playout,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
