@@ -91,6 +91,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f" after {budget.stall} still" if budget.macro and budget.stall else ""
         text += " eager" if budget.macro and budget.eager else ""
         text += f", playout {budget.playout}" if budget.playout else ""
+        text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -133,6 +134,7 @@ def main() -> None:
     ap.add_argument(
         "--playout", type=int, default=0, help="no sample won: score moves by N-node searches"
     )
+    ap.add_argument("--dives", type=int, default=1, help="playout: N restarting dives")
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -161,6 +163,7 @@ def main() -> None:
         stall=args.stall,
         eager=args.eager,
         playout=args.playout,
+        dives=args.dives,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

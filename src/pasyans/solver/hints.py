@@ -190,7 +190,7 @@ class Budget:
     samples). ``playout`` (packed games, Backbone classic in the product): when no sample
     is won, every move scored by how many cards a search of that many positions after it
     brings home in each sample (:mod:`pasyans.solver.playout`; 0: off, the ranked
-    heuristic)."""
+    heuristic), in ``dives`` restarting dives (1: one plain dive)."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -212,6 +212,7 @@ class Budget:
     stall: int = 0
     eager: bool = False
     playout: int = 0
+    dives: int = 1
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -528,6 +529,7 @@ def _played_out(
         avoid=avoid,
         rank=lambda m: _value(spec, view, m, core.apply(spec, view, m)),
         key=budget,
+        dives=budget.dives,
     )
 
 

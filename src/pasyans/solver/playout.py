@@ -26,7 +26,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import packed
+from pasyans.solver import packed, search
 from pasyans.solver.recent import Recent
 
 try:
@@ -58,21 +58,24 @@ def _domain(spec: GameSpec, sample: State) -> packed.PackedDomain:
 
 
 def reach(
-    spec: GameSpec, state: State, nodes: int, deadline: float | None = None
+    spec: GameSpec, state: State, nodes: int, deadline: float | None = None, dives: int = 1
 ) -> tuple[str, int]:
     """The outcome of a search of ``nodes`` positions from the full-information ``state``
     and the most cards on the foundations of any position it reached (all of them when
-    won)."""
+    won). ``dives`` 1: one plain depth-first dive (the solver's first dive, cut short);
+    more: the solver's restarts, each dive of ``nodes // dives`` positions (times the
+    Luby sequence) with its move order perturbed."""
     d = _domain(spec, state)
+    share = nodes if dives <= 1 else max(nodes // dives, 1)
     outcome, _, best = compiled.engine_reach(
         d.core,
         packed.pack(state),
         nodes,
         -1.0 if deadline is None else deadline,
-        nodes,  # one plain dive: the search's first dive is longer than any playout
-        nodes,
-        0.0,
-        0.0,
+        share,
+        share,
+        0.0 if dives <= 1 else search.DETOUR,
+        0.0 if dives <= 1 else search.EARLY,
         True if d.dead else None,
         {},
         packed.LOCKS,
@@ -88,13 +91,14 @@ def scores(
     nodes: int,
     seconds: float | None = None,
     key: object = None,
+    dives: int = 1,
 ) -> Scores:
     """Each legal move of ``view`` (a :func:`sampling.known` position) with the sum, over
     the samples ``states`` (completions of ``view``), of the most cards on the foundations
-    that a search of ``nodes`` positions reaches after it. Within ``seconds``: the samples
-    are taken one at a time, every move scored in each, and a sample the time cut short
-    counts for no move (none scored: empty). Remembered in :data:`SCORES` under
-    ``(view, key)`` (unless cut short)."""
+    that a search of ``nodes`` positions reaches after it (:func:`reach`, with ``dives``).
+    Within ``seconds``: the samples are taken one at a time, every move scored in each,
+    and a sample the time cut short counts for no move (none scored: empty). Remembered
+    in :data:`SCORES` under ``(view, key)`` (unless cut short)."""
     found = SCORES.get(spec, (view, key))
     if found is not None:
         return found
@@ -112,7 +116,7 @@ def scores(
             if core.is_won(spec, after):
                 row.append(core.cards_on_foundations(spec, after))
             else:
-                row.append(reach(spec, after, nodes, deadline)[1])
+                row.append(reach(spec, after, nodes, deadline, dives)[1])
             if deadline is not None and time.perf_counter() > deadline:
                 cut = True
                 break
@@ -136,13 +140,14 @@ def choose(
     avoid: Collection[State] = (),
     rank: Callable[[Move], int] = lambda m: 0,
     key: object = None,
+    dives: int = 1,
 ) -> Move | None:
     """The move of :func:`scores` with the highest score, never one back to a position in
     ``avoid`` (already played); ties to the highest ``rank`` (the visible heuristic's),
     then notation order. None when no move is scored."""
     scored = [
         (m, n)
-        for m, n in scores(spec, view, states, nodes=nodes, seconds=seconds, key=key)
+        for m, n in scores(spec, view, states, nodes=nodes, seconds=seconds, key=key, dives=dives)
         if core.apply(spec, view, m) not in avoid
     ]
     if not scored:
