@@ -107,3 +107,11 @@ def test_a_time_budget_leaves_moves_unscored() -> None:
     assert playout.scores(spec, view, states, nodes=50_000, seconds=0.0, key="t") == ()
     assert playout.SCORES.get(spec, (view, "t")) is None  # a cut answer is not remembered
     assert playout.applies(spec, states[0]) and not packed.applies(spec, view)
+
+
+def test_the_products_backbone_classic_hint_plays_out() -> None:
+    spec = get_game("backbone-classic", {})
+    nodes = hints.PLAYOUT_HINTS["backbone-classic", 4]
+    assert nodes > 0 and hints.product_budget(spec, 0.2).playout == nodes
+    for game, options in [("backbone", {}), ("spider", {"suits": "1"}), ("nivernais", {})]:
+        assert hints.product_budget(get_game(game, options), 0.2).playout == 0
