@@ -17,7 +17,9 @@ bound)::
 
 (``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
 ``--stratify``, ``--widen``, ``--safe`` and ``--lean`` are the measured and rejected
-variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.)
+variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.
+``--playout 1000`` is the product's Backbone classic hint when no sample is won;
+``--dives`` splits those searches into restarting dives, measured and rejected.)
 
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
