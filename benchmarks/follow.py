@@ -17,7 +17,9 @@ bound)::
 
 (``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
 ``--stratify``, ``--widen``, ``--safe`` and ``--lean`` are the measured and rejected
-variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.)
+variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.
+``--playout 1000`` is the product's Backbone classic hint when no sample is won;
+``--dives`` splits those searches into restarting dives, measured and rejected.)
 
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
@@ -90,6 +92,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", macro {budget.macro} cap {budget.cap}" if budget.macro else ""
         text += f" after {budget.stall} still" if budget.macro and budget.stall else ""
         text += " eager" if budget.macro and budget.eager else ""
+        text += f", playout {budget.playout}" if budget.playout else ""
+        text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -129,6 +133,10 @@ def main() -> None:
     )
     ap.add_argument("--eager", action="store_true", help="macro: the deal competes on samples")
     ap.add_argument("--cap", type=int, default=400, help="macro: positions walked")
+    ap.add_argument(
+        "--playout", type=int, default=0, help="no sample won: score moves by N-node searches"
+    )
+    ap.add_argument("--dives", type=int, default=1, help="playout: N restarting dives")
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -156,6 +164,8 @@ def main() -> None:
         cap=args.cap,
         stall=args.stall,
         eager=args.eager,
+        playout=args.playout,
+        dives=args.dives,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -1516,6 +1516,7 @@ typedef struct {
     size_t khcap;
     int32_t *tarjan;
     size_t nt, tcap;
+    int best; /* the most cards on the foundations of any position expanded */
 } Search;
 
 static double now(void)
@@ -1610,6 +1611,8 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
     for (int x = 0; x < S->s->nfound; x++)
         up += f->pos.len[S->s->founds[x]];
     f->up = up;
+    if (up > S->best)
+        S->best = up;
     f->entry = entry;
     f->low = index;
     f->move = move;
@@ -1746,7 +1749,7 @@ done:
  * callable (packed position -> bool) or None, its answers kept in ``locks`` by what it
  * reads (engine_lock), which is emptied when it holds ``locks_max``; or True: the compiled
  * dead-spine test (fp_dead, Backbone classic), ``locks`` unused. */
-PyObject *engine_restarts(PyObject *self, PyObject *args)
+static PyObject *restarts(PyObject *args, int reach)
 {
     PyObject *cap, *dead, *locks;
     Py_buffer b;
@@ -1819,7 +1822,10 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
         if (moves && r == D_WON)
             PyList_SET_ITEM(moves, (Py_ssize_t)(len - 1), PyLong_FromUnsignedLong(last));
         const char *word = r == D_WON ? "won" : r == D_LOST ? "lost" : "unknown";
-        if (moves)
+        if (moves && reach) {
+            Py_DECREF(moves);
+            result = Py_BuildValue("(sLi)", word, (long long)used, r == D_WON ? S.s->won : S.best);
+        } else if (moves)
             result = Py_BuildValue("(sNL)", word, moves, (long long)used);
     }
     free(S.lost.s);
@@ -1831,3 +1837,10 @@ PyObject *engine_restarts(PyObject *self, PyObject *args)
     free(S.dcache);
     return result;
 }
+
+PyObject *engine_restarts(PyObject *self, PyObject *args) { return restarts(args, 0); }
+
+/* engine_reach(...) with engine_restarts' arguments -> (result, used, best): the same
+ * search, and the most cards on the foundations of any position it expanded (all of them
+ * when won): how far it got (solver/playout.py). */
+PyObject *engine_reach(PyObject *self, PyObject *args) { return restarts(args, 1); }

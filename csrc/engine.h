@@ -15,5 +15,6 @@ PyObject *engine_dead(PyObject *self, PyObject *args);
 PyObject *engine_hash(PyObject *self, PyObject *args);
 PyObject *engine_child_hashes(PyObject *self, PyObject *args);
 PyObject *engine_restarts(PyObject *self, PyObject *args);
+PyObject *engine_reach(PyObject *self, PyObject *args);
 
 #endif

@@ -309,6 +309,8 @@ static PyMethodDef methods[] = {
      "The hash of each legal move's child, updated from the position's as the search does."},
     {"engine_restarts", engine_restarts, METH_VARARGS,
      "The restarting depth-first search (search._restarting) on a packed position."},
+    {"engine_reach", engine_reach, METH_VARARGS,
+     "engine_restarts, answering how many cards its positions brought home at most."},
     {NULL, NULL, 0, NULL},
 };
 

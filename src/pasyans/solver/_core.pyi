@@ -47,3 +47,17 @@ def engine_restarts(
     locks_max: int,
     /,
 ) -> tuple[Literal["won", "lost", "unknown"], list[int], int]: ...
+def engine_reach(
+    spec: object,
+    root: bytes,
+    nodes: int,
+    deadline: float,
+    first: int,
+    unit: int,
+    detour: float,
+    early: float,
+    dead: Callable[[bytes], bool] | bool | None,
+    locks: dict[bytes, bool],
+    locks_max: int,
+    /,
+) -> tuple[Literal["won", "lost", "unknown"], int, int]: ...

@@ -16,7 +16,7 @@ from pasyans.engine import core
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import hints, macro
+from pasyans.solver import hints, macro, playout
 from pasyans.solver.hints import Budget
 
 
@@ -60,6 +60,7 @@ def follow(
     hints.LINES.clear()
     hints.TALLIES.clear()
     macro.PLANS.clear()
+    playout.SCORES.clear()
     history: list[State] = []
     spent = slowest = cpu = 0.0
     sources: dict[str, int] = {}

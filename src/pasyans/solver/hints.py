@@ -9,7 +9,9 @@
   (:func:`sampling.known`: every face-down card and every stock card not seen before
   becomes the same placeholder), and only that projection is used: the hint searches
   samples of the hidden cards (:mod:`pasyans.solver.sampling`) and plays the move that
-  starts a win in most of them; when none wins, the ranked heuristic on the visible cards.
+  starts a win in most of them; when none wins, the ranked heuristic on the visible cards
+  (Backbone classic: the move after which short searches of the samples bring the most
+  cards home, :mod:`pasyans.solver.playout`, :data:`PLAYOUT_HINTS`).
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
   asking again for the same position costs nothing. The product's hint works to a node
   budget per game (:data:`HINT_BUDGETS`) within its time cap. Spider 4 suits plans over
@@ -29,7 +31,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
-from pasyans.solver import macro, nivernais, sampling, spider
+from pasyans.solver import macro, nivernais, playout, sampling, spider
 from pasyans.solver.recent import Recent
 from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
@@ -187,7 +189,10 @@ class Budget:
     candidate lines from the samples valued besides the walk's (0: off), ``cap``
     positions walked, ``stall`` (0: always; else only after that many moves that moved
     nothing on, or when no sample is won) and ``eager`` (the deal competes on the
-    samples)."""
+    samples). ``playout`` (packed games, Backbone classic in the product): when no sample
+    is won, every move scored by how many cards a search of that many positions after it
+    brings home in each sample (:mod:`pasyans.solver.playout`; 0: off, the ranked
+    heuristic), in ``dives`` restarting dives (1: one plain dive)."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -208,6 +213,8 @@ class Budget:
     cap: int = 400
     stall: int = 0
     eager: bool = False
+    playout: int = 0
+    dives: int = 1
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -256,6 +263,18 @@ nodes of :data:`HINT_BUDGETS`. Spider 4 suits only: the follower won 6 of fresh 
 on 1 and 2 suits it won less (23 against 32, 12 against 14 of 40)."""
 
 
+PLAYOUT_HINTS: dict[tuple[str, int], int] = {
+    ("backbone-classic", 4): 1000,
+}
+"""Where the product's hint, when no sample is won, plays the move that brings the most
+cards home in short searches of every sample (:attr:`Budget.playout`), by (game, number
+of suits): the positions of each search. Backbone classic only: on fresh deals 6001-6060
+and 6101-6160 the follower won 82 against 75 with the ranked heuristic there (13 deals
+won only with it, 6 only without), at the same CPU a hint; then 146 of deals 1-200
+against 136, 85.4% of the full-information wins (docs/winnability.md, "Hint follower").
+Four restarting dives instead of one (:attr:`Budget.dives`) won no more."""
+
+
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
     :data:`MACRO_HINTS`) and ``seconds``, whichever ends first."""
@@ -263,7 +282,13 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     samples, nodes, escalate = HINT_BUDGETS.get(key, (SAMPLES, None, 1))
     width, cap = MACRO_HINTS.get(key, (0, Budget.cap))
     return Budget(
-        seconds=seconds, nodes=nodes, samples=samples, escalate=escalate, macro=width, cap=cap
+        seconds=seconds,
+        nodes=nodes,
+        samples=samples,
+        escalate=escalate,
+        macro=width,
+        cap=cap,
+        playout=PLAYOUT_HINTS.get(key, 0),
     )
 
 
@@ -368,6 +393,7 @@ def suggest(
     visible heuristic. ``history``: positions already played (not suggested again).
     ``budget`` (or just ``seconds``) bounds the work. While any move is left the hint
     names one."""
+    begun = time.perf_counter()
     exact_nodes = None  # the product's exact search (every card known): the time cap alone
     if budget is None:
         budget = product_budget(spec, seconds)
@@ -412,6 +438,18 @@ def suggest(
                 safe=budget.safe,
                 lean=budget.lean,
             )
+            if move is None and not t.won and budget.playout:
+                move = _played_out(spec, kv, view, budget, avoid, begun)
+                if move is not None:
+                    return Hint(
+                        move,
+                        "playout",
+                        None,
+                        f"No win was found in {t.samples} ways the hidden cards could lie; "
+                        "after this move their searches brought the most cards home.",
+                        f"Ни в одном из {t.samples} вариантов расклада скрытых карт победа не "
+                        "найдена; после этого хода их поиск отправил в дома больше всего карт.",
+                    )
             if move is not None and not t.won:
                 return Hint(
                     move,
@@ -477,6 +515,30 @@ def suggest(
             "За отведённое время победа не найдена.",
         )
     return Hint(move, "heuristic", None, message, message_ru)
+
+
+def _played_out(
+    spec: GameSpec, kv: State, view: State, budget: Budget, avoid: set[State], begun: float
+) -> Move | None:
+    """No sample won: the move after which the samples' short searches bring the most
+    cards home (:func:`playout.choose`, ``budget.playout`` positions each), ties to the
+    visible heuristic's rank; within what is left of the hint's time (begun at
+    ``begun``; the samples' searches had half of it)."""
+    states = sampling.samples(spec, kv, budget.samples, budget.seed)
+    left = None
+    if budget.seconds is not None:
+        left = max(budget.seconds - (time.perf_counter() - begun), 0.0)
+    return playout.choose(
+        spec,
+        kv,
+        states,
+        nodes=budget.playout,
+        seconds=left,
+        avoid=avoid,
+        rank=lambda m: _value(spec, view, m, core.apply(spec, view, m)),
+        key=budget,
+        dives=budget.dives,
+    )
 
 
 _PROJECTIONS: dict[tuple[int, State, object], State] = {}

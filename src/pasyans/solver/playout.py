@@ -1,0 +1,155 @@
+"""How far each move gets: the hint's choice when no sample of the hidden cards is won.
+
+The sampled hint (:mod:`pasyans.solver.sampling`) searches a few completions of the
+hidden cards and plays the move that starts a win in most of them. When every sample's
+search ends undecided, those searches say nothing about which move is better, and the
+hint used to fall back on the ranked heuristic over the visible cards. Here instead every
+legal move is played in every sample and followed by the same short search there (the
+restarting depth-first search of the packed games, ``engine_reach`` in ``csrc/engine.c``,
+``nodes`` positions), which reports the most cards on the foundations of any position it
+reached; a move's score is the sum over the samples. Every move gets the same work in the
+same samples (a flat Monte-Carlo evaluation), so the scores differ where the exact
+searches all said "unknown".
+
+Only the samples are read, which are drawn from what the player knows
+(:func:`sampling.known`), so two positions that differ only in their hidden cards get the
+same scores for the same seed. The scores are remembered by that view and the budget
+(:data:`SCORES`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection, Sequence
+
+from pasyans.engine import core
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
+from pasyans.solver import packed, search
+from pasyans.solver.recent import Recent
+
+try:
+    from pasyans.solver import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
+
+Scores = tuple[tuple[Move, int], ...]
+
+SCORES: Recent[Scores] = Recent(4096)
+"""The scores already computed, by ``(view, key)`` (the caller's budget): asking again
+for the same position costs nothing. Only what the player knows is in the key."""
+
+_DOMAINS: dict[int, tuple[GameSpec, packed.PackedDomain]] = {}
+
+
+def applies(spec: GameSpec, sample: State) -> bool:
+    """Whether the compiled search plays ``spec`` from the full-information ``sample``."""
+    return packed.applies(spec, sample)
+
+
+def _domain(spec: GameSpec, sample: State) -> packed.PackedDomain:
+    entry = _DOMAINS.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        if len(_DOMAINS) > 64:
+            _DOMAINS.clear()
+        entry = _DOMAINS[id(spec)] = (spec, packed.PackedDomain(spec, sample))
+    return entry[1]
+
+
+def reach(
+    spec: GameSpec, state: State, nodes: int, deadline: float | None = None, dives: int = 1
+) -> tuple[str, int]:
+    """The outcome of a search of ``nodes`` positions from the full-information ``state``
+    and the most cards on the foundations of any position it reached (all of them when
+    won). ``dives`` 1: one plain depth-first dive (the solver's first dive, cut short);
+    more: the solver's restarts, each dive of ``nodes // dives`` positions (times the
+    Luby sequence) with its move order perturbed."""
+    d = _domain(spec, state)
+    share = nodes if dives <= 1 else max(nodes // dives, 1)
+    outcome, _, best = compiled.engine_reach(
+        d.core,
+        packed.pack(state),
+        nodes,
+        -1.0 if deadline is None else deadline,
+        share,
+        share,
+        0.0 if dives <= 1 else search.DETOUR,
+        0.0 if dives <= 1 else search.EARLY,
+        True if d.dead else None,
+        {},
+        packed.LOCKS,
+    )
+    return outcome, best
+
+
+def scores(
+    spec: GameSpec,
+    view: State,
+    states: Sequence[State],
+    *,
+    nodes: int,
+    seconds: float | None = None,
+    key: object = None,
+    dives: int = 1,
+) -> Scores:
+    """Each legal move of ``view`` (a :func:`sampling.known` position) with the sum, over
+    the samples ``states`` (completions of ``view``), of the most cards on the foundations
+    that a search of ``nodes`` positions reaches after it (:func:`reach`, with ``dives``).
+    Within ``seconds``: the samples are taken one at a time, every move scored in each,
+    and a sample the time cut short counts for no move (none scored: empty). Remembered
+    in :data:`SCORES` under ``(view, key)`` (unless cut short)."""
+    found = SCORES.get(spec, (view, key))
+    if found is not None:
+        return found
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    moves = core.legal_moves(spec, view)
+    totals = [0] * len(moves)
+    done = 0
+    cut = False
+    for s in states:
+        if not applies(spec, s):
+            continue
+        row = []
+        for m in moves:
+            after = core.apply(spec, s, m)
+            if core.is_won(spec, after):
+                row.append(core.cards_on_foundations(spec, after))
+            else:
+                row.append(reach(spec, after, nodes, deadline, dives)[1])
+            if deadline is not None and time.perf_counter() > deadline:
+                cut = True
+                break
+        if cut:
+            break
+        totals = [t + n for t, n in zip(totals, row, strict=True)]
+        done += 1
+    result = tuple(zip(moves, totals, strict=True)) if done else ()
+    if not cut:
+        SCORES.put(spec, (view, key), result)
+    return result
+
+
+def choose(
+    spec: GameSpec,
+    view: State,
+    states: Sequence[State],
+    *,
+    nodes: int,
+    seconds: float | None = None,
+    avoid: Collection[State] = (),
+    rank: Callable[[Move], int] = lambda m: 0,
+    key: object = None,
+    dives: int = 1,
+) -> Move | None:
+    """The move of :func:`scores` with the highest score, never one back to a position in
+    ``avoid`` (already played); ties to the highest ``rank`` (the visible heuristic's),
+    then notation order. None when no move is scored."""
+    scored = [
+        (m, n)
+        for m, n in scores(spec, view, states, nodes=nodes, seconds=seconds, key=key, dives=dives)
+        if core.apply(spec, view, m) not in avoid
+    ]
+    if not scored:
+        return None
+    return min(scored, key=lambda e: (-e[1], -rank(e[0]), e[0].to_str()))[0]

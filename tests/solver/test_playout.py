@@ -1,0 +1,117 @@
+"""The choice when no sample is won (solver/playout.py): every move scored by how many
+cards short searches bring home after it in each sample; only the player's view is read,
+and the answer is reproducible under a node budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from pasyans.cards import shuffled
+from pasyans.engine.core import apply, cards_on_foundations, initial_state, legal_moves
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+from pasyans.solver import hints, packed, playout, sampling
+from pasyans.solver.hints import Budget, suggest
+from pasyans.solver.sampling import known, samples, slots, visible
+from pasyans.solver.search import solve
+
+
+def _reshuffled(spec: GameSpec, state: State, seed: int) -> State:
+    """The same view with the hidden (stock) cards in another order."""
+    view = visible(spec, state)
+    places = slots(spec, view)
+    cards = sorted(state.piles[i][k] for i, k in places)
+    return sampling.complete(view, places, shuffled(cards, seed))
+
+
+def _clear() -> None:
+    hints.TALLIES.clear()
+    hints.LINES.clear()
+    playout.SCORES.clear()
+
+
+def test_reach_reports_the_most_cards_brought_home() -> None:
+    spec = get_game("backbone-classic", {})
+    state = initial_state(spec, 7)
+    start = cards_on_foundations(spec, state)
+    outcome, best = playout.reach(spec, state, 1)
+    assert outcome == "unknown" and best == start  # one position: the start itself
+    bests = [playout.reach(spec, state, n)[1] for n in (10, 100, 1000, 4000)]
+    assert bests == sorted(bests) and bests[-1] > start  # more search, never fewer cards
+    # The same search as the solver's (its first dive), answering the same outcome.
+    assert playout.reach(spec, state, 4000)[0] == solve(spec, state, nodes=4000).result
+    # A won search reports every card home.
+    for deal in range(1, 30):
+        s = initial_state(spec, deal)
+        if solve(spec, s, nodes=4000).result == "won":
+            assert playout.reach(spec, s, 4000) == ("won", 104)
+            break
+    else:
+        pytest.fail("no deal of 1-29 won within 4,000 nodes")
+
+
+def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:
+    spec = get_game("backbone-classic", {})
+    # 2 samples of 40 nodes each: no sample is won, so the playouts choose.
+    budget = Budget(seconds=None, nodes=80, samples=2, seed=3, playout=300)
+    for deal in (1, 2, 3):
+        a = initial_state(spec, deal)
+        b = _reshuffled(spec, a, deal)
+        assert a != b and visible(spec, a) == visible(spec, b)
+        _clear()
+        ha = suggest(spec, a, budget=budget)
+        _clear()
+        hb = suggest(spec, b, budget=budget)
+        assert ha == hb and ha.move is not None
+        assert ha.source == "playout" and ha.message_ru
+        _clear()
+        assert suggest(spec, a, budget=budget) == ha  # the same again under the node budget
+        # The chosen move has the best score; every legal move is scored.
+        view = known(spec, a)
+        scored = dict(playout.scores(spec, view, samples(spec, view, 2, 3), nodes=300, key=budget))
+        assert set(scored) == set(legal_moves(spec, view))
+        assert scored[ha.move] == max(scored.values())
+        # Without it, the ranked heuristic chooses, as before.
+        _clear()
+        plain = Budget(seconds=None, nodes=80, samples=2, seed=3)
+        assert suggest(spec, a, budget=plain).source == "heuristic"
+
+
+def test_the_scores_are_remembered_and_never_go_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = get_game("backbone-classic", {})
+    state = initial_state(spec, 5)
+    view = known(spec, state)
+    states = samples(spec, view, 3, 0)
+    _clear()
+    first = playout.scores(spec, view, states, nodes=200, key="k")
+    assert len(first) == len(legal_moves(spec, view)) and all(n > 0 for _, n in first)
+
+    def fail(*args: object, **kwargs: object) -> tuple[str, int]:
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(playout, "reach", fail)
+    assert playout.scores(spec, view, states, nodes=200, key="k") == first
+    best = playout.choose(spec, view, states, nodes=200, key="k")
+    assert best is not None
+    # A move back to a position already played is never chosen.
+    again = playout.choose(spec, view, states, nodes=200, key="k", avoid={apply(spec, view, best)})
+    assert again is not None and again != best
+
+
+def test_a_time_budget_leaves_moves_unscored() -> None:
+    spec = get_game("backbone-classic", {})
+    view = known(spec, initial_state(spec, 6))
+    states = samples(spec, view, 4, 0)
+    _clear()
+    assert playout.scores(spec, view, states, nodes=50_000, seconds=0.0, key="t") == ()
+    assert playout.SCORES.get(spec, (view, "t")) is None  # a cut answer is not remembered
+    assert playout.applies(spec, states[0]) and not packed.applies(spec, view)
+
+
+def test_the_products_backbone_classic_hint_plays_out() -> None:
+    spec = get_game("backbone-classic", {})
+    nodes = hints.PLAYOUT_HINTS["backbone-classic", 4]
+    assert nodes > 0 and hints.product_budget(spec, 0.2).playout == nodes
+    for game, options in [("backbone", {}), ("spider", {"suits": "1"}), ("nivernais", {})]:
+        assert hints.product_budget(get_game(game, options), 0.2).playout == 0
