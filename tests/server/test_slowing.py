@@ -25,6 +25,7 @@ def _run(main: Any) -> Any:
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, main).result()
 
+
 SPINE = {"game": "spine"}
 
 
