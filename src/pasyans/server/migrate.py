@@ -6,11 +6,14 @@ migrate exactly once; the others wait and then find the schema at head.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+from collections.abc import Iterator
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.pool import NullPool
 
 from pasyans.server.db import is_sqlite, make_engine
@@ -26,8 +29,30 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
+@contextlib.contextmanager
+def _sqlite_file_lock(url: str) -> Iterator[None]:
+    """An exclusive lock on a file beside the SQLite database, held while it migrates:
+    the database's own write lock was seen not to keep two processes from both running a
+    migration (CI: "duplicate column name"). In-memory databases need none."""
+    path = make_url(url).database
+    if not is_sqlite(url) or not path or path == ":memory:":
+        yield
+        return
+    with open(f"{path}.migrate-lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database at ``url`` up to ``revision`` (default: the newest)."""
+    with _sqlite_file_lock(url):
+        _upgrade(url, revision)
+
+
+def _upgrade(url: str, revision: str) -> None:
     engine = (
         # A migration may wait for another process's (and may itself take long): no short
         # timeouts here, unlike the request path.
