@@ -26,10 +26,13 @@ def test_winnable_spends_at_most_250_ms_of_solver(make_app: Any, monkeypatch: An
     """Before: an undecidable position took the full 2 s, every time. The statistics are
     this test's own: the process's also hold every search of the tests that ran before in
     the same pytest worker (under CI's load, a Nivernais hint of the random-play test once
-    reported 0.34 s there; the same position takes 0.07 s alone)."""
+    reported 0.34 s there; the same position takes 0.07 s alone). The searches run in the
+    request's thread (``solver_processes=0``: the same budget and cap as in a search
+    process): on a heavily loaded machine a search process could be starved past its
+    grace, which records no search at all, and the test then measured nothing."""
     monkeypatch.setattr(solving, "STATS", solving.SearchStats())
     hints.LINES.clear()
-    app = make_app(winnable_seconds=5.0, hint_seconds=5.0)
+    app = make_app(winnable_seconds=5.0, hint_seconds=5.0, solver_processes=0)
     before = solving.STATS.searches
     with TestClient(app) as c:
         for deal in (21, 22):
