@@ -94,6 +94,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += " eager" if budget.macro and budget.eager else ""
         text += f", playout {budget.playout}" if budget.playout else ""
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
+        text += f", unstick {budget.unstick}" if budget.unstick else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -137,6 +138,9 @@ def main() -> None:
         "--playout", type=int, default=0, help="no sample won: score moves by N-node searches"
     )
     ap.add_argument("--dives", type=int, default=1, help="playout: N restarting dives")
+    ap.add_argument(
+        "--unstick", type=int, default=0, help="Spider: deal after N moves that moved nothing on"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -166,6 +170,7 @@ def main() -> None:
         eager=args.eager,
         playout=args.playout,
         dives=args.dives,
+        unstick=args.unstick,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -215,6 +215,7 @@ class Budget:
     eager: bool = False
     playout: int = 0
     dives: int = 1
+    unstick: int = 0
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -472,6 +473,25 @@ def suggest(
                     "скрытых карт.",
                 )
         seen = [_projected(spec, h, visible) for h in history]
+        if (
+            budget.unstick
+            and spider.applies(spec)
+            and _standing(spec, state, history) >= budget.unstick
+        ):
+            move = unstuck(spec, view, seen)
+            if move is not None:
+                return Hint(
+                    move,
+                    "unstick",
+                    None,
+                    "Nothing has moved on for a while: fill the empty columns, then deal "
+                    "from the stock."
+                    if move.dst is not None
+                    else "Nothing has moved on for a while: deal from the stock.",
+                    "Давно ничего не меняется: заполните пустые столбцы и сдайте карты из колоды."
+                    if move.dst is not None
+                    else "Давно ничего не меняется: сдайте карты из колоды.",
+                )
         if budget.plan and spider.applies(spec):
             planned = _planned(spec, view, seen)
             if planned is not None:
@@ -608,6 +628,30 @@ def _packed(spec: GameSpec, state: State) -> macro.View:
             _PACKED.clear()
         out = _PACKED[key] = macro.packed(spec, _projected(spec, state, known))
     return out
+
+
+def unstuck(spec: GameSpec, view: State, seen: Sequence[State]) -> Move | None:
+    """Spider, after moves that moved nothing on: the stock's deal when it can be dealt;
+    when only empty columns keep it from being dealt, the move into an empty column after
+    which the view looks best (:func:`sampling.spider_score`, then notation order), never
+    back to a position in ``seen``; else None. Only the player's view is read."""
+    moves = core.legal_moves(spec, view)
+    deal = next((m for m in moves if m.dst is None), None)
+    if deal is not None:
+        return deal
+    stock = spec.index["stock"]
+    if not view.piles[stock]:
+        return None
+    old = set(seen)
+    fills = []
+    for m in moves:
+        if m.dst is None or view.piles[spec.index[m.dst]]:
+            continue
+        after = core.apply(spec, view, m)
+        if after in old or not view.piles[spec.index[m.src]][: -m.cards]:
+            continue  # (moving a whole column to an empty one fills nothing)
+        fills.append((sampling.spider_score(spec, after), m.to_str(), m))
+    return min(fills)[2] if fills else None
 
 
 def _planned(spec: GameSpec, view: State, seen: Sequence[State]) -> Hint | None:
