@@ -19,7 +19,9 @@ bound)::
 ``--stratify``, ``--widen``, ``--safe`` and ``--lean`` are the measured and rejected
 variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.
 ``--playout 1000`` is the product's Backbone classic hint when no sample is won;
-``--dives`` splits those searches into restarting dives, measured and rejected.)
+``--dives`` splits those searches into restarting dives, measured and rejected; on
+Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
+Spider 1-suit hint: deal after 10 moves that moved nothing on, when no sample is won.)
 
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues

@@ -97,3 +97,18 @@ def test_spider_playout_scores_read_only_the_view_and_rank_a_win_first() -> None
     easy = spider.SpiderGame(spec, initial_state(spec, 2))
     assert spider.staged(easy, nodes=20_000, seconds=None, prune=True).status == "won"
     assert playout.spider_reach(easy, easy.root, 20_000) == playout.SPIDER_WON
+
+
+def test_the_product_hint_unsticks_spider_one_suit_only() -> None:
+    one = get_game("spider", {"suits": "1"})
+    assert hints.product_budget(one, 0.25).unstick == hints.UNSTICK_HINTS[("spider", 1)] == 10
+    for suits in ("2", "4"):
+        assert hints.product_budget(get_game("spider", {"suits": suits}), 0.25).unstick == 0
+    # The server's path (no budget given, a time cap; the node budget ends it first):
+    # deal 7004's start, where no sample is won within 250 nodes, after standing still.
+    state = initial_state(one, 7004)
+    _clear()
+    assert suggest(one, state, seconds=0.25, history=[state] * 9).source == "heuristic"
+    _clear()
+    hint = suggest(one, state, seconds=0.25, history=[state] * 10)
+    assert hint.source == "unstick" and hint.move is not None and hint.move.dst is None
