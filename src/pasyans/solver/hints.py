@@ -11,7 +11,9 @@
   samples of the hidden cards (:mod:`pasyans.solver.sampling`) and plays the move that
   starts a win in most of them; when none wins, the ranked heuristic on the visible cards
   (Backbone classic: the move after which short searches of the samples bring the most
-  cards home, :mod:`pasyans.solver.playout`, :data:`PLAYOUT_HINTS`).
+  cards home, :mod:`pasyans.solver.playout`, :data:`PLAYOUT_HINTS`; Spider 1 suit, after
+  10 moves that moved nothing on: the stock's deal, :func:`unstuck`,
+  :data:`UNSTICK_HINTS`).
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
   asking again for the same position costs nothing. The product's hint works to a node
   budget per game (:data:`HINT_BUDGETS`) within its time cap. Spider 4 suits plans over
