@@ -19,7 +19,9 @@ bound)::
 ``--stratify``, ``--widen``, ``--safe`` and ``--lean`` are the measured and rejected
 variants of docs/winnability.md, "Hint follower"; the product's hint uses none of them.
 ``--playout 1000`` is the product's Backbone classic hint when no sample is won;
-``--dives`` splits those searches into restarting dives, measured and rejected.)
+``--dives`` splits those searches into restarting dives, measured and rejected; on
+Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
+Spider 1-suit hint: deal after 10 moves that moved nothing on, when no sample is won.)
 
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
@@ -94,6 +96,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += " eager" if budget.macro and budget.eager else ""
         text += f", playout {budget.playout}" if budget.playout else ""
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
+        text += f", unstick {budget.unstick}" if budget.unstick else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -137,6 +140,9 @@ def main() -> None:
         "--playout", type=int, default=0, help="no sample won: score moves by N-node searches"
     )
     ap.add_argument("--dives", type=int, default=1, help="playout: N restarting dives")
+    ap.add_argument(
+        "--unstick", type=int, default=0, help="Spider: deal after N moves that moved nothing on"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -166,6 +172,7 @@ def main() -> None:
         eager=args.eager,
         playout=args.playout,
         dives=args.dives,
+        unstick=args.unstick,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -11,7 +11,9 @@
   samples of the hidden cards (:mod:`pasyans.solver.sampling`) and plays the move that
   starts a win in most of them; when none wins, the ranked heuristic on the visible cards
   (Backbone classic: the move after which short searches of the samples bring the most
-  cards home, :mod:`pasyans.solver.playout`, :data:`PLAYOUT_HINTS`).
+  cards home, :mod:`pasyans.solver.playout`, :data:`PLAYOUT_HINTS`; Spider 1 suit, after
+  10 moves that moved nothing on: the stock's deal, :func:`unstuck`,
+  :data:`UNSTICK_HINTS`).
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
   asking again for the same position costs nothing. The product's hint works to a node
   budget per game (:data:`HINT_BUDGETS`) within its time cap. Spider 4 suits plans over
@@ -192,7 +194,11 @@ class Budget:
     samples). ``playout`` (packed games, Backbone classic in the product): when no sample
     is won, every move scored by how many cards a search of that many positions after it
     brings home in each sample (:mod:`pasyans.solver.playout`; 0: off, the ranked
-    heuristic), in ``dives`` restarting dives (1: one plain dive)."""
+    heuristic), in ``dives`` restarting dives (1: one plain dive); Spider's playouts
+    score minus the distance the staged search got to (measured worse on 1 suit: off).
+    ``unstick`` (Spider, 1 suit in the product, :data:`UNSTICK_HINTS`): when no sample
+    is won and that many moves in a row moved nothing on, deal from the stock, filling
+    the empty columns first (:func:`unstuck`; 0: off)."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
@@ -215,6 +221,7 @@ class Budget:
     eager: bool = False
     playout: int = 0
     dives: int = 1
+    unstick: int = 0
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -275,9 +282,23 @@ against 136, 85.4% of the full-information wins (docs/winnability.md, "Hint foll
 Four restarting dives instead of one (:attr:`Budget.dives`) won no more."""
 
 
+UNSTICK_HINTS: dict[tuple[str, int], int] = {
+    ("spider", 1): 10,
+}
+"""Where the product's hint, when no sample is won and that many moves in a row moved
+nothing on (no card turned up, no run completed, the stock untouched), deals from the
+stock, filling the empty columns first (:attr:`Budget.unstick`, :func:`unstuck`), by
+(game, number of suits). Spider 1 suit: on fresh deals 7001-7140 the follower won 113
+against 108 without it, 5 deals won only with it and none only without (the visible
+heuristic had been moving face-up cards about with the stock full, some with a won
+position); on 2 suits it changed no play of deals 7001-7040, so it is off there
+(docs/winnability.md, "Hint follower")."""
+
+
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
-    :data:`MACRO_HINTS`) and ``seconds``, whichever ends first."""
+    :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`) and ``seconds``,
+    whichever ends first."""
     key = (spec.id, len(spec.deck_suits))
     samples, nodes, escalate = HINT_BUDGETS.get(key, (SAMPLES, None, 1))
     width, cap = MACRO_HINTS.get(key, (0, Budget.cap))
@@ -289,6 +310,7 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
         macro=width,
         cap=cap,
         playout=PLAYOUT_HINTS.get(key, 0),
+        unstick=UNSTICK_HINTS.get(key, 0),
     )
 
 
@@ -472,6 +494,25 @@ def suggest(
                     "скрытых карт.",
                 )
         seen = [_projected(spec, h, visible) for h in history]
+        if (
+            budget.unstick
+            and spider.applies(spec)
+            and _standing(spec, state, history) >= budget.unstick
+        ):
+            move = unstuck(spec, view, seen)
+            if move is not None:
+                return Hint(
+                    move,
+                    "unstick",
+                    None,
+                    "Nothing has moved on for a while: fill the empty columns, then deal "
+                    "from the stock."
+                    if move.dst is not None
+                    else "Nothing has moved on for a while: deal from the stock.",
+                    "Давно ничего не меняется: заполните пустые столбцы и сдайте карты из колоды."
+                    if move.dst is not None
+                    else "Давно ничего не меняется: сдайте карты из колоды.",
+                )
         if budget.plan and spider.applies(spec):
             planned = _planned(spec, view, seen)
             if planned is not None:
@@ -608,6 +649,30 @@ def _packed(spec: GameSpec, state: State) -> macro.View:
             _PACKED.clear()
         out = _PACKED[key] = macro.packed(spec, _projected(spec, state, known))
     return out
+
+
+def unstuck(spec: GameSpec, view: State, seen: Sequence[State]) -> Move | None:
+    """Spider, after moves that moved nothing on: the stock's deal when it can be dealt;
+    when only empty columns keep it from being dealt, the move into an empty column after
+    which the view looks best (:func:`sampling.spider_score`, then notation order), never
+    back to a position in ``seen``; else None. Only the player's view is read."""
+    moves = core.legal_moves(spec, view)
+    deal = next((m for m in moves if m.dst is None), None)
+    if deal is not None:
+        return deal
+    stock = spec.index["stock"]
+    if not view.piles[stock]:
+        return None
+    old = set(seen)
+    fills = []
+    for m in moves:
+        if m.dst is None or view.piles[spec.index[m.dst]]:
+            continue
+        after = core.apply(spec, view, m)
+        if after in old or not view.piles[spec.index[m.src]][: -m.cards]:
+            continue  # (moving a whole column to an empty one fills nothing)
+        fills.append((sampling.spider_score(spec, after), m.to_str(), m))
+    return min(fills)[2] if fills else None
 
 
 def _planned(spec: GameSpec, view: State, seen: Sequence[State]) -> Hint | None:

@@ -26,7 +26,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import packed, search
+from pasyans.solver import packed, search, spider
 from pasyans.solver.recent import Recent
 
 try:
@@ -44,8 +44,62 @@ _DOMAINS: dict[int, tuple[GameSpec, packed.PackedDomain]] = {}
 
 
 def applies(spec: GameSpec, sample: State) -> bool:
-    """Whether the compiled search plays ``spec`` from the full-information ``sample``."""
+    """Whether the compiled search plays ``spec`` from the full-information ``sample``
+    (the packed games', or Spider's staged search)."""
+    if spider.applies(spec):
+        return compiled is not None
     return packed.applies(spec, sample)
+
+
+SPIDER_WON = 200
+"""A Spider search that wins scores this (more than any position's ``-distance``: with
+every column empty and the stock dealt the distance is ``-EMPTY * 10 = -80``)."""
+
+
+def spider_reach(
+    game: spider.SpiderGame, pos: spider.Pos, nodes: int, seconds: float | None = None
+) -> int:
+    """Spider's playout score of the packed position ``pos`` of ``game`` (a sample: its
+    stock is known): :data:`SPIDER_WON` when the staged search of ``nodes`` positions
+    (:func:`spider.staged`, the unproven rules on) wins from it, else minus the
+    :func:`spider.distance` of the expanded position nearest a win (of ``pos`` itself
+    when it expanded nothing but it): how far the search got, by its own measure."""
+    if spider.SpiderGame.is_won(pos):
+        return SPIDER_WON
+    if seconds is not None and seconds <= 0:
+        return -pos[4]
+    cols, down, left, done, _ = pos
+    r = compiled.spider_search(
+        game.stock, (cols, down, left, done), spider.WON, nodes, seconds or 0.0, spider.MEMORY, True
+    )
+    if r["status"] == "won":
+        return SPIDER_WON
+    end = pos
+    for i, c, m in r["line"]:
+        end = game.play(end, (i, c, m))
+    return -end[4]
+
+
+def _spider_row(
+    spec: GameSpec, sample: State, moves: Sequence[Move], nodes: int, deadline: float | None
+) -> list[int] | None:
+    """Each of ``moves`` (legal in ``sample``) scored by :func:`spider_reach` in the
+    sample; None when the time ran out first."""
+    game = spider.SpiderGame(spec, sample)
+    steps = {game.move(st): st for st in game.steps(game.root)}
+    row = []
+    for m in moves:
+        st = steps.get(m)
+        if st is None:  # (not in the packed rules' moves: the engine's extra, never scored)
+            row.append(-(1 << 20))
+            continue
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return None
+        row.append(spider_reach(game, game.play(game.root, st), nodes, left))
+    if deadline is not None and time.perf_counter() > deadline:
+        return None
+    return row
 
 
 def _domain(spec: GameSpec, sample: State) -> packed.PackedDomain:
@@ -107,8 +161,17 @@ def scores(
     totals = [0] * len(moves)
     done = 0
     cut = False
+    is_spider = spider.applies(spec)
     for s in states:
         if not applies(spec, s):
+            continue
+        if is_spider:
+            srow = _spider_row(spec, s, moves, nodes, deadline)
+            if srow is None:
+                cut = True
+                break
+            totals = [t + n for t, n in zip(totals, srow, strict=True)]
+            done += 1
             continue
         row = []
         for m in moves:
