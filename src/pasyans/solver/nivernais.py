@@ -16,9 +16,11 @@ next) with a table of every position reached: all children of a position are pus
 it is expanded, so when the queue runs dry without a win the position is lost, exactly as
 for the depth-first search of :mod:`pasyans.solver.search`. :func:`portfolio` runs it
 once per score of :data:`WEIGHTS`, each with a share of the budget: the scores find
-different wins. The pruning rules are those of :mod:`pasyans.solver.updown` (forced
-moves, settled columns; its dead-position test is here too, off by default:
-:data:`DEAD_TEST`), shown sound in ``docs/solver.md`` ("Nivernais").
+different wins, and each caps the positions spent on one final pass (:data:`CAP`: a
+win, when there is one, usually depends on how the first two passes went). The pruning
+rules are those of :mod:`pasyans.solver.updown` (forced moves, settled columns; its
+dead-position test is here too, off by default: :data:`DEAD_TEST`), shown sound in
+``docs/solver.md`` ("Nivernais").
 """
 
 from __future__ import annotations
@@ -379,7 +381,13 @@ def best_first(
     """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
     reachable position was expanded, else ``("unknown", …)``; when not won, the line
     leads to the position with the most cards on the foundations the search reached
-    (the best :func:`score` among those)."""
+    (the best :func:`score` among those).
+
+    ``cap``: each final pass (the positions from one made by the last redeal) is
+    expanded at most ``cap`` times before its positions are set aside, so the search
+    turns back to the earlier passes' other choices; when nothing else is left the cap
+    doubles and the set-aside positions return. Nothing is dropped: "lost" still means
+    every position was expanded."""
     rkey = key(root)
     if is_won(root):
         return "won", [root], 0
