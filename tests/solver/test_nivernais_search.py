@@ -8,12 +8,14 @@ from dataclasses import replace
 
 import pytest
 from nivernais_endgames import crossing_endgame
-from solver_endgames import endgame, solver_agrees
+from solver_endgames import endgame, exhaustive, solver_agrees
 
+from pasyans.engine.core import is_won
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
+from pasyans.solver import nivernais as nv
 from pasyans.solver.knowledge import knowledge_for
-from pasyans.solver.search import solve
+from pasyans.solver.search import replay, solve
 from pasyans.solver.updown import dead
 
 SCATTERED = [
@@ -61,3 +63,31 @@ def test_crossing_end_games_are_both_won_and_lost_and_dead_fires() -> None:
         fired += dead(spec, state, k.foundations, k.reserves, k.columns)
     assert results == {"won", "lost"}
     assert fired > 0
+
+
+CAPPED = [(18, 0, redeals, seed) for redeals in (1, 2) for seed in range(1, 9)]
+
+
+def test_capped_final_passes_keep_lost_exhaustive() -> None:
+    """The cap on each final pass (``nivernais.best_first(cap=…)``) only defers positions:
+    end games entering the final pass by a redeal (many final passes, one per way of
+    gathering) or starting in it (one final pass, deferred again and again) get the
+    exhaustive search's answer at caps 1 and 3, and the cap changes what is searched
+    (else the comparison would test nothing)."""
+    results = set()
+    reordered = 0
+    for loose, stock, redeals, seed in CAPPED:
+        spec, state = crossing_endgame(seed, loose, redeals, 8, stock)
+        truth = "won" if exhaustive(spec, state) else "lost"
+        root = nv.pack(spec, state)
+        _, _, plain = nv.best_first(root, None, None, nv.WEIGHTS[0])
+        for cap in (1, 3):
+            outcome, line, used = nv.best_first(root, None, None, nv.WEIGHTS[0], cap)
+            assert outcome == truth
+            if outcome == "won":
+                assert nv.is_won(line[-1])
+                assert is_won(spec, replay(spec, state, nv.engine_line(spec, state, line)))
+            reordered += used != plain
+        results.add((truth, redeals))
+    assert results == {("won", 1), ("won", 2), ("lost", 2)}
+    assert reordered > 0

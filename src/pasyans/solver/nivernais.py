@@ -16,9 +16,11 @@ next) with a table of every position reached: all children of a position are pus
 it is expanded, so when the queue runs dry without a win the position is lost, exactly as
 for the depth-first search of :mod:`pasyans.solver.search`. :func:`portfolio` runs it
 once per score of :data:`WEIGHTS`, each with a share of the budget: the scores find
-different wins. The pruning rules are those of :mod:`pasyans.solver.updown` (forced
-moves, settled columns; its dead-position test is here too, off by default:
-:data:`DEAD_TEST`), shown sound in ``docs/solver.md`` ("Nivernais").
+different wins, and each caps the positions spent on one final pass (:data:`CAP`: a
+win, when there is one, usually depends on how the first two passes went). The pruning
+rules are those of :mod:`pasyans.solver.updown` (forced moves, settled columns; its
+dead-position test is here too, off by default: :data:`DEAD_TEST`), shown sound in
+``docs/solver.md`` ("Nivernais").
 """
 
 from __future__ import annotations
@@ -326,7 +328,16 @@ def dig(pos: Pos) -> int:
 
 DIG_CAP = 12
 
-WEIGHTS: tuple[tuple[int, int, int, int], ...] = ((4, 2, 3, 1), (4, 2, 3, 0), (4, 2, 3, 2))
+WEIGHTS: tuple[tuple[int, int, int, int], ...] = (
+    (4, 2, 3, 1),
+    (4, 4, 3, 1),
+    (4, 1, 3, 1),
+    (4, 2, 12, 1),
+    (2, 2, 3, 1),
+    (4, 0, 3, 1),
+    (4, 2, 3, 0),
+    (4, 6, 3, 0),
+)
 """The portfolio's scores (:func:`score`): weights of the cards on the foundations, free
 cells, redeals used (a cost) and :func:`dig` (a cost). Each search of the portfolio gets
 an equal share of the budget (measured: docs/solver.md)."""
@@ -340,6 +351,10 @@ def score(pos: Pos, w: tuple[int, int, int, int] = WEIGHTS[0]) -> int:
         value -= w[3] * dig(pos)
     return value
 
+
+CAP: int | None = 500
+"""The final-pass cap each search of :func:`portfolio` starts from (:func:`best_first`;
+measured: docs/solver.md)."""
 
 DEAD_TEST = False
 """Whether :func:`expand` runs the dead-position test (measured: docs/solver.md)."""
@@ -361,29 +376,60 @@ def best_first(
     nodes: int | None,
     deadline: float | None,
     weights: tuple[int, int, int, int] = WEIGHTS[0],
+    cap: int | None = None,
 ) -> tuple[str, list[Pos], int]:
     """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
     reachable position was expanded, else ``("unknown", …)``; when not won, the line
     leads to the position with the most cards on the foundations the search reached
-    (the best :func:`score` among those)."""
+    (the best :func:`score` among those).
+
+    ``cap``: each final pass (the positions from one made by the last redeal) is
+    expanded at most ``cap`` times before its positions are set aside, so the search
+    turns back to the earlier passes' other choices; when nothing else is left the cap
+    doubles and the set-aside positions return. Nothing is dropped: "lost" still means
+    every position was expanded."""
     rkey = key(root)
     if is_won(root):
         return "won", [root], 0
     parent: dict[Hashable, tuple[Hashable | None, Pos]] = {rkey: (None, root)}
-    heap: list[tuple[int, int, Pos]] = [(-score(root, weights), 0, root)]
+    # With a cap, each final pass (its positions from the one a redeal made, the
+    # "entry") gets at most ``cap`` expansions before its positions wait in ``deferred``;
+    # when the queue runs dry the cap doubles and they all come back. Nothing is dropped,
+    # so an empty queue with nothing deferred still proves the loss. A queue item holds
+    # its entry's index in ``spent`` (-1: not in the final pass, or no cap).
+    spent: list[int] = []
+    deferred: list[tuple[int, int, Pos, int]] = []
+    root_entry = -1
+    if cap is not None and root[5] >= LAST_PASS:
+        spent.append(0)
+        root_entry = 0
+    heap: list[tuple[int, int, Pos, int]] = [(-score(root, weights), 0, root, root_entry)]
     best, best_key = (on_foundations(root), score(root, weights)), rkey
     tick = 0
     count = 0
     outcome = "lost"
-    while heap:
+    while heap or deferred:
+        if not heap:
+            assert cap is not None
+            heap, deferred = deferred, []
+            heapq.heapify(heap)
+            cap *= 2
         if (nodes is not None and count >= nodes) or (
             deadline is not None and count and count % 8 == 0 and time.perf_counter() > deadline
         ):
             outcome = "unknown"
             break
-        _, _, pos = heapq.heappop(heap)
+        item = heapq.heappop(heap)
+        pos, entry = item[2], item[3]
+        if entry >= 0:
+            assert cap is not None
+            if spent[entry] >= cap:
+                deferred.append(item)
+                continue
+            spent[entry] += 1
         count += 1
         pkey = key(pos)
+        final = pos[5] >= LAST_PASS
         for t in expand(pos):
             tk = key(t)
             if tk in parent:
@@ -391,12 +437,19 @@ def best_first(
             parent[tk] = (pkey, t)
             if is_won(t):
                 return "won", _line(parent, tk), count
+            e = -1
+            if cap is not None and t[5] >= LAST_PASS:
+                if final:
+                    e = entry
+                else:
+                    e = len(spent)
+                    spent.append(0)
             tick += 1
             sc = score(t, weights)
             mark = (on_foundations(t), sc)
             if mark > best:
                 best, best_key = mark, tk
-            heapq.heappush(heap, (-sc, -tick, t))
+            heapq.heappush(heap, (-sc, -tick, t, e))
     return outcome, _line(parent, best_key), count
 
 
@@ -424,7 +477,7 @@ def portfolio(
         deadline = None if seconds is None else start + seconds * (i + 1) / k
         if i and deadline is not None and time.perf_counter() > deadline:
             break  # its share of the time is gone already
-        outcome, line, n = best_first(root, share, deadline, w)
+        outcome, line, n = best_first(root, share, deadline, w, CAP)
         used += n
         if outcome != "unknown":
             return outcome, line, used
