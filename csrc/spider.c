@@ -594,6 +594,20 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
     return add_edges(s, e, idx, nk);
 }
 
+/* The shape of expanded entry ``e``: which cards it has turned up (its face-down counts)
+ * and how many are in completed runs, hashed (never 0). A deal keeps the dealing
+ * position's shape (but for a run it completes), so a candidate's shape is its parent's. */
+static uint64_t shape(const Search *s, uint32_t e)
+{
+    int w = s->g->width;
+    const uint8_t *r = s->arena + s->rec[e];
+    uint64_t h = 0x84222325cbf29ce4ULL ^ r[2 * w + 1];
+    for (int j = 0; j < w; j++)
+        h = (h ^ r[w + j]) * 0x100000001b3ULL;
+    h = mix64(h);
+    return h ? h : 1;
+}
+
 void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, SearchResult *r)
 {
     Search s = {0};
@@ -608,6 +622,9 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     size_t memory = lim->memory && lim->memory < (3ULL << 30) ? lim->memory : (3ULL << 30);
     uint64_t count = 0, pops = 0;
     uint32_t idx, best = 0; /* the expanded position nearest a win (its line: progress) */
+    uint64_t *shapes = NULL; /* the seeds' shapes (open addressing) and how many of each */
+    uint32_t *taken = NULL;
+    size_t shapes_cap = 0, taken_cap = 0;
     if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), &idx) < 0 ||
         store(&s, 0, root)) {
         r->status = SP_NOMEMORY;
@@ -689,6 +706,47 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                 r->status = SP_NOMEMORY;
                 goto done;
             }
+            if (k > COARSE) {
+                /* Past (16,000, 16), by distance plus SP_SHAPE times the seeds already kept
+                 * of the same shape (spider.py's _keep is the reference). */
+                size_t cap = 16;
+                while (cap < 2 * width)
+                    cap *= 2;
+                if (GROW_ARRAY(shapes, shapes_cap, cap, 16) ||
+                    GROW_ARRAY(taken, taken_cap, cap, 16)) {
+                    free(next);
+                    r->status = SP_NOMEMORY;
+                    goto done;
+                }
+                memset(shapes, 0, cap * sizeof *shapes);
+                while (nexts.n && nseeds < width) {
+                    HeapItem it = heap_pop(&nexts);
+                    uint32_t c = it.idx;
+                    if (s.seen[c] == k)
+                        continue;
+                    uint64_t sh = shape(&s, s.parent[c]);
+                    size_t j = sh & (cap - 1);
+                    while (shapes[j] && shapes[j] != sh)
+                        j = (j + 1) & (cap - 1);
+                    if (!shapes[j]) {
+                        shapes[j] = sh;
+                        taken[j] = 0;
+                    }
+                    int want = s.dist[c] + SP_SHAPE * (int)taken[j];
+                    if ((int)(it.key >> 40) - (int)BIAS < want) {
+                        /* Its shape gained seeds since it was queued: queued again. */
+                        if (heap_push(&nexts, ((uint64_t)(want + (int)BIAS) << 40) | tick++, c)) {
+                            free(next);
+                            r->status = SP_NOMEMORY;
+                            goto done;
+                        }
+                        continue;
+                    }
+                    taken[j]++;
+                    s.seen[c] = k;
+                    next[nseeds++] = c;
+                }
+            }
             while (nexts.n && nseeds < width) {
                 uint32_t c = heap_pop(&nexts).idx;
                 if (s.seen[c] != k) {
@@ -717,6 +775,8 @@ done:
     r->positions = s.n;
     r->memory = memory_used(&s);
     free(seeds);
+    free(shapes);
+    free(taken);
     free(open.a);
     free(nexts.a);
     free(s.parent);
