@@ -129,25 +129,33 @@ def _after_four_deals(deal: int) -> spider.SpiderGame:
     return spider.SpiderGame(spec, game.state(pos))
 
 
-def test_the_compiled_search_keeps_the_reference_seeds_by_shape(
+def test_the_compiled_search_is_the_reference_past_16000(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Past (16,000, 16) the seeds are chosen by distance and shape (``_keep_by_shape``):
-    the compiled search expands the same positions as the reference there too, and the
-    reference did choose by shape (it queued candidates again)."""
+    """Past (16,000, 16) the seeds are chosen by distance and shape (``_keep_by_shape``)
+    and each size is tried twice, the second time by the second evaluation: the compiled
+    search expands the same positions as the reference there too, and the reference did
+    get there (it queued candidates again, and ran an attempt by the second evaluation)."""
     requeued = []
-    keep = spider._keep_by_shape
+    attempts = []
+    keep, evaluation = spider._keep_by_shape, spider.evaluation
 
     def spy(*args: object) -> int:
         tick = keep(*args)  # type: ignore[arg-type]
         requeued.append(tick - args[-1])  # type: ignore[operator]
         return tick
 
+    def spy_evaluation(a: int) -> tuple[int, bool]:
+        attempts.append(evaluation(a))
+        return attempts[-1]
+
     monkeypatch.setattr(spider, "_keep_by_shape", spy)
+    monkeypatch.setattr(spider, "evaluation", spy_evaluation)
     game = _after_four_deals(1)
-    python = spider.staged(game, nodes=30000, seconds=None, prune=True, use_compiled=False)
+    python = spider.staged(game, nodes=40000, seconds=None, prune=True, use_compiled=False)
     assert requeued and sum(requeued) > 0
-    c = spider.staged(game, nodes=30000, seconds=None, prune=True, use_compiled=True)
+    assert (spider.COARSE + 1, True) in attempts
+    c = spider.staged(game, nodes=40000, seconds=None, prune=True, use_compiled=True)
     assert c == python
 
 
