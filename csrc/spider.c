@@ -333,6 +333,7 @@ typedef struct {
     uint32_t *parent;
     Step *step;
     int16_t *dist;
+    uint8_t *down; /* its face-down cards in all: the second evaluation is dist + down */
     uint32_t *seen; /* the last attempt that reached it */
     uint32_t *rec;  /* offsets: the memory limit keeps both arenas under 4 GB */
     uint32_t *kids;
@@ -350,7 +351,7 @@ typedef struct {
 /* Bytes the search's tables hold (entries and records in use, the whole hash table). */
 static size_t memory_used(const Search *s)
 {
-    return s->n * (sizeof(uint32_t) * 4 + sizeof(Step) + sizeof(int16_t)) +
+    return s->n * (sizeof(uint32_t) * 4 + sizeof(Step) + sizeof(int16_t) + 1) +
            s->tcap * (sizeof(uint64_t) + sizeof(uint32_t)) + s->arena_n +
            s->edges_n * sizeof(uint32_t);
 }
@@ -384,7 +385,8 @@ static int table_grow(Search *s)
 }
 
 /* The entry of ``key``, added if the table lacks it: 1 added, 0 known, -1 no memory. */
-static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, uint32_t *idx)
+static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, int down,
+                     uint32_t *idx)
 {
     if (2 * (s->tn + 1) > s->tcap && table_grow(s))
         return -1;
@@ -399,7 +401,7 @@ static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : (1u << 16);
         if (RESIZE_ARRAY(s->parent, cap) || RESIZE_ARRAY(s->step, cap) ||
-            RESIZE_ARRAY(s->dist, cap) || RESIZE_ARRAY(s->seen, cap) ||
+            RESIZE_ARRAY(s->dist, cap) || RESIZE_ARRAY(s->down, cap) || RESIZE_ARRAY(s->seen, cap) ||
             RESIZE_ARRAY(s->rec, cap) || RESIZE_ARRAY(s->kids, cap))
             return -1;
         s->cap = cap;
@@ -410,6 +412,7 @@ static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist
     s->parent[s->n] = parent;
     s->step[s->n] = st;
     s->dist[s->n] = (int16_t)dist;
+    s->down[s->n] = (uint8_t)down;
     s->seen[s->n] = UINT32_MAX;
     s->rec[s->n] = NONE;
     s->kids[s->n] = NONE;
@@ -546,7 +549,7 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         r->dropped = 1;
     /* Each column's share of the key and of the distance: a move changes two columns,
      * so a child's key and distance are the parent's, updated. */
-    int off[MAXW + 1], cost[MAXW], pdist = SP_STOCK * p.left;
+    int off[MAXW + 1], cost[MAXW], pdist = SP_STOCK * p.left, pdown = 0;
     uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
     offsets(g, &p, off);
     for (int j = 0; j < g->width; j++) {
@@ -554,10 +557,11 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j]);
         phash += term[j];
         pdist += cost[j];
+        pdown += p.down[j];
     }
     for (int x = 0; x < nk; x++) {
         uint64_t h;
-        int qdist;
+        int qdist, qdown;
         if (kids[x].cards) {
             /* A move changes two columns: only they are built (sp_play's follow-ups, a
              * completed run and the card turned up, on each), not the whole child. */
@@ -578,6 +582,7 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
                 column_term(cd, nd, dd, p.left ? c : -1);
             h = h ? h : 1;
             qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds) + column_cost(cd, nd, dd);
+            qdown = pdown - p.down[i] - p.down[c] + ds + dd;
         } else {
             sp_play(g, &p, kids[x], &q);
             if (q.done == g->won) {
@@ -587,11 +592,28 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
             }
             h = sp_hash(g, &q);
             qdist = sp_distance(g, &q);
+            qdown = 0;
+            for (int j = 0; j < g->width; j++)
+                qdown += q.down[j];
         }
-        if (add_entry(s, h, e, kids[x], qdist, &idx[x]) < 0)
+        if (add_entry(s, h, e, kids[x], qdist, qdown, &idx[x]) < 0)
             return -1;
     }
     return add_edges(s, e, idx, nk);
+}
+
+/* The shape of expanded entry ``e``: which cards it has turned up (its face-down counts)
+ * and how many are in completed runs, hashed (never 0). A deal keeps the dealing
+ * position's shape (but for a run it completes), so a candidate's shape is its parent's. */
+static uint64_t shape(const Search *s, uint32_t e)
+{
+    int w = s->g->width;
+    const uint8_t *r = s->arena + s->rec[e];
+    uint64_t h = 0x84222325cbf29ce4ULL ^ r[2 * w + 1];
+    for (int j = 0; j < w; j++)
+        h = (h ^ r[w + j]) * 0x100000001b3ULL;
+    h = mix64(h);
+    return h ? h : 1;
 }
 
 void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, SearchResult *r)
@@ -608,12 +630,26 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     size_t memory = lim->memory && lim->memory < (3ULL << 30) ? lim->memory : (3ULL << 30);
     uint64_t count = 0, pops = 0;
     uint32_t idx, best = 0; /* the expanded position nearest a win (its line: progress) */
-    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), &idx) < 0 ||
+    uint64_t *shapes = NULL; /* the seeds' shapes (open addressing) and how many of each */
+    uint32_t *taken = NULL;
+    size_t shapes_cap = 0, taken_cap = 0;
+    int root_down = 0;
+    for (int j = 0; j < g->width; j++)
+        root_down += root->down[j];
+    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), root_down,
+                  &idx) < 0 ||
         store(&s, 0, root)) {
         r->status = SP_NOMEMORY;
         goto done;
     }
-    for (uint32_t k = 0;; k++) {
+    /* Attempt ``a``: its size ``k`` and its evaluation. Past COARSE each size is tried
+     * twice, by the distance and then by the distance plus the face-down cards (a
+     * portfolio over one table: what one expands, the other walks for free). The seen
+     * marks are per attempt. */
+    for (uint32_t a = 0;; a++) {
+        uint32_t k = a <= COARSE ? a : COARSE + 1 + (a - COARSE - 1) / 2;
+        int second = a > COARSE && (a - COARSE - 1) % 2;
+#define PRIO(x) (s.dist[x] + (second ? s.down[x] : 0))
         uint64_t per = sp_per_stage(k), width = sp_kept_per_deal(k), tick = 0;
         size_t nseeds = 1;
         int limited = 0;
@@ -628,8 +664,8 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
             open.n = nexts.n = 0;
             for (size_t x = 0; x < nseeds; x++) {
                 uint32_t e = seeds[x];
-                s.seen[e] = k;
-                if (heap_push(&open, ((uint64_t)(s.dist[e] + (int)BIAS) << 40) | (TICKS - tick++),
+                s.seen[e] = a;
+                if (heap_push(&open, ((uint64_t)(PRIO(e) + (int)BIAS) << 40) | (TICKS - tick++),
                               e)) {
                     r->status = SP_NOMEMORY;
                     goto done;
@@ -663,14 +699,14 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                 uint32_t nk = kids[-1];
                 for (uint32_t x = 0; x < nk; x++) {
                     uint32_t c = kids[x];
-                    uint64_t dist = (uint64_t)(s.dist[c] + (int)BIAS) << 40;
+                    uint64_t dist = (uint64_t)(PRIO(c) + (int)BIAS) << 40;
                     int fail;
                     if (s.step[c].cards == 0 && c != 0) { /* a deal: a candidate for the next stage */
                         fail = heap_push(&nexts, dist | tick++, c);
                     } else {
-                        if (s.seen[c] == k)
+                        if (s.seen[c] == a)
                             continue;
-                        s.seen[c] = k;
+                        s.seen[c] = a;
                         /* Ties: the newest first (it goes deeper). */
                         fail = heap_push(&open, dist | (TICKS - tick++), c);
                     }
@@ -689,14 +725,55 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                 r->status = SP_NOMEMORY;
                 goto done;
             }
-            while (nexts.n && nseeds < width) {
-                uint32_t c = heap_pop(&nexts).idx;
-                if (s.seen[c] != k) {
-                    s.seen[c] = k;
+            if (k > COARSE) {
+                /* Past (16,000, 16), by distance plus SP_SHAPE times the seeds already kept
+                 * of the same shape (spider.py's _keep is the reference). */
+                size_t cap = 16;
+                while (cap < 2 * width)
+                    cap *= 2;
+                if (GROW_ARRAY(shapes, shapes_cap, cap, 16) ||
+                    GROW_ARRAY(taken, taken_cap, cap, 16)) {
+                    free(next);
+                    r->status = SP_NOMEMORY;
+                    goto done;
+                }
+                memset(shapes, 0, cap * sizeof *shapes);
+                while (nexts.n && nseeds < width) {
+                    HeapItem it = heap_pop(&nexts);
+                    uint32_t c = it.idx;
+                    if (s.seen[c] == a)
+                        continue;
+                    uint64_t sh = shape(&s, s.parent[c]);
+                    size_t j = sh & (cap - 1);
+                    while (shapes[j] && shapes[j] != sh)
+                        j = (j + 1) & (cap - 1);
+                    if (!shapes[j]) {
+                        shapes[j] = sh;
+                        taken[j] = 0;
+                    }
+                    int want = PRIO(c) + SP_SHAPE * (int)taken[j];
+                    if ((int)(it.key >> 40) - (int)BIAS < want) {
+                        /* Its shape gained seeds since it was queued: queued again. */
+                        if (heap_push(&nexts, ((uint64_t)(want + (int)BIAS) << 40) | tick++, c)) {
+                            free(next);
+                            r->status = SP_NOMEMORY;
+                            goto done;
+                        }
+                        continue;
+                    }
+                    taken[j]++;
+                    s.seen[c] = a;
                     next[nseeds++] = c;
                 }
             }
-            while (nexts.n && s.seen[nexts.a[0].idx] == k)
+            while (nexts.n && nseeds < width) {
+                uint32_t c = heap_pop(&nexts).idx;
+                if (s.seen[c] != a) {
+                    s.seen[c] = a;
+                    next[nseeds++] = c;
+                }
+            }
+            while (nexts.n && s.seen[nexts.a[0].idx] == a)
                 heap_pop(&nexts);
             if (nexts.n)
                 limited = 1; /* some position after a deal was left out */
@@ -717,11 +794,14 @@ done:
     r->positions = s.n;
     r->memory = memory_used(&s);
     free(seeds);
+    free(shapes);
+    free(taken);
     free(open.a);
     free(nexts.a);
     free(s.parent);
     free(s.step);
     free(s.dist);
+    free(s.down);
     free(s.seen);
     free(s.rec);
     free(s.kids);

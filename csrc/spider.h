@@ -18,6 +18,10 @@
 #define SP_DOWN 1
 #define SP_EMPTY 8
 #define SP_STOCK 4
+/* Choosing the positions kept after a deal (past the (16,000, 16) attempt): each one
+ * already kept of the same shape (the same face-down counts and completed runs) adds
+ * this to a candidate's distance (spider.py's SHAPE). */
+#define SP_SHAPE 4
 
 typedef struct {
     uint8_t src, dst, cards; /* column indexes; cards == 0 is the deal */

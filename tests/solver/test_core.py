@@ -118,6 +118,68 @@ def test_the_compiled_search_is_the_reference_search(
         assert is_won(spec, replay(spec, initial_state(spec, deal), moves))
 
 
+def _after_four_deals(deal: int) -> spider.SpiderGame:
+    """A 4-suit deal with four rows dealt at once: two stages left, so a search reaches
+    the attempts past (16,000, 16) within a few tens of thousands of positions."""
+    spec = get_game("spider", {"suits": "4"})
+    game = spider.SpiderGame(spec, initial_state(spec, deal))
+    pos = game.root
+    for _ in range(4):
+        pos = game.play(pos, spider.DEAL)
+    return spider.SpiderGame(spec, game.state(pos))
+
+
+def test_the_compiled_search_is_the_reference_past_16000(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past (16,000, 16) the seeds are chosen by distance and shape (``_keep_by_shape``)
+    and each size is tried twice, the second time by the second evaluation: the compiled
+    search expands the same positions as the reference there too, and the reference did
+    get there (it queued candidates again, and ran an attempt by the second evaluation)."""
+    requeued = []
+    attempts = []
+    keep, evaluation = spider._keep_by_shape, spider.evaluation
+
+    def spy(*args: object) -> int:
+        tick = keep(*args)  # type: ignore[arg-type]
+        requeued.append(tick - args[-1])  # type: ignore[operator]
+        return tick
+
+    def spy_evaluation(a: int) -> tuple[int, bool]:
+        attempts.append(evaluation(a))
+        return attempts[-1]
+
+    monkeypatch.setattr(spider, "_keep_by_shape", spy)
+    monkeypatch.setattr(spider, "evaluation", spy_evaluation)
+    game = _after_four_deals(1)
+    python = spider.staged(game, nodes=40000, seconds=None, prune=True, use_compiled=False)
+    assert requeued and sum(requeued) > 0
+    assert (spider.COARSE + 1, True) in attempts
+    c = spider.staged(game, nodes=40000, seconds=None, prune=True, use_compiled=True)
+    assert c == python
+
+
+def test_seeds_spread_over_shapes() -> None:
+    """Each seed already kept of a shape costs its other candidates SHAPE: a candidate of
+    another shape, farther by less than SHAPE, comes before the second of the first
+    shape; with nothing else left, the same shape is kept again."""
+    down_a, down_b = (1, 1), (0, 1)
+    cols: spider.Cols = ((), ())
+    pos: list[spider.Pos] = [(cols, down_a, 10, 0, 0), (cols, down_b, 10, 0, 0)]
+    parent = [0, 0, 0, 0, 0, 1]
+    dist = [0, 0, 10, 11, 12, 13]
+    pos += [pos[0]] * 4
+    nexts = [(dist[c], tick, c) for tick, c in enumerate((2, 3, 4, 5))]
+    seeds: list[int] = []
+    seen = [-1] * 6
+    tick = spider._keep_by_shape(nexts, seeds, 3, seen, 7, dist, pos, parent, 4)
+    assert spider.SHAPE == 4
+    assert seeds == [2, 5, 3]  # 13 < 11 + 4; then 11 + 4 < 12 + 4
+    assert tick == 6  # 3 and 4 queued again once each
+    assert [seen[c] for c in seeds] == [7, 7, 7]
+    assert [c for _, _, c in nexts] == [4]
+
+
 def test_both_searches_answer_won_and_unknown() -> None:
     """The cases above are not all of one kind."""
     spec = get_game("spider", {"suits": "4"})

@@ -374,6 +374,28 @@ def attempt(k: int) -> tuple[int, int]:
     return 16000 << j, kept
 
 
+def evaluation(a: int) -> tuple[int, bool]:
+    """Attempt ``a``'s size (the ``k`` of :func:`attempt`) and whether it ranks positions
+    by the second evaluation, :func:`distance` plus the face-down cards (a face-down card
+    counts twice), instead of :func:`distance`. Up to ``COARSE`` each size is tried once;
+    past it twice, first by the distance, then by the second evaluation: a portfolio over
+    one table, so what one expands the other walks through for free.
+
+    >>> [evaluation(a) for a in range(4, 10)]  # doctest: +NORMALIZE_WHITESPACE
+    [(4, False), (5, False), (5, True), (6, False), (6, True), (7, False)]
+    """
+    if a <= COARSE:
+        return a, False
+    return COARSE + 1 + (a - COARSE - 1) // 2, (a - COARSE - 1) % 2 == 1
+
+
+SHAPE = 4
+"""Past the (16,000, 16) attempt, each position already kept after a deal with the same
+face-down counts and completed runs as a candidate adds this much to the candidate's
+distance when the next stage's seeds are chosen: the kept positions spread over
+different cards turned up instead of clustering on one line's variants (``SP_SHAPE``
+in ``csrc/spider.h``)."""
+
 _CLOCK_EVERY = 256
 _TICKS = (1 << 40) - 1
 MEMORY = 3 << 29
@@ -395,6 +417,7 @@ class Found:
     line: tuple[Step, ...]
     nodes: int
     dropped: bool  # an unproven rule dropped a move somewhere (so exhausted is no proof)
+    positions: int = 0  # positions reached (the table's size; 0 when no search ran)
 
 
 def staged(
@@ -426,7 +449,7 @@ def staged(
             prune,
         )
         line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
-        return Found(r["status"], line, r["nodes"], r["dropped"])
+        return Found(r["status"], line, r["nodes"], r["dropped"], r["positions"])
     return _staged_python(game, nodes, seconds, prune)
 
 
@@ -434,7 +457,8 @@ def _staged_python(
     game: SpiderGame, nodes: int | None, seconds: float | None, prune: bool
 ) -> Found:
     """The reference search (``csrc/spider.c`` does the same). Attempt ``k`` searches
-    every stage from the positions kept at the last deal; a position's children are
+    every stage from the positions kept at the last deal (by distance, and past
+    ``COARSE`` by shape too: :func:`_keep_by_shape`); a position's children are
     generated once (counted as expanded) and kept, so a later attempt walks again through
     what earlier ones expanded at no cost and only pays for new positions."""
     deadline = None if seconds is None else time.perf_counter() + seconds
@@ -444,6 +468,7 @@ def _staged_python(
     parent = [0]
     step: list[Step] = [DEAL]
     dist = [root[4]]
+    dist2 = [root[4] + sum(root[1])]  # the second evaluation: plus the face-down cards
     pos = [root]
     kids: list[list[int] | None] = [None]
     seen = [-1]
@@ -452,7 +477,7 @@ def _staged_python(
     best = 0  # the expanded position nearest a win: without a win, the line to it
 
     def end(status: Status) -> Found:
-        return Found(status, tuple(line(best)) if best else (), count, dropped)
+        return Found(status, tuple(line(best)) if best else (), count, dropped, len(parent))
 
     def line(e: int) -> list[Step]:
         out: list[Step] = []
@@ -462,9 +487,11 @@ def _staged_python(
         out.reverse()
         return out
 
-    k = 0
+    a = 0  # the attempt: its size k, and past COARSE each size twice (see evaluation())
     while True:
+        k, second = evaluation(a)
         per, width = attempt(k)
+        prio = dist2 if second else dist
         tick = 0
         limited = False
         seeds = [0]
@@ -474,8 +501,8 @@ def _staged_python(
             opened: list[tuple[int, int, int]] = []
             nexts: list[tuple[int, int, int]] = []
             for e in seeds:
-                seen[e] = k
-                heapq.heappush(opened, (dist[e], _TICKS - tick, e))
+                seen[e] = a
+                heapq.heappush(opened, (prio[e], _TICKS - tick, e))
                 tick += 1
             spent = 0
             while opened and spent < per:
@@ -499,7 +526,7 @@ def _staged_python(
                     for st in steps:
                         t = game.play(p, st)
                         if t[3] == WON:
-                            return Found("won", (*line(e), st), count, dropped)
+                            return Found("won", (*line(e), st), count, dropped, len(parent))
                         tkey = game.key(t)
                         c = index.get(tkey)
                         if c is None:
@@ -507,6 +534,7 @@ def _staged_python(
                             parent.append(e)
                             step.append(st)
                             dist.append(t[4])
+                            dist2.append(t[4] + sum(t[1]))
                             pos.append(t)
                             kids.append(None)
                             seen.append(-1)
@@ -514,28 +542,68 @@ def _staged_python(
                     kids[e] = children
                 for c in children:
                     if step[c][2] == 0 and c != 0:  # a deal: a candidate for the next stage
-                        heapq.heappush(nexts, (dist[c], tick, c))
-                    elif seen[c] != k:
-                        seen[c] = k
+                        heapq.heappush(nexts, (prio[c], tick, c))
+                    elif seen[c] != a:
+                        seen[c] = a
                         # Ties: the newest first (it goes deeper).
-                        heapq.heappush(opened, (dist[c], _TICKS - tick, c))
+                        heapq.heappush(opened, (prio[c], _TICKS - tick, c))
                     else:
                         continue
                     tick += 1
             limited = limited or bool(opened)
             # The best positions the stage's deals reach start the next stage.
             seeds = []
+            if k > COARSE:
+                tick = _keep_by_shape(nexts, seeds, width, seen, a, prio, pos, parent, tick)
             while nexts and len(seeds) < width:
                 c = heapq.heappop(nexts)[2]
-                if seen[c] != k:
-                    seen[c] = k
+                if seen[c] != a:
+                    seen[c] = a
                     seeds.append(c)
-            while nexts and seen[nexts[0][2]] == k:
+            while nexts and seen[nexts[0][2]] == a:
                 heapq.heappop(nexts)
             limited = limited or bool(nexts)
         if not limited:
             return end("exhausted")
-        k += 1
+        a += 1
+
+
+def _keep_by_shape(
+    nexts: list[tuple[int, int, int]],
+    seeds: list[int],
+    width: int,
+    seen: list[int],
+    k: int,
+    dist: list[int],
+    pos: list[Pos],
+    parent: list[int],
+    tick: int,
+) -> int:
+    """Moves up to ``width`` positions from the heap ``nexts`` (positions after a deal)
+    to ``seeds``, lowest distance first, where each seed already kept of the same
+    *shape* (the same face-down counts and cards in completed runs: the same cards turned
+    up) adds :data:`SHAPE` to a candidate's distance. A candidate whose shape gained
+    seeds since it was queued is queued again with its new priority. Returns ``tick``
+    advanced by the requeued ones (``csrc/spider.c`` does the same; it tells shapes
+    apart by a 64-bit hash). A deal keeps the dealing position's shape but for a run
+    it completes, so a candidate's shape is read from its parent."""
+    taken: dict[tuple[int, tuple[int, ...]], int] = {}
+    while nexts and len(seeds) < width:
+        key, _, c = heapq.heappop(nexts)
+        if seen[c] == k:
+            continue
+        p = pos[parent[c]]
+        shape = (p[3], p[1])
+        n = taken.get(shape, 0)
+        want = dist[c] + SHAPE * n
+        if key < want:
+            heapq.heappush(nexts, (want, tick, c))
+            tick += 1
+            continue
+        taken[shape] = n + 1
+        seen[c] = k
+        seeds.append(c)
+    return tick
 
 
 Outcome = Literal["won", "lost", "unknown"]
