@@ -142,3 +142,24 @@ def cycle_card(game_id: str) -> tuple[int, str, list[str]]:
             if len(seen) >= 2 and not core.is_stuck(spec, after):
                 return deal, pid, seen[:2]
     raise AssertionError(f"no {game_id} deal with a card of two destinations")
+
+
+def dead_end_move(game_id: str) -> tuple[int, Move]:
+    """A random deal whose start has a column top with exactly one destination, after
+    which that card has no move at all and the game goes on: the deal and the move."""
+    for deal in range(1, 500):
+        g = new_game(game_id, deal, None, "random")
+        by_src: dict[str, list[Move]] = {}
+        for m in g.legal_moves():
+            if m.src and m.dst:
+                by_src.setdefault(m.src, []).append(m)
+        for src, moves in sorted(by_src.items()):
+            if not src.startswith("t") or len(moves) != 1:
+                continue
+            after = new_game(game_id, deal, None, "random")
+            after.play(moves[0])
+            if core.is_stuck(after.spec, after.state):  # the end dialog would cover it
+                continue
+            if not any(x.src == moves[0].dst and x.dst for x in after.legal_moves()):
+                return deal, moves[0]
+    raise AssertionError(f"no {game_id} deal with a one-way column top")

@@ -27,7 +27,7 @@ from e2e_helpers import (
     wait_table,
     wait_version,
 )
-from e2e_positions import cycle_card, opening_line, spine_win
+from e2e_positions import cycle_card, dead_end_move, opening_line, spine_win
 from playwright.sync_api import Browser, Page, expect
 
 from pasyans.deals import new_game
@@ -101,6 +101,27 @@ def test_twelve_quick_clicks_on_cards_each_give_a_move_or_a_reason(page: Page) -
     assert table.get_attribute("data-inputs") == "12"
     assert table.get_attribute("data-outcomes") == "12"
     assert version(page) > v  # some of them were moves
+
+
+def test_a_second_click_on_a_card_with_nowhere_else_to_go_says_so(page: Page) -> None:
+    """Defect: the second click on a card just moved (the smart move's next destination)
+    did nothing and said nothing when the card had no other destination and no move from
+    where it lay: under load, the twelve-quick-clicks test above saw 11 outcomes for 12
+    clicks. Now it says why, like any click on a card with no move."""
+    deal, move = dead_end_move("spine")
+    open_table(page, "spine", deal=deal)
+    page.mouse.click(*center(page, f'.pile[data-pile="{move.src}"] > .card:last-child'))
+    drained(page)
+    assert replayed(page) == [move.to_str()]
+    page.wait_for_timeout(700)  # a click of its own, not the second of a double-click
+    table = page.locator("section.table")
+    before = int(table.get_attribute("data-outcomes") or "0")
+    settle(page)
+    page.mouse.click(*center(page, f'.pile[data-pile="{move.dst}"] > .card:last-child'))
+    drained(page)
+    expect(page.locator("#message")).to_have_text("This card has no move now.")
+    assert int(table.get_attribute("data-outcomes") or "0") == before + 1
+    assert replayed(page) == [move.to_str()]
 
 
 @pytest.mark.parametrize("game", STOCK_GAMES)
