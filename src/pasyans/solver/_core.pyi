@@ -1,7 +1,7 @@
 """Types of the compiled search core (csrc/, built by ``uv sync``)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 _Pos = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int]
 _Step = tuple[int, int, int]
@@ -33,31 +33,31 @@ def engine_lock(spec: object, pos: bytes, /) -> bytes: ...
 def engine_dead(spec: object, pos: bytes, /) -> bool: ...
 def engine_hash(spec: object, pos: bytes, /) -> int: ...
 def engine_child_hashes(spec: object, pos: bytes, /) -> list[int]: ...
-def engine_restarts(
-    spec: object,
-    root: bytes,
-    nodes: int,
-    deadline: float,
-    first: int,
-    unit: int,
-    detour: float,
-    early: float,
-    dead: Callable[[bytes], bool] | bool | None,
-    locks: dict[bytes, bool],
-    locks_max: int,
-    /,
-) -> tuple[Literal["won", "lost", "unknown"], list[int], int]: ...
-def engine_reach(
-    spec: object,
-    root: bytes,
-    nodes: int,
-    deadline: float,
-    first: int,
-    unit: int,
-    detour: float,
-    early: float,
-    dead: Callable[[bytes], bool] | bool | None,
-    locks: dict[bytes, bool],
-    locks_max: int,
-    /,
-) -> tuple[Literal["won", "lost", "unknown"], int, int]: ...
+
+_Outcome = Literal["won", "lost", "unknown"]
+_R_co = TypeVar("_R_co", covariant=True)
+
+class _Restarts(Protocol[_R_co]):
+    """``restarts`` in csrc/engine.c: the restarting search of a packed position, behind
+    two entry points that take the same arguments and differ in what they answer."""
+
+    def __call__(
+        self,
+        spec: object,
+        root: bytes,
+        nodes: int,
+        deadline: float,
+        first: int,
+        unit: int,
+        detour: float,
+        early: float,
+        dead: Callable[[bytes], bool] | bool | None,
+        locks: dict[bytes, bool],
+        locks_max: int,
+        /,
+    ) -> _R_co: ...
+
+engine_restarts: _Restarts[tuple[_Outcome, list[int], int]]
+"""(outcome, the winning line's move codes, positions expanded)."""
+engine_reach: _Restarts[tuple[_Outcome, int, int]]
+"""(outcome, positions expanded, the most cards on the foundations it reached)."""
