@@ -4,6 +4,8 @@ and the answer is reproducible under a node budget."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pasyans.cards import shuffled
@@ -49,6 +51,26 @@ def test_reach_reports_the_most_cards_brought_home() -> None:
             break
     else:
         pytest.fail("no deal of 1-29 won within 4,000 nodes")
+
+
+def test_the_domains_are_one_per_spec_and_bounded() -> None:
+    """reach's packed rules are built once per spec, whatever the sample; never served
+    for another spec (even an equal one); at most :data:`playout._DOMAINS`' size kept."""
+    spec = get_game("backbone-classic", {})
+    state = initial_state(spec, 1)
+    playout._DOMAINS.clear()
+    d = playout._domain(spec, state)
+    assert d.spec is spec and playout._domain(spec, initial_state(spec, 2)) is d
+    other = replace(spec)
+    assert other == spec and other is not spec
+    assert playout._domain(other, state).spec is other
+    copies = [replace(spec) for _ in range(playout._DOMAINS.size + 10)]
+    built = [playout._domain(s, state) for s in copies]
+    assert all(b.spec is s for b, s in zip(built, copies, strict=True))
+    assert len(playout._DOMAINS) == playout._DOMAINS.size == 64
+    assert playout._domain(copies[-1], state) is built[-1]  # the recent ones are kept
+    assert playout._domain(spec, state) is not d  # the least recently used went
+    playout._DOMAINS.clear()
 
 
 def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:

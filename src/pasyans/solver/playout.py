@@ -40,7 +40,10 @@ SCORES: Recent[Scores] = Recent(4096)
 """The scores already computed, by ``(view, key)`` (the caller's budget): asking again
 for the same position costs nothing. Only what the player knows is in the key."""
 
-_DOMAINS: dict[int, tuple[GameSpec, packed.PackedDomain]] = {}
+_DOMAINS: Recent[packed.PackedDomain] = Recent(64)
+"""The packed rules :func:`reach` plays, one per spec (the compiled spec is built once).
+A domain depends on its spec alone (the sample it is built from is only its root, which
+:func:`reach` does not read), so the key is None: every sample of a spec shares it."""
 
 
 def applies(spec: GameSpec, sample: State) -> bool:
@@ -103,12 +106,11 @@ def _spider_row(
 
 
 def _domain(spec: GameSpec, sample: State) -> packed.PackedDomain:
-    entry = _DOMAINS.get(id(spec))
-    if entry is None or entry[0] is not spec:
-        if len(_DOMAINS) > 64:
-            _DOMAINS.clear()
-        entry = _DOMAINS[id(spec)] = (spec, packed.PackedDomain(spec, sample))
-    return entry[1]
+    d = _DOMAINS.get(spec, None)
+    if d is None:
+        d = packed.PackedDomain(spec, sample)
+        _DOMAINS.put(spec, None, d)
+    return d
 
 
 def reach(
