@@ -165,7 +165,7 @@ def test_a_timed_hint_gives_its_parts_no_more_than_its_seconds(
     spec = get_game("spider", {"suits": "4"})
     state = initial_state(spec, 11)
     given: list[tuple[str, float]] = []
-    real_plan, real_sampled = macro.plan, hints.sampled
+    real_plan, real_sampled = macro.plan, hints._sampled
 
     def plan(*args: object, **kwargs: object) -> object:
         given.append(("plan", kwargs["seconds"]))
@@ -177,7 +177,7 @@ def test_a_timed_hint_gives_its_parts_no_more_than_its_seconds(
         return real_sampled(spec_, view, budget)
 
     monkeypatch.setattr(macro, "plan", plan)
-    monkeypatch.setattr(hints, "sampled", sampled)
+    monkeypatch.setattr(hints, "_sampled", sampled)
     found = suggest(spec, state, seconds=0.2)
     assert found.move is not None
     assert [k for k, _ in given] == (["plan"] if first_finds_a_line else ["plan", "sampled"])

@@ -100,6 +100,32 @@ def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:
         assert suggest(spec, a, budget=plain).source == "heuristic"
 
 
+def test_a_playout_hint_draws_its_samples_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The playouts score the samples the tally drew (also for its escalation), not a
+    second draw of them; with the tally remembered they are drawn again, the same ones,
+    and the hint is the same."""
+    spec = get_game("backbone-classic", {})
+    state = initial_state(spec, 1)
+    budget = Budget(seconds=None, nodes=80, samples=2, seed=3, playout=300, escalate=2)
+    drawn: list[list[State]] = []
+    real = sampling.samples
+
+    def counted(
+        spec_: GameSpec, view: State, count: int, seed: int = 0, start: int = 0
+    ) -> list[State]:
+        drawn.append(real(spec_, view, count, seed, start))
+        return drawn[-1]
+
+    monkeypatch.setattr(sampling, "samples", counted)
+    _clear()
+    hint = suggest(spec, state, budget=budget)
+    assert hint.source == "playout" and len(drawn) == 1
+    assert hints.TALLIES.get(spec, (known(spec, state), budget)) is not None
+    playout.SCORES.clear()
+    assert suggest(spec, state, budget=budget) == hint
+    assert len(drawn) == 2 and drawn[0] == drawn[1]
+
+
 def test_the_scores_are_remembered_and_never_go_back(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = get_game("backbone-classic", {})
     state = initial_state(spec, 5)

@@ -333,23 +333,35 @@ def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
     :func:`sampling.known` position), remembered in :data:`TALLIES`. With
     ``budget.escalate``, when no sample is won and some are undecided, the samples are
     searched again with that many times the nodes (within the same time limit)."""
+    return _sampled(spec, view, budget)[0]
+
+
+def _sampled(
+    spec: GameSpec, view: State, budget: Budget
+) -> tuple[sampling.Tally, list[State] | None]:
+    """:func:`sampled`, and the samples it drew for it (``budget.samples`` of
+    ``budget.seed``, drawn once, also for the escalation; not the further batches of
+    ``budget.more``), for the playouts to reuse; None when the tally was remembered."""
     t = TALLIES.get(spec, (view, budget))
-    if t is None:
-        seconds, nodes = budget.share()
-        deadline = None
-        if seconds is not None:  # half the time for the samples, half for the scoring
-            seconds /= 2
-            deadline = time.perf_counter() + 2 * seconds * budget.samples
-        t = _tally(spec, view, budget, seconds, nodes, deadline)
-        if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
-            t = _tally(spec, view, budget, seconds, nodes * budget.escalate, deadline)
-        TALLIES.put(spec, (view, budget), t)
-    return t
+    if t is not None:
+        return t, None
+    seconds, nodes = budget.share()
+    deadline = None
+    if seconds is not None:  # half the time for the samples, half for the scoring
+        seconds /= 2
+        deadline = time.perf_counter() + 2 * seconds * budget.samples
+    states = sampling.samples(spec, view, budget.samples, budget.seed)
+    t = _tally(spec, view, states, budget, seconds, nodes, deadline)
+    if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
+        t = _tally(spec, view, states, budget, seconds, nodes * budget.escalate, deadline)
+    TALLIES.put(spec, (view, budget), t)
+    return t, states
 
 
 def _tally(
     spec: GameSpec,
     view: State,
+    states: Sequence[State],
     budget: Budget,
     seconds: float | None,
     nodes: int | None,
@@ -367,8 +379,6 @@ def _tally(
 
     def stop() -> bool:
         return deadline is not None and time.perf_counter() >= deadline
-
-    states = sampling.samples(spec, view, budget.samples, budget.seed)
 
     def more(drawn: int) -> list[State]:
         if drawn >= budget.samples * (1 + budget.more):
@@ -443,7 +453,7 @@ def suggest(
             macro_tried = True  # no line (it would find none again): not asked twice
         if budget.samples > 0:
             kv = known(spec, state)
-            t = sampled(spec, kv, planner)
+            t, drawn = _sampled(spec, kv, planner)  # (planner: budget's samples and seed)
             if use_macro and not t.won and not macro_tried:
                 planned = _macro(spec, state, history, planner)
                 if planned is not None:
@@ -461,7 +471,7 @@ def suggest(
                 lean=budget.lean,
             )
             if move is None and not t.won and budget.playout:
-                move = _played_out(spec, kv, view, budget, avoid, begun)
+                move = _played_out(spec, kv, view, budget, avoid, begun, drawn)
                 if move is not None:
                     return Hint(
                         move,
@@ -559,13 +569,21 @@ def suggest(
 
 
 def _played_out(
-    spec: GameSpec, kv: State, view: State, budget: Budget, avoid: set[State], begun: float
+    spec: GameSpec,
+    kv: State,
+    view: State,
+    budget: Budget,
+    avoid: set[State],
+    begun: float,
+    states: Sequence[State] | None = None,
 ) -> Move | None:
     """No sample won: the move after which the samples' short searches bring the most
     cards home (:func:`playout.choose`, ``budget.playout`` positions each), ties to the
     visible heuristic's rank; within what is left of the hint's time (begun at
-    ``begun``; the samples' searches had half of it)."""
-    states = sampling.samples(spec, kv, budget.samples, budget.seed)
+    ``begun``; the samples' searches had half of it). ``states``: the samples the tally
+    drew (:func:`_sampled`), else drawn again (the same ones: the same seed)."""
+    if states is None:
+        states = sampling.samples(spec, kv, budget.samples, budget.seed)
     left = None
     if budget.seconds is not None:
         left = max(budget.seconds - (time.perf_counter() - begun), 0.0)
