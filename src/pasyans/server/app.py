@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         url,
         pool_size=settings.db_pool_size,
         synchronous=settings.sqlite_synchronous,
+        group_commit=settings.sqlite_group_commit,
         busy_seconds=settings.db_busy_seconds,
         statement_seconds=settings.db_statement_seconds,
         connect_seconds=settings.db_connect_seconds,

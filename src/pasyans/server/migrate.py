@@ -56,7 +56,7 @@ def _upgrade(url: str, revision: str) -> None:
     engine = (
         # A migration may wait for another process's (and may itself take long): no short
         # timeouts here, unlike the request path.
-        make_engine(url, pool_size=1, busy_seconds=120)
+        make_engine(url, pool_size=1, busy_seconds=120, group_commit=False)
         if is_sqlite(url)
         else create_engine(url, poolclass=NullPool)
     )

@@ -8,6 +8,7 @@ version + 1, commit, and only then answer.
 from __future__ import annotations
 
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -25,9 +26,9 @@ from pasyans.errors import OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
-from pasyans.server import pool, stats, store
+from pasyans.server import groupsync, pool, stats, store
 from pasyans.server.cache import GameCache
-from pasyans.server.errors import ApiError, from_engine, storage_error
+from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
 from pasyans.server.models import GameRow
 from pasyans.server.settings import Settings
 from pasyans.server.store import AnyRow, GameData
@@ -92,18 +93,25 @@ class Context:
 @contextmanager
 def writing(ctx: Context) -> Iterator[None]:
     """Hold the process's write lock (SQLite) for a write transaction; a transaction left
-    open by an error is rolled back before the lock is released."""
+    open by an error is rolled back before the lock is released. A commit made inside is
+    flushed to the disk after the lock is released, before the caller goes on
+    (:mod:`pasyans.server.groupsync`: one fsync for a group of writes)."""
     if ctx.write_lock is None:
         yield
         return
-    # Bounded like every other wait on the database: a long queue is a busy database (503).
-    if not ctx.write_lock.acquire(timeout=ctx.settings.db_busy_seconds):
-        raise storage_error("database_busy")
     try:
-        yield
-    finally:
-        ctx.end_read()
-        ctx.write_lock.release()
+        with groupsync.deferred():
+            # Bounded like every other wait on the database: a long queue is a busy
+            # database (503).
+            if not ctx.write_lock.acquire(timeout=ctx.settings.db_busy_seconds):
+                raise storage_error("database_busy")
+            try:
+                yield
+            finally:
+                ctx.end_read()
+                ctx.write_lock.release()
+    except sqlite3.OperationalError as e:  # the group flush failed: not acknowledged
+        raise storage_error(storage_code(e) or "database_unavailable") from e
 
 
 # --- reading ------------------------------------------------------------------------------

@@ -142,6 +142,11 @@ class Settings(BaseSettings):
         default="FULL",
         description="FULL: every commit survives a power loss; NORMAL: only a process crash.",
     )
+    sqlite_group_commit: bool = Field(
+        default=True,
+        description="With FULL: acknowledge a write after one shared fsync of the log, taken "
+        "after the write lock is released, instead of SQLite's fsync inside every commit.",
+    )
     db_pool_size: int = Field(default=5, ge=1)
     db_busy_seconds: float = Field(
         default=5.0,
