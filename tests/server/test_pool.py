@@ -4,6 +4,7 @@ job. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from datetime import timedelta
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from pasyans.deals import SolvableDeal
 from pasyans.engine import initial_state
@@ -130,6 +131,49 @@ def test_generation_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     t0 = time.monotonic()
     assert pool.generate_bounded("spine", SPINE, 5, "medium", 0.5) == "timeout"
     assert time.monotonic() - t0 < 5
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling policies")
+def test_only_the_generator_runs_idle_not_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child that makes the deal runs SCHED_IDLE at the worker's niceness; the process
+    that holds the database's locks keeps its policy (an idle-class worker, preempted while
+    holding SQLite's write lock, held up every web worker's write)."""
+
+    def report(*args: object) -> SolvableDeal:
+        policy, nice = os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)
+        raise GenerationError("seen", f"policy={policy},nice={nice}")
+
+    monkeypatch.setattr(pool, "make_solvable", report)
+    before = os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)
+    seen = pool.generate_bounded("spine", SPINE, 5, "medium", 30, nice=12)
+    assert seen == f"policy={os.SCHED_IDLE},nice={max(12, before[1])}"
+    assert (os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)) == before
+    assert before[0] != os.SCHED_IDLE
+
+
+def test_an_idle_worker_takes_no_write_lock(make_app: Any) -> None:
+    """Looking for requested numbers (every second) is a read; only a claim writes."""
+    app = make_app(pool_inline=False)
+    engine = app.state.engine
+    writes: list[int] = []
+
+    @event.listens_for(engine, "begin")
+    def count(conn: Any) -> None:
+        if conn.get_execution_options().get("pasyans_write"):
+            writes.append(1)
+
+    worker = pool.PoolWorker(app.state.sessionmaker, pool.WorkerConfig(target=0))
+    for _ in range(3):
+        assert worker.claim_job() is None
+    assert writes == []
+    with TestClient(app) as c:
+        body = {"game": "spine", "solvable": True, "deal": 31}
+        assert c.post("/api/games", json=body).status_code == 202
+    writes.clear()
+    job = worker.claim_job()
+    assert job is not None and job.deal == 31 and job.started_at is not None
+    assert writes == [1]
+    assert worker.claim_job() is None  # claimed: not handed out twice
 
 
 def test_pending_jobs_are_capped_per_address(make_app: Any) -> None:

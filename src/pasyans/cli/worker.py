@@ -42,7 +42,7 @@ def worker(
     """Make solvable deals ahead of time, into the database the site uses."""
     from pasyans.server import migrate
     from pasyans.server.db import make_engine, make_sessionmaker
-    from pasyans.server.pool import PoolWorker, WorkerConfig, lower_priority
+    from pasyans.server.pool import PoolWorker, WorkerConfig
     from pasyans.server.settings import Settings
 
     settings = Settings()
@@ -57,8 +57,12 @@ def worker(
         target=settings.pool_target if target is None else target,
         job_seconds=settings.pool_job_seconds,
         games=tuple(g.strip() for g in chosen.split(",") if g.strip()),
+        nice=settings.pool_worker_nice,
     )
-    lower_priority(settings.pool_worker_nice)  # also when pasyans serve started it
+    # The generator's children run below everything (SCHED_IDLE). This process does not:
+    # it takes the database's write lock, and preempted while holding it (an idle-class
+    # process is, whenever a core is wanted) it held up every web worker's write
+    # (docs/performance.md, "Group commit, and the deal worker's priority").
     # What the worker writes (made deals, the jobs' state) can be made again: on SQLite it
     # commits without an fsync of its own (NORMAL in WAL mode survives a crash of the
     # process, not a power loss), so it holds the database's write lock for less time and

@@ -303,8 +303,11 @@ def _exit_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _child(conn: Any, game: str, options: dict[str, str], deal: int, difficulty: str) -> None:
+def _child(
+    conn: Any, game: str, options: dict[str, str], deal: int, difficulty: str, nice: int
+) -> None:
     _exit_with(_PARENT)
+    lower_priority(nice)
     try:
         made = make_solvable(game, options, deal, difficulty)
         conn.send(("ok", made.state.to_json(), made.difficulty, made.measure, made.generator))
@@ -326,15 +329,17 @@ def generate_bounded(
     difficulty: str,
     seconds: float,
     stop: threading.Event | None = None,
+    nice: int = 0,
 ) -> SolvableDeal | str:
     """The generator in a child process killed after ``seconds`` (or when ``stop`` is
     set, or this process dies): the deal, or why not (``no_solvable_deal``, ``timeout``,
-    ``stopped`` …)."""
+    ``stopped`` …). With ``nice`` the child runs below everything else
+    (:func:`lower_priority`); this process keeps its own priority."""
     global _PARENT
     _PARENT = os.getpid()
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, game, dict(options), deal, difficulty))
+    proc = ctx.Process(target=_child, args=(child, game, dict(options), deal, difficulty, nice))
     proc.start()
     child.close()
     deadline = time.monotonic() + seconds
@@ -371,6 +376,8 @@ class WorkerConfig:
     """Pause when there is nothing to do."""
     games: tuple[str, ...] = ()
     """Only these games (all when empty)."""
+    nice: int = 10
+    """The generator children's niceness (they also run ``SCHED_IDLE``: :func:`lower_priority`)."""
 
 
 class PoolWorker:
@@ -392,19 +399,25 @@ class PoolWorker:
         return session
 
     def claim_job(self) -> DealJob | None:
-        """The oldest pending job (or one whose worker died), marked started."""
+        """The oldest pending job (or one whose worker died), marked started.
+
+        Whether there is one is read first, without a write transaction: the worker asks
+        every second, and on SQLite each write transaction takes the one write lock."""
         stale = store.now() - timedelta(seconds=2 * self.config.job_seconds + 30)
-        with self._write() as session:
-            job = session.scalar(
-                select(DealJob)
-                .where(
-                    DealJob.finished_at.is_(None),
-                    (DealJob.started_at.is_(None)) | (DealJob.started_at < stale),
-                )
-                .order_by(DealJob.requested_at, DealJob.id)
-                .limit(1)
-                .with_for_update(skip_locked=True)
+        pending = (
+            select(DealJob)
+            .where(
+                DealJob.finished_at.is_(None),
+                (DealJob.started_at.is_(None)) | (DealJob.started_at < stale),
             )
+            .order_by(DealJob.requested_at, DealJob.id)
+            .limit(1)
+        )
+        with self.maker() as session:
+            if session.scalar(pending.with_only_columns(DealJob.id)) is None:
+                return None
+        with self._write() as session:
+            job = session.scalar(pending.with_for_update(skip_locked=True))
             if job is None:
                 return None
             job.started_at = store.now()
@@ -414,7 +427,9 @@ class PoolWorker:
     def run_job(self, job: DealJob) -> None:
         options = _options_of(job.game, job.options_key)
         seconds = self.config.job_seconds
-        made = generate_bounded(job.game, options, job.deal, job.difficulty, seconds, self.stop)
+        made = generate_bounded(
+            job.game, options, job.deal, job.difficulty, seconds, self.stop, self.config.nice
+        )
         if made == "stopped":
             return  # left for the next worker (it will find the job's start is stale)
         with self._write() as session:
@@ -451,7 +466,9 @@ class PoolWorker:
     def top_up(self, game: str, options: dict[str, str], difficulty: str) -> None:
         k = (game, store.options_key(options), difficulty)
         deal = 1 + secrets.randbelow(MAX_DEAL)
-        made = generate_bounded(game, options, deal, difficulty, self.config.job_seconds, self.stop)
+        made = generate_bounded(
+            game, options, deal, difficulty, self.config.job_seconds, self.stop, self.config.nice
+        )
         if made == "stopped":
             return
         if not isinstance(made, SolvableDeal):
@@ -512,12 +529,16 @@ def _options_of(game: str, options_key: str) -> dict[str, str]:
 
 
 def lower_priority(nice: int, idle: bool = True) -> None:
-    """Run below the web workers (and so do the generator's child processes): at niceness
-    ``nice`` (absolute: calling twice lowers no further), and with ``idle`` under Linux's
-    ``SCHED_IDLE`` policy, which runs only on a core that nothing else wants and gives way
-    at once to any other process that wakes up (a web worker answering a move). The deal
-    worker, niced, still took a share of a busy core (benchmarks/load.py --costly,
-    docs/performance.md); nothing waits for it, so it runs idle."""
+    """Run below the web workers: at niceness ``nice`` (absolute: calling twice lowers no
+    further), and with ``idle`` under Linux's ``SCHED_IDLE`` policy, which runs only on a
+    core that nothing else wants and gives way at once to any other process that wakes up
+    (a web worker answering a move). The generator's children, niced, still took a share
+    of a busy core (benchmarks/load.py --costly, docs/performance.md); nothing waits for
+    them, so they run idle.
+
+    Only for a process that never holds a database lock: one preempted while holding
+    SQLite's write lock (as the worker's own process was, in ``SCHED_IDLE``) makes every
+    web worker's write wait for it, in SQLite's busy handler."""
     if nice > 0 and hasattr(os, "setpriority"):
         with contextlib.suppress(OSError):
             current = os.getpriority(os.PRIO_PROCESS, 0)

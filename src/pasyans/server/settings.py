@@ -124,7 +124,12 @@ class Settings(BaseSettings):
         default=60, gt=0, description="Longest time one solvable deal may take to make."
     )
     pool_games: str = Field(default="", description="Games the worker fills, comma-separated.")
-    pool_worker_nice: int = Field(default=10, ge=0, le=19)
+    pool_worker_nice: int = Field(
+        default=10,
+        ge=0,
+        le=19,
+        description="Niceness of the deal worker's generator children (also SCHED_IDLE).",
+    )
     pool_max_pending: int = Field(default=500, ge=1, description="Queued deal numbers, in all.")
     pool_max_pending_per_address: int = Field(default=3, ge=1)
     pool_requested_per_hour: int = Field(
