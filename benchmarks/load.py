@@ -195,6 +195,7 @@ def serve(database_url: str | None, workers: int, extra_env: dict[str, str]) -> 
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds, moves only
+    starts: list[float] = field(default_factory=list)  # monotonic, each move's start
     requests: int = 0
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
@@ -249,6 +250,7 @@ async def player(
                 if r.status_code == 200:
                     if counted:
                         tally.latencies.append(elapsed)
+                        tally.starts.append(time.monotonic() - elapsed)
                     state = r.json()
                 else:
                     tally.error(f"move {r.status_code}")
@@ -500,11 +502,13 @@ def measure(server: Server, args: argparse.Namespace, label: str, n: int) -> flo
     if not args.costly:
         return None
     quiet = percentile(sorted(tally.latencies), 99)
+    trace(args.trace, label, "quiet", tally)
     attack = CostlyTally()
     tally, cpu = asyncio.run(
         run_load(server, n, args.duration, args.warmup, args.think, args.game, args.costly, attack)
     )
     print(report(f"{label} + {args.costly} costly", n, args.duration, tally, cpu), flush=True)
+    trace(args.trace, label, "costly", tally)
     loud = percentile(sorted(tally.latencies), 99)
     lat = sorted(attack.latencies)
     print(
@@ -513,6 +517,18 @@ def measure(server: Server, args: argparse.Namespace, label: str, n: int) -> flo
     )
     print(f"#   move p99 with costly clients / quiet: {loud / quiet:.2f}", flush=True)
     return float(loud / quiet)
+
+
+def trace(path: str | None, label: str, phase: str, tally: Tally) -> None:
+    """With ``--trace FILE``: append every counted move as a CSV row (setup, phase, its
+    start in seconds from the phase's first, its latency in ms), to see whether slow
+    moves come together (a stall of the whole server) or alone (a queue)."""
+    if path is None or not tally.starts:
+        return
+    first = min(tally.starts)
+    with open(path, "a", encoding="utf-8") as f:
+        for start, latency in zip(tally.starts, tally.latencies, strict=True):
+            f.write(f"{label},{phase},{start - first:.4f},{latency * 1000:.2f}\n")
 
 
 def export(revision: str, into: Path) -> Path:
@@ -580,6 +596,7 @@ def main() -> None:
         "this tree's (a fresh server each run), --rounds times; prints the medians",
     )
     ap.add_argument("--rounds", type=int, default=3, help="with --baseline [3]")
+    ap.add_argument("--trace", default=None, help="append every move's start and latency (CSV)")
     ap.add_argument(
         "--env",
         action="append",

@@ -3,6 +3,7 @@ under real parallel requests: SQLite with one worker, PostgreSQL with two worker
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -167,3 +168,27 @@ def test_a_forged_log_line_is_escaped(server: Server, tmp_path: Path) -> None:
     for line in log.splitlines():
         assert not line.startswith(("INFO: forged", "WARNING: forged")), line
     assert "\x00" not in log
+
+
+def test_a_worker_leaves_its_start_out_of_full_collections(tmp_path: Path) -> None:
+    """The app that uvicorn builds in a worker (``app_from_env``) freezes what it holds at
+    the start: a full collection then walks a few objects instead of every module's (a
+    90-175 ms pause of every request before: docs/performance.md)."""
+    script = (
+        "import gc, json\n"
+        "from pasyans.server.app import app_from_env\n"
+        "app_from_env()\n"
+        "print(json.dumps([gc.get_freeze_count(), len(gc.get_objects())]))\n"
+    )
+    env = {
+        **os.environ,
+        "PASYANS_DATABASE_URL": f"sqlite:///{tmp_path / 'f.sqlite3'}",
+        "PASYANS_DATA_DIR": str(tmp_path / "data"),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    frozen, walked = json.loads(out.stdout.strip().splitlines()[-1])
+    assert frozen > 50_000
+    assert walked < frozen / 10

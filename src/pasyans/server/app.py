@@ -6,6 +6,7 @@ environment variables (what ``pasyans serve`` runs in every worker).
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -104,4 +105,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def app_from_env() -> FastAPI:
     """The factory uvicorn calls in each worker: settings from the environment."""
-    return create_app(Settings())
+    app = create_app(Settings())
+    freeze_heap()
+    return app
+
+
+def freeze_heap() -> int:
+    """Leave what the worker holds at its start out of the garbage collector's full passes;
+    answers how many objects that is.
+
+    A full pass walks every object the process holds, with the interpreter lock held, and
+    nearly all of them are the imported modules (about 130,000 objects: 90-175 ms a pass
+    on the reference machine). Each pass stalled every request in progress, and the costly
+    clients of ``benchmarks/load.py`` make passes come more often (docs/performance.md,
+    "Group commit, and the deal worker's priority"). Frozen objects are still freed when
+    their last reference goes; only reference cycles among them are never collected, and
+    the pass first collects what is garbage now."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
