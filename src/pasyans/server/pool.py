@@ -307,7 +307,8 @@ def _child(
     conn: Any, game: str, options: dict[str, str], deal: int, difficulty: str, nice: int
 ) -> None:
     _exit_with(_PARENT)
-    lower_priority(nice)
+    if nice > 0:
+        lower_priority(nice)
     try:
         made = make_solvable(game, options, deal, difficulty)
         conn.send(("ok", made.state.to_json(), made.difficulty, made.measure, made.generator))
@@ -333,8 +334,8 @@ def generate_bounded(
 ) -> SolvableDeal | str:
     """The generator in a child process killed after ``seconds`` (or when ``stop`` is
     set, or this process dies): the deal, or why not (``no_solvable_deal``, ``timeout``,
-    ``stopped`` …). With ``nice`` the child runs below everything else
-    (:func:`lower_priority`); this process keeps its own priority."""
+    ``stopped`` …). With ``nice`` above 0 the child runs below everything else, at that
+    niceness and ``SCHED_IDLE`` (:func:`lower_priority`); this process keeps its own."""
     global _PARENT
     _PARENT = os.getpid()
     ctx = multiprocessing.get_context("fork")
@@ -377,7 +378,8 @@ class WorkerConfig:
     games: tuple[str, ...] = ()
     """Only these games (all when empty)."""
     nice: int = 10
-    """The generator children's niceness (they also run ``SCHED_IDLE``: :func:`lower_priority`)."""
+    """The generator children's niceness, and ``SCHED_IDLE`` (:func:`lower_priority`); 0:
+    not lowered."""
 
 
 class PoolWorker:

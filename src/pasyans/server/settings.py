@@ -128,7 +128,8 @@ class Settings(BaseSettings):
         default=10,
         ge=0,
         le=19,
-        description="Niceness of the deal worker's generator children (also SCHED_IDLE).",
+        description="Niceness of the deal worker's generator children (also SCHED_IDLE); "
+        "0: not lowered.",
     )
     pool_max_pending: int = Field(default=500, ge=1, description="Queued deal numbers, in all.")
     pool_max_pending_per_address: int = Field(default=3, ge=1)
