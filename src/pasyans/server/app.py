@@ -110,9 +110,8 @@ def app_from_env() -> FastAPI:
     return app
 
 
-def freeze_heap() -> int:
-    """Leave what the worker holds at its start out of the garbage collector's full passes;
-    answers how many objects that is.
+def freeze_heap() -> None:
+    """Leave what the worker holds at its start out of the garbage collector's full passes.
 
     A full pass walks every object the process holds, with the interpreter lock held, and
     nearly all of them are the imported modules (about 130,000 objects: 90-175 ms a pass
@@ -123,4 +122,3 @@ def freeze_heap() -> int:
     the pass first collects what is garbage now."""
     gc.collect()
     gc.freeze()
-    return gc.get_freeze_count()

@@ -54,6 +54,7 @@ def make_engine(
         args: dict[str, Any] = {"check_same_thread": False, "timeout": busy_seconds}
         sync = "NORMAL" if synchronous.upper() == "NORMAL" else "FULL"
         database = make_url(url).database
+        flusher = None
         if sync == "FULL" and group_commit and database and database != ":memory:":
             # Commits write the log without an fsync; the commit of a write then waits
             # for a group flush of the log, taken after the locks are released.
@@ -68,7 +69,7 @@ def make_engine(
             pool_timeout=busy_seconds,
         )
         _sqlite_setup(engine, sync, busy_seconds)
-        if "factory" in args:
+        if flusher is not None:
             _FLUSHERS[engine] = flusher
         return engine
     options = (
@@ -104,7 +105,7 @@ def _sqlite_setup(engine: Engine, synchronous: str, busy_seconds: float) -> None
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
         dbapi = conn.connection.dbapi_connection
         if write and isinstance(dbapi, groupsync.FlushingConnection):
-            dbapi.writing = True  # its commit is flushed whatever it changed
+            dbapi.write_begun = True  # its commit is flushed whatever it changed
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

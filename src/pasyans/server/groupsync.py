@@ -137,7 +137,7 @@ class FlushingConnection(sqlite3.Connection):
     :func:`connection_factory` makes a subclass bound to one :class:`LogFlusher`."""
 
     flusher: LogFlusher
-    writing = False
+    write_begun = False
     """Set when a write transaction begins (``db.py``'s ``BEGIN IMMEDIATE``): such a commit
     is flushed even if it changed no row that ``total_changes`` counts."""
 
@@ -148,9 +148,9 @@ class FlushingConnection(sqlite3.Connection):
     def commit(self) -> None:
         super().commit()
         changes = self.total_changes
-        wrote = self.writing or changes != self._changes
+        wrote = self.write_begun or changes != self._changes
         self._changes = changes
-        self.writing = False
+        self.write_begun = False
         if not wrote:
             return
         if getattr(_local, "depth", 0):
@@ -165,7 +165,7 @@ class FlushingConnection(sqlite3.Connection):
     def rollback(self) -> None:
         super().rollback()
         self._changes = self.total_changes
-        self.writing = False
+        self.write_begun = False
 
 
 def connection_factory(flusher: LogFlusher) -> type[FlushingConnection]:
