@@ -99,7 +99,8 @@ class LogFlusher:
         if self._fd is None or inode != self._inode:
             self._close()  # the log was removed and made again: follow the new file
             self._fd = os.open(self.path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
-            self._inode = (os.fstat(self._fd).st_dev, os.fstat(self._fd).st_ino)
+            opened = os.fstat(self._fd)
+            self._inode = (opened.st_dev, opened.st_ino)
         _datasync(self._fd)
 
     def _close(self) -> None:
