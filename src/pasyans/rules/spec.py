@@ -135,6 +135,9 @@ class GameSpec:
     configure: ConfigureHook | None = None
     option_values: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, int] = field(default_factory=dict)
+    domain: str | None = None
+    """The solver's fast domain for this game, by name (``pasyans.solver.domains``); None:
+    the engine's generic one."""
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     by_kind: Mapping[PileKind, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
