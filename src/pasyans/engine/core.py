@@ -7,6 +7,8 @@ validates first and raises :class:`IllegalMoveError` with a reason.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pasyans.cards import ACE, KING, Card, shuffled
 from pasyans.engine.moves import Move
 from pasyans.errors import DealNumberError, IllegalMoveError
@@ -111,15 +113,17 @@ def _movable_counts(spec: GameSpec, state: State, i: int) -> range:
     return range(1, k + 1)
 
 
+def _is_source(spec: GameSpec, state: State, i: int) -> bool:
+    """Whether a card may leave pile ``i`` now: not the stock or done pile, not empty, not
+    locked by a pile still holding cards."""
+    p = spec.piles[i]
+    if p.kind in (PileKind.STOCK, PileKind.DONE) or not state.piles[i]:
+        return False
+    return p.locked_by is None or not state.piles[spec.index[p.locked_by]]
+
+
 def _source_indexes(spec: GameSpec, state: State) -> list[int]:
-    out = []
-    for i, p in enumerate(spec.piles):
-        if p.kind in (PileKind.STOCK, PileKind.DONE) or not state.piles[i]:
-            continue
-        if p.locked_by is not None and state.piles[spec.pile_index(p.locked_by)]:
-            continue
-        out.append(i)
-    return out
+    return [i for i in range(len(spec.piles)) if _is_source(spec, state, i)]
 
 
 def column_accepts(
@@ -144,8 +148,26 @@ def column_accepts(
 
 def legal_moves(spec: GameSpec, state: State) -> list[Move]:
     """Every legal move, in a stable order: by source pile, then foundations, columns,
-    reserve cells; the stock click last. Nothing else decides legality. A won game offers
-    none (in Backbone a foundation card could otherwise leave and un-win it)."""
+    reserve cells; the stock click last. Nothing else decides legality (:func:`is_legal`
+    runs the same generator for one source pile). A won game offers none (in Backbone a
+    foundation card could otherwise leave and un-win it)."""
+    return _generate(spec, state, _source_indexes(spec, state), stock=True)
+
+
+def is_legal(spec: GameSpec, state: State, move: Move) -> bool:
+    """``move in legal_moves(spec, state)``, decided by generating the moves of the move's
+    source pile alone (the stock click: by :func:`stock_action`)."""
+    if move.dst is None:
+        return move == Move.stock() and stock_action(spec, state) is not None
+    i = spec.index.get(move.src)
+    if i is None or move.dst not in spec.index or not _is_source(spec, state, i):
+        return False
+    return move in _generate(spec, state, (i,), stock=False)
+
+
+def _generate(spec: GameSpec, state: State, sources: Iterable[int], *, stock: bool) -> list[Move]:
+    """The legal moves whose source pile is one of ``sources`` (each a pile a card may
+    leave, in order), then the stock click when ``stock`` asks for it."""
     piles = state.piles
     kinds = [p.kind for p in spec.piles]
     columns = spec.indexes_of(PileKind.COLUMN)
@@ -160,7 +182,7 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
     same_suit = spec.column_build is Build.DOWN_SUIT
     ids = [p.id for p in spec.piles]
     out: list[Move] = []
-    for i in _source_indexes(spec, state):
+    for i in sources:
         kind = kinds[i]
         pile = piles[i]
         counts = _movable_counts(spec, state, i)
@@ -193,7 +215,7 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
             for r in reserves:
                 if not piles[r]:
                     out.append(Move(ids[i], ids[r], 1))
-    if stock_action(spec, state) is not None:
+    if stock and stock_action(spec, state) is not None:
         out.append(Move.stock())
     return out
 
@@ -294,10 +316,6 @@ def _click_stock(spec: GameSpec, t: Table) -> None:
         t.note({"type": "deal", "from": "stock", "to": spec.piles[c].id, "cards": n})
 
 
-def is_legal(spec: GameSpec, state: State, move: Move) -> bool:
-    return move in legal_moves(spec, state)
-
-
 def play_checked(
     spec: GameSpec, state: State, move: Move, events: list[Event] | None = None
 ) -> State:
@@ -307,7 +325,7 @@ def play_checked(
         if refusal is not None:
             raise IllegalMoveError(refusal[1], refusal[0])
         return apply(spec, state, move, events)
-    if move not in legal_moves(spec, state):
+    if not is_legal(spec, state, move):
         code, message = explain_illegal(spec, state, move)
         raise IllegalMoveError(message, code)
     return apply(spec, state, move, events)
