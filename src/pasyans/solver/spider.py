@@ -389,7 +389,7 @@ SHAPE = abi.SP_SHAPE
 face-down counts and completed runs as a candidate adds this much to the candidate's
 distance when the next stage's seeds are chosen: the kept positions spread over
 different cards turned up instead of clustering on one line's variants (``SP_SHAPE``
-in ``csrc/spider.h``)."""
+declared in ``csrc/abi.toml``)."""
 
 _CLOCK_EVERY = 256
 _TICKS = (1 << 40) - 1
