@@ -113,17 +113,17 @@ def _movable_counts(spec: GameSpec, state: State, i: int) -> range:
     return range(1, k + 1)
 
 
-def _is_source(spec: GameSpec, state: State, i: int) -> bool:
-    """Whether a card may leave pile ``i`` now: not the stock or done pile, not empty, not
-    locked by a pile still holding cards."""
-    p = spec.piles[i]
-    if p.kind in (PileKind.STOCK, PileKind.DONE) or not state.piles[i]:
-        return False
-    return p.locked_by is None or not state.piles[spec.index[p.locked_by]]
-
-
 def _source_indexes(spec: GameSpec, state: State) -> list[int]:
-    return [i for i in range(len(spec.piles)) if _is_source(spec, state, i)]
+    """The piles a card may leave now: not the stock or done pile, not empty, not locked
+    by a pile still holding cards."""
+    out = []
+    for i, p in enumerate(spec.piles):
+        if p.kind in (PileKind.STOCK, PileKind.DONE) or not state.piles[i]:
+            continue
+        if p.locked_by is not None and state.piles[spec.pile_index(p.locked_by)]:
+            continue
+        out.append(i)
+    return out
 
 
 def column_accepts(
@@ -160,7 +160,7 @@ def is_legal(spec: GameSpec, state: State, move: Move) -> bool:
     if move.dst is None:
         return move == Move.stock() and stock_action(spec, state) is not None
     i = spec.index.get(move.src)
-    if i is None or move.dst not in spec.index or not _is_source(spec, state, i):
+    if i is None or move.dst not in spec.index or i not in _source_indexes(spec, state):
         return False
     return move in _generate(spec, state, (i,), stock=False)
 
