@@ -7,7 +7,9 @@
  * playouts.
  *
  * A position is a byte string: the redeals made, every pile's length, every pile's
- * face-down count, then the piles' cards one after the other (bottom to top).
+ * face-down count, then the piles' cards one after the other (bottom to top). Its layout,
+ * the kind and rule numbers and the move codes are declared in csrc/abi.toml and
+ * generated into _core_abi.h (and solver/_core_abi.py for Python).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -15,20 +17,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "_core_abi.h" /* K_*, E_*, MAXP, CLICK, NO_LOCK, MOVE_*, POS_*, CoreFlags */
 #include "engine.h"
 #include "grow.h"
 
-enum { K_STOCK = 0, K_WASTE = 1, K_FOUNDATION = 2, K_COLUMN = 3, K_SPINE = 4, K_TAILBONE = 5 };
-enum { E_NONE = 0, E_ANY = 1, E_KINGS = 2 };
-
-#define MAXP 32
 #define MAXMOVES 1024
-#define CLICK 0xFFFFFFu
 
 typedef struct {
     int np;
     uint8_t kind[MAXP];
-    uint8_t locked_by[MAXP]; /* 255: none */
+    uint8_t locked_by[MAXP]; /* NO_LOCK: none */
     int runs_move, empty_column, same_suit, builds;
     unsigned feeds_column, feeds_foundation, refuses; /* bit per kind */
     int stock_turn, passes, general_safe, tailbone_first, won;
@@ -49,34 +47,34 @@ static const char *SPEC_NAME = "pasyans.engine_spec";
 static int fp_load(const FSpec *s, const uint8_t *b, Py_ssize_t n, FPos *p)
 {
     int np = s->np;
-    if (n < 1 + 2 * np)
+    if (n < POS_CARDS(np))
         return -1;
-    p->redeals = b[0];
-    memcpy(p->len, b + 1, (size_t)np);
-    memcpy(p->down, b + 1 + np, (size_t)np);
+    p->redeals = b[POS_REDEALS(np)];
+    memcpy(p->len, b + POS_LEN(np), (size_t)np);
+    memcpy(p->down, b + POS_DOWN(np), (size_t)np);
     int o = 0;
     for (int i = 0; i < np; i++) {
         p->off[i] = o;
         o += p->len[i];
     }
     p->off[np] = o;
-    if (o > 256 || n != 1 + 2 * np + o)
+    if (o > 256 || n != POS_CARDS(np) + o)
         return -1;
-    memcpy(p->cards, b + 1 + 2 * np, (size_t)o);
+    memcpy(p->cards, b + POS_CARDS(np), (size_t)o);
     return 0;
 }
 
 static PyObject *fp_bytes(const FSpec *s, const FPos *p)
 {
     int np = s->np, total = p->off[np];
-    PyObject *out = PyBytes_FromStringAndSize(NULL, 1 + 2 * np + total);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, POS_CARDS(np) + total);
     if (!out)
         return NULL;
     uint8_t *b = (uint8_t *)PyBytes_AS_STRING(out);
-    b[0] = (uint8_t)p->redeals;
-    memcpy(b + 1, p->len, (size_t)np);
-    memcpy(b + 1 + np, p->down, (size_t)np);
-    memcpy(b + 1 + 2 * np, p->cards, (size_t)total);
+    b[POS_REDEALS(np)] = (uint8_t)p->redeals;
+    memcpy(b + POS_LEN(np), p->len, (size_t)np);
+    memcpy(b + POS_DOWN(np), p->down, (size_t)np);
+    memcpy(b + POS_CARDS(np), p->cards, (size_t)total);
     return out;
 }
 
@@ -87,7 +85,7 @@ static inline int top(const FPos *p, int i) { return p->cards[p->off[i] + p->len
  * and fp_moves calls nothing that could enter it again. */
 static uint32_t fmask[64], cmask[64];
 
-/* Every legal move in legal_moves' order: codes (src << 16) | (dst << 8) | cards; CLICK.
+/* Every legal move in legal_moves' order: codes MOVE_CODE(src, dst, cards); CLICK.
  * Which foundations and columns take a card is looked up in masks built once per position
  * (bit x: the x-th foundation or column), so the moves come out in the same order as by
  * trying every destination. */
@@ -128,7 +126,7 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
         int kind = s->kind[i], len = p->len[i];
         if (kind == K_STOCK || !len)
             continue;
-        if (s->locked_by[i] != 255 && p->len[s->locked_by[i]])
+        if (s->locked_by[i] != NO_LOCK && p->len[s->locked_by[i]])
             continue;
         int free_ = len - p->down[i];
         if (free_ <= 0)
@@ -141,7 +139,7 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
         int card = pile[len - 1] & 63;
         if (s->feeds_foundation >> kind & 1)
             for (uint32_t b = fmask[card]; b; b &= b - 1)
-                out[n++] = (uint32_t)(i << 16 | s->founds[__builtin_ctz(b)] << 8 | 1);
+                out[n++] = MOVE_CODE(i, s->founds[__builtin_ctz(b)], 1);
         if (!(s->feeds_column >> kind & 1))
             continue;
         int whole = kind == K_COLUMN ? len : -1;
@@ -153,7 +151,7 @@ static int fp_moves(const FSpec *s, const FPos *p, uint32_t *out)
             if (m != whole && (rule == E_ANY || (rule == E_KINGS && (lowest >> 2) == 12)))
                 b |= empty;
             for (b &= ~self; b; b &= b - 1)
-                out[n++] = (uint32_t)(i << 16 | s->cols[__builtin_ctz(b)] << 8 | m);
+                out[n++] = MOVE_CODE(i, s->cols[__builtin_ctz(b)], m);
         }
     }
     if (s->stock_turn && (p->len[s->stock] || (p->len[s->waste] && p->redeals < s->passes - 1)))
@@ -210,9 +208,9 @@ static void fp_play(const FSpec *s, const FPos *p, uint32_t code, FPos *q)
         dst = w;
         m = 1;
     } else {
-        src = (int)(code >> 16);
-        dst = (int)(code >> 8 & 255);
-        m = (int)(code & 255);
+        src = MOVE_SRC(code);
+        dst = MOVE_DST(code);
+        m = MOVE_CARDS(code);
     }
     /* The piles lie one after the other: only the cards between the two ends move. */
     int se = p->off[src] + p->len[src], de = p->off[dst] + p->len[dst];
@@ -250,7 +248,7 @@ static int priority(const FSpec *s, const FPos *p, uint32_t code)
 {
     if (code == CLICK)
         return 0;
-    int si = (int)(code >> 16), di = (int)(code >> 8 & 255), m = (int)(code & 255);
+    int si = MOVE_SRC(code), di = MOVE_DST(code), m = MOVE_CARDS(code);
     int sk = s->kind[si], dk = s->kind[di], value = 0;
     const uint8_t *src = p->cards + p->off[si];
     int left = p->len[si] - m;
@@ -305,9 +303,9 @@ static int fp_children(const FSpec *s, const FPos *p, uint32_t *out)
     int n = fp_moves(s, p, moves);
     for (int x = 0; x < n; x++) { /* a safe foundation move, alone */
         uint32_t code = moves[x];
-        if (code == CLICK || s->kind[code >> 8 & 255] != K_FOUNDATION)
+        if (code == CLICK || s->kind[MOVE_DST(code)] != K_FOUNDATION)
             continue;
-        int card = top(p, (int)(code >> 16));
+        int card = top(p, MOVE_SRC(code));
         if ((card >> 2) == 0 || (s->general_safe && copies_up(s, p, card - 4) >= 2)) {
             out[0] = code;
             return 1;
@@ -317,14 +315,14 @@ static int fp_children(const FSpec *s, const FPos *p, uint32_t *out)
     for (int x = 0; x < n; x++) {
         uint32_t code = moves[x];
         if (code != CLICK) {
-            int src = (int)(code >> 16), dst = (int)(code >> 8 & 255), m = (int)(code & 255);
+            int src = MOVE_SRC(code), dst = MOVE_DST(code), m = MOVE_CARDS(code);
             int dup = 0;
             /* Duplicates: the same unit to an alike column (same cards) or foundation. */
             for (int y = 0; y < x && !dup; y++) {
                 uint32_t o = moves[y];
-                if (o == CLICK || (int)(o >> 16) != src || (int)(o & 255) != m)
+                if (o == CLICK || MOVE_SRC(o) != src || MOVE_CARDS(o) != m)
                     continue;
-                int od = (int)(o >> 8 & 255);
+                int od = MOVE_DST(o);
                 if (s->kind[dst] == K_COLUMN && s->kind[od] == K_COLUMN)
                     dup = p->len[od] == p->len[dst] && p->down[od] == p->down[dst] &&
                           !memcmp(p->cards + p->off[od], p->cards + p->off[dst], p->len[dst]);
@@ -943,9 +941,9 @@ static H128 ph_child(const FSpec *s, const FPos *p, const PHash *ph, uint32_t co
         dst = s->waste;
         m = 1;
     } else {
-        src = (int)(code >> 16);
-        dst = (int)(code >> 8 & 255);
-        m = (int)(code & 255);
+        src = MOVE_SRC(code);
+        dst = MOVE_DST(code);
+        m = MOVE_CARDS(code);
     }
     c->pile[0] = src;
     c->pile[1] = dst;
@@ -1036,11 +1034,8 @@ static void spec_free(PyObject *cap)
 PyObject *engine_spec(PyObject *self, PyObject *args)
 {
     Py_buffer kinds, locked;
-    int runs, empty, same_suit, builds, stock_turn, passes, general, tailbone_first, won;
-    unsigned feeds_c, feeds_f, refuses;
-    if (!PyArg_ParseTuple(args, "y*y*(iiiiIIIiiiii)", &kinds, &locked, &runs, &empty, &same_suit,
-                          &builds, &feeds_c, &feeds_f, &refuses, &stock_turn, &passes, &general,
-                          &tailbone_first, &won))
+    CoreFlags f;
+    if (!PyArg_ParseTuple(args, "y*y*" CORE_FLAGS_FORMAT, &kinds, &locked, CORE_FLAGS_ARGS(&f)))
         return NULL;
     FSpec *s = PyMem_Calloc(1, sizeof *s);
     if (!s || kinds.len > MAXP || kinds.len != locked.len) {
@@ -1065,18 +1060,18 @@ PyObject *engine_spec(PyObject *self, PyObject *args)
     }
     PyBuffer_Release(&kinds);
     PyBuffer_Release(&locked);
-    s->runs_move = runs;
-    s->empty_column = empty;
-    s->same_suit = same_suit;
-    s->builds = builds;
-    s->feeds_column = feeds_c;
-    s->feeds_foundation = feeds_f;
-    s->refuses = refuses;
-    s->stock_turn = stock_turn && s->stock >= 0 && s->waste >= 0;
-    s->passes = passes;
-    s->general_safe = general;
-    s->tailbone_first = tailbone_first;
-    s->won = won;
+    s->runs_move = f.runs_move;
+    s->empty_column = f.empty_column;
+    s->same_suit = f.same_suit;
+    s->builds = f.builds;
+    s->feeds_column = f.feeds_column;
+    s->feeds_foundation = f.feeds_foundation;
+    s->refuses = f.refuses;
+    s->stock_turn = f.stock_turn && s->stock >= 0 && s->waste >= 0;
+    s->passes = f.passes;
+    s->general_safe = f.general_safe;
+    s->tailbone_first = f.tailbone_first;
+    s->won = f.won;
     PyObject *cap = PyCapsule_New(s, SPEC_NAME, spec_free);
     if (!cap)
         PyMem_Free(s);
@@ -1662,9 +1657,9 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
             uint32_t code = S->kids[at];
             int up = f->up;
             if (code != CLICK) {
-                int m = (int)(code & 255);
-                up += (S->s->kind[code >> 8 & 255] == K_FOUNDATION ? m : 0) -
-                      (S->s->kind[code >> 16] == K_FOUNDATION ? m : 0);
+                int m = MOVE_CARDS(code);
+                up += (S->s->kind[MOVE_DST(code)] == K_FOUNDATION ? m : 0) -
+                      (S->s->kind[MOVE_SRC(code)] == K_FOUNDATION ? m : 0);
             }
             if (up == S->s->won) {
                 *last = code;

@@ -261,7 +261,7 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     sp_search(&g, &p, &lim, &r);
     Py_END_ALLOW_THREADS
-    static const char *status[] = {"unknown", "won", "exhausted", "memory"};
+    static const char *status[] = CORE_STATUS_NAMES;
     PyObject *line = from_steps(r.line, r.line_n);
     free(r.line);
     if (!line)
@@ -282,37 +282,7 @@ static PyObject *spider_attempt(PyObject *self, PyObject *args)
                          (unsigned long long)sp_kept_per_deal(k));
 }
 
-static PyMethodDef methods[] = {
-    {"spider_steps", spider_steps, METH_VARARGS, "Every legal move, in the domain's order."},
-    {"spider_children", spider_children, METH_VARARGS,
-     "The moves to search, best first, and whether an unproven rule dropped one."},
-    {"spider_play", spider_play, METH_VARARGS, "The position after a move."},
-    {"spider_distance", spider_distance, METH_VARARGS, "How far a position looks from a win."},
-    {"spider_hash", spider_hash, METH_VARARGS, "The position's 64-bit table key."},
-    {"spider_attempt", spider_attempt, METH_VARARGS, "The size of the staged search's attempt k."},
-    {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS,
-     "The staged best-first search."},
-    {"engine_spec", engine_spec, METH_VARARGS, "A foundation game's rules, packed."},
-    {"engine_moves", engine_moves, METH_VARARGS, "Every legal move code, in the engine's order."},
-    {"engine_play", engine_play, METH_VARARGS, "The packed position after a legal move."},
-    {"engine_children", engine_children, METH_VARARGS,
-     "The moves to search with their positions and whether each is won, best first."},
-    {"engine_key", engine_key, METH_VARARGS, "The canonical key of a packed position."},
-    {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."},
-    {"engine_lock", engine_lock, METH_VARARGS,
-     "The spine piles, tailbone and foundation tops that the dead-spine test reads."},
-    {"engine_dead", engine_dead, METH_VARARGS,
-     "Backbone classic's dead-spine test (solver/spinelock.py), compiled."},
-    {"engine_hash", engine_hash, METH_VARARGS,
-     "The restarting search's 128-bit hash of a packed position, from scratch."},
-    {"engine_child_hashes", engine_child_hashes, METH_VARARGS,
-     "The hash of each legal move's child, updated from the position's as the search does."},
-    {"engine_restarts", engine_restarts, METH_VARARGS,
-     "The restarting depth-first search (search._restarting) on a packed position."},
-    {"engine_reach", engine_reach, METH_VARARGS,
-     "engine_restarts, answering how many cards its positions brought home at most."},
-    {NULL, NULL, 0, NULL},
-};
+static PyMethodDef methods[] = {CORE_METHODS};
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_core", "The solver's compiled search core.", -1, methods,

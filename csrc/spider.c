@@ -505,7 +505,6 @@ static void path_to(const Search *s, uint32_t e, Step last, SearchResult *r)
  * without end. Up to (16000, 16) each attempt has four times the positions and twice the
  * kept ones of the last; from there on twice the positions and sqrt(2) times the kept
  * ones (floored; solver/spider.py's attempt() is the reference). */
-#define COARSE 4 /* the last attempt of the old, four-fold growth */
 
 uint64_t sp_per_stage(uint32_t k)
 {
@@ -515,18 +514,18 @@ uint64_t sp_per_stage(uint32_t k)
         return 250;
     if (k > 40)
         return UINT64_MAX / 4;
-    if (k <= COARSE)
+    if (k <= SP_COARSE)
         return 1000ULL << (2 * (k - 2));
-    return 16000ULL << (k - COARSE);
+    return 16000ULL << (k - SP_COARSE);
 }
 
 uint64_t sp_kept_per_deal(uint32_t k)
 {
     if (k > 60)
         return 1ULL << 40;
-    if (k <= COARSE)
+    if (k <= SP_COARSE)
         return 1ULL << k;
-    uint32_t j = k - COARSE;
+    uint32_t j = k - SP_COARSE;
     if (j % 2 == 0)
         return 16ULL << (j / 2);
     return (23170ULL << (j / 2)) >> 10; /* 16 * sqrt(2) = 23170 / 1024 */
@@ -642,13 +641,13 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
         r->status = SP_NOMEMORY;
         goto done;
     }
-    /* Attempt ``a``: its size ``k`` and its evaluation. Past COARSE each size is tried
+    /* Attempt ``a``: its size ``k`` and its evaluation. Past SP_COARSE each size is tried
      * twice, by the distance and then by the distance plus the face-down cards (a
      * portfolio over one table: what one expands, the other walks for free). The seen
      * marks are per attempt. */
     for (uint32_t a = 0;; a++) {
-        uint32_t k = a <= COARSE ? a : COARSE + 1 + (a - COARSE - 1) / 2;
-        int second = a > COARSE && (a - COARSE - 1) % 2;
+        uint32_t k = a <= SP_COARSE ? a : SP_COARSE + 1 + (a - SP_COARSE - 1) / 2;
+        int second = a > SP_COARSE && (a - SP_COARSE - 1) % 2;
 #define PRIO(x) (s.dist[x] + (second ? s.down[x] : 0))
         uint64_t per = sp_per_stage(k), width = sp_kept_per_deal(k), tick = 0;
         size_t nseeds = 1;
@@ -725,7 +724,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                 r->status = SP_NOMEMORY;
                 goto done;
             }
-            if (k > COARSE) {
+            if (k > SP_COARSE) {
                 /* Past (16,000, 16), by distance plus SP_SHAPE times the seeds already kept
                  * of the same shape (spider.py's _keep is the reference). */
                 size_t cap = 16;

@@ -5,23 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MAXW 16        /* columns */
-#define MAXCARDS 128   /* cards on the table */
-#define MAXSTOCK 128
+/* MAXW, MAXCARDS, MAXSTOCK, the distance's weights (SP_BREAK … SP_STOCK, SP_SHAPE) and
+ * the search's status codes are declared once in csrc/abi.toml (generated header). */
+#include "_core_abi.h"
+
 #define MAXSTEPS 4096  /* moves from one position: at most MAXW * 13 * MAXW, plus the deal */
 #define MAXSTAGES 64
-
-/* The distance's weights (spider.py's BREAK, OFFSUIT, TANGLE, DOWN, EMPTY, STOCK). */
-#define SP_BREAK 4
-#define SP_OFFSUIT 3
-#define SP_TANGLE 1
-#define SP_DOWN 1
-#define SP_EMPTY 8
-#define SP_STOCK 4
-/* Choosing the positions kept after a deal (past the (16,000, 16) attempt): each one
- * already kept of the same shape (the same face-down counts and completed runs) adds
- * this to a candidate's distance (spider.py's SHAPE). */
-#define SP_SHAPE 4
 
 typedef struct {
     uint8_t src, dst, cards; /* column indexes; cards == 0 is the deal */
@@ -47,8 +36,6 @@ typedef struct {
     size_t memory;    /* bytes at most for the search's tables (0: no limit) */
     int prune;        /* drop moves by the unproven rules */
 } SearchLimits;
-
-enum { SP_UNKNOWN = 0, SP_WON = 1, SP_EXHAUSTED = 2, SP_NOMEMORY = 3 };
 
 typedef struct {
     int status;

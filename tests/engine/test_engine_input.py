@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pasyans.engine.build import build_state, pile_codes
-from pasyans.engine.core import legal_moves
-from pasyans.engine.game import Game, is_legal_now
+from pasyans.engine.core import is_legal, legal_moves
+from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.errors import IllegalMoveError, SavedGameError
 from pasyans.rules import get_game
@@ -42,7 +42,7 @@ def test_a_won_backbone_game_lists_no_move_and_refuses_f_to_t() -> None:
     with pytest.raises(IllegalMoveError):
         g.play("f1>t1")
     assert g.won and g.moves_made == 0
-    assert not is_legal_now(BACKBONE, g.state, Move.parse("f1>t1"))
+    assert not is_legal(BACKBONE, g.state, Move.parse("f1>t1"))
 
 
 def test_a_backbone_game_one_card_short_still_lets_a_foundation_card_down() -> None:

@@ -1,6 +1,6 @@
 """The trusted replay (``Game.from_saved(..., trusted=True)``): the same game as the checked
-replay, its per-move test answers exactly what ``legal_moves`` lists, and a corrupt move
-list still raises :class:`SavedGameError`."""
+replay, its per-move test (``core.is_legal``) answers exactly what ``legal_moves`` lists,
+and a corrupt move list still raises :class:`SavedGameError`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from pasyans import deals
 from pasyans.engine import core
-from pasyans.engine.game import Game, is_legal_now
+from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.errors import SavedGameError
 from pasyans.rules import variants
@@ -45,7 +45,7 @@ def test_per_move_test_equals_the_generator(game_id: str, options: dict[str, str
         for _ in range(30):
             state = game.state
             listed = set(core.legal_moves(game.spec, state))
-            assert {m for m in candidates if is_legal_now(game.spec, state, m)} == listed
+            assert {m for m in candidates if core.is_legal(game.spec, state, m)} == listed
             checked += 1
             moves = game.legal_moves()
             if not moves:

@@ -7,6 +7,8 @@ validates first and raises :class:`IllegalMoveError` with a reason.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pasyans.cards import ACE, KING, Card, shuffled
 from pasyans.engine.moves import Move
 from pasyans.errors import DealNumberError, IllegalMoveError
@@ -74,11 +76,16 @@ def foundation_accepts(spec: GameSpec, index: int, pile: tuple[Card, ...], card:
     return False
 
 
-def foundation_targets(spec: GameSpec, state: State) -> dict[Card, list[int]]:
-    """Every card some foundation takes now, mapped to those foundations left to right
-    (the same answers as :func:`foundation_accepts`, computed once per position)."""
+def foundation_targets(
+    spec: GameSpec, state: State, only: int | None = None
+) -> dict[Card, list[int]]:
+    """Every card some foundation (or foundation ``only``) takes now, mapped to those
+    foundations left to right (the same answers as :func:`foundation_accepts`, computed
+    once per position)."""
     out: dict[Card, list[int]] = {}
     for nth, f in enumerate(spec.indexes_of(PileKind.FOUNDATION)):
+        if only is not None and f != only:
+            continue
         pile = state.piles[f]
         top = pile[-1] if pile else -1
         wanted: tuple[Card, ...] = ()
@@ -111,9 +118,14 @@ def _movable_counts(spec: GameSpec, state: State, i: int) -> range:
     return range(1, k + 1)
 
 
-def _source_indexes(spec: GameSpec, state: State) -> list[int]:
+def _source_indexes(
+    spec: GameSpec, state: State, among: Iterable[int] | None = None
+) -> list[int]:
+    """The piles (of ``among``, default all) a card may leave now: not the stock or done
+    pile, not empty, not locked by a pile still holding cards."""
     out = []
-    for i, p in enumerate(spec.piles):
+    for i in range(len(spec.piles)) if among is None else among:
+        p = spec.piles[i]
         if p.kind in (PileKind.STOCK, PileKind.DONE) or not state.piles[i]:
             continue
         if p.locked_by is not None and state.piles[spec.pile_index(p.locked_by)]:
@@ -144,23 +156,56 @@ def column_accepts(
 
 def legal_moves(spec: GameSpec, state: State) -> list[Move]:
     """Every legal move, in a stable order: by source pile, then foundations, columns,
-    reserve cells; the stock click last. Nothing else decides legality. A won game offers
-    none (in Backbone a foundation card could otherwise leave and un-win it)."""
+    reserve cells; the stock click last. Nothing else decides legality (:func:`is_legal`
+    runs the same generator for one source pile). A won game offers none (in Backbone a
+    foundation card could otherwise leave and un-win it)."""
+    return _generate(spec, state, _source_indexes(spec, state), stock=True)
+
+
+def is_legal(spec: GameSpec, state: State, move: Move) -> bool:
+    """``move in legal_moves(spec, state)``, decided by generating only the moves from the
+    move's source pile to its destination (the stock click: by :func:`stock_action`)."""
+    if move.dst is None:
+        return move == Move.stock() and stock_action(spec, state) is not None
+    i, j = spec.index.get(move.src), spec.index.get(move.dst)
+    if i is None or j is None or not _source_indexes(spec, state, (i,)):
+        return False
+    return move in _generate(spec, state, (i,), stock=False, dst=j)
+
+
+def _generate(
+    spec: GameSpec,
+    state: State,
+    sources: Iterable[int],
+    *,
+    stock: bool,
+    dst: int | None = None,
+) -> list[Move]:
+    """The legal moves whose source pile is one of ``sources`` (each a pile a card may
+    leave, in order) and, when ``dst`` is given, whose destination is that pile; then the
+    stock click when ``stock`` asks for it."""
     piles = state.piles
-    kinds = [p.kind for p in spec.piles]
-    columns = spec.indexes_of(PileKind.COLUMN)
-    reserves = spec.indexes_of(PileKind.RESERVE)
+    kinds = spec.kinds
     to_found = spec.feeds.get(PileKind.FOUNDATION, frozenset())
     to_reserve = spec.feeds.get(PileKind.RESERVE, frozenset())
     to_column = spec.feeds.get(PileKind.COLUMN, frozenset())
     if PileKind.FOUNDATION in to_column and is_won(spec, state):
         return []  # only where foundation cards may leave: elsewhere a won table is empty
-    targets = foundation_targets(spec, state) if to_found else {}
+    if dst is None:
+        columns = spec.indexes_of(PileKind.COLUMN)
+        reserves = spec.indexes_of(PileKind.RESERVE)
+        targets = foundation_targets(spec, state) if to_found else {}
+    else:  # the destinations narrowed to dst: the same tests on fewer piles
+        columns = (dst,) if kinds[dst] is PileKind.COLUMN else ()
+        reserves = (dst,) if kinds[dst] is PileKind.RESERVE else ()
+        targets = {}
+        if to_found and kinds[dst] is PileKind.FOUNDATION:
+            targets = foundation_targets(spec, state, dst)
     builds = spec.column_build is not Build.NONE
     same_suit = spec.column_build is Build.DOWN_SUIT
-    ids = [p.id for p in spec.piles]
+    ids = spec.ids
     out: list[Move] = []
-    for i in _source_indexes(spec, state):
+    for i in sources:
         kind = kinds[i]
         pile = piles[i]
         counts = _movable_counts(spec, state, i)
@@ -193,7 +238,7 @@ def legal_moves(spec: GameSpec, state: State) -> list[Move]:
             for r in reserves:
                 if not piles[r]:
                     out.append(Move(ids[i], ids[r], 1))
-    if stock_action(spec, state) is not None:
+    if stock and stock_action(spec, state) is not None:
         out.append(Move.stock())
     return out
 
@@ -294,10 +339,6 @@ def _click_stock(spec: GameSpec, t: Table) -> None:
         t.note({"type": "deal", "from": "stock", "to": spec.piles[c].id, "cards": n})
 
 
-def is_legal(spec: GameSpec, state: State, move: Move) -> bool:
-    return move in legal_moves(spec, state)
-
-
 def play_checked(
     spec: GameSpec, state: State, move: Move, events: list[Event] | None = None
 ) -> State:
@@ -307,7 +348,7 @@ def play_checked(
         if refusal is not None:
             raise IllegalMoveError(refusal[1], refusal[0])
         return apply(spec, state, move, events)
-    if move not in legal_moves(spec, state):
+    if not is_legal(spec, state, move):
         code, message = explain_illegal(spec, state, move)
         raise IllegalMoveError(message, code)
     return apply(spec, state, move, events)

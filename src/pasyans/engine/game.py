@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pasyans.cards import KING
 from pasyans.engine import auto as safe
 from pasyans.engine import core
 from pasyans.engine.moves import FOLLOW_UP, Move, parse_move
@@ -19,7 +18,7 @@ from pasyans.errors import (
 )
 from pasyans.position import Event, State
 from pasyans.rules.registry import RULES_VERSION, get_game
-from pasyans.rules.spec import Build, EmptyColumn, GameSpec, PileKind
+from pasyans.rules.spec import GameSpec
 
 
 class Game:
@@ -333,8 +332,8 @@ class Game:
         A ``solvable`` deal needs its ``start`` (use :func:`pasyans.deals.load_game`).
         ``trusted``: the moves come from our own store, where each was checked when played;
         they are replayed with :func:`core.apply` after a per-move legality test
-        (:func:`is_legal_now`, the same answers as :func:`core.legal_moves` without listing
-        every move), so a corrupt list still raises instead of giving a wrong position."""
+        (:func:`core.is_legal`: the legal-move generator run for the move's source pile
+        alone), so a corrupt list still raises instead of giving a wrong position."""
         try:
             game = cls(
                 saved["game"],
@@ -358,7 +357,7 @@ class Game:
                 if not trusted:
                     game._push(m, core.play_checked(game.spec, game.state, m), follow=follow)
                     continue
-                if not is_legal_now(game.spec, game.state, m):
+                if not core.is_legal(game.spec, game.state, m):
                     raise SavedGameError(f"move {n} ({m.to_str()}) is not legal there")
                 game._push(m, core.apply(game.spec, game.state, m), follow=follow)
         except KeyError as e:
@@ -368,52 +367,3 @@ class Game:
                 raise
             raise SavedGameError(f"the saved game does not replay: {e}") from e
         return game
-
-
-def is_legal_now(spec: GameSpec, state: State, move: Move) -> bool:
-    """``move in core.legal_moves(spec, state)``, decided for this one move (a few
-    comparisons instead of listing every move). Its answers are tested equal to
-    :func:`core.legal_moves` on every game (``tests/engine/test_trusted_replay.py``)."""
-    if move.dst is None:
-        return move.src == "stock" and core.stock_action(spec, state) is not None
-    if core.is_won(spec, state):
-        return False  # a won game offers no move (core.legal_moves)
-    index = spec.index
-    if move.src not in index or move.dst not in index:
-        return False
-    i, j = index[move.src], index[move.dst]
-    src, dst = spec.piles[i], spec.piles[j]
-    pile = state.piles[i]
-    if src.kind in (PileKind.STOCK, PileKind.DONE) or not pile:
-        return False
-    if src.locked_by is not None and state.piles[spec.pile_index(src.locked_by)]:
-        return False
-    n = move.cards
-    if n not in core._movable_counts(spec, state, i):
-        return False
-    target = state.piles[j]
-    if dst.kind is PileKind.FOUNDATION:
-        return (
-            n == 1
-            and src.kind in spec.feeds.get(PileKind.FOUNDATION, frozenset())
-            and core.foundation_accepts(spec, j, target, pile[-1])
-        )
-    if dst.kind is PileKind.RESERVE:
-        return n == 1 and not target and src.kind in spec.feeds.get(PileKind.RESERVE, frozenset())
-    if dst.kind is not PileKind.COLUMN or i == j:
-        return False
-    if src.kind not in spec.feeds.get(PileKind.COLUMN, frozenset()):
-        return False
-    lowest = pile[-n]
-    if target:
-        if spec.column_build is Build.NONE:
-            return False
-        if spec.column_build is Build.DOWN_SUIT:
-            return target[-1] - lowest == 4
-        return (target[-1] >> 2) - (lowest >> 2) == 1
-    if src.kind is PileKind.COLUMN and n == len(pile):
-        return False  # a whole column into an empty one changes nothing
-    empty = EmptyColumn.NONE if src.kind in spec.empty_column_refuses else spec.empty_column
-    if empty is EmptyColumn.ANY:
-        return True
-    return empty is EmptyColumn.KINGS and (lowest >> 2) + 1 == KING

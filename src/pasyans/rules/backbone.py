@@ -54,6 +54,7 @@ BACKBONE = GameSpec(
     passes=2,
     score=Score.FOUNDATION_CARDS,
     params={"spine_pile": 10},
+    domain="packed",
 )
 
 BACKBONE_CLASSIC = replace(

@@ -62,4 +62,5 @@ NIVERNAIS = GameSpec(
     score=Score.FOUNDATION_CARDS,
     after_action=_refill,
     params={"deal_per_column": 4},
+    domain="nivernais",
 )

@@ -135,11 +135,20 @@ class GameSpec:
     configure: ConfigureHook | None = None
     option_values: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, int] = field(default_factory=dict)
+    domain: str | None = None
+    """The solver's fast domain for this game, by name (``pasyans.solver.domains``); None:
+    the engine's generic one."""
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     by_kind: Mapping[PileKind, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    kinds: tuple[PileKind, ...] = field(init=False, repr=False, compare=False)
+    """Each pile's kind, in :attr:`piles`' order."""
+    ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Each pile's id, in :attr:`piles`' order."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", {p.id: i for i, p in enumerate(self.piles)})
+        object.__setattr__(self, "kinds", tuple(p.kind for p in self.piles))
+        object.__setattr__(self, "ids", tuple(p.id for p in self.piles))
         kinds = {
             kind: tuple(i for i, p in enumerate(self.piles) if p.kind is kind) for kind in PileKind
         }

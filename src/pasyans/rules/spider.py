@@ -86,4 +86,5 @@ SPIDER = GameSpec(
         ),
     ),
     configure=_configure,
+    domain="spider",
 )

@@ -54,6 +54,7 @@ SPINE = GameSpec(
     stock=Stock.NONE,
     score=Score.FOUNDATION_CARDS,
     params={"spine": 56},
+    domain="packed",
     options=(
         OptionSpec(
             "empty",

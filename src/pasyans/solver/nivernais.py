@@ -32,7 +32,8 @@ from collections.abc import Hashable
 from pasyans.engine.core import apply, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
-from pasyans.rules.spec import Foundations, GameSpec, PileKind, Stock
+from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.solver.domains import NIVERNAIS, domain_for
 from pasyans.solver.updown import cells_overflow
 
 Cols = tuple[tuple[int, ...], ...]
@@ -44,17 +45,9 @@ LAST_PASS = 2  # redeals allowed
 
 
 def applies(spec: GameSpec) -> bool:
-    """The game is Nivernais' shape: up-and-down foundations, columns dealt by place with
-    refills, eight cells, six columns, three passes."""
-    return (
-        spec.foundations is Foundations.UP_DOWN
-        and spec.stock is Stock.DEAL_COLUMNS
-        and len(spec.indexes_of(PileKind.COLUMN)) == 6
-        and len(spec.indexes_of(PileKind.RESERVE)) == CELLS
-        and len(spec.indexes_of(PileKind.FOUNDATION)) == 8
-        and spec.passes == LAST_PASS + 1
-        and spec.params.get("deal_per_column", PER) == PER
-    )
+    """Whether this domain plays ``spec``: the spec declares it (``GameSpec.domain``,
+    :func:`pasyans.solver.domains.domain_for`)."""
+    return domain_for(spec) == NIVERNAIS
 
 
 def pack(spec: GameSpec, state: State) -> Pos:

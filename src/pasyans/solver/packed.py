@@ -23,8 +23,26 @@ from typing import Literal
 
 from pasyans.engine.moves import Move
 from pasyans.position import State
-from pasyans.rules.spec import Build, EmptyColumn, Foundations, GameSpec, PileKind, Stock
+from pasyans.rules.spec import Build, GameSpec, PileKind, Stock
 from pasyans.solver import spinelock
+from pasyans.solver._core_abi import (
+    CARD_KINDS,
+    CLICK,
+    EMPTY,
+    KIND,
+    MAXP,
+    NO_LOCK,
+    WON,
+    CoreFlags,
+    move_cards,
+    move_dst,
+    move_src,
+    pos_cards,
+    pos_down,
+    pos_len,
+    pos_redeals,
+)
+from pasyans.solver.domains import PACKED, domain_for
 from pasyans.solver.knowledge import Knowledge, dead_position, knowledge_for
 
 try:
@@ -32,16 +50,8 @@ try:
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
 
-_KINDS = {
-    PileKind.STOCK: 0,
-    PileKind.WASTE: 1,
-    PileKind.FOUNDATION: 2,
-    PileKind.COLUMN: 3,
-    PileKind.SPINE: 4,
-    PileKind.TAILBONE: 5,
-}
-_EMPTY = {EmptyColumn.NONE: 0, EmptyColumn.ANY: 1, EmptyColumn.KINGS: 2}
-_CLICK = 0xFFFFFF
+# The kind and rule numbers, the move codes and the position's layout shared with
+# csrc/engine.c come from one declaration, csrc/abi.toml (generated into _core_abi).
 
 LOCKS = 1 << 18
 """Dead-spine answers a domain keeps (by spine, tailbone and foundation tops) before it
@@ -49,27 +59,26 @@ starts its cache anew."""
 
 
 def applies(spec: GameSpec, state: State) -> bool:
-    """Whether the packed rules play ``spec`` from ``state``: foundations up in suit from
-    any Ace, columns, at most a spine, a tailbone and a stock turned to a waste, no hook,
-    no face-down card; and the compiled core is built."""
-    kinds = {p.kind for p in spec.piles}
+    """Whether the packed rules play ``spec`` from ``state``: the spec declares this
+    domain (``GameSpec.domain``, :func:`pasyans.solver.domains.domain_for`), the compiled
+    core is built and ``state`` fits it (:func:`fits`)."""
+    return compiled is not None and domain_for(spec) == PACKED and fits(spec, state)
+
+
+def fits(spec: GameSpec, state: State) -> bool:
+    """Whether the packed layout holds ``state``: at most MAXP piles of the kinds it
+    knows, at most WON cards, every one face up and a card number below CARD_KINDS."""
     return (
-        compiled is not None
-        and kinds <= _KINDS.keys()
-        and {PileKind.COLUMN, PileKind.FOUNDATION} <= kinds
-        and spec.foundations is Foundations.UP
-        and spec.stock in (Stock.NONE, Stock.TURN)
-        and (spec.stock is Stock.NONE or PileKind.WASTE in kinds)
-        and spec.after_action is None
-        and len(spec.piles) <= 32
-        and sum(len(p) for p in state.piles) <= 104
+        len(spec.piles) <= MAXP
+        and all(p.kind in KIND for p in spec.piles)
+        and sum(len(p) for p in state.piles) <= WON
         and not any(state.down)
-        and all(0 <= c < 52 for p in state.piles for c in p)
+        and all(0 <= c < CARD_KINDS for p in state.piles for c in p)
     )
 
 
 def _mask(kinds: Iterable[PileKind]) -> int:
-    return sum(1 << _KINDS[k] for k in kinds if k in _KINDS)
+    return sum(1 << KIND[k] for k in kinds if k in KIND)
 
 
 class PackedDomain:
@@ -92,22 +101,26 @@ class PackedDomain:
         self.k: Knowledge = knowledge_for(spec)
         ids = [p.id for p in spec.piles]
         self.ids = ids
-        locked = bytes(255 if p.locked_by is None else spec.index[p.locked_by] for p in spec.piles)
-        flags = (
-            int(spec.runs_move),
-            _EMPTY[spec.empty_column],
-            int(spec.column_build is Build.DOWN_SUIT),
-            int(spec.column_build is not Build.NONE),
-            _mask(spec.feeds.get(PileKind.COLUMN, ())),
-            _mask(spec.feeds.get(PileKind.FOUNDATION, ())),
-            _mask(spec.empty_column_refuses),
-            int(spec.stock is Stock.TURN),
-            spec.passes,
-            int(self.k.foundations_permanent and spec.column_build is Build.DOWN_SUIT),
-            int(spec.has_pile("tailbone")),
-            104,
+        locked = bytes(
+            NO_LOCK if p.locked_by is None else spec.index[p.locked_by] for p in spec.piles
         )
-        self.core = compiled.engine_spec(bytes(_KINDS[p.kind] for p in spec.piles), locked, flags)
+        flags = CoreFlags(
+            runs_move=int(spec.runs_move),
+            empty_column=EMPTY[spec.empty_column],
+            same_suit=int(spec.column_build is Build.DOWN_SUIT),
+            builds=int(spec.column_build is not Build.NONE),
+            feeds_column=_mask(spec.feeds.get(PileKind.COLUMN, ())),
+            feeds_foundation=_mask(spec.feeds.get(PileKind.FOUNDATION, ())),
+            refuses=_mask(spec.empty_column_refuses),
+            stock_turn=int(spec.stock is Stock.TURN),
+            passes=spec.passes,
+            general_safe=int(
+                self.k.foundations_permanent and spec.column_build is Build.DOWN_SUIT
+            ),
+            tailbone_first=int(spec.has_pile("tailbone")),
+            won=WON,
+        )
+        self.core = compiled.engine_spec(bytes(KIND[p.kind] for p in spec.piles), locked, flags)
         self._moves: dict[int, Move] = {}
         self._root = pack(state)
         # knowledge.dead_position's rule for these games: Backbone classic's spine locks.
@@ -131,10 +144,10 @@ class PackedDomain:
     def move(self, code: int) -> Move:
         m = self._moves.get(code)
         if m is None:
-            if code == _CLICK:
+            if code == CLICK:
                 m = Move.stock()
             else:
-                m = Move(self.ids[code >> 16], self.ids[(code >> 8) & 255], code & 255)
+                m = Move(self.ids[move_src(code)], self.ids[move_dst(code)], move_cards(code))
             self._moves[code] = m
         return m
 
@@ -205,7 +218,8 @@ class PackedDomain:
 
 
 def pack(state: State) -> bytes:
-    """The packed form of ``state``: redeals, lengths, face-down counts, then the cards."""
+    """The packed form of ``state`` (the layout of csrc/abi.toml's ``[position]``: the
+    redeals, the lengths, the face-down counts, then the cards)."""
     return bytes(
         [
             state.redeals,
@@ -218,11 +232,11 @@ def pack(state: State) -> bytes:
 
 def unpack(pos: bytes, piles: int) -> State:
     """The :class:`State` of a packed position of a game with ``piles`` piles."""
-    lens = pos[1 : 1 + piles]
-    down = tuple(pos[1 + piles : 1 + 2 * piles])
+    at_len, at_down, o = pos_len(piles), pos_down(piles), pos_cards(piles)
+    lens = pos[at_len : at_len + piles]
+    down = tuple(pos[at_down : at_down + piles])
     out: list[tuple[int, ...]] = []
-    o = 1 + 2 * piles
     for n in lens:
         out.append(tuple(pos[o : o + n]))
         o += n
-    return State(tuple(out), down, pos[0])
+    return State(tuple(out), down, pos[pos_redeals(piles)])

@@ -27,6 +27,7 @@ from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 from pasyans.solver import packed, search, spider
+from pasyans.solver.domains import PACKED, SPIDER, domain_for
 from pasyans.solver.recent import Recent
 
 try:
@@ -49,9 +50,10 @@ A domain depends on its spec alone (the sample it is built from is only its root
 def applies(spec: GameSpec, sample: State) -> bool:
     """Whether the compiled search plays ``spec`` from the full-information ``sample``
     (the packed games', or Spider's staged search)."""
-    if spider.applies(spec):
+    name = domain_for(spec)
+    if name == SPIDER:
         return compiled is not None
-    return packed.applies(spec, sample)
+    return name == PACKED and packed.applies(spec, sample)
 
 
 SPIDER_WON = 200
@@ -163,7 +165,7 @@ def scores(
     totals = [0] * len(moves)
     done = 0
     cut = False
-    is_spider = spider.applies(spec)
+    is_spider = domain_for(spec) == SPIDER
     for s in states:
         if not applies(spec, s):
             continue

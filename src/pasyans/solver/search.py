@@ -41,7 +41,7 @@ from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import nivernais, packed, spider
+from pasyans.solver import domains, nivernais, packed, spider
 from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
 from pasyans.solver.packed import PackedDomain
 
@@ -181,10 +181,13 @@ class SpiderDomain:
 
 
 def domain_for(spec: GameSpec, state: State) -> EngineDomain | SpiderDomain | PackedDomain:
-    """The packed domain where one fits the spec, else the engine's."""
-    if spider.applies(spec):
+    """The fast domain the spec declares (:func:`pasyans.solver.domains.domain_for`) when
+    it plays ``state``, else the engine's. (Nivernais' search runs on its own tuples:
+    :func:`solve` hands it over before it needs a domain object.)"""
+    name = domains.domain_for(spec)
+    if name == domains.SPIDER:
         return SpiderDomain(spec, state)
-    if packed.applies(spec, state):  # the compiled core's foundation games
+    if name == domains.PACKED and packed.applies(spec, state):  # the compiled core
         return PackedDomain(spec, state)
     return EngineDomain(spec, state)
 
@@ -208,7 +211,7 @@ def solve(
     if isinstance(d, SpiderDomain):  # the resumable staged search (spider.py, compiled core)
         outcome, moves, used, exhausted = spider.solve(d.game, seconds=seconds, nodes=nodes)
         return Result(outcome, moves, used, time.perf_counter() - start, exhausted)
-    if nivernais.applies(spec):  # its packed positions, best-first (nivernais.py)
+    if domains.domain_for(spec) == domains.NIVERNAIS:  # its tuples, best-first
         found, line, used = nivernais.solve(spec, state, seconds=seconds, nodes=nodes, start=start)
         return Result(found, line, used, time.perf_counter() - start)  # type: ignore[arg-type]
     if isinstance(d, PackedDomain):  # each call with its own position type

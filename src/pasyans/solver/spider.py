@@ -36,7 +36,9 @@ from typing import Any, Literal
 
 from pasyans.engine.moves import Move
 from pasyans.position import State
-from pasyans.rules.spec import GameSpec, PileKind, Stock
+from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.solver import _core_abi as abi
+from pasyans.solver.domains import SPIDER, domain_for
 
 try:
     from pasyans.solver import _core as compiled
@@ -49,20 +51,13 @@ Step = tuple[int, int, int]
 """A move in packed form: ``(src, dst, cards)`` column indexes; ``(-1, -1, 0)`` deals."""
 
 DEAL: Step = (-1, -1, 0)
-WON = 104
+WON = abi.WON
 
 
 def applies(spec: GameSpec) -> bool:
-    """Whether the packed Spider domain plays ``spec``: a stock that deals a row onto ten
-    columns that build down regardless of suit and move same-suit runs, completed runs
-    removed to a ``done`` pile, nothing else to play to."""
-    kinds = {p.kind for p in spec.piles}
-    return (
-        spec.stock is Stock.DEAL_ROW
-        and spec.runs_move
-        and kinds == {PileKind.STOCK, PileKind.DONE, PileKind.COLUMN}
-        and spec.feeds.keys() == {PileKind.COLUMN}
-    )
+    """Whether the packed Spider domain plays ``spec``: the spec declares it
+    (``GameSpec.domain``, :func:`pasyans.solver.domains.domain_for`)."""
+    return domain_for(spec) == SPIDER
 
 
 def _complete(col: tuple[int, ...], down: int) -> bool:
@@ -305,12 +300,12 @@ def order(cols: Cols, down: tuple[int, ...], step: Step) -> int:
 
 _COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = {}
 
-BREAK = 4  # two cards that do not follow at all
-OFFSUIT = 3  # one rank apart but of another suit (the pair cannot move as one unit)
-TANGLE = 1  # each pair of such places in one column: tall tangled columns cost more
-DOWN = 1  # a face-down card
-EMPTY = 8  # an empty column (a bonus)
-STOCK = 4  # a card still in the stock
+BREAK = abi.SP_BREAK  # two cards that do not follow at all
+OFFSUIT = abi.SP_OFFSUIT  # one rank apart but of another suit (the pair cannot move as one unit)
+TANGLE = abi.SP_TANGLE  # each pair of such places in one column: tall tangled columns cost more
+DOWN = abi.SP_DOWN  # a face-down card
+EMPTY = abi.SP_EMPTY  # an empty column (a bonus)
+STOCK = abi.SP_STOCK  # a card still in the stock
 
 
 def column_cost(col: tuple[int, ...], down: int) -> int:
@@ -349,7 +344,7 @@ def distance(cols: Sequence[tuple[int, ...]], down: Sequence[int], left: int, do
 # --- The staged search ---------------------------------------------------------------------
 
 
-COARSE = 4
+COARSE = abi.SP_COARSE
 """The last attempt of the four-fold growth, (16,000, 16); after it the attempts grow
 two-fold (kept positions by sqrt(2)), so the attempt the budget cuts off wastes less."""
 
@@ -389,12 +384,12 @@ def evaluation(a: int) -> tuple[int, bool]:
     return COARSE + 1 + (a - COARSE - 1) // 2, (a - COARSE - 1) % 2 == 1
 
 
-SHAPE = 4
+SHAPE = abi.SP_SHAPE
 """Past the (16,000, 16) attempt, each position already kept after a deal with the same
 face-down counts and completed runs as a candidate adds this much to the candidate's
 distance when the next stage's seeds are chosen: the kept positions spread over
 different cards turned up instead of clustering on one line's variants (``SP_SHAPE``
-in ``csrc/spider.h``)."""
+declared in ``csrc/abi.toml``)."""
 
 _CLOCK_EVERY = 256
 _TICKS = (1 << 40) - 1
