@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pasyans import messages
 from pasyans.cards import ACE, KING, Card, shuffled
 from pasyans.engine.moves import Move
 from pasyans.errors import DealNumberError, IllegalMoveError
@@ -267,20 +268,23 @@ def stock_action(spec: GameSpec, state: State) -> str | None:
 
 
 def stock_refusal(spec: GameSpec, state: State) -> tuple[str, str] | None:
-    """Why the stock cannot be clicked now, as ``(code, English message)``; None if it can."""
+    """Why the stock cannot be clicked now, as ``(code, English message)`` (the
+    catalogue's ``refusal.<code>``); None if it can."""
+    code = _stock_refusal_code(spec, state)
+    return None if code is None else (code, messages.text(f"refusal.{code}", "en"))
+
+
+def _stock_refusal_code(spec: GameSpec, state: State) -> str | None:
     if spec.stock is Stock.NONE:
-        return ("no_stock", "This game has no stock.")
+        return "no_stock"
     if stock_action(spec, state) is not None:
         return None
     stock = state.piles[spec.pile_index("stock")]
     if spec.stock is Stock.DEAL_ROW and stock:
-        return (
-            "stock_empty_column",
-            "You cannot deal while a column is empty: put a card in every column first.",
-        )
+        return "stock_empty_column"
     if spec.passes > 1 and state.redeals >= spec.passes - 1:
-        return ("no_redeals_left", "The stock is empty and no redeal is left.")
-    return ("stock_empty", "The stock is empty.")
+        return "no_redeals_left"
+    return "stock_empty"
 
 
 # --- Apply --------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from pasyans.server.db import make_engine, make_sessionmaker
 from pasyans.server.docs import install_docs
 from pasyans.server.limits import SharedLimits
 from pasyans.server.routes import catalog, games, health, pages
+from pasyans.server.routes import messages as messages_routes
 from pasyans.server.routes import stats as stats_routes
 from pasyans.server.security import Security
 from pasyans.server.settings import Settings
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = SharedLimits(settings, app.state.sessionmaker, app.state.write_lock)
     errors.install(app)
     app.include_router(catalog.router)
+    app.include_router(messages_routes.router)
     app.include_router(games.router)
     app.include_router(stats_routes.router)
     app.include_router(health.router)

@@ -1,9 +1,11 @@
 """API errors: one JSON shape with a stable code and messages in English and Russian.
 
 ``{"code", "message", "error": {"code", "message", "message_en", "message_ru"}}``;
-``message`` follows the request's ``Accept-Language``. Engine errors
-(:class:`~pasyans.errors.PasyansError`) map to 422 with their class's code; an illegal
-move also names the engine's precise ``reason``.
+``message`` follows the request's ``Accept-Language``. The texts are the catalogue's
+``error.<code>`` (:mod:`pasyans.messages`); an English detail may replace the English
+one. Engine errors (:class:`~pasyans.errors.PasyansError`) map to 422 with their class's
+code; an illegal move also names the engine's precise ``reason`` (Russian text: the
+catalogue's ``refusal.<reason>``).
 """
 
 from __future__ import annotations
@@ -18,78 +20,10 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from pasyans import messages
 from pasyans.errors import IllegalMoveError, PasyansError
 
 log = logging.getLogger("pasyans.server")
-
-RU: dict[str, str] = {
-    "malformed_json": "Тело запроса — не JSON.",
-    "not_found": "Не найдено.",
-    "method_not_allowed": "Этот метод здесь не разрешён.",
-    "stale_version": "Партия уже изменилась (например, в другой вкладке): вот её текущее "
-    "состояние.",
-    "game_over": "Партия окончена: её нельзя менять.",
-    "body_too_large": "Тело запроса слишком велико.",
-    "unsupported_media_type": "Тело запроса должно быть в формате JSON.",
-    "validation_error": "Запрос не прошёл проверку: не хватает поля, лишнее поле или неверный тип.",
-    "unknown_game": "Такой игры нет.",
-    "bad_option": "Такого параметра или значения у этой игры нет.",
-    "bad_deal": "Номер раздачи — целое число от 1 до 2147483647.",
-    "bad_notation": "Это не ход: пишите, например, «t3>f1», «t3>t5:4» или «stock».",
-    "illegal_move": "Этот ход сейчас невозможен.",
-    "nothing_to_undo": "Отменять нечего.",
-    "nothing_to_redo": "Повторять нечего.",
-    "no_autocollect": "Автосбор здесь недоступен.",
-    "rate_limited": "Слишком много запросов: подождите немного.",
-    "internal_error": "Внутренняя ошибка сервера.",
-    "bad_saved_game": "Сохранённую партию не удалось восстановить.",
-    "no_solvable_deal": "Для этого номера не нашлось решаемой раздачи: попробуйте другой.",
-    "solvable_unavailable": "Для этой игры с такими настройками решаемых раздач нет: "
-    "выберите обычную раздачу.",
-    "database_busy": "База данных занята: повторите чуть позже.",
-    "database_read_only": "База данных сейчас доступна только для чтения: повторите позже.",
-    "database_full": "На сервере кончилось место: повторите позже.",
-    "database_unavailable": "База данных недоступна: повторите чуть позже.",
-    "too_many_moves": "В партии слишком много ходов: начните её заново или новую партию.",
-    "request_timeout": "Запрос пришёл слишком медленно.",
-}
-
-RU_REASONS: dict[str, str] = {
-    "does_not_fit": "Этот ход невозможен: карта туда не подходит.",
-    "not_a_run": "Одним ходом переносится только убывающий ряд одной масти.",
-    "empty_source": "Этот ход невозможен: стопка пуста.",
-    "locked": "Хребет нельзя играть, пока на нём лежит копчик.",
-    "not_playable": "Карты из этой стопки не берут рукой.",
-    "unknown_pile": "В этой игре нет такой стопки.",
-    "stock_empty_column": "Сдавать нельзя, пока есть пустой столбец: сначала положите карту "
-    "в каждый столбец.",
-    "stock_empty": "Колода пуста.",
-    "no_redeals_left": "Колода пуста, и пересдач больше нет.",
-    "no_stock": "В этой игре нет колоды.",
-    "nothing_to_retarget": "Нет хода, который можно перенаправить.",
-    "not_the_last_move": "Перенаправить можно только карты последнего хода.",
-    "same_target": "Карты уже там.",
-    "revealed": "Последний ход открыл карту: чтобы сыграть иначе, отмените его.",
-}
-
-EN: dict[str, str] = {
-    "malformed_json": "The request body is not JSON.",
-    "not_found": "Not found.",
-    "method_not_allowed": "This method is not allowed here.",
-    "stale_version": "The game has changed (in another tab, perhaps): here is its current state.",
-    "game_over": "The game is over and cannot be changed.",
-    "body_too_large": "The request body is too large.",
-    "unsupported_media_type": "The request body must be JSON.",
-    "validation_error": "The request is not valid: a missing field, an unknown field or a "
-    "wrong type.",
-    "rate_limited": "Too many requests: wait a little.",
-    "internal_error": "Internal server error.",
-    "database_busy": "The database is busy: try again in a moment.",
-    "database_read_only": "The database is read-only for now: try again later.",
-    "database_full": "The server's disk is full: try again later.",
-    "database_unavailable": "The database is unavailable: try again in a moment.",
-    "request_timeout": "The request arrived too slowly.",
-}
 
 STATUS: dict[str, int] = {
     "malformed_json": 400,
@@ -204,15 +138,24 @@ class ApiError(Exception):
         message: str | None = None,
         *,
         status: int | None = None,
-        message_ru: str | None = None,
+        text: str | None = None,
+        params: dict[str, object] | None = None,
         extra: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
+        """``message``: an English detail in place of the catalogue's English text;
+        ``text``: the catalogue code of the texts (default ``error.<code>``), filled with
+        ``params``."""
         super().__init__(code)
         self.code = code
         self.status = status or STATUS.get(code, 422)
-        self.message_en = message or EN.get(code, code.replace("_", " "))
-        self.message_ru = message_ru or RU.get(code, self.message_en)
+        key = text or f"error.{code}"
+        if messages.has(key):
+            en, ru = messages.both(key, **(params or {}))
+        else:  # a code the catalogue does not name (an unusual HTTP status)
+            en = ru = message or code.replace("_", " ")
+        self.message_en = message or en
+        self.message_ru = ru
         self.extra = extra or {}
         self.headers = headers
 
@@ -223,7 +166,10 @@ def from_engine(e: PasyansError) -> ApiError:
     err = ApiError(code, str(e), status=422)
     if isinstance(e, IllegalMoveError):
         err.extra = {"reason": e.code}
-        err.message_ru = RU_REASONS.get(e.code, RU["illegal_move"])
+        reason = f"refusal.{e.code}"
+        err.message_ru = messages.text(
+            reason if messages.has(reason) else "error.illegal_move", "ru"
+        )
     return err
 
 

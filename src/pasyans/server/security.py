@@ -23,8 +23,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pasyans import messages
 from pasyans.server.docs import DOCS_CSP
-from pasyans.server.errors import EN, RU, ApiError, error_body
+from pasyans.server.errors import ApiError, error_body
 from pasyans.server.limits import SharedLimits, client_address
 from pasyans.server.settings import Settings
 from pasyans.server.store import hash_token
@@ -452,8 +453,9 @@ class Security:
     async def _error(self, send: Any, scope: Scope, status: int, code: str) -> None:
         accept = (_header(scope, b"accept-language") or "").lower()
         ru = accept.startswith("ru")
-        message = RU[code] if ru else EN[code]
-        inner = {"code": code, "message": message, "message_en": EN[code], "message_ru": RU[code]}
+        en, ru_text = messages.both(f"error.{code}")
+        message = ru_text if ru else en
+        inner = {"code": code, "message": message, "message_en": en, "message_ru": ru_text}
         body = json.dumps(
             {"code": code, "message": message, "error": inner}, ensure_ascii=False
         ).encode()

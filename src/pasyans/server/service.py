@@ -179,7 +179,7 @@ def owned(ctx: Context, game_id: str, *, for_update: bool = False, lines: bool =
 
 
 def not_found() -> ApiError:
-    return ApiError("not_found", "No such game.", message_ru="Такой партии нет.")
+    return ApiError("not_found", text="error.no_such_game")
 
 
 # --- creating -----------------------------------------------------------------------------
@@ -329,9 +329,7 @@ def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) ->
     if state in ("queued", "pending"):
         raise ApiError(
             "deal_preparing",
-            "The solvable deal is being prepared: ask again in a moment.",
             status=202,
-            message_ru="Решаемая раздача готовится: повторите запрос через мгновение.",
             headers={"Retry-After": "2"},
             extra={"deal": deal, "difficulty": band},
         )
@@ -347,10 +345,7 @@ def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) ->
         raise ApiError("rate_limited", headers={"Retry-After": "600"})
     raise ApiError(
         "pool_busy",
-        "Too many solvable deals are being prepared: try again soon, or a random deal.",
         status=503,
-        message_ru="Готовится слишком много решаемых раздач: попробуйте позже "
-        "или возьмите обычную раздачу.",
         headers={"Retry-After": "30"},
     )
 
@@ -429,9 +424,8 @@ def _apply(
         # dropped, the row stays as it was.
         raise ApiError(
             "too_many_moves",
-            f"A game holds at most {ctx.settings.max_moves} moves: restart it or start another.",
-            message_ru=f"В партии может быть не больше {ctx.settings.max_moves} ходов: "
-            "начните её заново или начните новую.",
+            text="error.too_many_moves_max",
+            params={"max_moves": ctx.settings.max_moves},
             status=422,
         )
     t = store.now()

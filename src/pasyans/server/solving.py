@@ -56,13 +56,6 @@ time, which is never less than the CPU time it used)."""
 LINE_KEPT = 600
 """Positions of a found win stored as verdicts (a win is at most a few hundred moves)."""
 
-HINT_RU = {
-    "none": "Полезного хода нет.",
-    "heuristic": "Этот ход выглядит полезным.",
-    "solver": "Этот ход ведёт к победе.",
-    "sampled": "Этот ход ведёт к победе в большинстве вариантов расклада скрытых карт.",
-}
-
 Result = Literal["won", "lost", "unknown"]
 
 
@@ -267,9 +260,7 @@ class Searches:
             if self._waiting >= 4 * processes:
                 raise ApiError(
                     "solver_busy",
-                    "The solver is busy: ask again in a moment.",
                     status=503,
-                    message_ru="Решатель занят: спросите ещё раз через мгновение.",
                     headers={"Retry-After": "1"},
                 )
             self._waiting += 1
@@ -496,41 +487,11 @@ def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State])
         try:
             return _sampled(ctx, "hint", spec, state, budget, _hint_in_child, args)
         except Starved:  # the visible heuristic alone: no search
-            view = visible(spec, state)
             seen = [visible(spec, h) for h in past]
-            move = hints.heuristic_move(spec, view, seen)
-            if move is None:
-                return hints.any_move(spec, view, seen)
-            return hints.Hint(
-                move,
-                "heuristic",
-                None,
-                "A move that looks useful (cards are still hidden).",
-                "Этот ход выглядит полезным (часть карт ещё скрыта).",
-            )
+            return hints.visible_hint(spec, visible(spec, state), seen)
+    # The exact search's answer (remembered as a verdict), read as hints.suggest reads it.
     outcome, first = _verdict(ctx, spec, state, ctx.settings.hint_seconds)
-    if first is not None:
-        return hints.Hint(
-            first, "solver", True, "This move starts a win.", "Этот ход ведёт к победе."
-        )
-    if outcome == "lost":
-        return hints.Hint(
-            None,
-            "solver",
-            False,
-            "No win is possible from here: undo, or start a new deal.",
-            "Отсюда выиграть нельзя: отмените ходы или начните новую раздачу.",
-        )
-    move = hints.heuristic_move(spec, state, past)
-    if move is None:  # never empty while a move is left (issue 16)
-        return hints.any_move(spec, state, past)
-    return hints.Hint(
-        move,
-        "heuristic",
-        None,
-        "No win was found in the time allowed; this move looks useful.",
-        "За отведённое время победа не найдена; этот ход выглядит полезным.",
-    )
+    return hints.decided(spec, state, past, outcome, first)
 
 
 def hint_for(ctx: service.Context, game_id: str, version: int) -> dict[str, Any]:
@@ -540,13 +501,12 @@ def hint_for(ctx: service.Context, game_id: str, version: int) -> dict[str, Any]
     ctx.session.rollback()  # end the read; the hint is counted in a write of its own
     found = _hint(ctx, spec, state, past)
     move = found.move
-    message_ru = getattr(found, "message_ru", None) or HINT_RU.get(found.source, found.message)
     return {
         "move": None if move is None else {"text": move.to_str(), "json": move.to_json()},
         "source": found.source,
         "winnable": found.winnable,
         "message": found.message,
-        "message_ru": message_ru,
+        "message_ru": found.message_ru,
     }
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from pasyans import messages
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -63,6 +64,14 @@ class Hint:
     winnable: bool | None
     message: str
     message_ru: str = ""
+
+    @classmethod
+    def of(
+        cls, move: Move | None, source: str, winnable: bool | None, code: str, **params: object
+    ) -> Hint:
+        """A hint whose texts are the catalogue's ``code`` (:mod:`pasyans.messages`)."""
+        en, ru = messages.both(code, **params)
+        return cls(move, source, winnable, en, ru)
 
 
 class Lines:
@@ -432,7 +441,7 @@ def suggest(
     else:
         exact_nodes = budget.nodes
     if core.is_won(spec, state):
-        return Hint(None, "none", True, "The game is won.", "Партия выиграна.")
+        return Hint.of(None, "none", True, "verdict.won")
     if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)
         from pasyans.solver import nivernais_hint
 
@@ -473,36 +482,12 @@ def suggest(
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)
                 if move is not None:
-                    return Hint(
-                        move,
-                        "playout",
-                        None,
-                        f"No win was found in {t.samples} ways the hidden cards could lie; "
-                        "after this move their searches brought the most cards home.",
-                        f"Ни в одном из {t.samples} вариантов расклада скрытых карт победа не "
-                        "найдена; после этого хода их поиск отправил в дома больше всего карт.",
-                    )
+                    return Hint.of(move, "playout", None, "hint.playout", samples=t.samples)
             if move is not None and not t.won:
-                return Hint(
-                    move,
-                    "leaning",
-                    None,
-                    f"No win was found in {t.samples} ways the hidden cards could lie; "
-                    "this move heads where most of their searches got furthest.",
-                    f"Ни в одном из {t.samples} вариантов расклада скрытых карт победа не "
-                    "найдена; этот ход ведёт туда, где их поиск продвинулся дальше всего.",
-                )
+                return Hint.of(move, "leaning", None, "hint.leaning", samples=t.samples)
             if move is not None:
-                n = t.count(move)
-                return Hint(
-                    move,
-                    "sampled",
-                    None,
-                    f"This move starts a win in {n} of {t.samples} ways the hidden cards "
-                    "could lie.",
-                    f"Этот ход ведёт к победе в {n} из {t.samples} вариантов расклада "
-                    "скрытых карт.",
-                )
+                won = t.count(move)
+                return Hint.of(move, "sampled", None, "hint.sampled", won=won, samples=t.samples)
         seen = [_projected(spec, h, visible) for h in history]
         if (
             budget.unstick
@@ -511,61 +496,52 @@ def suggest(
         ):
             move = unstuck(spec, view, seen)
             if move is not None:
-                return Hint(
-                    move,
-                    "unstick",
-                    None,
-                    "Nothing has moved on for a while: fill the empty columns, then deal "
-                    "from the stock."
-                    if move.dst is not None
-                    else "Nothing has moved on for a while: deal from the stock.",
-                    "Давно ничего не меняется: заполните пустые столбцы и сдайте карты из колоды."
-                    if move.dst is not None
-                    else "Давно ничего не меняется: сдайте карты из колоды.",
-                )
+                code = "hint.unstick_fill" if move.dst is not None else "hint.unstick_deal"
+                return Hint.of(move, "unstick", None, code)
         if budget.plan and spider.applies(spec):
             planned = _planned(spec, view, seen)
             if planned is not None:
                 return planned
-        move = heuristic_move(spec, view, seen)
-        if move is None and budget.samples == 0:
-            return Hint(
-                None, "none", None, "No useful move is in sight.", "Полезного хода не видно."
-            )
-        if move is not None:
-            return Hint(
-                move,
-                "heuristic",
-                None,
-                "A move that looks useful (cards are still hidden).",
-                "Этот ход выглядит полезным (часть карт ещё скрыта).",
-            )
-        return any_move(spec, view, seen)
+        return visible_hint(spec, view, seen, keep_going=budget.samples > 0)
     outcome, first = _search(spec, state, budget.seconds, exact_nodes)
+    return decided(spec, state, history, outcome, first, keep_going=budget.samples > 0)
+
+
+def visible_hint(
+    spec: GameSpec, view: State, seen: Sequence[State], *, keep_going: bool = True
+) -> Hint:
+    """The visible heuristic's hint for the player's ``view`` (cards still hidden); with
+    no such move, :func:`any_move` when ``keep_going``, else "no useful move"."""
+    move = heuristic_move(spec, view, seen)
+    if move is None and not keep_going:
+        return Hint.of(None, "none", None, "hint.nothing_in_sight")
+    if move is not None:
+        return Hint.of(move, "heuristic", None, "hint.looks_useful_hidden")
+    return any_move(spec, view, seen)
+
+
+def decided(
+    spec: GameSpec,
+    state: State,
+    history: Sequence[State],
+    outcome: object,
+    first: Move | None,
+    *,
+    keep_going: bool = True,
+) -> Hint:
+    """The hint for a position whose every card is known, from the exact search's answer
+    (``outcome`` "lost" when proven lost; ``first``: the first move of a win found);
+    without either, the heuristic's move (then :func:`any_move` when ``keep_going``)."""
     if first is not None:
-        return Hint(first, "solver", True, "This move starts a win.", "Этот ход ведёт к победе.")
+        return Hint.of(first, "solver", True, "verdict.win_line")
     if outcome == "lost":
-        return Hint(
-            None,
-            "solver",
-            False,
-            "No win is possible from here: undo, or start a new deal.",
-            "Отсюда выиграть нельзя: отмените ходы или начните новую раздачу.",
-        )
+        return Hint.of(None, "solver", False, "verdict.lost")
     move = heuristic_move(spec, state, history)
-    message = "No win was found in the time allowed; this move looks useful."
-    message_ru = "За отведённое время победа не найдена; этот ход выглядит полезным."
     if move is None:
-        if budget.samples > 0 and core.legal_moves(spec, state):
+        if keep_going and core.legal_moves(spec, state):
             return any_move(spec, state, history)
-        return Hint(
-            None,
-            "none",
-            None,
-            "No win was found in the time allowed.",
-            "За отведённое время победа не найдена.",
-        )
-    return Hint(move, "heuristic", None, message, message_ru)
+        return Hint.of(None, "none", None, "verdict.timeout")
+    return Hint.of(move, "heuristic", None, "verdict.timeout_useful")
 
 
 def _played_out(
@@ -624,17 +600,8 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     )
     if p is None:
         return None
-    goal = "deals the stock" if p.deal else "turns a card up or completes a run"
-    goal_ru = "сдаёт карты из колоды" if p.deal else "открывает карту или собирает масть"
-    return Hint(
-        p.move,
-        "macro",
-        None,
-        f"This move starts the line that {goal}; from there a win was found in {p.won} of "
-        f"{p.samples} ways the hidden cards could lie.",
-        f"Этот ход начинает серию, которая {goal_ru}; оттуда победа найдена в {p.won} из "
-        f"{p.samples} вариантов расклада скрытых карт.",
-    )
+    code = "hint.macro_deal" if p.deal else "hint.macro_event"
+    return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
 
 
 def _moved_on(spec: GameSpec, state: State) -> tuple[int, int, int]:
@@ -701,13 +668,7 @@ def _planned(spec: GameSpec, view: State, seen: Sequence[State]) -> Hint | None:
         move = next((m for m in core.legal_moves(spec, view) if m.dst is None), None)
     if move is None:
         return None
-    return Hint(
-        move,
-        "planned",
-        None,
-        "A move that looks useful (cards are still hidden).",
-        "Этот ход выглядит полезным (часть карт ещё скрыта).",
-    )
+    return Hint.of(move, "planned", None, "hint.looks_useful_hidden")
 
 
 def _projected(spec: GameSpec, state: State, project: Callable[[GameSpec, State], State]) -> State:
@@ -731,24 +692,12 @@ def any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
     useful move" only when no move is left at all."""
     moves = core.legal_moves(spec, state)
     if not moves:
-        return Hint(
-            None,
-            "none",
-            False,
-            "No move is left: undo, or start a new deal.",
-            "Ходов не осталось: отмените ходы или начните новую раздачу.",
-        )
+        return Hint.of(None, "none", False, "hint.no_move_left")
     old = set(seen)
     fresh = [m for m in moves if core.apply(spec, state, m) not in old]
     stock = [m for m in fresh if m.dst is None]
     move = (stock or fresh or moves)[0]
-    return Hint(
-        move,
-        "heuristic",
-        None,
-        "No move looks clearly useful; this one keeps the game going.",
-        "Явно полезного хода нет; этот ход продолжает партию.",
-    )
+    return Hint.of(move, "heuristic", None, "hint.keeps_going")
 
 
 @dataclass(frozen=True)

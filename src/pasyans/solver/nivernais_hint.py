@@ -133,45 +133,17 @@ def hint(
     if any(HIDDEN in p for p in sampling.known(spec, state).piles):
         got = sampled_move(spec, state, samples, seconds, nodes, seed)
         if got is None:
-            return Hint(None, "none", None, "No move is left.", "Ходов не осталось.")
+            return Hint.of(None, "none", None, "hint.no_move")
         move, wins, n = got
         if wins:
-            return Hint(
-                move,
-                "sampled",
-                None,
-                f"This move starts a win in {wins} of {n} ways the hidden cards could lie.",
-                f"Этот ход ведёт к победе в {wins} из {n} вариантов расклада скрытых карт.",
-            )
-        return Hint(
-            move,
-            "leaning",
-            None,
-            f"No win was found in {n} ways the hidden cards could lie; this move heads "
-            "for the most cards on the foundations.",
-            f"Ни в одном из {n} вариантов расклада скрытых карт победа не найдена; этот "
-            "ход ведёт к наибольшему числу карт на основаниях.",
-        )
+            return Hint.of(move, "sampled", None, "hint.sampled", won=wins, samples=n)
+        return Hint.of(move, "leaning", None, "hint.leaning_most_home", samples=n)
     found = known_move(spec, state, seconds, nodes)
     if found is None:
-        return Hint(None, "none", False, "No move is left.", "Ходов не осталось.")
+        return Hint.of(None, "none", False, "hint.no_move")
     move, verdict = found
     if verdict:
-        return Hint(move, "solver", True, "This move starts a win.", "Этот ход ведёт к победе.")
+        return Hint.of(move, "solver", True, "verdict.win_line")
     if verdict is False:
-        return Hint(
-            move,
-            "solver",
-            False,
-            "No win is possible from here; this move gets the most cards home.",
-            "Отсюда выиграть нельзя; этот ход приводит на основания больше всего карт.",
-        )
-    return Hint(
-        move,
-        "solver",
-        None,
-        "No win was found in the time allowed; this move heads for the most cards on the "
-        "foundations.",
-        "За отведённое время победа не найдена; этот ход ведёт к наибольшему числу карт "
-        "на основаниях.",
-    )
+        return Hint.of(move, "solver", False, "verdict.lost_most_home")
+    return Hint.of(move, "solver", None, "verdict.timeout_most_home")

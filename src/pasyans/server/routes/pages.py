@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from pasyans import messages
 from pasyans.rules import GAMES
 from pasyans.server.assets import IMMUTABLE, assets
 
@@ -34,16 +35,27 @@ def index(pack: str | None = None, fetches: tuple[str, ...] = ()) -> Response:
     html = assets().index_html if (STATIC / "index.html").is_file() else None
     if html is None:
         return HTMLResponse(PLACEHOLDER, headers=headers)
-    # Every page asks for the catalog first: fetched while the scripts load.
+    # Every page asks for the catalog and the messages first: fetched while the scripts
+    # load. The messages' URLs carry the catalogue's version (cached for a year).
+    version = messages.digest()
     early = [
-        f'<link rel="preload" href="{html_escape(u)}" as="fetch" crossorigin="anonymous">'
-        for u in ("/api/catalog", *fetches)
+        f'<meta name="pasyans-messages" content="{version}">',
+        *(
+            f'<link rel="preload" href="{html_escape(u)}" as="fetch" crossorigin="anonymous">'
+            for u in (*message_urls(), "/api/catalog", *fetches)
+        ),
     ]
     url = assets().urls.get(f"js/{pack}.js") if pack else None
     if url:
         early.append(f'<link rel="modulepreload" href="{url}">')
     html = html.replace("</head>", "\n".join(early) + "\n</head>", 1)
     return HTMLResponse(html, headers=headers)
+
+
+def message_urls() -> list[str]:
+    """The catalogue's URLs, one per language, as ``i18n.js`` asks for them."""
+    v = messages.digest()
+    return [f"/api/messages?{urlencode({'lang': lang, 'v': v})}" for lang in messages.LANGS]
 
 
 @router.api_route("/", methods=["GET", "HEAD"])

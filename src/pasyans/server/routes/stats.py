@@ -204,7 +204,7 @@ def get_stats(
         if options:
             key = store.options_key(values)
     elif len(request.query_params):
-        raise ApiError("validation_error", "Options need a game: ?game=ID&name=value.")
+        raise ApiError("validation_error", text="error.options_need_game")
     player = store.player_id(ctx.session, ctx.token_hash)
     return validated(StatsOut, stats.kept_statistics(ctx.session, player, game=game, key=key))
 
@@ -243,11 +243,7 @@ def reset_stats(body: ResetIn, ctx: ContextDep) -> ResetOut:
     """Forget the player's finished games (figures, charts and history); games in progress
     stay. The body must be ``{"confirm": true}``."""
     if not body.confirm:
-        raise ApiError(
-            "confirmation_required",
-            'Resetting needs {"confirm": true}.',
-            message_ru='Для сброса нужно {"confirm": true}.',
-        )
+        raise ApiError("confirmation_required")
     ctx.session.connection(execution_options={"pasyans_write": True})
     player = store.player_id(ctx.session, ctx.token_hash)
     deleted = stats.reset(ctx.session, player)

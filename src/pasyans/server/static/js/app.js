@@ -2,7 +2,7 @@
 import * as api from "./api.js";
 import { optionsFrom, title } from "./catalog.js";
 import { h } from "./dom.js";
-import { getLang, setLang, t, translate } from "./i18n.js";
+import { getLang, loadMessages, setLang, t, translate } from "./i18n.js";
 import { loadStyle } from "./assets.js";
 import { prefs, setPref } from "./prefs.js";
 
@@ -77,7 +77,7 @@ function syncPrefButtons() {
   lang.textContent = getLang() === "ru" ? "EN" : "RU";
   lang.setAttribute("lang", getLang() === "ru" ? "en" : "ru");
   // Named in the language it switches to, starting with its visible text.
-  lang.setAttribute("aria-label", getLang() === "ru" ? "EN — switch to English" : "RU — переключить на русский");
+  lang.setAttribute("aria-label", getLang() === "ru" ? t("lang.switch_en") : t("lang.switch_ru"));
   document.body.classList.toggle("no-timer", p.timer === false);
   document.body.classList.toggle("large", !!p.large);
   document.getElementById("pref-four").setAttribute("aria-pressed", String(!!p.four));
@@ -127,4 +127,9 @@ window.addEventListener("pasyans:navigate", (e) => navigate(e.detail));
 window.addEventListener("popstate", route);
 
 document.documentElement.lang = getLang();
-route();
+// Nothing is drawn before the words are here (no flash of codes); without them, the
+// page says so in both languages (index.html's #no-messages).
+loadMessages().then((ok) => {
+  if (ok) return route();
+  document.getElementById("no-messages").hidden = false;
+});

@@ -124,7 +124,7 @@ export function confirmGiveUp() {
 export function showHelp(keys) {
   closeAll();
   const ru = getLang() === "ru";
-  const cols = ru ? [2, 1] : [1, 2];
+  const [first, second] = ru ? ["ru", "en"] : ["en", "ru"]; // both languages, the page's first
   const dialog = h(
     "dialog.end.help",
     { "aria-labelledby": "help-title", "data-dialog": "help" },
@@ -136,7 +136,7 @@ export function showHelp(keys) {
         h("th", { scope: "col", lang: ru ? "ru" : "en" }, ru ? t("help.ru") : t("help.en")),
         h("th", { scope: "col", lang: ru ? "en" : "ru" }, ru ? t("help.en") : t("help.ru")))),
       h("tbody", {}, keys.map((k) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k[0])),
-        h("td", { lang: ru ? "ru" : "en" }, k[cols[0]]), h("td", { lang: ru ? "en" : "ru" }, k[cols[1]])))),
+        h("td", { lang: first }, t(k[1], {}, first)), h("td", { lang: second }, t(k[1], {}, second))))),
     ),
     h("div.actions", {}, h("button.btn.primary", { type: "button", onclick: () => dialog.close() }, t("btn.close"))),
   );

@@ -4,7 +4,7 @@ import { title } from "./catalog.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import {
-  confirmDialog, copyLink, entryOf, errorText, formatDate, number, optionsLabel, playAgainLink, playUrl, request, s,
+  confirmDialog, copyLink, entryOf, errorText, formatDate, number, optionsLabel, playAgainLink, playUrl, request,
   shareUrl, time,
 } from "./stats.js";
 
@@ -14,18 +14,18 @@ function resultCell(item) {
   return h(
     "span",
     { class: `result ${item.result}` },
-    s(`result.${item.result}`),
-    item.clean ? h("span.clean", {}, ` · ${s("result.clean")}`) : null,
+    t(`result.${item.result}`),
+    item.clean ? h("span.clean", {}, ` · ${t("result.clean")}`) : null,
   );
 }
 
 /** Give up a game in progress (after a confirmation); true when done. */
 async function giveUp(item) {
   const ok = await confirmDialog({
-    titleText: s("giveup.title"),
-    text: s("giveup.text"),
-    confirm: s("act.giveup"),
-    cancel: s("reset.cancel"),
+    titleText: t("stats.giveup_title"),
+    text: t("stats.giveup_text"),
+    confirm: t("act.giveup"),
+    cancel: t("reset.cancel"),
   });
   if (!ok) return false;
   try {
@@ -41,58 +41,58 @@ async function giveUp(item) {
 function row(games, item, refresh) {
   const entry = entryOf(games, item.game);
   const opts = optionsLabel(entry, item.options);
-  const cell = (key, ...content) => h("td", { "data-label": s(`col.${key}`), "data-col": key }, ...content);
-  const actions = [h("a.act", { href: `/replay/${encodeURIComponent(item.id)}`, "data-action": "replay" }, s("act.replay"))];
+  const cell = (key, ...content) => h("td", { "data-label": t(`col.${key}`), "data-col": key }, ...content);
+  const actions = [h("a.act", { href: `/replay/${encodeURIComponent(item.id)}`, "data-action": "replay" }, t("act.replay"))];
   if (item.result === "playing") {
     actions.push(
-      h("a.act", { href: playUrl(entry, item), "data-action": "play" }, s("act.continue")),
-      h("button.act.linkish", { type: "button", "data-action": "giveup", onclick: async () => (await giveUp(item)) && refresh() }, s("act.giveup")),
+      h("a.act", { href: playUrl(entry, item), "data-action": "play" }, t("act.continue")),
+      h("button.act.linkish", { type: "button", "data-action": "giveup", onclick: async () => (await giveUp(item)) && refresh() }, t("act.giveup")),
     );
   } else {
     actions.push(
-      playAgainLink(entry, item, s("act.play"), { class: "act" }),
-      h("button.act.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, s("act.share")),
+      playAgainLink(entry, item, t("act.play"), { class: "act" }),
+      h("button.act.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, t("act.share")),
     );
   }
   return h(
     "tr",
     { "data-id": item.id, "data-result": item.result },
-    h("th", { scope: "row", "data-label": s("col.date") }, h("time", { datetime: item.date }, formatDate(item.date, "short"))),
+    h("th", { scope: "row", "data-label": t("col.date") }, h("time", { datetime: item.date }, formatDate(item.date, "short"))),
     cell("game", h("span.title", {}, title(entry)), opts ? h("span.opts", {}, opts) : null),
-    cell("deal", String(item.deal), item.kind === "solvable" && entry.default_deal_kind !== "solvable" ? h("span.opts", {}, ` (${s("kind.solvable")})`) : null),
+    cell("deal", String(item.deal), item.kind === "solvable" && entry.default_deal_kind !== "solvable" ? h("span.opts", {}, ` (${t("stats.kind_solvable")})`) : null),
     cell("result", resultCell(item)),
     cell("time", time(item.time_ms)),
     cell("moves", number(item.moves)),
     cell("score", number(item.score)),
     cell("hints", number(item.hints)),
     cell("undos", number(item.undos)),
-    h("td.actions", { "data-label": s("col.actions") }, h("div.row-actions", {}, actions)),
+    h("td.actions", { "data-label": t("col.actions") }, h("div.row-actions", {}, actions)),
   );
 }
 
 function pager(data) {
   const link = (page, key, rel) =>
     page >= 1 && page <= data.pages
-      ? h("a.btn", { href: page === 1 ? "/history" : `/history?page=${page}`, rel, "data-action": rel }, s(key))
-      : h("span.btn.disabled", { "aria-disabled": "true" }, s(key));
+      ? h("a.btn", { href: page === 1 ? "/history" : `/history?page=${page}`, rel, "data-action": rel }, t(key))
+      : h("span.btn.disabled", { "aria-disabled": "true" }, t(key));
   return h(
     "nav.pager",
-    { "aria-label": s("history.title") },
+    { "aria-label": t("history.title") },
     link(data.page - 1, "history.newer", "prev"),
-    h("span.page-no", {}, s("history.page", { page: data.page, pages: data.pages })),
+    h("span.page-no", {}, t("history.page", { page: data.page, pages: data.pages })),
     link(data.page + 1, "history.older", "next"),
   );
 }
 
 export async function showHistory(main, games, params) {
-  document.title = `${s("history.title")} · ${t("brand")}`;
+  document.title = `${t("history.title")} · ${t("brand")}`;
   const asked = Number(params.get("page"));
   const page = Number.isInteger(asked) && asked >= 1 ? asked : 1;
   const head = h(
     "div.page-head",
     {},
-    h("h1", {}, s("history.title")),
-    h("div.page-links", {}, h("a", { href: "/stats" }, s("nav.stats"))),
+    h("h1", {}, t("history.title")),
+    h("div.page-links", {}, h("a", { href: "/stats" }, t("nav.stats"))),
   );
   main.replaceChildren(h("div.history-page", {}, head, h("p", {}, t("loading"))));
   let data;
@@ -102,9 +102,9 @@ export async function showHistory(main, games, params) {
     main.replaceChildren(h("div.history-page", {}, head, h("p.message.error", { role: "alert" }, errorText(e))));
     return null;
   }
-  const parts = [head, h("p.lead", {}, s("history.lead"))];
+  const parts = [head, h("p.lead", {}, t("history.lead"))];
   if (!data.total) {
-    parts.push(h("p.empty", { "data-empty": "history" }, s("history.empty")));
+    parts.push(h("p.empty", { "data-empty": "history" }, t("history.empty")));
   } else {
     const cols = ["date", "game", "deal", "result", "time", "moves", "score", "hints", "undos", "actions"];
     parts.push(
@@ -114,8 +114,8 @@ export async function showHistory(main, games, params) {
         h(
           "table.history-table",
           {},
-          h("caption.visually-hidden", {}, s("history.title")),
-          h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, s(`col.${c}`))))),
+          h("caption.visually-hidden", {}, t("history.title")),
+          h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, t(`col.${c}`))))),
           h("tbody", {}, data.items.map((item) => row(games, item, () => showHistory(main, games, params)))),
         ),
       ),

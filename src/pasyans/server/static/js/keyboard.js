@@ -127,7 +127,7 @@ export function describeEvents(view, events) {
       parts.push(code ? t("follow.flip_card", { card: cardName(code) }) : t("follow.flip"));
     } else if (e.type === "complete") {
       const code = top("done");
-      parts.push(code ? t("follow.complete_suit", { suit: t("suit")[code[1]] }) : t("follow.complete"));
+      parts.push(code ? t("follow.complete_suit", { suit: t(`suit.${code[1]}`) }) : t("follow.complete"));
     } else if (e.type === "refill" && pile) {
       parts.push(t("follow.refill_pile", { pile: pileName(e.to, pile), card: cardName(top(e.to)) }));
     } else if (e.type === "turn") {
@@ -143,20 +143,20 @@ export function describeEvents(view, events) {
   return parts.join(" ");
 }
 
-/** Every key of the table, [keys, English, Russian]. */
+/** Every key of the table, [keys, the catalogue code of what it does]. */
 export const KEYS = [
-  ["Tab", "Reach the table (and the buttons)", "Перейти к столу (и к кнопкам)"],
-  ["← →", "Previous / next pile", "Предыдущая / следующая стопка"],
-  ["↑ ↓", "Along a column's face-up cards; past the end, the row above / below", "По открытым картам столбца; за краем — ряд выше / ниже"],
-  ["Enter, Space", "Pick up the card or run; on a pile, put it down; on the stock, use the stock", "Взять карту или ряд; на стопке — положить; на колоде — сдать"],
-  ["Esc", "Put the picked-up cards back", "Отменить взятие"],
-  ["M", "Smart move of the focused card; again: its next legal place", "Умный ход карты в фокусе; ещё раз — следующее место"],
-  ["S, D", "Stock: turn, deal or redeal", "Колода: открыть, сдать или пересдать"],
-  ["Z, Ctrl+Z", "Undo", "Отменить ход"],
-  ["Y, Ctrl+Y, Ctrl+Shift+Z", "Redo", "Вернуть ход"],
-  ["H", "Hint", "Подсказка"],
-  ["W", "Is this still winnable?", "Можно ли ещё выиграть?"],
-  ["A", "Autocollect", "Автосбор"],
-  ["R", "Read the whole table aloud", "Прочитать весь стол"],
-  ["?", "This help", "Эта справка"],
+  ["Tab", "keys.tab"],
+  ["← →", "keys.left_right"],
+  ["↑ ↓", "keys.up_down"],
+  ["Enter, Space", "keys.enter"],
+  ["Esc", "keys.esc"],
+  ["M", "keys.smart"],
+  ["S, D", "keys.stock"],
+  ["Z, Ctrl+Z", "keys.undo"],
+  ["Y, Ctrl+Y, Ctrl+Shift+Z", "keys.redo"],
+  ["H", "keys.hint"],
+  ["W", "keys.winnable"],
+  ["A", "keys.autocollect"],
+  ["R", "keys.read"],
+  ["?", "keys.help"],
 ];

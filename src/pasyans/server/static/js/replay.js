@@ -7,7 +7,7 @@ import { layout } from "./layout.js";
 import { prefs, reducedMotion } from "./prefs.js";
 import { TableRenderer } from "./render.js";
 import {
-  copyLink, entryOf, errorText, number, optionsLabel, playAgainLink, request, s, shareUrl, time,
+  copyLink, entryOf, errorText, number, optionsLabel, playAgainLink, request, shareUrl, time,
 } from "./stats.js";
 
 const AUTOPLAY_MS = 700;
@@ -45,11 +45,11 @@ class ReplayPage {
     try {
       this.data = await request("GET", this.url(this.step));
     } catch (e) {
-      const text = e.status === 404 ? s("replay.notfound") : errorText(e);
+      const text = e.status === 404 ? t("replay.notfound") : errorText(e);
       this.main.replaceChildren(
         h("h1", {}, t("notfound.title")),
         h("p.message.error", { role: "alert" }, text),
-        h("p", {}, h("a", { href: "/history" }, s("nav.history"))),
+        h("p", {}, h("a", { href: "/history" }, t("nav.history"))),
       );
       return;
     }
@@ -66,12 +66,12 @@ class ReplayPage {
     const d = this.data;
     const entry = entryOf(this.games, d.game);
     this.entry = entry;
-    const heading = s("replay.title", { title: title(entry), deal: d.deal });
+    const heading = t("replay.title", { title: title(entry), deal: d.deal });
     document.title = `${heading} · ${t("brand")}`;
     const opts = optionsLabel(entry, d.options);
     const b = (key, fn) =>
-      h("button.btn", { type: "button", "data-action": key, onclick: fn, "aria-label": s(`replay.${key}`) },
-        h("span.icon", { "aria-hidden": "true" }, ICONS[key]), h("span.label", {}, s(`replay.${key}`)));
+      h("button.btn", { type: "button", "data-action": key, onclick: fn, "aria-label": t(`replay.${key}`) },
+        h("span.icon", { "aria-hidden": "true" }, ICONS[key]), h("span.label", {}, t(`replay.${key}`)));
     this.els = {
       first: b("first", () => this.go(0)),
       back: b("back", () => this.go(this.want - 1)),
@@ -80,24 +80,24 @@ class ReplayPage {
       last: b("last", () => this.go(d.steps)),
       slider: h("input", {
         type: "range", min: "0", max: String(d.steps), value: String(this.step), step: "1",
-        "aria-label": s("replay.slider"), id: "replay-slider",
+        "aria-label": t("replay.slider"), id: "replay-slider",
       }),
       status: h("p.replay-step", { "aria-live": "polite", id: "replay-step" }),
     };
     this.els.play.setAttribute("aria-pressed", "false");
     this.els.slider.addEventListener("input", () => this.go(Number(this.els.slider.value)));
     const figures = [
-      h("span", { class: `result ${d.result}`, "data-stat": "result" }, s(`result.${d.result}`)),
-      h("span", { "data-stat": "time" }, `${s("col.time")}: ${time(d.time_ms)}`),
-      h("span", { "data-stat": "moves" }, `${s("col.moves")}: ${number(d.steps)}`),
-      h("span", { "data-stat": "score" }, `${s("col.score")}: ${number(d.score)}`),
-      h("span", { "data-stat": "hints" }, `${s("col.hints")}: ${number(d.hints)}`),
-      h("span", { "data-stat": "undos" }, `${s("col.undos")}: ${number(d.undos)}`),
+      h("span", { class: `result ${d.result}`, "data-stat": "result" }, t(`result.${d.result}`)),
+      h("span", { "data-stat": "time" }, `${t("col.time")}: ${time(d.time_ms)}`),
+      h("span", { "data-stat": "moves" }, `${t("col.moves")}: ${number(d.steps)}`),
+      h("span", { "data-stat": "score" }, `${t("col.score")}: ${number(d.score)}`),
+      h("span", { "data-stat": "hints" }, `${t("col.hints")}: ${number(d.hints)}`),
+      h("span", { "data-stat": "undos" }, `${t("col.undos")}: ${number(d.undos)}`),
     ];
-    const links = [playAgainLink(entry, d, s("act.play"), { "data-action": "play-fresh" }), h("a", { href: "/history" }, s("nav.history"))];
+    const links = [playAgainLink(entry, d, t("act.play"), { "data-action": "play-fresh" }), h("a", { href: "/history" }, t("nav.history"))];
     if (d.result !== "playing") {
       const item = { ...d, moves: d.steps };
-      links.splice(1, 0, h("button.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, s("act.share")));
+      links.splice(1, 0, h("button.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, t("act.share")));
     }
     this.tableEl = h("section.table.replay-table", { "aria-label": heading, "data-game": d.game });
     this.main.replaceChildren(
@@ -156,7 +156,7 @@ class ReplayPage {
     this.draw(instant || Math.abs(k - this.drawnStep) > 1);
     const n = this.data.steps;
     const move = k > 0 ? this.data.moves[k - 1] : null;
-    this.els.status.textContent = k === 0 ? s("replay.start", { n }) : `${s("replay.step", { k, n })}: ${move}`;
+    this.els.status.textContent = k === 0 ? t("replay.start", { n }) : `${t("replay.step", { k, n })}: ${move}`;
     this.els.first.disabled = this.els.back.disabled = k === 0;
     this.els.forward.disabled = this.els.last.disabled = k === n;
     this.els.play.disabled = n === 0;
@@ -184,7 +184,7 @@ class ReplayPage {
     if (this.want >= this.data.steps) this.go(0);
     this.label(this.els.play, "pause");
     this.els.play.setAttribute("aria-pressed", "true");
-    announce(s("replay.play"));
+    announce(t("replay.play"));
     this.timer = setInterval(() => {
       if (this.loading) return;
       if (this.want >= this.data.steps) return this.stop();
@@ -195,8 +195,8 @@ class ReplayPage {
 
   label(button, key) {
     button.querySelector(".icon").textContent = ICONS[key];
-    button.querySelector(".label").textContent = s(`replay.${key}`);
-    button.setAttribute("aria-label", s(`replay.${key}`));
+    button.querySelector(".label").textContent = t(`replay.${key}`);
+    button.setAttribute("aria-label", t(`replay.${key}`));
   }
 
   stop() {
@@ -225,7 +225,7 @@ class ReplayPage {
 }
 
 export async function showReplay(main, games, id, params) {
-  document.title = `${s("act.replay")} · ${t("brand")}`;
+  document.title = `${t("act.replay")} · ${t("brand")}`;
   const page = new ReplayPage(main, games, id, params);
   await page.load();
   return page;

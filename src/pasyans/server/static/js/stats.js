@@ -1,259 +1,13 @@
-// The statistics page, and what the history and replay pages share with it: the RU/EN
-// strings of these pages, number and date formats, option labels, share links.
+// The statistics page, and what the history and replay pages share with it: number and
+// date formats, option labels, share links (their words are in the message catalogue).
 import { call, createGame } from "./api.js";
 import { options as optionList, title } from "./catalog.js";
 import { h, formatTime, toast } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, plural, t } from "./i18n.js";
 import { periodFor, timeChart, winsLossesChart } from "./charts.js";
 
-const STRINGS = {
-  en: {
-    "nav.stats": "Statistics",
-    "nav.history": "History",
-    "stats.title": "Statistics",
-    "stats.lead": "Your records in this browser, per game and option set.",
-    "stats.empty": "No counted games yet: a game counts once you have made a move in it.",
-    "stats.by_game": "By game",
-    "stats.by_band": "By kind of deal and difficulty",
-    "stats.by_band_lead": "Solvable deals come in three difficulties (chosen on the home page); random deals have none.",
-    "col.band": "Deal",
-    "band.random": "random",
-    "band.solvable": "solvable, {d}",
-    "stats.total": "All games",
-    "stats.in_progress": "Games in progress (counted when they end): {n}",
-    "col.game": "Game",
-    "col.played": "Played",
-    "col.won": "Won",
-    "col.lost": "Lost",
-    "col.win_rate": "Win %",
-    "col.clean": "Clean wins",
-    "col.streak": "Streak",
-    "col.best_streak": "Best streak",
-    "col.streaks": "Streak: now / best",
-    "col.best_time": "Best time",
-    "col.fewest": "Fewest moves",
-    "col.avg_time": "Average time",
-    "col.avg_moves": "Average moves",
-    "col.hints": "Hints",
-    "col.undos": "Undos",
-    "col.hints_undos": "Hints / undos",
-    "col.date": "Date",
-    "col.deal": "Deal",
-    "col.result": "Result",
-    "col.time": "Time",
-    "col.moves": "Moves",
-    "col.score": "Score",
-    "col.actions": "Actions",
-    "deal.n": "deal {n}",
-    "kind.solvable": "solvable",
-    "kind.random": "random",
-    "opts.standard": "standard rules",
-    "charts.title": "Charts",
-    "charts.for": "Show",
-    "chart.wl": "Wins and losses, by {unit}",
-    "chart.time": "Time of won games",
-    "chart.best": "best time so far",
-    "chart.none": "No finished games yet.",
-    "chart.no_wins": "No won games yet.",
-    "chart.summary_wl": "{won} won, {lost} lost",
-    "chart.summary_time": "{n} won games; best {best}",
-    "unit.day": "day",
-    "unit.week": "week",
-    "unit.month": "month",
-    "unit.year": "year",
-    "legend.won": "won",
-    "legend.lost": "lost",
-    "rules.title": "How games are counted",
-    rules: [
-      "A game counts once you have made a move in it (a card move, a deal from the stock, a redo or autocollect). A game with no move is not counted, whatever becomes of it.",
-      "It is won when it is finished.",
-      "It is lost when you give it up, or abandon it by starting another game of the same game and options.",
-      "Played = won + lost. A counted game still in progress is shown apart and joins the figures when it ends.",
-      "A clean win is a win with no hint, no undo and no restart; clean wins are counted apart.",
-      "Streaks follow the order in which games ended: each win extends the current streak, each loss breaks it.",
-      "Moves are the moves of the final line, as the table shows them (undone moves are not in it). A best time or fewest moves is replaced only by a strictly better result.",
-      "Hints and undos are the totals of the games played.",
-    ],
-    "reset.button": "Reset statistics…",
-    "reset.title": "Reset statistics?",
-    "reset.text": "This deletes your finished games: the figures, charts, history and replays start again. A game in progress stays. This cannot be undone.",
-    "reset.confirm": "Reset",
-    "reset.cancel": "Cancel",
-    "reset.done": "Statistics reset.",
-    "history.title": "History",
-    "history.lead": "Every counted game, newest first.",
-    "history.empty": "No counted games yet.",
-    "history.page": "Page {page} of {pages}",
-    "history.newer": "← Newer",
-    "history.older": "Older →",
-    "result.won": "Won",
-    "result.given_up": "Given up",
-    "result.abandoned": "Abandoned",
-    "result.playing": "In progress",
-    "result.clean": "clean",
-    "act.replay": "Replay",
-    "act.play": "Play again",
-    "act.continue": "Continue",
-    "act.giveup": "Give up",
-    "giveup.title": "Give up this game?",
-    "giveup.text": "It ends now and counts as a loss.",
-    "act.share": "Copy link",
-    "share.copied": "Link copied.",
-    "share.copy": "Copy this link: {url}",
-    "share.won": "Won in {moves}, {time}",
-    "share.given_up": "Given up after {moves}, {time}",
-    "share.abandoned": "Left after {moves}, {time}",
-    "n.moves": ["{n} move", "{n} moves"],
-    "share.title": "{result} · {title}, deal {deal}",
-    "replay.title": "Replay: {title}, deal {deal}",
-    "replay.first": "First",
-    "replay.back": "Back",
-    "replay.play": "Play",
-    "replay.pause": "Pause",
-    "replay.forward": "Forward",
-    "replay.last": "Last",
-    "replay.step": "Move {k} of {n}",
-    "replay.start": "Start position ({n} moves)",
-    "replay.slider": "Move number",
-    "replay.notfound": "This game is not in your history.",
-    "error.load": "The figures could not be loaded: {message}",
-  },
-  ru: {
-    "nav.stats": "Статистика",
-    "nav.history": "История",
-    "stats.title": "Статистика",
-    "stats.lead": "Ваши результаты в этом браузере — по каждой игре и набору правил.",
-    "stats.empty": "Засчитанных партий пока нет: партия засчитывается после вашего первого хода.",
-    "stats.by_game": "По играм",
-    "stats.by_band": "По виду раздачи и сложности",
-    "stats.by_band_lead": "Решаемые раздачи бывают трёх уровней сложности (выбирается на главной странице); у случайных раздач сложности нет.",
-    "col.band": "Раздача",
-    "band.random": "случайная",
-    "band.solvable": "решаемая, {d}",
-    "stats.total": "Все игры",
-    "stats.in_progress": "Неоконченных партий (засчитаются, когда закончатся): {n}",
-    "col.game": "Игра",
-    "col.played": "Сыграно",
-    "col.won": "Выиграно",
-    "col.lost": "Проиграно",
-    "col.win_rate": "% побед",
-    "col.clean": "Чистые победы",
-    "col.streak": "Серия",
-    "col.best_streak": "Лучшая серия",
-    "col.streaks": "Серия: сейчас / лучшая",
-    "col.best_time": "Лучшее время",
-    "col.fewest": "Меньше всего ходов",
-    "col.avg_time": "Среднее время",
-    "col.avg_moves": "Среднее число ходов",
-    "col.hints": "Подсказки",
-    "col.undos": "Отмены",
-    "col.hints_undos": "Подсказки / отмены",
-    "col.date": "Дата",
-    "col.deal": "Раздача",
-    "col.result": "Итог",
-    "col.time": "Время",
-    "col.moves": "Ходы",
-    "col.score": "Очки",
-    "col.actions": "Действия",
-    "deal.n": "раздача {n}",
-    "kind.solvable": "решаемая",
-    "kind.random": "случайная",
-    "opts.standard": "обычные правила",
-    "charts.title": "Графики",
-    "charts.for": "Показать",
-    "chart.wl": "Победы и поражения, по {unit}",
-    "chart.time": "Время выигранных партий",
-    "chart.best": "лучшее время на тот момент",
-    "chart.none": "Оконченных партий пока нет.",
-    "chart.no_wins": "Выигранных партий пока нет.",
-    "chart.summary_wl": "побед: {won}, поражений: {lost}",
-    "chart.summary_time": "выигранных партий: {n}; лучшее время {best}",
-    "unit.day": "дням",
-    "unit.week": "неделям",
-    "unit.month": "месяцам",
-    "unit.year": "годам",
-    "legend.won": "победы",
-    "legend.lost": "поражения",
-    "rules.title": "Как считаются партии",
-    rules: [
-      "Партия засчитывается, когда вы сделали в ней ход (переложили карту, сдали из колоды, вернули ход или нажали автосбор). Партия без хода не засчитывается, чем бы она ни кончилась.",
-      "Партия выиграна, когда пасьянс сошёлся.",
-      "Партия проиграна, если вы сдались или бросили её, начав другую партию той же игры с теми же правилами.",
-      "Сыграно = выиграно + проиграно. Засчитанная партия, которая ещё идёт, показана отдельно и войдёт в цифры, когда закончится.",
-      "Чистая победа — победа без подсказок, отмен и начала заново; чистые победы считаются отдельно.",
-      "Серии идут в порядке окончания партий: победа продлевает текущую серию, поражение прерывает её.",
-      "Ходы — это ходы итоговой линии, как их показывает стол (отменённые ходы в неё не входят). Лучшее время и наименьшее число ходов заменяются только строго лучшим результатом.",
-      "Подсказки и отмены — сумма по сыгранным партиям.",
-    ],
-    "reset.button": "Сбросить статистику…",
-    "reset.title": "Сбросить статистику?",
-    "reset.text": "Все оконченные партии будут удалены: цифры, графики, история и повторы начнутся заново. Неоконченная партия останется. Отменить это нельзя.",
-    "reset.confirm": "Сбросить",
-    "reset.cancel": "Отмена",
-    "reset.done": "Статистика сброшена.",
-    "history.title": "История",
-    "history.lead": "Все засчитанные партии, новые сверху.",
-    "history.empty": "Засчитанных партий пока нет.",
-    "history.page": "Страница {page} из {pages}",
-    "history.newer": "← Новее",
-    "history.older": "Раньше →",
-    "result.won": "Победа",
-    "result.given_up": "Сдана",
-    "result.abandoned": "Брошена",
-    "result.playing": "Идёт",
-    "result.clean": "чистая",
-    "act.replay": "Повтор",
-    "act.play": "Сыграть снова",
-    "act.continue": "Продолжить",
-    "act.giveup": "Сдаться",
-    "giveup.title": "Сдаться в этой партии?",
-    "giveup.text": "Партия закончится и будет засчитана как поражение.",
-    "act.share": "Ссылка",
-    "share.copied": "Ссылка скопирована.",
-    "share.copy": "Скопируйте ссылку: {url}",
-    "share.won": "Победа за {moves}, {time}",
-    "share.given_up": "Сдана, ходов: {n}, {time}",
-    "share.abandoned": "Брошена, ходов: {n}, {time}",
-    "n.moves": ["{n} ход", "{n} хода", "{n} ходов"],
-    "share.title": "{result} · {title}, раздача {deal}",
-    "replay.title": "Повтор: {title}, раздача {deal}",
-    "replay.first": "В начало",
-    "replay.back": "Назад",
-    "replay.play": "Пуск",
-    "replay.pause": "Пауза",
-    "replay.forward": "Вперёд",
-    "replay.last": "В конец",
-    "replay.step": "Ход {k} из {n}",
-    "replay.start": "Начальная позиция (ходов: {n})",
-    "replay.slider": "Номер хода",
-    "replay.notfound": "Этой партии нет в вашей истории.",
-    "error.load": "Не удалось загрузить данные: {message}",
-  },
-};
-
-/** A string of the statistics pages, with {name} placeholders filled. */
-export function s(key, params = {}) {
-  const table = STRINGS[getLang()] || STRINGS.en;
-  const value = key in table ? table[key] : STRINGS.en[key] ?? key;
-  if (typeof value !== "string") return value;
-  return value.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
-}
-
-/** "1 move", "5 moves"; Russian: "1 ход", "3 хода", "5 ходов". */
-export function plural(key, n) {
-  const forms = s(key);
-  let i;
-  if (forms.length === 2) i = n === 1 ? 0 : 1;
-  else if (n % 10 === 1 && n % 100 !== 11) i = 0;
-  else if (n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14)) i = 1;
-  else i = 2;
-  return forms[i].replace("{n}", String(n));
-}
-
-/** Fill the nav links (and any element) marked data-stats-i18n. */
-export function translateNav(root = document) {
-  for (const e of root.querySelectorAll("[data-stats-i18n]")) e.textContent = s(e.dataset.statsI18n);
-}
+/** The catalogue codes of "How games are counted", in order. */
+const RULES = ["stats.rule1", "stats.rule2", "stats.rule3", "stats.rule4", "stats.rule5", "stats.rule6", "stats.rule7", "stats.rule8"];
 
 // --- fetching -----------------------------------------------------------------------------
 
@@ -263,7 +17,7 @@ export const request = call;
 export function errorText(e) {
   if (e.status === 0) return t("msg.offline");
   const m = getLang() === "ru" ? e.messageRu || e.message : e.messageEn || e.message;
-  return s("error.load", { message: m || e.code });
+  return t("stats.error_load", { message: m || e.code });
 }
 
 // --- formats ------------------------------------------------------------------------------
@@ -316,7 +70,7 @@ export function optionsLabel(entry, values) {
   const word = (o) => o.valueTitles[o.values.indexOf(String(values[o.name]))] ?? values[o.name];
   if (list.length === 1) return word(list[0]);
   const changed = list.filter((o) => values[o.name] !== undefined && String(values[o.name]) !== o.default);
-  if (!changed.length) return s("opts.standard");
+  if (!changed.length) return t("opts.standard");
   return changed.map((o) => `${o.title}: ${word(o)}`).join("; ");
 }
 
@@ -372,16 +126,16 @@ export function sharedTitle(entry, params) {
   const deal = Number(params.get("deal"));
   if (!["won", "given_up", "abandoned"].includes(result)) return null;
   if (![moves, secs, deal].every((n) => Number.isInteger(n) && n >= 0 && n < 1e10)) return null;
-  const figures = s(`share.${result}`, { moves: plural("n.moves", moves), n: moves, time: formatTime(secs * 1000) });
-  return `${s("share.title", { result: figures, title: title(entry), deal })} · ${t("brand")}`;
+  const figures = t(`share.${result}`, { moves: plural("n.moves", moves), n: moves, time: formatTime(secs * 1000) });
+  return `${t("share.title", { result: figures, title: title(entry), deal })} · ${t("brand")}`;
 }
 
 export async function copyLink(url) {
   try {
     await navigator.clipboard.writeText(url);
-    toast(s("share.copied"));
+    toast(t("share.copied"));
   } catch {
-    toast(s("share.copy", { url }), 8000);
+    toast(t("share.copy", { url }), 8000);
   }
 }
 
@@ -434,12 +188,12 @@ function best(b, games, fmt) {
     {},
     h("b", {}, fmt(b.value)),
     " ",
-    h("a.deal", { href: `/replay/${encodeURIComponent(b.id)}`, title: title(entryOf(games, b.game)) }, s("deal.n", { n: b.deal })),
+    h("a.deal", { href: `/replay/${encodeURIComponent(b.id)}`, title: title(entryOf(games, b.game)) }, t("stats.deal_n", { n: b.deal })),
   );
 }
 
 function groupName(games, f) {
-  if (!f.game) return s("stats.total");
+  if (!f.game) return t("stats.total");
   const entry = entryOf(games, f.game);
   const opts = optionsLabel(entry, f.options);
   return opts ? `${title(entry)} · ${opts}` : title(entry);
@@ -450,8 +204,8 @@ function figuresTable(data, games) {
     h(
       `tr${cls}`,
       { "data-group": key },
-      h("th", { scope: "row", "data-label": s("col.game") }, groupName(games, f)),
-      COLUMNS.map(([k, fn]) => h("td", { "data-label": s(`col.${k}`), "data-col": k }, fn(f, games))),
+      h("th", { scope: "row", "data-label": t("col.game") }, groupName(games, f)),
+      COLUMNS.map(([k, fn]) => h("td", { "data-label": t(`col.${k}`), "data-col": k }, fn(f, games))),
     );
   return h(
     "div.table-scroll",
@@ -459,8 +213,8 @@ function figuresTable(data, games) {
     h(
       "table.stats-table",
       {},
-      h("caption.visually-hidden", {}, s("stats.by_game")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, s("col.game")), COLUMNS.map(([k]) => h("th", { scope: "col" }, s(`col.${k}`))))),
+      h("caption.visually-hidden", {}, t("stats.by_game")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col.game")), COLUMNS.map(([k]) => h("th", { scope: "col" }, t(`col.${k}`))))),
       h("tbody", {}, data.games.map((f) => row(f, "", `${f.game}?${f.options_key}`))),
       h("tfoot", {}, row(data.total, ".total", "total")),
     ),
@@ -471,8 +225,8 @@ const BAND_COLUMNS = ["played", "won", "win_rate", "clean", "best_time", "avg_ti
 
 /** "random", "solvable, hard": a band of /api/stats' ``bands``. */
 export function bandName(band) {
-  if (band.kind !== "solvable" || !band.difficulty) return s(`band.${band.kind}`);
-  return s("band.solvable", { d: t(`difficulty.${band.difficulty}`) });
+  if (band.kind !== "solvable" || !band.difficulty) return t(`band.${band.kind}`);
+  return t("band.solvable", { d: t(`difficulty.${band.difficulty}`) });
 }
 
 /** Each option set's figures per kind of deal and difficulty (random, easy, medium, hard):
@@ -488,8 +242,8 @@ function bandsTable(data, games) {
         h(
           "tr",
           { "data-group": key, "data-band": b.kind === "solvable" ? b.difficulty || "solvable" : "random" },
-          h("th", { scope: "row", "data-label": s("col.band") }, bandName(b)),
-          BAND_COLUMNS.map((k) => h("td", { "data-label": s(`col.${k}`), "data-col": k }, byColumn[k](b, games))),
+          h("th", { scope: "row", "data-label": t("col.band") }, bandName(b)),
+          BAND_COLUMNS.map((k) => h("td", { "data-label": t(`col.${k}`), "data-col": k }, byColumn[k](b, games))),
         ),
       );
       return h("tbody", { "data-group": key }, head, rows);
@@ -501,15 +255,15 @@ function bandsTable(data, games) {
     h(
       "table.bands-table",
       {},
-      h("caption.visually-hidden", {}, s("stats.by_band")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, s("col.band")), BAND_COLUMNS.map((k) => h("th", { scope: "col" }, s(`col.${k}`))))),
+      h("caption.visually-hidden", {}, t("stats.by_band")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col.band")), BAND_COLUMNS.map((k) => h("th", { scope: "col" }, t(`col.${k}`))))),
       groups,
     ),
   );
 }
 
 function tiles(total) {
-  const tile = (key, value) => h("div.tile", { "data-tile": key }, h("span.label", {}, s(`col.${key}`)), h("span.value", {}, value));
+  const tile = (key, value) => h("div.tile", { "data-tile": key }, h("span.label", {}, t(`col.${key}`)), h("span.value", {}, value));
   return h(
     "div.tiles",
     {},
@@ -525,40 +279,40 @@ function tiles(total) {
 function chartsFor(f, width) {
   const points = f.points || [];
   const out = [];
-  if (!points.length) return [h("p.chart-empty", {}, s("chart.none"))];
+  if (!points.length) return [h("p.chart-empty", {}, t("chart.none"))];
   const times = points.map((p) => new Date(p.at).getTime());
   const unit = periodFor(Math.min(...times), Math.max(...times));
   const won = points.filter((p) => p.result === "won").length;
-  const wl = s("chart.wl", { unit: s(`unit.${unit}`) });
+  const wl = t("chart.wl", { unit: t(`unit.${unit}`) });
   out.push(
     h(
       "figure.chart-box",
       { "data-chart": "wins-losses" },
-      h("figcaption", {}, wl, " ", h("span.legend.won", {}, s("legend.won")), " ", h("span.legend.lost", {}, s("legend.lost"))),
+      h("figcaption", {}, wl, " ", h("span.legend.won", {}, t("legend.won")), " ", h("span.legend.lost", {}, t("legend.lost"))),
       winsLossesChart(points, {
         width,
         unit,
-        label: `${wl}: ${s("chart.summary_wl", { won, lost: points.length - won })}`,
+        label: `${wl}: ${t("chart.summary_wl", { won, lost: points.length - won })}`,
         formatPeriod,
-        labels: { won: s("legend.won"), lost: s("legend.lost") },
+        labels: { won: t("legend.won"), lost: t("legend.lost") },
       }),
     ),
   );
   const wins = points.filter((p) => p.result === "won");
-  const caption = s("chart.time");
+  const caption = t("chart.time");
   out.push(
     h(
       "figure.chart-box",
       { "data-chart": "time" },
-      h("figcaption", {}, caption, " ", h("span.legend.best", {}, s("chart.best"))),
+      h("figcaption", {}, caption, " ", h("span.legend.best", {}, t("chart.best"))),
       wins.length
         ? timeChart(points, {
             width,
-            label: `${caption}: ${s("chart.summary_time", { n: wins.length, best: time(Math.min(...wins.map((p) => p.time_ms))) })}`,
+            label: `${caption}: ${t("chart.summary_time", { n: wins.length, best: time(Math.min(...wins.map((p) => p.time_ms))) })}`,
             formatDate: (d) => formatDate(d, false),
-            labels: { deal: s("deal.n", { n: "" }).trim(), best: s("chart.best") },
+            labels: { deal: t("stats.deal_n", { n: "" }).trim(), best: t("chart.best") },
           })
-        : h("p.chart-empty", {}, s("chart.no_wins")),
+        : h("p.chart-empty", {}, t("chart.no_wins")),
     ),
   );
   return out;
@@ -568,8 +322,8 @@ function rulesBox() {
   return h(
     "details.count-rules",
     {},
-    h("summary", {}, s("rules.title")),
-    h("ul", {}, s("rules").map((r) => h("li", {}, r))),
+    h("summary", {}, t("stats.rules_title")),
+    h("ul", {}, RULES.map((r) => h("li", {}, t(r)))),
   );
 }
 
@@ -588,11 +342,11 @@ class StatsPage {
   }
 
   async load() {
-    this.main.replaceChildren(h("h1", {}, s("stats.title")), h("p", {}, t("loading")));
+    this.main.replaceChildren(h("h1", {}, t("stats.title")), h("p", {}, t("loading")));
     try {
       this.data = await request("GET", "/api/stats");
     } catch (e) {
-      this.main.replaceChildren(h("h1", {}, s("stats.title")), h("p.message.error", { role: "alert" }, errorText(e)));
+      this.main.replaceChildren(h("h1", {}, t("stats.title")), h("p.message.error", { role: "alert" }, errorText(e)));
       return;
     }
     this.draw();
@@ -601,33 +355,33 @@ class StatsPage {
   draw() {
     const d = this.data;
     const empty = !d.games.length;
-    const reset = h("button.btn", { type: "button", "data-action": "reset", onclick: () => this.reset(), disabled: empty && !d.total.in_progress }, s("reset.button"));
+    const reset = h("button.btn", { type: "button", "data-action": "reset", onclick: () => this.reset(), disabled: empty && !d.total.in_progress }, t("reset.button"));
     const head = h(
       "div.page-head",
       {},
-      h("h1", {}, s("stats.title")),
-      h("div.page-links", {}, h("a", { href: "/history" }, s("nav.history")), reset),
+      h("h1", {}, t("stats.title")),
+      h("div.page-links", {}, h("a", { href: "/history" }, t("nav.history")), reset),
     );
-    const parts = [head, h("p.lead", {}, s("stats.lead"))];
+    const parts = [head, h("p.lead", {}, t("stats.lead"))];
     if (empty) {
-      parts.push(h("p.empty", { "data-empty": "stats" }, s("stats.empty")));
+      parts.push(h("p.empty", { "data-empty": "stats" }, t("stats.empty")));
     } else {
       parts.push(tiles(d.total));
-      if (d.total.in_progress) parts.push(h("p.note", {}, s("stats.in_progress", { n: d.total.in_progress })));
-      parts.push(h("h2", {}, s("stats.by_game")), figuresTable(d, this.games));
+      if (d.total.in_progress) parts.push(h("p.note", {}, t("stats.in_progress", { n: d.total.in_progress })));
+      parts.push(h("h2", {}, t("stats.by_game")), figuresTable(d, this.games));
       const bands = bandsTable(d, this.games);
-      if (bands) parts.push(h("h2", { id: "by-band" }, s("stats.by_band")), h("p.note", {}, s("stats.by_band_lead")), bands);
+      if (bands) parts.push(h("h2", { id: "by-band" }, t("stats.by_band")), h("p.note", {}, t("stats.by_band_lead")), bands);
       this.select = h(
         "select",
         { id: "chart-group", onchange: () => { this.group = this.select.value; this.drawCharts(); } },
-        h("option", { value: "total" }, s("stats.total")),
+        h("option", { value: "total" }, t("stats.total")),
         d.games.map((f) => h("option", { value: `${f.game}?${f.options_key}` }, groupName(this.games, f))),
       );
       this.select.value = this.group;
       if (this.select.value !== this.group) this.group = this.select.value = "total";
       this.chartsEl = h("div.charts");
       parts.push(
-        h("div.charts-head", {}, h("h2", {}, s("charts.title")), h("label", { for: "chart-group" }, s("charts.for"), " ", this.select)),
+        h("div.charts-head", {}, h("h2", {}, t("charts.title")), h("label", { for: "chart-group" }, t("charts.for"), " ", this.select)),
         this.chartsEl,
       );
     }
@@ -647,15 +401,15 @@ class StatsPage {
 
   async reset() {
     const ok = await confirmDialog({
-      titleText: s("reset.title"),
-      text: s("reset.text"),
-      confirm: s("reset.confirm"),
-      cancel: s("reset.cancel"),
+      titleText: t("reset.title"),
+      text: t("reset.text"),
+      confirm: t("reset.confirm"),
+      cancel: t("reset.cancel"),
     });
     if (!ok) return;
     try {
       await request("POST", "/api/stats/reset", { confirm: true });
-      toast(s("reset.done"));
+      toast(t("reset.done"));
       this.group = "total";
       await this.load();
     } catch (e) {
@@ -665,12 +419,9 @@ class StatsPage {
 }
 
 export async function showStats(main, games) {
-  document.title = `${s("stats.title")} · ${t("brand")}`;
+  document.title = `${t("stats.title")} · ${t("brand")}`;
   const page = new StatsPage(main, games);
   await page.load();
   return page;
 }
 
-// The nav links follow the page's language: <html lang> changes whenever it is switched.
-translateNav();
-new MutationObserver(() => translateNav()).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
