@@ -239,6 +239,8 @@ def _domain_error(errors: Sequence[Any]) -> ApiError | None:
             # A value of the wrong type (true, 2.0) is a validation error, as before.
             if kind == "literal_error" and type(given) in (str, int):
                 return ApiError("bad_option", f"option {name}={str(given)[:40]!r} is not allowed")
+        if loc == ("body", "action"):
+            return ApiError("bad_action_id")
         if len(loc) == 3 and loc[0] == "body" and loc[2] == "deal" and kind in _BOUNDS:
             return ApiError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL}")
     return None
