@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, bindparam, delete, insert, select
+from sqlalchemy import Connection, Table, bindparam, delete, insert, select
 
 from pasyans.server.models import GameAction
 
@@ -40,7 +40,7 @@ class Answer:
     replayed: bool = False
 
 
-_T = GameAction.__table__
+_T: Table = GameAction.__table__  # type: ignore[assignment]
 
 _FIND = select(_T.c.status, _T.c.answer).where(
     _T.c.game_id == bindparam("game_id"), _T.c.action_id == bindparam("action_id")
