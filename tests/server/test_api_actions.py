@@ -5,6 +5,7 @@ concurrent duplicates apply once. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import threading
+from functools import partial
 from collections.abc import Callable
 from typing import Any
 
@@ -197,12 +198,8 @@ def test_concurrent_duplicates_apply_once(
                 "version": cur["version"],
                 "action": f"race-{round_:04d}",
             }
-            rs = race(
-                [
-                    lambda c=c: c.post(f"/api/games/{g['id']}/moves", json=body)  # type: ignore[misc]
-                    for c in (c1, c2)
-                ]
-            )
+            url = f"/api/games/{g['id']}/moves"
+            rs = race([partial(c.post, url, json=body) for c in (c1, c2)])
             assert [r.status_code for r in rs] == [200, 200], [r.text for r in rs]
             assert rs[0].content == rs[1].content
             assert sorted(REPLAYED in r.headers for r in rs) == [False, True]
