@@ -5,8 +5,8 @@ concurrent duplicates apply once. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import threading
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import httpx
