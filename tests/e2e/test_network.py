@@ -93,7 +93,7 @@ def test_a_lost_answer_is_resent_and_the_move_was_kept(
 def test_slow_answers_apply_each_move_once(page: Page, console_errors: list[str]) -> None:
     """At 400 ms each answer comes in time; at 3 s the page sends the same action again
     alongside (after 2.5 s) and the server applies it once."""
-    deal, line = opening_line(GAME, 3)
+    deal, _ = opening_line(GAME, 3)
     open_table(page, GAME, deal=deal)
     v = version(page)
     cdp = page.context.new_cdp_session(page)
@@ -133,7 +133,7 @@ def test_offline_shows_a_banner_stops_the_clock_and_resyncs_by_itself(
     """Defect 5: without network a banner says so, the clock stops, a tap says the table
     is read-only; when the network returns the page asks the server at once, by itself
     (here another tab had played meanwhile, and the page says so)."""
-    deal, line = opening_line(GAME, 2)
+    deal, _ = opening_line(GAME, 2)
     gid = open_table(page, GAME, deal=deal)
     v = version(page) + 1
     click_first_move(page)  # a game in progress: its clock runs
@@ -226,7 +226,8 @@ def test_the_browser_keeps_no_hidden_card_and_no_api_answer(page: Page) -> None:
     wait_version(page, v)
     wait_worker(page)
     stored: dict[str, str] = page.evaluate(
-        "() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)]))"
+        "() => Object.fromEntries(Object.keys(localStorage)"
+        ".map((k) => [k, localStorage.getItem(k)]))"
     )
     games = [json.loads(v) for k, v in stored.items() if k.startswith("pasyans.kept.game:")]
     assert [g["id"] for g in games] == [gid]

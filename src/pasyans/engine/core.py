@@ -119,9 +119,7 @@ def _movable_counts(spec: GameSpec, state: State, i: int) -> range:
     return range(1, k + 1)
 
 
-def _source_indexes(
-    spec: GameSpec, state: State, among: Iterable[int] | None = None
-) -> list[int]:
+def _source_indexes(spec: GameSpec, state: State, among: Iterable[int] | None = None) -> list[int]:
     """The piles (of ``among``, default all) a card may leave now: not the stock or done
     pile, not empty, not locked by a pile still holding cards."""
     out = []

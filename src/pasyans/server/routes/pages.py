@@ -78,10 +78,9 @@ def manifest() -> Response:
         "background_color": "#1d4d38",
         "theme_color": "#1d4d38",
         "icons": [
-            {"src": urls.get(p, f"/static/{p}"), "sizes": size, "type": "image/png",
-             "purpose": purpose}
-            for p, size, purpose in ICONS
-        ],  # fmt: skip
+            {"src": urls.get(p, f"/static/{p}"), "sizes": s, "type": "image/png", "purpose": u}
+            for p, s, u in ICONS
+        ],
     }
     return Response(
         json.dumps(body),
