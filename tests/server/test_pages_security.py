@@ -56,7 +56,7 @@ def test_pages_answer_the_index(client: TestClient, path: str) -> None:
         # index.html as written, its static files named by content hash (and the preloads
         # of the catalog and of the page's script pack).
         served = re.sub(r'<link rel="(modulepreload|preload)"[^>]*>\n', "", r.text)
-        unhash = re.sub(r"\.[0-9a-f]{10}\.(js|css|svg)", r".\1", served)
+        unhash = re.sub(r"\.[0-9a-f]{10}\.(js|css|svg|png)", r".\1", served)
         assert unhash == index.read_text(encoding="utf-8")
         assert served != unhash
     else:

@@ -94,7 +94,9 @@ export class PlayPage {
     window.addEventListener("focus", this.onVisible);
     // The network is back: ask the server for the game at once (net.js, offline.js).
     this.unwatchNet = onNet((state, prev) => {
-      if (state === "online" && prev !== "online") this.refresh();
+      if (state !== "online" || prev === "online") return;
+      if (this.game) this.refresh();
+      else this.load(); // the first load found no network and nothing kept
     });
   }
 
