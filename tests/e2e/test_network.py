@@ -72,11 +72,17 @@ def test_a_lost_answer_is_resent_and_the_move_was_kept(
     deal, _ = first_card_move(GAME)
     open_table(page, GAME, deal=deal)
     v = version(page)
+    table = page.locator("section.table")
+    synced = int(table.get_attribute("data-synced") or "0")
     cdp = page.context.new_cdp_session(page)
     seen = fail_one_answer(cdp, "*/api/games/*/moves")
     click_first_move(page)
     wait_version(page, v + 1)
     expect(page.locator("#message")).to_have_text(ui("net.kept"))
+    # After the failure the page asked the server for the game.
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('section.table').dataset.synced || 0) > n", arg=synced
+    )
     assert len(seen) == 2
     assert 1.0 <= seen[1] - seen[0] <= 3.0, seen  # the first resend, ~1.5 s after the loss
     server = game_object(page)

@@ -127,14 +127,19 @@ const fromBrowser = new WeakSet();
 export const wasKeptInBrowser = (g) => !!g && typeof g === "object" && fromBrowser.has(g);
 
 /** A state-changing POST with a new action id, sent again (same id) until answered:
- * applied once however often it is sent (net.js). Resolves with the answer; an answer
- * that is the server's kept one is marked (`wasReplayed`), and so is one that came after
- * a lost try when the server had applied the first. */
+ * applied once however often it is sent (net.js). Resolves with the answer; one that is
+ * the server's kept answer is marked (`wasReplayed`), one that came after a lost try too
+ * (`cameAfterLoss`). */
 export async function act(path, body, opts = {}) {
   const sent = { ...body, action: actionId() };
-  const { out } = await untilAnswered((signal) => call("POST", path, sent, signal), opts);
+  const { out, retried } = await untilAnswered((signal) => call("POST", path, sent, signal), opts);
+  if (retried && out && typeof out === "object") afterLoss.add(out);
   return out;
 }
+
+/** Answers that came after a lost try: the page then asks the server for the game. */
+const afterLoss = new WeakSet();
+export const cameAfterLoss = (data) => !!data && typeof data === "object" && afterLoss.has(data);
 
 const gamePath = (id, name) => `/api/games/${encodeURIComponent(id)}/${name}`;
 

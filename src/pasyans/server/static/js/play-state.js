@@ -102,6 +102,8 @@ export class TableState {
       // A lost answer found again: the server had kept the move (never applied twice).
       if (api.wasReplayed(res)) this.say(t("net.kept"));
       else if (!quiet) this.say("");
+      // After a failure, the server's game is asked for (queued: after this input).
+      if (api.cameAfterLoss(res)) this.refresh();
       return res;
     } catch (e) {
       if (e.status === 409 && e.body && e.body.view) {
