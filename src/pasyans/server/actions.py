@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Table, bindparam, delete, insert, select
 from pasyans.server.models import GameAction
 
 KEPT = 64
-"""Answers kept per game, the newest by version."""
+"""Answers kept per game: those of its last 64 versions."""
 
 ACTION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 """What an action id is: 8 to 64 characters of URL-safe base64's alphabet."""
@@ -46,16 +46,12 @@ _FIND = select(_T.c.status, _T.c.answer).where(
     _T.c.game_id == bindparam("game_id"), _T.c.action_id == bindparam("action_id")
 )
 _KEEP = insert(_T)
-# Everything below the KEPT-th newest version of the game (nothing while fewer are kept).
-_NEWEST = (
-    select(_T.c.version)
-    .where(_T.c.game_id == bindparam("game_id"))
-    .order_by(_T.c.version.desc())
-    .limit(1)
-    .offset(KEPT - 1)
-    .scalar_subquery()
+# Each action is one version step: the answers of the game's last KEPT versions stay (all
+# of them have ids when the table plays; an API client without ids keeps fewer). A range
+# of the (game id, version) index, no count.
+_PRUNE = delete(_T).where(
+    _T.c.game_id == bindparam("game_id"), _T.c.version <= bindparam("version") - KEPT
 )
-_PRUNE = delete(_T).where(_T.c.game_id == bindparam("game_id"), _T.c.version < _NEWEST)
 
 
 def find(conn: Connection, game_id: str, action_id: str) -> Answer | None:
@@ -69,8 +65,8 @@ def find(conn: Connection, game_id: str, action_id: str) -> Answer | None:
 def keep(
     conn: Connection, game_id: str, action_id: str, version: int, answer: Answer, at: datetime
 ) -> None:
-    """Keep ``answer`` under ``action_id`` and drop the game's answers past the newest
-    :data:`KEPT` (same transaction as the action)."""
+    """Keep ``answer`` under ``action_id`` and drop the game's answers older than its last
+    :data:`KEPT` versions (same transaction as the action)."""
     conn.execute(
         _KEEP,
         {
@@ -82,4 +78,4 @@ def keep(
             "created_at": at,
         },
     )
-    conn.execute(_PRUNE, {"game_id": game_id})
+    conn.execute(_PRUNE, {"game_id": game_id, "version": version})
