@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
+from pasyans.domains import spinelock
+from pasyans.domains.spider import run_length
+from pasyans.domains.updown import dead, forced_move, settled
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind, Stock
-from pasyans.solver import spinelock
-from pasyans.solver.spider import run_length
-from pasyans.solver.updown import dead, forced_move, settled
 
 
 @dataclass(frozen=True)
@@ -173,14 +173,14 @@ def safe_foundation_move(k: Knowledge, state: State, moves: list[Move]) -> Move 
 
 def _safe_from_cell(k: Knowledge, state: State, moves: list[Move]) -> Move | None:
     """Up-and-down foundations (Nivernais): the forced moves of
-    :func:`pasyans.solver.updown.forced_move` (a cell's card whose twin is on a foundation
+    :func:`pasyans.domains.updown.forced_move` (a cell's card whose twin is on a foundation
     or in another cell; in the final pass, a column's card whose twin is on a foundation)."""
     return forced_move(k.spec, state, moves, k.foundations, k.reserves, k.columns)
 
 
 def dead_position(k: Knowledge, state: State) -> bool:
     """Whether ``state`` provably cannot be won (up-and-down foundations: see
-    :func:`pasyans.solver.updown.dead`); such a position gets no children."""
+    :func:`pasyans.domains.updown.dead`); such a position gets no children."""
     if k.spec.foundations is Foundations.UP_DOWN:
         return dead(k.spec, state, k.foundations, k.reserves, k.columns)
     if k.spines and spinelock.applies(k.spec):

@@ -18,7 +18,7 @@ for the depth-first search of :mod:`pasyans.solver.search`. :func:`portfolio` ru
 once per score of :data:`WEIGHTS`, each with a share of the budget: the scores find
 different wins, and each caps the positions spent on one final pass (:data:`CAP`: a
 win, when there is one, usually depends on how the first two passes went). The pruning
-rules are those of :mod:`pasyans.solver.updown` (forced moves, settled columns; its
+rules are those of :mod:`pasyans.domains.updown` (forced moves, settled columns; its
 dead-position test is here too, off by default: :data:`DEAD_TEST`), shown sound in
 ``docs/solver.md`` ("Nivernais").
 """
@@ -29,12 +29,12 @@ import heapq
 import time
 from collections.abc import Hashable
 
+from pasyans.domains.registry import NIVERNAIS, domain_for
+from pasyans.domains.updown import cells_overflow
 from pasyans.engine.core import apply, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver.domains import NIVERNAIS, domain_for
-from pasyans.solver.updown import cells_overflow
 
 Cols = tuple[tuple[int, ...], ...]
 Pos = tuple[Cols, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
@@ -46,7 +46,7 @@ LAST_PASS = 2  # redeals allowed
 
 def applies(spec: GameSpec) -> bool:
     """Whether this domain plays ``spec``: the spec declares it (``GameSpec.domain``,
-    :func:`pasyans.solver.domains.domain_for`)."""
+    :func:`pasyans.domains.registry.domain_for`)."""
     return domain_for(spec) == NIVERNAIS
 
 

@@ -3,17 +3,17 @@
 The same :class:`~pasyans.solver.search.Domain` as the engine's (``EngineDomain``), with
 move generation, apply, the safe move, duplicate moves, the move order and the canonical
 key done in C (``csrc/engine.c``) on positions packed into byte strings. The engine and
-:mod:`pasyans.solver.knowledge` stay the reference: ``tests/solver/test_packed.py``
+:mod:`pasyans.domains.knowledge` stay the reference: ``tests/solver/test_packed.py``
 checks along random playouts that the moves, positions, children and keys are theirs.
 The moves handed to the search are engine :class:`~pasyans.engine.moves.Move` objects,
 so a win replays through the engine.
 
-Dead positions (:func:`pasyans.solver.knowledge.dead_position`, Backbone classic's spine
+Dead positions (:func:`pasyans.domains.knowledge.dead_position`, Backbone classic's spine
 locks) are tested in Python, on the position unpacked, but only once per distinct spine,
 tailbone and foundation tops (what the test reads): the core hands those over as bytes
 (``engine_lock``) and the answer is cached on them, so most positions cost one dict
 lookup. The compiled restarting search runs the same test compiled (``engine_dead``,
-cross-checked against :mod:`pasyans.solver.spinelock`).
+cross-checked against :mod:`pasyans.domains.spinelock`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import Literal
 
-from pasyans.engine.moves import Move
-from pasyans.position import State
-from pasyans.rules.spec import Build, GameSpec, PileKind, Stock
-from pasyans.solver import spinelock
-from pasyans.solver._core_abi import (
+from pasyans.domains import spinelock
+from pasyans.domains._core_abi import (
     CARD_KINDS,
     CLICK,
     EMPTY,
@@ -42,11 +39,14 @@ from pasyans.solver._core_abi import (
     pos_len,
     pos_redeals,
 )
-from pasyans.solver.domains import PACKED, domain_for
-from pasyans.solver.knowledge import Knowledge, dead_position, knowledge_for
+from pasyans.domains.knowledge import Knowledge, dead_position, knowledge_for
+from pasyans.domains.registry import PACKED, domain_for
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import Build, GameSpec, PileKind, Stock
 
 try:
-    from pasyans.solver import _core as compiled
+    from pasyans.domains import _core as compiled
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
 
@@ -60,7 +60,7 @@ starts its cache anew."""
 
 def applies(spec: GameSpec, state: State) -> bool:
     """Whether the packed rules play ``spec`` from ``state``: the spec declares this
-    domain (``GameSpec.domain``, :func:`pasyans.solver.domains.domain_for`), the compiled
+    domain (``GameSpec.domain``, :func:`pasyans.domains.registry.domain_for`), the compiled
     core is built and ``state`` fits it (:func:`fits`)."""
     return compiled is not None and domain_for(spec) == PACKED and fits(spec, state)
 
@@ -96,7 +96,7 @@ class PackedDomain:
         compiled_dead: bool = True,
     ) -> None:
         if compiled is None:
-            raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
+            raise RuntimeError("the compiled core (pasyans.domains._core) is not built")
         self.spec = spec
         self.k: Knowledge = knowledge_for(spec)
         ids = [p.id for p in spec.piles]

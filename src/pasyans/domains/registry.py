@@ -5,12 +5,12 @@ A game's :class:`~pasyans.rules.spec.GameSpec` declares its fast domain in its f
 The domains, each checked move for move against the engine along random playouts
 (``tests/solver/test_domains_vs_engine.py``):
 
-- ``packed``: :mod:`pasyans.solver.packed`, the foundation games (Spine, Backbone,
+- ``packed``: :mod:`pasyans.domains.packed`, the foundation games (Spine, Backbone,
   Backbone classic) in the compiled core (``csrc/engine.c``), for positions with every
-  card face up (:func:`pasyans.solver.packed.fits`);
-- ``spider``: :mod:`pasyans.solver.spider` (and ``csrc/spider.c``), Spider's packed
+  card face up (:func:`pasyans.domains.packed.fits`);
+- ``spider``: :mod:`pasyans.domains.spider` (and ``csrc/spider.c``), Spider's packed
   tuples and staged search;
-- ``nivernais``: :mod:`pasyans.solver.nivernais`, Nivernais' packed tuples and
+- ``nivernais``: :mod:`pasyans.domains.nivernais`, Nivernais' packed tuples and
   best-first search.
 
 >>> from pasyans.rules import get_game
@@ -31,9 +31,9 @@ SPIDER: Final = "spider"
 NIVERNAIS: Final = "nivernais"
 
 DOMAINS: Final[dict[str, str]] = {
-    PACKED: "pasyans.solver.packed",
-    SPIDER: "pasyans.solver.spider",
-    NIVERNAIS: "pasyans.solver.nivernais",
+    PACKED: "pasyans.domains.packed",
+    SPIDER: "pasyans.domains.spider",
+    NIVERNAIS: "pasyans.domains.nivernais",
 }
 """Every fast domain by name, with the module that implements it."""
 

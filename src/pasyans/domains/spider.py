@@ -34,14 +34,14 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pasyans.domains import _core_abi as abi
+from pasyans.domains.registry import SPIDER, domain_for
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver import _core_abi as abi
-from pasyans.solver.domains import SPIDER, domain_for
 
 try:
-    from pasyans.solver import _core as compiled
+    from pasyans.domains import _core as compiled
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
 
@@ -56,7 +56,7 @@ WON = abi.WON
 
 def applies(spec: GameSpec) -> bool:
     """Whether the packed Spider domain plays ``spec``: the spec declares it
-    (``GameSpec.domain``, :func:`pasyans.solver.domains.domain_for`)."""
+    (``GameSpec.domain``, :func:`pasyans.domains.registry.domain_for`)."""
     return domain_for(spec) == SPIDER
 
 
@@ -432,7 +432,7 @@ def staged(
         use_compiled = compiled is not None
     if use_compiled:
         if compiled is None:
-            raise RuntimeError("the compiled core (pasyans.solver._core) is not built")
+            raise RuntimeError("the compiled core (pasyans.domains._core) is not built")
         cols, down, left, done, _ = game.root
         r: dict[str, Any] = compiled.spider_search(
             game.stock,

@@ -11,9 +11,9 @@ event too: it cannot be undone in play). So the planner
 2. keeps the ``width`` most promising event lines by a visible score (:func:`score`:
    face-down cards, breaks in suit, empty columns, completed runs), plus the deal;
 3. values each kept line's end in every sample of the hidden cards
-   (:func:`pasyans.solver.sampling.samples`, uniform over the unseen cards): does the
+   (:func:`pasyans.hints.sampling.samples`, uniform over the unseen cards): does the
    full-information search win from there within its node budget, and if not, how near a
-   win did it get (:func:`pasyans.solver.spider.distance` of the line's best position);
+   win did it get (:func:`pasyans.domains.spider.distance` of the line's best position);
 4. plays the first move of the line won in the most samples; ties go to the nearest
    average progress, then to an event over the deal, then to the better visible score,
    then the shorter line.
@@ -32,18 +32,19 @@ import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from pasyans.domains import spider
 from pasyans.engine.moves import Move
+from pasyans.hints import sampling
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import sampling, spider
 
 try:
-    from pasyans.solver import _core as compiled
+    from pasyans.domains import _core as compiled
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
-from pasyans.solver.recent import Recent
-from pasyans.solver.sampling import HIDDEN
-from pasyans.solver.spider import DEAL, Cols, Pos, SpiderGame, Step
+from pasyans.domains.spider import DEAL, Cols, Pos, SpiderGame, Step
+from pasyans.hints.recent import Recent
+from pasyans.hints.sampling import HIDDEN
 
 Key = tuple[Cols, tuple[int, ...], int, int]
 """A packed position without its distance."""

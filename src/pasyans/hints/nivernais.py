@@ -1,4 +1,4 @@
-"""Nivernais' hint: the packed best-first search (:mod:`pasyans.solver.nivernais`) on
+"""Nivernais' hint: the packed best-first search (:mod:`pasyans.domains.nivernais`) on
 what the player knows, heading for a win or, when none is found, for the most cards on
 the foundations (the game's score).
 
@@ -8,10 +8,10 @@ the foundations (the game's score).
   (:data:`LINES`): while the player follows it, the next hints cost nothing. When the
   search proves no win is left, the hint still names the move towards the most cards.
 - Cards still unseen in the first stock: ``budget.samples`` completions of the unseen
-  cards (:func:`pasyans.solver.sampling.samples`, uniform over the ways they could lie),
+  cards (:func:`pasyans.hints.sampling.samples`, uniform over the ways they could lie),
   each searched with its share of the nodes; the hint is the first move that starts the
   most wins, ties (and no win at all) by the mean of the cards each sample's line gets
-  home. Only the player's view is read (:func:`pasyans.solver.sampling.known`).
+  home. Only the player's view is read (:func:`pasyans.hints.sampling.known`).
 """
 
 from __future__ import annotations
@@ -19,17 +19,17 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from pasyans.domains import nivernais as nv
 from pasyans.engine import core
 from pasyans.engine.moves import Move
+from pasyans.hints import sampling
+from pasyans.hints.recent import Recent
+from pasyans.hints.sampling import HIDDEN
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import nivernais as nv
-from pasyans.solver import sampling
-from pasyans.solver.recent import Recent
-from pasyans.solver.sampling import HIDDEN
 
 if TYPE_CHECKING:
-    from pasyans.solver.hints import Hint
+    from pasyans.hints.suggest import Hint
 
 
 class Lines(Recent[tuple[Move, bool]]):
@@ -127,8 +127,8 @@ def hint(
     nodes: int | None,
     seed: int = 0,
 ) -> Hint:
-    """The :class:`pasyans.solver.hints.Hint` for ``state`` (see the module docstring)."""
-    from pasyans.solver.hints import Hint
+    """The :class:`pasyans.hints.suggest.Hint` for ``state`` (see the module docstring)."""
+    from pasyans.hints.suggest import Hint
 
     if any(HIDDEN in p for p in sampling.known(spec, state).piles):
         got = sampled_move(spec, state, samples, seconds, nodes, seed)

@@ -1,6 +1,6 @@
 """How far each move gets: the hint's choice when no sample of the hidden cards is won.
 
-The sampled hint (:mod:`pasyans.solver.sampling`) searches a few completions of the
+The sampled hint (:mod:`pasyans.hints.sampling`) searches a few completions of the
 hidden cards and plays the move that starts a win in most of them. When every sample's
 search ends undecided, those searches say nothing about which move is better, and the
 hint used to fall back on the ranked heuristic over the visible cards. Here instead every
@@ -22,16 +22,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection, Sequence
 
+from pasyans.domains import packed, spider
+from pasyans.domains.registry import PACKED, SPIDER, domain_for
 from pasyans.engine import core
 from pasyans.engine.moves import Move
+from pasyans.hints.recent import Recent
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import packed, search, spider
-from pasyans.solver.domains import PACKED, SPIDER, domain_for
-from pasyans.solver.recent import Recent
+from pasyans.solver import search
 
 try:
-    from pasyans.solver import _core as compiled
+    from pasyans.domains import _core as compiled
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
 

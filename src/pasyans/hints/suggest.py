@@ -8,10 +8,10 @@
 - Hidden cards: the position is first projected to what the player knows
   (:func:`sampling.known`: every face-down card and every stock card not seen before
   becomes the same placeholder), and only that projection is used: the hint searches
-  samples of the hidden cards (:mod:`pasyans.solver.sampling`) and plays the move that
+  samples of the hidden cards (:mod:`pasyans.hints.sampling`) and plays the move that
   starts a win in most of them; when none wins, the ranked heuristic on the visible cards
   (Backbone classic: the move after which short searches of the samples bring the most
-  cards home, :mod:`pasyans.solver.playout`, :data:`PLAYOUT_HINTS`; Spider 1 suit, after
+  cards home, :mod:`pasyans.hints.playout`, :data:`PLAYOUT_HINTS`; Spider 1 suit, after
   10 moves that moved nothing on: the stock's deal, :func:`unstuck`,
   :data:`UNSTICK_HINTS`).
   The true hidden cards are never read. The searches are remembered (:data:`TALLIES`), so
@@ -30,13 +30,14 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from pasyans import messages
+from pasyans.domains import nivernais, spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
+from pasyans.hints import macro, playout, sampling
+from pasyans.hints.recent import Recent
+from pasyans.hints.sampling import HIDDEN, known, visible
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind
-from pasyans.solver import macro, nivernais, playout, sampling, spider
-from pasyans.solver.recent import Recent
-from pasyans.solver.sampling import HIDDEN, known, visible
 from pasyans.solver.search import solve
 
 __all__ = [
@@ -196,13 +197,13 @@ class Budget:
     ``widen`` (more moves scored when no candidate keeps every won sample won), ``safe``
     (fewest samples proven lost after the move first) and ``lean`` (no sample won: the
     move most samples' searches were heading to, :func:`_leaning`). So is the third
-    pass's macro planner (:mod:`pasyans.solver.macro`, Spider, with ``nodes``): ``macro``
+    pass's macro planner (:mod:`pasyans.hints.macro`, Spider, with ``nodes``): ``macro``
     candidate lines from the samples valued besides the walk's (0: off), ``cap``
     positions walked, ``stall`` (0: always; else only after that many moves that moved
     nothing on, or when no sample is won) and ``eager`` (the deal competes on the
     samples). ``playout`` (packed games, Backbone classic in the product): when no sample
     is won, every move scored by how many cards a search of that many positions after it
-    brings home in each sample (:mod:`pasyans.solver.playout`; 0: off, the ranked
+    brings home in each sample (:mod:`pasyans.hints.playout`; 0: off, the ranked
     heuristic), in ``dives`` restarting dives (1: one plain dive); Spider's playouts
     score minus the distance the staged search got to (measured worse on 1 suit: off).
     ``unstick`` (Spider, 1 suit in the product, :data:`UNSTICK_HINTS`): when no sample
@@ -263,7 +264,7 @@ only with it, none only without), and 19 against 14 of fresh deals 3001-3031, at
 1.5 times the CPU (48 against 32 ms a hint); since the compiled search became 2.4 times
 faster (2026-12-01), 8 x 8,000 nodes cost 16 ms a hint and won 26 of deals 3001-3040
 against 24 at 8 x 4,000 (2 deals won only with it, none only without). Nivernais
-(its own hint, :mod:`pasyans.solver.nivernais_hint`): 8 x 250 nodes in the first pass,
+(its own hint, :mod:`pasyans.hints.nivernais`): 8 x 250 nodes in the first pass,
 2,000 once every card is known (docs/winnability.md, "Hint follower"). Other games:
 the time cap alone. The Winnable? estimate keeps the time cap alone (more search makes
 its share more exact)."""
@@ -272,7 +273,7 @@ its share more exact)."""
 MACRO_HINTS: dict[tuple[str, int], tuple[int, int]] = {
     ("spider", 4): (4, 200),
 }
-"""Where the product's hint is the macro planner (:mod:`pasyans.solver.macro`), by (game,
+"""Where the product's hint is the macro planner (:mod:`pasyans.hints.macro`), by (game,
 number of suits): its ``macro`` width and ``cap`` (:class:`Budget`), with the samples and
 nodes of :data:`HINT_BUDGETS`. Spider 4 suits only: the follower won 6 of fresh deals
 5001-5060 with it against 0 with the sampled hint (docs/winnability.md, "A third pass");
@@ -443,7 +444,7 @@ def suggest(
     if core.is_won(spec, state):
         return Hint.of(None, "none", True, "verdict.won")
     if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)
-        from pasyans.solver import nivernais_hint
+        from pasyans.hints import nivernais as nivernais_hint
 
         return nivernais_hint.hint(
             spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
@@ -580,7 +581,7 @@ _PROJECTIONS: dict[tuple[int, State, object], State] = {}
 
 
 def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
-    """Spider's macro hint (:mod:`pasyans.solver.macro`), or None when no line of
+    """Spider's macro hint (:mod:`pasyans.hints.macro`), or None when no line of
     visible moves reaches an event and the stock cannot be dealt."""
     assert budget.nodes is not None
     kv = known(spec, state)

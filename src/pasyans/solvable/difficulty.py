@@ -1,7 +1,7 @@
 """How hard a deal is: the randomised simple player's playouts, and the trivial-deal test.
 
 **The simple player** (:func:`simple_player_wins`) is the deterministic "obvious moves"
-player of :mod:`pasyans.solver.autoplay`: the first foundation move if there is one,
+player of :mod:`pasyans.solvable.autoplay`: the first foundation move if there is one,
 otherwise the first build onto a non-empty column (spine, tailbone and waste cards
 first) that leads to a new position, otherwise the stock. A solvable deal it wins, or one
 that offers autocollect before the first move, is *trivial* and never dealt.
@@ -33,7 +33,7 @@ from pasyans.engine.core import (
 )
 from pasyans.position import State
 from pasyans.rules.spec import Foundations, GameSpec, PileKind
-from pasyans.solver.autoplay import obvious_wins
+from pasyans.solvable.autoplay import obvious_wins
 
 PLAYOUTS = 8
 MAX_MOVES = 400

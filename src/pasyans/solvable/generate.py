@@ -2,7 +2,7 @@
 
 Every game draws **candidate layouts** from the deal number's own SplitMix64 stream:
 
-- Spine: the nearest winnable layout to a random shuffle (:mod:`pasyans.solver.nearby`);
+- Spine: the nearest winnable layout to a random shuffle (:mod:`pasyans.solvable.nearby`);
   the first shuffle is the deal's own random one.
 - Nivernais (hidden cards only in the stock, columns never fed by the player): shuffles
   (the deal's own first) that the forward player of :mod:`forward` wins, its line
@@ -14,10 +14,10 @@ Every game draws **candidate layouts** from the deal number's own SplitMix64 str
 A candidate is kept only when its winning line replays through the engine (Spine,
 Nivernais) or the solver proves it won (Spine, Spider, Backbone), and it is not trivial:
 no autocollect before the first move and not won by the simple player
-(:func:`pasyans.solver.difficulty.is_trivial`).
+(:func:`pasyans.solvable.difficulty.is_trivial`).
 
 **Difficulty.** The first :data:`BAND_CANDIDATES` kept candidates of a deal number are
-ranked by the difficulty measure (:func:`pasyans.solver.difficulty.measure`, ties by
+ranked by the difficulty measure (:func:`pasyans.solvable.difficulty.measure`, ties by
 order in the stream): ``easy`` gets the lowest, ``medium`` the middle one, ``hard`` the
 highest. Bands are therefore order statistics of three draws from the game's own
 solvable deals: no threshold fitted to a deal range, and each band's measure is lower
@@ -40,14 +40,14 @@ from pasyans.errors import IllegalMoveError, OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver import forward, nearby
-from pasyans.solver.difficulty import is_trivial, measure
+from pasyans.solvable import forward, nearby
+from pasyans.solvable.difficulty import is_trivial, measure
 from pasyans.solver.search import solve
 
 GENERATOR_VERSION = 3
 """Bumped whenever the same (game, options, deal, difficulty) could give another layout.
 1: Spine's backward walk, the first solvable candidate, no difficulty
-(:mod:`pasyans.solver.generate_v1`). 2: this module, Nivernais' stock chosen as it comes
+(:mod:`pasyans.solvable.generate_v1`). 2: this module, Nivernais' stock chosen as it comes
 out (leaning). 3: Nivernais from real shuffles. Every version stays reproducible:
 :func:`make_solvable` takes ``generator``."""
 
@@ -129,7 +129,7 @@ def make_solvable(
     band = check_difficulty(difficulty)
     spec = get_game(game_id, options)
     if check_generator(generator) == 1:
-        from pasyans.solver import generate_v1
+        from pasyans.solvable import generate_v1
 
         check_deal_number(deal)
         state = generate_v1.solvable_layout(spec, deal)

@@ -1,7 +1,7 @@
 """Generator version 1 (GENERATOR_VERSION 1), kept so its layouts can be made again.
 
 Solvable deals, made from the deal number alone, as the site dealt them before version 2
-(:mod:`pasyans.solver.generate`); only :func:`pasyans.solver.generate.make_solvable` with
+(:mod:`pasyans.solvable.generate`); only :func:`pasyans.solvable.generate.make_solvable` with
 ``generator=1`` and ``benchmarks/deals.py --before`` call it. The candidates are made
 exactly as then; the filters run today's exact search with version 1's node budgets, so
 a number whose candidate today's faster search decides otherwise within the budget can
@@ -34,9 +34,9 @@ from pasyans.engine.moves import Move
 from pasyans.errors import IllegalMoveError
 from pasyans.position import State, Table
 from pasyans.rules.spec import EmptyColumn, GameSpec, PileKind
-from pasyans.solver import forward
-from pasyans.solver.autoplay import obvious_wins
-from pasyans.solver.generate import GenerationError, proves_won
+from pasyans.solvable import forward
+from pasyans.solvable.autoplay import obvious_wins
+from pasyans.solvable.generate import GenerationError, proves_won
 from pasyans.solver.search import solve
 
 SPINE_VERIFY_NODES = 1_000

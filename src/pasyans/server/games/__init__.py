@@ -1,1 +1,2 @@
-"""What the endpoints do with a game: the request context, the service that changes a game, the searches that answer hints, the cache of rebuilt games and replays."""
+"""What the endpoints do with a game: the service that changes it, the searches that
+answer hints, the cache of rebuilt games and the replays."""

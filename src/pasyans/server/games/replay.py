@@ -24,7 +24,7 @@ from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import RULES_VERSION
 from pasyans.rules.spec import GameSpec
-from pasyans.server.store import AnyRow
+from pasyans.server.storage.store import AnyRow
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,14 @@ from pasyans.errors import OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
-from pasyans.server import groupsync, pool, stats, store
-from pasyans.server.cache import GameCache
 from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
-from pasyans.server.models import GameRow
+from pasyans.server.games.cache import GameCache
+from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
-from pasyans.server.store import AnyRow, GameData
+from pasyans.server.stats import records as stats
+from pasyans.server.storage import groupsync, store
+from pasyans.server.storage.models import GameRow
+from pasyans.server.storage.store import AnyRow, GameData
 
 T = TypeVar("T")
 
@@ -53,7 +55,7 @@ class Context:
     request: Any = None
     """The request (its client address is worked out only when a limit needs it)."""
     limits: Any = None
-    """The app's :class:`~pasyans.server.limits.SharedLimits` (None: no limits)."""
+    """The app's :class:`~pasyans.server.limits.rates.SharedLimits` (None: no limits)."""
     engine: Engine | None = None
     """The database (else the session's)."""
     _session: Session | None = field(default=None, repr=False)
@@ -82,10 +84,10 @@ class Context:
 
     @property
     def address(self) -> str:
-        """The client's address key (:func:`pasyans.server.limits.client_address`)."""
+        """The client's address key (:func:`pasyans.server.limits.rates.client_address`)."""
         if self.request is None:
             return ""
-        from pasyans.server.limits import client_address
+        from pasyans.server.limits.rates import client_address
 
         return client_address(self.request, self.settings)
 
@@ -95,7 +97,7 @@ def writing(ctx: Context) -> Iterator[None]:
     """Hold the process's write lock (SQLite) for a write transaction; a transaction left
     open by an error is rolled back before the lock is released. A commit made inside is
     flushed to the disk after the lock is released, before the caller goes on
-    (:mod:`pasyans.server.groupsync`: one fsync for a group of writes)."""
+    (:mod:`pasyans.server.storage.groupsync`: one fsync for a group of writes)."""
     if ctx.write_lock is None:
         yield
         return
@@ -199,7 +201,7 @@ def create(
     solvable: bool | None,
     difficulty: str | None = None,
 ) -> dict[str, Any]:
-    """A new game. A solvable deal comes from the pool (:mod:`pasyans.server.pool`): never
+    """A new game. A solvable deal comes from the pool (:mod:`pasyans.server.pool.entries`): never
     made here, so the request stays fast; a number the pool does not have is queued and
     the answer is ``202 deal_preparing`` with ``Retry-After``."""
     values = resolve_options(game_id, options)

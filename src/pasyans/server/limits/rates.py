@@ -51,13 +51,13 @@ from sqlalchemy import Engine, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
-from pasyans.server import store
-from pasyans.server.checkpoint import defer_checkpoints
-from pasyans.server.db import WRITE, make_engine, make_sessionmaker
 from pasyans.server.deps import PlayerDep, SessionDep
 from pasyans.server.errors import ApiError
-from pasyans.server.models import RateCounter
 from pasyans.server.settings import Settings
+from pasyans.server.storage import store
+from pasyans.server.storage.checkpoint import defer_checkpoints
+from pasyans.server.storage.db import WRITE, make_engine, make_sessionmaker
+from pasyans.server.storage.models import RateCounter
 
 
 @dataclass(frozen=True)
@@ -362,4 +362,4 @@ def _hint(request: Request, player: PlayerDep) -> None:
 NewGameLimit = Annotated[None, Depends(_new_game)]
 HintLimit = Annotated[None, Depends(_hint)]
 """The flood limit on hint and winnable requests; the search itself is counted in
-:mod:`pasyans.server.solving`, only when one runs."""
+:mod:`pasyans.server.games.solving`, only when one runs."""

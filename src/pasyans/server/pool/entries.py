@@ -37,8 +37,8 @@ from pasyans.errors import PasyansError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import GAMES, resolve_options
-from pasyans.server import store
-from pasyans.server.models import DealJob, PoolEntry, RateCounter, Verdict
+from pasyans.server.storage import store
+from pasyans.server.storage.models import DealJob, PoolEntry, RateCounter, Verdict
 
 log = logging.getLogger("pasyans.worker")
 

@@ -46,8 +46,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from pasyans.rules import GAMES
-from pasyans.server import store
-from pasyans.server.models import ALL, GameRow, PlayerStats
+from pasyans.server.storage import store
+from pasyans.server.storage.models import ALL, GameRow, PlayerStats
 
 POINTS_LIMIT = 1000
 """The most recent finished games a group sends for its charts."""

@@ -9,7 +9,7 @@ from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
-from pasyans.server import groupsync
+from pasyans.server.storage import groupsync
 
 WRITE = {"pasyans_write": True}
 """Execution options for a session that will write: on SQLite its transaction begins with

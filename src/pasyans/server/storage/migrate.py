@@ -16,7 +16,7 @@ from alembic.config import Config
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.pool import NullPool
 
-from pasyans.server.db import is_sqlite, make_engine
+from pasyans.server.storage.db import is_sqlite, make_engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 _LOCK_KEY = 0x7061_7379_616E  # "pasyan"

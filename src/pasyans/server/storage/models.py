@@ -1,4 +1,4 @@
-"""The database tables (SQLAlchemy 2 ORM). Migrations in :mod:`pasyans.server.migrations`
+"""The database tables (SQLAlchemy 2 ORM). Migrations in :mod:`pasyans.server.storage.migrations`
 must follow every change here."""
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ key, kind or difficulty)."""
 
 class PlayerStats(Base):
     """A player's figures over one scope, kept up to date as games finish
-    (:mod:`pasyans.server.stats`), so reading them costs the same at 10 games or 100,000.
+    (:mod:`pasyans.server.stats.records`), so reading them costs the same at 10 games or 100,000.
 
     A game adds to four rows: the total (``*`` everywhere), its game, its option set, and
     its option set with its kind and difficulty (``-`` for none)."""

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Table, bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from pasyans.server.models import GameRow, Player
+from pasyans.server.storage.models import GameRow, Player
 
 PLAYING = "playing"
 IS_PLAYING = text("games.status = 'playing'")

@@ -1,5 +1,5 @@
-"""Alembic environment: uses the connection handed over by :func:`pasyans.server.migrate.upgrade`
-(or makes one from the configured URL)."""
+"""Alembic environment: uses the connection handed over by
+:func:`pasyans.server.storage.migrate.upgrade` (or makes one from the configured URL)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool
 
-from pasyans.server.models import Base
+from pasyans.server.storage.models import Base
 
 config = context.config
 target_metadata = Base.metadata

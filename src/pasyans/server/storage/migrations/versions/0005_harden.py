@@ -158,8 +158,8 @@ def _finished(conn: Any) -> Iterator[Any]:
 
 def _fill_player_stats() -> None:
     # The counting rules themselves (pure functions, no tables) come from the server.
-    from pasyans.server.stats import TALLY_FIELDS, Tally, fold, scopes
-    from pasyans.server.stats import _record as record
+    from pasyans.server.stats.records import TALLY_FIELDS, Tally, fold, scopes
+    from pasyans.server.stats.records import _record as record
 
     conn = op.get_bind()
     stats = sa.table(
