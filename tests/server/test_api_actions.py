@@ -17,7 +17,7 @@ from server_helpers import assert_no_hidden, new_game, state
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from pasyans.server.actions import KEPT
+from pasyans.server.games.actions import KEPT
 from pasyans.server.security import COOKIE
 
 REPLAYED = "Pasyans-Replayed"

@@ -126,7 +126,7 @@ else:
 
 
 ActionId = Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
-"""An action id (:data:`pasyans.server.actions.ACTION_ID`)."""
+"""An action id (:data:`pasyans.server.games.actions.ACTION_ID`)."""
 
 
 class VersionIn(StrictIn):

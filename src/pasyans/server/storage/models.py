@@ -110,7 +110,7 @@ class GameAction(Base):
     """The answer to one recent action of a game, kept under the id the page gave it
     (``docs/interfaces.md``, "Action ids: exactly once"): a repeated id gets this answer
     again and applies nothing. Written in the action's own transaction; the newest
-    :data:`pasyans.server.actions.KEPT` of each game are kept."""
+    :data:`pasyans.server.games.actions.KEPT` of each game are kept."""
 
     __tablename__ = "game_actions"
 
