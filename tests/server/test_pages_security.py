@@ -54,8 +54,9 @@ def test_pages_answer_the_index(client: TestClient, path: str) -> None:
     index = pages.STATIC / "index.html"
     if index.is_file():
         # index.html as written, its static files named by content hash (and the preloads
-        # of the catalog and of the page's script pack).
+        # of the catalog and of the page's script pack, and the messages' version).
         served = re.sub(r'<link rel="(modulepreload|preload)"[^>]*>\n', "", r.text)
+        served = re.sub(r'<meta name="pasyans-messages"[^>]*>\n', "", served)
         unhash = re.sub(r"\.[0-9a-f]{10}\.(js|css|svg)", r".\1", served)
         assert unhash == index.read_text(encoding="utf-8")
         assert served != unhash

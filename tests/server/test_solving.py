@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from pasyans.hints import suggest as hints
+from pasyans import hints
 from pasyans.server.games import solving
 from pasyans.server.storage.models import Verdict
 
@@ -210,8 +210,8 @@ def test_sampled_answers_count_as_searches(make_app: Any) -> None:
     app = make_app(
         hint_seconds=0.05,
         winnable_seconds=0.05,
-        rate_hint_per_minute=60,
-        rate_hint_burst=30,
+        rate_search_per_minute=60,
+        rate_search_burst=30,
         rate_search_address_per_minute=1,
         rate_search_address_burst=2,
     )

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from pasyans import hints
 from pasyans.domains.spider import DEAL, SpiderGame
 from pasyans.engine.core import apply, initial_state
-from pasyans.hints import macro
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, dispatch, macro, suggest
 from pasyans.hints.follow import follow, progress
 from pasyans.hints.sampling import HIDDEN, known, samples, visible
-from pasyans.hints.suggest import Budget, suggest
 from pasyans.rules import get_game
 
 
@@ -166,7 +165,7 @@ def test_a_timed_hint_gives_its_parts_no_more_than_its_seconds(
     spec = get_game("spider", {"suits": "4"})
     state = initial_state(spec, 11)
     given: list[tuple[str, float]] = []
-    real_plan, real_sampled = macro.plan, hints._sampled
+    real_plan, real_sampled = macro.plan, dispatch._sampled
 
     def plan(*args: object, **kwargs: object) -> object:
         given.append(("plan", kwargs["seconds"]))
@@ -178,7 +177,7 @@ def test_a_timed_hint_gives_its_parts_no_more_than_its_seconds(
         return real_sampled(spec_, view, budget)
 
     monkeypatch.setattr(macro, "plan", plan)
-    monkeypatch.setattr(hints, "_sampled", sampled)
+    monkeypatch.setattr(dispatch, "_sampled", sampled)
     found = suggest(spec, state, seconds=0.2)
     assert found.move is not None
     assert [k for k, _ in given] == (["plan"] if first_finds_a_line else ["plan", "sampled"])

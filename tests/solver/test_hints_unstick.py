@@ -4,12 +4,11 @@ playout scores (``hints/playout.py``). Only the player's view is read."""
 
 from __future__ import annotations
 
+from pasyans import hints
 from pasyans.domains import spider
 from pasyans.engine.core import apply, initial_state, legal_moves
-from pasyans.hints import playout
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, playout, suggest, unstuck
 from pasyans.hints.sampling import known, samples, visible
-from pasyans.hints.suggest import Budget, suggest, unstuck
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind

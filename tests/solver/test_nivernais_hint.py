@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from nivernais_endgames import crossing_endgame
 
+from pasyans import hints
 from pasyans.domains import nivernais as nv
 from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.hints import Budget, suggest
 from pasyans.hints import nivernais as nivernais_hint
-from pasyans.hints import suggest as hints
 from pasyans.hints.follow import follow
-from pasyans.hints.suggest import Budget, suggest
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.solver.search import solve

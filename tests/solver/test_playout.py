@@ -8,13 +8,12 @@ from dataclasses import replace
 
 import pytest
 
+from pasyans import hints
 from pasyans.cards import shuffled
 from pasyans.domains import packed
 from pasyans.engine.core import apply, cards_on_foundations, initial_state, legal_moves
-from pasyans.hints import playout, sampling
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, playout, sampling, suggest
 from pasyans.hints.sampling import known, samples, slots, visible
-from pasyans.hints.suggest import Budget, suggest
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec

@@ -6,14 +6,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from pasyans import hints
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import apply, initial_state, is_stuck, legal_moves, stock_action
 from pasyans.engine.moves import Move
-from pasyans.hints import sampling
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, estimate, exact, sampling, suggest, winnable
 from pasyans.hints.follow import follow
 from pasyans.hints.sampling import HIDDEN, known, samples, slots, unseen, visible
-from pasyans.hints.suggest import Budget, estimate, suggest, winnable
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import PileKind
@@ -146,7 +145,7 @@ def test_repeated_requests_reuse_the_samples(monkeypatch: object) -> None:
     budget = Budget(seconds=None, nodes=4000, samples=4)
     hints.TALLIES.clear()
     first = suggest(spec, state, budget=budget)
-    monkeypatch.setattr(hints, "solve", lambda *a, **k: pytest.fail("searched again"))
+    monkeypatch.setattr(exact, "solve", lambda *a, **k: pytest.fail("searched again"))
     assert suggest(spec, state, budget=budget) == first
     e = estimate(spec, state, budget)
     assert e is not None and e.samples == 4 and 0 <= e.won <= 4

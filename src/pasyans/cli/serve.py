@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import typer
 from typer import Option
 
-from pasyans.cli import app
+from pasyans.cli.app import app
 
 
 def log_config(level: str) -> dict[str, Any]:

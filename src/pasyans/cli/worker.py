@@ -20,7 +20,7 @@ from typing import Annotated
 import typer
 from typer import Option
 
-from pasyans.cli import app
+from pasyans.cli.app import app
 
 
 @app.command()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pasyans import messages
-from pasyans.cards import ACE, KING, Card, shuffled
+from pasyans.cards import ACE, KING, Card, double_deck, shuffled
 from pasyans.engine.moves import Move
 from pasyans.errors import DealNumberError, IllegalMoveError
 from pasyans.position import Event, State, Table
@@ -35,8 +35,6 @@ def check_deal_number(deal: int) -> int:
 
 
 def deck_for(spec: GameSpec) -> list[Card]:
-    from pasyans.cards import double_deck
-
     return double_deck(spec.deck_suits)
 
 

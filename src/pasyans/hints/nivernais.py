@@ -17,19 +17,16 @@ the foundations (the game's score).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from pasyans.domains import nivernais as nv
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.hints import sampling
+from pasyans.hints.model import Hint
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import HIDDEN
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-
-if TYPE_CHECKING:
-    from pasyans.hints.suggest import Hint
 
 
 class Lines(Recent[tuple[Move, bool]]):
@@ -127,9 +124,7 @@ def hint(
     nodes: int | None,
     seed: int = 0,
 ) -> Hint:
-    """The :class:`pasyans.hints.suggest.Hint` for ``state`` (see the module docstring)."""
-    from pasyans.hints.suggest import Hint
-
+    """The :class:`pasyans.hints.model.Hint` for ``state`` (see the module docstring)."""
     if any(HIDDEN in p for p in sampling.known(spec, state).piles):
         got = sampled_move(spec, state, samples, seconds, nodes, seed)
         if got is None:

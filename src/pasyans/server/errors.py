@@ -21,7 +21,9 @@ from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pasyans import messages
+from pasyans.engine.core import MAX_DEAL
 from pasyans.errors import IllegalMoveError, PasyansError
+from pasyans.rules import GAMES
 
 log = logging.getLogger("pasyans.server")
 
@@ -219,9 +221,6 @@ def _domain_error(errors: Sequence[Any]) -> ApiError | None:
     """The engine's own code for what the schema's enums and bounds now refuse first: an
     unknown game id, an option or value a game does not have, a deal number out of range.
     Wrong types and shapes stay ``validation_error``."""
-    from pasyans.engine.core import MAX_DEAL
-    from pasyans.rules import GAMES
-
     for e in errors:
         kind = e.get("type")
         loc = tuple(e.get("loc", ()))

@@ -41,7 +41,7 @@ from pasyans.domains import nivernais, packed, spider
 from pasyans.domains import registry as domains
 from pasyans.domains.knowledge import Knowledge, distance, knowledge_for
 from pasyans.domains.packed import PackedDomain
-from pasyans.engine.core import apply, is_won, legal_moves
+from pasyans.engine.core import apply, is_won, legal_moves, play_checked
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
@@ -553,8 +553,6 @@ def _perturbed(
 
 def replay(spec: GameSpec, state: State, moves: tuple[Move, ...] | list[Move]) -> State:
     """Play ``moves`` from ``state`` checking each is legal (raises otherwise)."""
-    from pasyans.engine.core import play_checked
-
     for m in moves:
         state = play_checked(spec, state, m)
     return state

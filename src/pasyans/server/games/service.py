@@ -28,6 +28,7 @@ from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
 from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
 from pasyans.server.games.cache import GameCache
+from pasyans.server.limits.address import client_address
 from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
 from pasyans.server.stats import records as stats
@@ -84,11 +85,9 @@ class Context:
 
     @property
     def address(self) -> str:
-        """The client's address key (:func:`pasyans.server.limits.rates.client_address`)."""
+        """The client's address key (:func:`pasyans.server.limits.address.client_address`)."""
         if self.request is None:
             return ""
-        from pasyans.server.limits.rates import client_address
-
         return client_address(self.request, self.settings)
 
 
