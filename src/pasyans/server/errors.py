@@ -33,6 +33,7 @@ STATUS: dict[str, int] = {
     "method_not_allowed": 405,
     "stale_version": 409,
     "game_over": 409,
+    "deal_retired": 410,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,
@@ -165,7 +166,7 @@ class ApiError(Exception):
 def from_engine(e: PasyansError) -> ApiError:
     """The API error for an engine error: 422 with a stable code."""
     code = type(e).code if isinstance(e, IllegalMoveError) else e.code
-    err = ApiError(code, str(e), status=422)
+    err = ApiError(code, str(e), status=STATUS.get(code, 422))
     if isinstance(e, IllegalMoveError):
         err.extra = {"reason": e.code}
         reason = f"refusal.{e.code}"
