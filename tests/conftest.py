@@ -16,6 +16,16 @@ from contextlib import ExitStack
 import pytest
 from devtools import PostgresUnavailable, throwaway_postgres
 
+from pasyans import caches
+
+
+@pytest.fixture(autouse=True)
+def empty_caches() -> None:
+    """Every test starts with the process's memories empty (:func:`pasyans.caches.clear`:
+    the hints' lines and tallies, the server's sampled answers, the charts), so no test
+    depends on what another one asked before it."""
+    caches.clear()
+
 
 def _unavailable(reason: str) -> None:
     if os.environ.get("CI", "").lower() == "true":

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Literal
 
+from pasyans import caches
 from pasyans.engine import Game, initial_state
 from pasyans.engine.core import deck_for
 from pasyans.errors import OptionError, RetiredDealError, SavedGameError
@@ -95,6 +96,9 @@ def _solvable(
     game_id: str, options: tuple[tuple[str, str], ...], deal: int, difficulty: str
 ) -> SolvableDeal:
     return make_solvable(game_id, dict(options), deal, difficulty)
+
+
+caches.register("deals.solvable", _solvable, bound=256, memory=False)
 
 
 def new_game(

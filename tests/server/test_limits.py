@@ -13,8 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import sessionmaker
 from starlette.requests import Request
 
-from pasyans import hints
-from pasyans.server.games import solving
+from pasyans import caches
 from pasyans.server.limits.address import client_address
 from pasyans.server.limits.costly import COSTLY, costly
 from pasyans.server.limits.deps import HintLimit, NewGameLimit
@@ -73,7 +72,6 @@ def _other_move(g: dict[str, Any], hint: dict[str, Any] | None) -> str:
 
 def test_searches_are_limited(make_app: Any) -> None:
     """Flooding the solver (a new position, a hint, again) is refused with 429."""
-    hints.LINES.clear()
     app = make_app(rate_search_per_minute=1, rate_search_burst=1)
     with TestClient(app) as c:
         g = _spine_random(c)
@@ -93,7 +91,6 @@ def test_searches_are_limited(make_app: Any) -> None:
 
 def test_known_hint_costs_nothing(make_app: Any) -> None:
     """Asking again on a position whose answer is known needs no search and no allowance."""
-    hints.LINES.clear()
     app = make_app(rate_search_per_minute=1, rate_search_burst=1)
     with TestClient(app) as c:
         g = _spine_random(c)
@@ -151,7 +148,6 @@ def hints_with_fresh_cookies(app: Any) -> list[int]:
 
 def test_fresh_cookie_is_no_fresh_allowance(make_app: Any) -> None:
     """The search allowance holds per address too: new cookies do not reset it."""
-    hints.LINES.clear()
     app = make_app(rate_search_per_minute=1, rate_search_burst=1, rate_address_factor=2)
     assert hints_with_fresh_cookies(app) == [200, 200, 429]
 
@@ -237,7 +233,7 @@ def test_fair_player_is_never_refused(make_app: Any) -> None:
     """Default limits. A player who asks for a hint after every move and follows it to a
     win, at a move a second, then starts a new game a minute later: never a 429. Issue 13:
     following the hints to a win hit the rate limit 8 times."""
-    hints.LINES.clear()
+    caches.clear()
     app, clock = _app_with_default_limits(make_app, Settings().hint_seconds)
     with TestClient(app) as c:
         # Deals whose views stay cheap: at some positions of other deals the engine's
@@ -269,7 +265,7 @@ def test_fair_player_with_hidden_cards_is_never_refused(make_app: Any) -> None:
     """Default limits. With cards hidden every hint is a sampled search (counted against
     the ``search`` limit, since this session): a player who asks for a hint before every
     move, at a move a second, plays on without a 429 (Spider, one suit)."""
-    solving.SAMPLED.clear()
+    caches.clear()
     # the limits are tested, not the hints: keep each one short
     app, clock = _app_with_default_limits(make_app, 0.02)
     with TestClient(app) as c:
@@ -358,7 +354,6 @@ def _player(c: TestClient) -> str:
 def test_searches_per_address_are_capped(make_app: Any) -> None:
     """An address's search allowance is capped (rate_search_address_*), whatever the
     factor: fresh cookies from one address share it."""
-    hints.LINES.clear()
     app = make_app(
         rate_search_per_minute=60,
         rate_search_burst=30,

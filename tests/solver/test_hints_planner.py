@@ -4,7 +4,7 @@ when no line of face-up moves improves the position."""
 
 from __future__ import annotations
 
-from pasyans import hints
+from pasyans import caches
 from pasyans.cards import SplitMix64
 from pasyans.engine.core import apply, initial_state, legal_moves
 from pasyans.hints import Budget, sampling, suggest
@@ -78,7 +78,6 @@ def test_the_planned_hint_is_the_same_for_the_same_view() -> None:
         other = samples(spec, known(spec, state), 1, seed=7)[0]
         answers = []
         for s in (state, other):
-            hints.TALLIES.clear()
-            hints.LINES.clear()
+            caches.clear()
             answers.append(suggest(spec, s, history=history, budget=budget))
         assert answers[0] == answers[1] and answers[0].move is not None

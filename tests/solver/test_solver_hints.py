@@ -106,7 +106,6 @@ def test_unknown_within_the_budget_is_honest() -> None:
 def test_following_a_solver_hint_needs_no_new_search(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = get_game("spine")
     state = start_position(spec, 12, "solvable")
-    LINES.clear()
     first = suggest(spec, state, seconds=5)
     assert first.source == "solver" and first.move is not None
 
@@ -129,7 +128,6 @@ def test_following_a_solver_hint_needs_no_new_search(monkeypatch: pytest.MonkeyP
 def test_a_proven_loss_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = get_game("spine")
     state = initial_state(spec, 2)
-    LINES.clear()
     assert winnable(spec, state) == "lost"
     monkeypatch.setattr(exact, "solve", lambda *a, **k: pytest.fail("searched again"))
     assert suggest(spec, state).winnable is False

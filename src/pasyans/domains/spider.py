@@ -34,6 +34,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pasyans import caches
 from pasyans.domains import _core_abi as abi
 from pasyans.domains.registry import SPIDER, domain_for
 from pasyans.engine.moves import Move
@@ -298,7 +299,9 @@ def order(cols: Cols, down: tuple[int, ...], step: Step) -> int:
     return value
 
 
-_COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = {}
+_COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = caches.register(
+    "domains.spider_column_cost", {}, bound=2_000_000, memory=False
+)
 
 BREAK = abi.SP_BREAK  # two cards that do not follow at all
 OFFSUIT = abi.SP_OFFSUIT  # one rank apart but of another suit (the pair cannot move as one unit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
@@ -57,7 +58,7 @@ class Lines:
         self._memory.clear()
 
 
-LINES = Lines()
+LINES = caches.register("hints.lines", Lines(), bound=100_000)
 """The process-wide memory of :func:`suggest` and :func:`winnable`."""
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 
+from pasyans import caches
 from pasyans.domains import nivernais as nv
 from pasyans.engine import core
 from pasyans.engine.moves import Move
@@ -42,7 +43,7 @@ class Lines(Recent[tuple[Move, bool]]):
         self.put_all(spec, items)
 
 
-LINES = Lines(20_000)
+LINES = caches.register("hints.nivernais_lines", Lines(20_000), bound=20_000)
 """The lines of full-information hints (every card known: nothing hidden is kept)."""
 
 FULL_NODES = 8_000

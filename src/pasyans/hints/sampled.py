@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
@@ -31,7 +32,7 @@ class Tallies(Recent[sampling.Tally]):
         super().__init__(size)
 
 
-TALLIES = Tallies()
+TALLIES = caches.register("hints.tallies", Tallies(), bound=4096)
 
 
 def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
@@ -170,7 +171,9 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
 
 
-_PACKED: dict[tuple[int, State], macro.View] = {}
+_PACKED: dict[tuple[int, State], macro.View] = caches.register(
+    "hints.packed_history", {}, bound=200_000
+)
 
 
 def _packed(spec: GameSpec, state: State) -> macro.View:

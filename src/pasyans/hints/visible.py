@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pasyans import caches
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.hints import sampling
@@ -57,7 +58,9 @@ def decided(
     return Hint.of(move, "heuristic", None, "verdict.timeout_useful")
 
 
-_PROJECTIONS: dict[tuple[int, State, object], State] = {}
+_PROJECTIONS: dict[tuple[int, State, object], State] = caches.register(
+    "hints.projections", {}, bound=200_000
+)
 
 
 def _moved_on(spec: GameSpec, state: State) -> tuple[int, int, int]:

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pasyans import caches
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import check_deal_number, deck_for
 from pasyans.engine.moves import Move
@@ -166,6 +167,9 @@ def _bands(
     return tuple(out)
 
 
+caches.register("solvable.bands", _bands, bound=32, memory=False)
+
+
 def candidates(spec: GameSpec, deal: int, generator: int = GENERATOR_VERSION) -> Iterator[Kept]:
     """The kept candidates of ``deal``, in the stream's order (generator version 2 or
     later); raises :class:`GenerationError` when the attempts run out before the first."""
@@ -250,6 +254,9 @@ def _proves(
 ) -> tuple[Move, ...] | None:
     proof = solve(get_game(game_id, dict(options)), state, nodes=nodes)
     return proof.moves if proof.result == "won" else None
+
+
+caches.register("solvable.proves", _proves, bound=256, memory=False)
 
 
 def solvable_layout(spec: GameSpec, deal: int, difficulty: str = DEFAULT_DIFFICULTY) -> State:

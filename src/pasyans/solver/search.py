@@ -36,6 +36,7 @@ from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
+from pasyans import caches
 from pasyans.cards import SplitMix64
 from pasyans.domains import nivernais, packed, spider
 from pasyans.domains import registry as domains
@@ -74,7 +75,9 @@ class Result:
         }
 
 
-_KNOWLEDGE: dict[int, Knowledge] = {}
+_KNOWLEDGE: dict[int, Knowledge] = caches.register(
+    "solver.knowledge", {}, bound=1024, memory=False
+)  # one per game and option set (a few dozen)
 
 
 def knowledge(spec: GameSpec) -> Knowledge:

@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy.dialects import postgresql, sqlite
 
-from pasyans import hints
+from pasyans import caches, hints
 from pasyans.engine import Game, apply, core
 from pasyans.engine.moves import Move
 from pasyans.hints.sampling import known, visible
@@ -453,7 +453,7 @@ class Sampled:
             self._keys.clear()
 
 
-SAMPLED = Sampled()
+SAMPLED = caches.register("server.sampled_answers", Sampled(), bound=SAMPLED_KEPT)
 
 
 def _sampled(

@@ -45,6 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from pasyans import caches
 from pasyans.rules import GAMES
 from pasyans.server.storage import store
 from pasyans.server.storage.models import ALL, GameRow, PlayerStats
@@ -492,9 +493,11 @@ _POINTS = {(g, k): _points_stmt(g, k) for g in (False, True) for k in (False, Tr
 _NEWEST = {gk: stmt.with_only_columns(GameRow.id) for gk, stmt in _POINTS.items()}
 """The id of the newest game a chart would show (the same filter and order, limit 1)."""
 
-_CHARTS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
-_CHARTS_LOCK = threading.Lock()
 CHARTS_KEPT = 512
+_CHARTS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = caches.register(
+    "stats.charts", OrderedDict(), bound=CHARTS_KEPT
+)
+_CHARTS_LOCK = threading.Lock()
 """Charts remembered per process (least recently used first out)."""
 
 
