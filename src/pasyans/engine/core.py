@@ -3,6 +3,10 @@
 Every function takes the game's :class:`GameSpec` and a :class:`State`. ``apply`` is the
 unchecked fast path (for moves that came from :func:`legal_moves`); :func:`play_checked`
 validates first and raises :class:`IllegalMoveError` with a reason.
+
+Over 400 lines because it is the one reference of the rules: legality, apply, the stock
+and the smart moves read the same spec fields, and every fast domain is checked against
+this one module.
 """
 
 from __future__ import annotations

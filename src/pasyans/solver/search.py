@@ -26,6 +26,9 @@ plays. Nivernais is not searched here either: :func:`solve` hands it to
 :func:`pasyans.domains.nivernais.solve` (packed positions, best-first, complete: it may
 answer "lost"). The search knows the cards in the stock and face down: use it for winnability and
 for solvable deals, never for a hint in a position with hidden cards.
+
+Over 400 lines because the search's domains and its three strategies (depth-first,
+restarting, staged) share the :class:`Domain` protocol and the result's accounting.
 """
 
 from __future__ import annotations

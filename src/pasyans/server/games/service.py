@@ -3,6 +3,10 @@
 Every change follows the same path (:func:`change`): lock the player's row, check the
 status and version, apply the engine's action to the rebuilt Game, write the row back with
 version + 1, commit, and only then answer.
+
+Over 400 lines because every state change goes through one versioned, locked transaction
+(:func:`change`): creating, reading and changing a game share its context, its lock and
+its error handling.
 """
 
 from __future__ import annotations

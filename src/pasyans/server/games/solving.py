@@ -12,6 +12,10 @@ Bounded and remembered:
 - only a request that actually searches is counted against the ``search`` rate limit
   (:mod:`pasyans.server.limits.rates`); a known answer, or one that needs no search (cards still
   hidden: the heuristic on the visible cards), is free.
+
+Over 400 lines because the search processes, the remembered verdicts and the answers
+share one budget and one process pool; split, the budget's accounting would cross
+modules.
 """
 
 from __future__ import annotations

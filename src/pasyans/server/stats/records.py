@@ -18,6 +18,10 @@ The rules (``docs/statistics.md``, also shown on the statistics page):
 
 The counting is plain functions over :class:`Record` values, so it is tested without a
 database; :func:`records` reads them for one player.
+
+Over 400 lines because the records, the kept figures folded at finish time and the
+summaries must count the same way (``tests/server/test_stats.py`` compares them); a
+split into records, kept figures and summaries is the next step.
 """
 
 from __future__ import annotations
