@@ -3,6 +3,10 @@
 Every change follows the same path (:func:`change`): lock the player's row, check the
 status and version, apply the engine's action to the rebuilt Game, write the row back with
 version + 1, commit, and only then answer.
+
+Over 400 lines because every state change goes through one versioned, locked transaction
+(:func:`change`): creating, reading and changing a game share its context, its lock and
+its error handling.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from pasyans.rules.registry import RULES_VERSION
 from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
 from pasyans.server.games import actions
 from pasyans.server.games.cache import GameCache
+from pasyans.server.limits.address import client_address
 from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
 from pasyans.server.stats import records as stats
@@ -86,11 +91,9 @@ class Context:
 
     @property
     def address(self) -> str:
-        """The client's address key (:func:`pasyans.server.limits.rates.client_address`)."""
+        """The client's address key (:func:`pasyans.server.limits.address.client_address`)."""
         if self.request is None:
             return ""
-        from pasyans.server.limits.rates import client_address
-
         return client_address(self.request, self.settings)
 
 

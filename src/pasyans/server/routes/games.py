@@ -11,7 +11,7 @@ from pasyans.rules import resolve_options
 from pasyans.server.deps import ContextDep
 from pasyans.server.games import actions, service
 from pasyans.server.games.solving import hint_for, winnable_for
-from pasyans.server.limits.rates import HintLimit, NewGameLimit
+from pasyans.server.limits.deps import HintLimit, NewGameLimit
 from pasyans.server.schemas import (
     ActiveOut,
     EmptyIn,
