@@ -44,7 +44,10 @@ function card(w, large, width, slots, base = null, span = null) {
   }
   // The visible part of a covered face-up card: a tap target with its whole index.
   const normalUp = Math.max(24, indexFor(w, false).h, base ? base.shown : 0);
-  const minUp = large ? Math.max(32, idx.h, Math.ceil(normalUp * 1.25)) : normalUp;
+  // Relaxed (large mode where 1.25x strips cannot fit on the normal card): the whole large
+  // index, and never less than normal mode's least strip.
+  const minUp = !large ? normalUp : base && base.relax ? Math.max(24, idx.h, indexFor(w, false).h)
+    : Math.max(32, idx.h, Math.ceil(normalUp * 1.25));
   const c = {
     w, h, g, large,
     font: idx.font,
@@ -411,15 +414,20 @@ function extent(piles, c) {
  * down to the floor). */
 function fit(view, a, width, height, large, capW, base) {
   const top = Math.min(capW, widthFit(width, a.slots));
-  const floor = Math.min(top, 24);
+  // Large mode never goes below the normal card (`base.floorW`).
+  const floor = base && base.floorW ? Math.min(base.floorW, top) : Math.min(top, 24);
+  if (top < floor) return null;
   let least = null; // the shortest table tried, for when none fits
-  for (let w = top; w >= floor; w -= Math.max(1, Math.round(w * 0.03))) {
+  const widths = [];
+  for (let w = top; w > floor; w -= Math.max(1, Math.round(w * 0.03))) widths.push(w);
+  widths.push(floor);
+  for (const w of widths) {
     if (a.only && !a.only(w)) continue;
     const c = card(w, large, width, a.slots, base, a.span);
     if (c.idxH > c.h - 1) continue; // the index must fit on the card itself
     const piles = a.draw(view, c, height - c.g);
     const e = extent(piles, c);
-    const f = { c, piles, e, fits: e.maxY + c.g <= height && e.maxX <= width };
+    const f = { a, c, piles, e, fits: e.maxY + c.g <= height && e.maxX <= width };
     if (f.fits) return f;
     if (!least || e.maxY < least.e.maxY) least = f;
   }
@@ -440,7 +448,48 @@ function best(view, arrs, width, height, large, capW, base = null) {
   const a = arrs[0];
   const c = card(Math.min(capW, widthFit(width, a.slots)), large, width, a.slots, base);
   const piles = a.draw(view, c, height - c.g);
-  return { c, piles, e: extent(piles, c), fits: false };
+  return { a, c, piles, e: extent(piles, c), fits: false };
+}
+
+/** What the card size is chosen for: the table as it may become through the game's own
+ * dealing, not only as it is now, so that no click on the stock rescales it. Nivernais'
+ * stock deals 4 cards onto every column per click (72 cards: 3 clicks, 16 cards a column
+ * at most); Spine's chain is planned at its starting length (as it shortens, the chain's
+ * arrangement would otherwise change and the cards grow mid-game). Columns that grow by
+ * the player's own moves are not planned for: their fans compress first. */
+const COLUMN_PLAN = { nivernais: 16 };
+
+function planned(view) {
+  const want = (id, p) => {
+    if (p.kind === "column") return COLUMN_PLAN[view.game] || 0;
+    if (view.game === "spine" && id === "spine") return Number((view.options || {}).spine) || 0;
+    return 0;
+  };
+  let changed = false;
+  const piles = {};
+  for (const [id, p] of Object.entries(view.piles)) {
+    const n = want(id, p) - p.cards.length;
+    piles[id] = n > 0 ? { ...p, cards: p.cards.concat(Array(n).fill("AS")) } : p;
+    changed = changed || n > 0;
+  }
+  return changed ? { ...view, piles } : view;
+}
+
+/** The card for the planned table (else, when that cannot fit, for the table as it is),
+ * and the table as it is drawn with it. */
+function choose(view, plan, arrs, width, height, large, capW, base = null) {
+  let f = best(plan, arrs, width, height, large, capW, base);
+  let sized = plan;
+  if (plan !== view && !f.fits) {
+    f = best(view, arrs, width, height, large, capW, base);
+    sized = view;
+  }
+  // The least strip of the table the card was sized for (large mode's strips are 1.25x it).
+  const shown = shownUp(sized, f);
+  if (sized === view) return { ...f, shown, sized };
+  const piles = f.a.draw(view, f.c, height - f.c.g);
+  const e = extent(piles, f.c);
+  return { ...f, piles, e, shown, sized, fits: e.maxY + f.c.g <= height && e.maxX <= width };
 }
 
 /** The least offset between two face-up cards of a column on a laid-out table. */
@@ -460,17 +509,53 @@ function shownUp(view, g) {
   return least;
 }
 
+/** The normal and the large table. Large mode never makes a card smaller than normal
+ * mode: it searches from 1.25x the normal card down to the normal card, no narrower, with
+ * strips 1.25x normal mode's. Where the height allows no such table, normal mode yields:
+ * both take the widest card the large table fits (so large mode still shows 1.25x index
+ * and strips on the same card). Both modes run this same search, so the normal table does
+ * not depend on the setting. Where no large table fits at all, large mode keeps the normal
+ * card with the large index and strips that close to it (the page scrolls, as it would). */
+function sizes(view, plan, arrs, width, height) {
+  let normal = choose(view, plan, arrs, width, height, false, CAP);
+  // Large mode plans for what normal mode could plan for (else the table as it is).
+  const lplan = normal.sized === plan ? plan : view;
+  const ok = (f) => f && f.fits && f.sized === lplan;
+  const base = (n, more) => ({ ...n.c, shown: n.shown, floorW: n.c.w, ...more });
+  const big = (n) => choose(view, lplan, arrs, width, height, true, Math.ceil(n.c.w * 1.25), base(n));
+  let large = big(normal);
+  if (!ok(large) || large.c.w < normal.c.w) {
+    const yielded = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0 }));
+    // (Its margin below may be short of a gap: on the screen is enough.)
+    if (yielded.sized === lplan && yielded.e.maxY <= height && yielded.c.w < normal.c.w) {
+      normal = choose(view, plan, arrs, width, height, false, yielded.c.w);
+      large = big(normal);
+      if (!ok(large) || large.c.w < normal.c.w) large = yielded;
+    } else {
+      // No full large table anywhere: the same, with relaxed strips (down to the index).
+      const relaxed = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0, relax: true }));
+      if (relaxed.sized === lplan && relaxed.e.maxY <= height && relaxed.c.w < normal.c.w) {
+        normal = choose(view, plan, arrs, width, height, false, relaxed.c.w);
+        large = relaxed.c.w >= normal.c.w ? relaxed : null;
+      } else {
+        large = null;
+      }
+    }
+  }
+  if (!large || large.c.w < normal.c.w) {
+    const c = card(normal.c.w, true, width, normal.a.slots, base(normal, { relax: true }), normal.a.span);
+    const piles = normal.a.draw(view, c, height - c.g);
+    large = { a: normal.a, c, piles, e: extent(piles, c) };
+  }
+  return { normal, large };
+}
+
 /** The whole table: {c: card size and metrics, piles: {id: {x,y,w,h,cards:[{x,y}]}},
  * width, height}. */
 export function layout(view, width, height, large) {
   const arrs = GAMES[view.game] || GAMES.spider;
-  let g;
-  if (large) {
-    const normal = best(view, arrs, width, height, false, CAP);
-    g = best(view, arrs, width, height, true, Math.ceil(normal.c.w * 1.25), { ...normal.c, shown: shownUp(view, normal) });
-  } else {
-    g = best(view, arrs, width, height, false, CAP);
-  }
+  const both = sizes(view, planned(view), arrs, width, height);
+  const g = large ? both.large : both.normal;
   return {
     c: g.c,
     piles: g.piles,
