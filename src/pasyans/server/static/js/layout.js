@@ -335,6 +335,39 @@ function nivernaisArr() {
   };
 }
 
+/** Nivernais on a wide screen: the columns from the top edge, so that they have the whole
+ * height for their 16 cards; the stock and the up foundations (2 x 2) at the left, the
+ * down foundations at the right, the reserve cells (2 x 2) beside the columns. */
+function nivernaisSide() {
+  return {
+    slots: 14,
+    draw(view, c, height) {
+      const out = {};
+      const badge = Math.max(16, Math.round(c.w * 0.24)) + 6; // a foundation's badge above it
+      const sx = slotX(c, 0);
+      const sy = c.g + 4; // the stock's cards step up 1 px per 12
+      out.stock = pile(sx, sy, c, stacked(sx, sy, view.piles.stock.cards.length, 1, 12));
+      for (let i = 0; i < 4; i++) {
+        const y = sy + c.h + c.g + badge + Math.floor(i / 2) * (c.h + c.g + badge);
+        for (const [id, slot] of [[`f${i + 1}`, i % 2], [`f${i + 5}`, 12 + (i % 2)]]) {
+          const x = slotX(c, slot);
+          out[id] = pile(x, y, c, stacked(x, y, view.piles[id].cards.length));
+        }
+        const yy = c.g + Math.floor(i / 2) * (c.h + c.g);
+        for (const [id, slot] of [[`r${i + 1}`, 2 + (i % 2)], [`r${i + 5}`, 10 + (i % 2)]]) {
+          const x = slotX(c, slot);
+          out[id] = pile(x, yy, c, stacked(x, yy, view.piles[id].cards.length));
+        }
+      }
+      for (let i = 0; i < 6; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i + 4);
+        out[id] = pile(x, c.g, c, fan(c, x, c.g, view.piles[id].cards, height));
+      }
+      return out;
+    },
+  };
+}
 
 /** Spine on a wide, low screen: the foundations in two columns beside the table. */
 function spineSide(k) {
@@ -393,7 +426,7 @@ const GAMES = {
   backbone: [backboneArr(), backboneSide()],
   "backbone-classic": [backboneArr(), backboneSide()],
   spider: [spiderTop(), spiderSide()],
-  nivernais: [nivernaisArr()],
+  nivernais: [nivernaisArr(), nivernaisSide()],
 };
 
 function extent(piles, c) {
