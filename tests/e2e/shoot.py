@@ -47,7 +47,15 @@ SHOTS: dict[str, tuple[str, int, int, float, bool, bool, str]] = {
         False,
         "ru-RU",
     ),
-    "ui/desktop-large-nivernais.png": ("/play/nivernais?deal=31", 1366, 768, 1, False, True, "en-US"),
+    "ui/desktop-large-nivernais.png": (
+        "/play/nivernais?deal=31",
+        1366,
+        768,
+        1,
+        False,
+        True,
+        "en-US",
+    ),
 }
 
 LARGE = """(() => {

@@ -22,7 +22,8 @@ from playwright.sync_api import Browser, Page, expect
 
 DEAL = 2_147_483_647
 
-LINE_CUT = """() => [...document.querySelectorAll('.stats > *, .deal-form, .deal-form input, .prefs .chip, .brand')]
+LINE_CUT = """() => [...document.querySelectorAll(
+    '.stats > *, .deal-form, .deal-form input, .prefs .chip, .brand')]
   .filter(e => { const r = e.getBoundingClientRect();
     return r.right > innerWidth + 0.5 || r.left < -0.5 || e.scrollWidth > e.clientWidth + 0.5; })
   .map(e => e.className + ': ' + e.textContent)"""
@@ -42,7 +43,9 @@ def _name(game: str, options: dict[str, str]) -> str:
 
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
 @pytest.mark.parametrize("vp", ["360x640", "390x844", "844x390"])
-def test_ten_digit_deal_fits_the_phone(browser: Browser, base_url: str, vp: str, locale: str) -> None:
+def test_ten_digit_deal_fits_the_phone(
+    browser: Browser, base_url: str, vp: str, locale: str
+) -> None:
     w, h, dpr, touch = VIEWPORTS[vp]
     ctx = device_context(browser, base_url, (w, h), dpr, touch, locale)
     ctx.add_init_script(NO_AUTO_MOVES)
@@ -135,7 +138,9 @@ def test_autocollect_appearing_never_moves_the_table(
         page.goto(f"/play/{game}?" + urlencode({**options, "deal": str(DEAL), "kind": "random"}))
         wait_table(page)
         before = page.evaluate(TOP)
-        page.evaluate("() => { document.querySelector('[data-action=autocollect]').hidden = false; }")
+        page.evaluate(
+            "() => { document.querySelector('[data-action=autocollect]').hidden = false; }"
+        )
         expect(page.locator('[data-action="autocollect"]')).to_be_visible()
         after = page.evaluate(TOP)
         if after != before:
@@ -147,11 +152,15 @@ def test_autocollect_appearing_never_moves_the_table(
 ENGLISH = """() => {
   const out = [];
   const english = (s) => /[A-Za-z]{3,}/.test(s) && !/Aisleriot/.test(s);
-  const foreign = (e) => { const l = e.closest('[lang]'); return l && l !== document.documentElement; };
+  const foreign = (e) => {
+    const l = e.closest('[lang]');
+    return l && l !== document.documentElement;
+  };
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {
     const e = walk.currentNode.parentElement;
-    if (e && e.checkVisibility() && !foreign(e) && english(walk.currentNode.textContent)) out.push(walk.currentNode.textContent.trim());
+    const text = walk.currentNode.textContent;
+    if (e && e.checkVisibility() && !foreign(e) && english(text)) out.push(text.trim());
   }
   for (const e of document.querySelectorAll('[placeholder], [title], [aria-label]')) {
     if (foreign(e)) continue;
@@ -175,7 +184,8 @@ PLACEHOLDER = """() => {
 SWITCH = """() => {
   const b = document.querySelector('[data-action=auto]');
   const track = getComputedStyle(b, '::before');
-  return { opacity: getComputedStyle(b).opacity, label: getComputedStyle(b.querySelector('.lbl')).opacity,
+  return { opacity: getComputedStyle(b).opacity,
+    label: getComputedStyle(b.querySelector('.lbl')).opacity,
     track: track.content !== 'none' ? track.backgroundColor + ' ' + track.backgroundImage : null,
     w: track.width };
 }"""
@@ -197,7 +207,9 @@ def test_labels_are_translated_and_whole(browser: Browser, base_url: str, locale
         if locale == "ru-RU":
             assert page.evaluate(ENGLISH) == [], game
         text, room, placeholder = page.evaluate(PLACEHOLDER)
-        assert text <= room + 0.5, f"placeholder {placeholder!r} ({text:.0f} px) cut in {room:.0f} px"
+        assert text <= room + 0.5, (
+            f"placeholder {placeholder!r} ({text:.0f} px) cut in {room:.0f} px"
+        )
     # Auto-moves reads as a switch: when off, as bright as any button, its track grey.
     auto = page.locator('[data-action="auto"]')
     if auto.get_attribute("aria-pressed") != "true":

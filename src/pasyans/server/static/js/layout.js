@@ -44,10 +44,7 @@ function card(w, large, width, slots, base = null, span = null) {
   }
   // The visible part of a covered face-up card: a tap target with its whole index.
   const normalUp = Math.max(24, indexFor(w, false).h, base ? base.shown : 0);
-  // Relaxed (large mode where 1.25x strips cannot fit on the normal card): the whole large
-  // index, and never less than normal mode's least strip.
-  const minUp = !large ? normalUp : base && base.relax ? Math.max(24, idx.h, indexFor(w, false).h)
-    : Math.max(32, idx.h, Math.ceil(normalUp * 1.25));
+  const minUp = large ? Math.max(32, idx.h, Math.ceil(normalUp * 1.25)) : normalUp;
   const c = {
     w, h, g, large,
     font: idx.font,
@@ -548,7 +545,8 @@ function shownUp(view, g) {
  * both take the widest card the large table fits (so large mode still shows 1.25x index
  * and strips on the same card). Both modes run this same search, so the normal table does
  * not depend on the setting. Where no large table fits at all, large mode keeps the normal
- * card with the large index and strips that close to it (the page scrolls, as it would). */
+ * card with its large index and strips (the page scrolls, as a normal table that does not
+ * fit does). */
 function sizes(view, plan, arrs, width, height) {
   let normal = choose(view, plan, arrs, width, height, false, CAP);
   // Large mode plans for what normal mode could plan for (else the table as it is).
@@ -565,18 +563,11 @@ function sizes(view, plan, arrs, width, height) {
       large = big(normal);
       if (!ok(large) || large.c.w < normal.c.w) large = yielded;
     } else {
-      // No full large table anywhere: the same, with relaxed strips (down to the index).
-      const relaxed = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0, relax: true }));
-      if (relaxed.sized === lplan && relaxed.e.maxY <= height && relaxed.c.w < normal.c.w) {
-        normal = choose(view, plan, arrs, width, height, false, relaxed.c.w);
-        large = relaxed.c.w >= normal.c.w ? relaxed : null;
-      } else {
-        large = null;
-      }
+      large = null;
     }
   }
   if (!large || large.c.w < normal.c.w) {
-    const c = card(normal.c.w, true, width, normal.a.slots, base(normal, { relax: true }), normal.a.span);
+    const c = card(normal.c.w, true, width, normal.a.slots, base(normal), normal.a.span);
     const piles = normal.a.draw(view, c, height - c.g);
     large = { a: normal.a, c, piles, e: extent(piles, c) };
   }
