@@ -7,7 +7,14 @@
 // slots allows is tried, then narrower ones, until the whole table fits the height with
 // every fan at or above its least offset; the arrangement with the widest fitting card
 // wins. Large mode asks 1.25x the normal card where the width allows; where it does not,
-// the corner index and the visible strips are 1.25x instead.
+// the corner index and the visible strips are 1.25x instead, never on a narrower card
+// (normal mode yields its card where the height allows no large table on it). The size is
+// chosen for the table the game's own dealing can make (`planned`), so that no click on
+// the stock rescales it.
+//
+// Why one module of ~590 lines: the games' arrangements (about 300 lines) share the card
+// metrics, fans and the fitting search, and are only meaningful next to them; split, each
+// part would import the others' internals.
 
 const RATIO = 1.4; // card height / width
 const CAP = 124; // widest normal card (a large screen stays a table, not a poster)
