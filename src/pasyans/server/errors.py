@@ -125,6 +125,20 @@ def _storage_code(exc: BaseException) -> str | None:
     return None
 
 
+def _note_failure(request: Request, exc: Exception) -> None:
+    """A failed write or fsync met by a request (SQLite's own fsync in a commit, with group
+    commit off) stops the process's writes until the database is checked
+    (:class:`pasyans.server.groupsync.Health`)."""
+    from pasyans.server.db import health
+    from pasyans.server.groupsync import is_io_error
+
+    orig = getattr(exc, "orig", None)
+    engine = getattr(request.app.state, "engine", None)
+    found = health(engine) if engine is not None else None
+    if found is not None and orig is not None and is_io_error(orig):
+        found.fail(orig)
+
+
 def storage_error(code: str) -> ApiError:
     return ApiError(code, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
@@ -282,6 +296,7 @@ def install(app: FastAPI) -> None:
 
     async def on_database(request: Request, exc: Exception) -> JSONResponse:
         code = storage_code(exc)
+        _note_failure(request, exc)
         if code is not None:
             log.warning(
                 "%s on %s %s: %s", code, request.method, request.url.path, exc.__cause__ or exc
