@@ -128,7 +128,7 @@ def test_the_flush_follows_a_log_made_again_and_a_missing_log_is_an_error(
     flusher.flush()
     assert flusher._inode == (os.stat(wal).st_dev, os.stat(wal).st_ino) != old
     wal.unlink()
-    with pytest.raises(Exception, match="disk I/O error.*missing"):
+    with pytest.raises(Exception, match=r"disk I/O error.*missing"):
         flusher.flush()
     assert flusher._fd is None
     assert flusher.flushes == 2
