@@ -75,6 +75,7 @@ def serve(
     os.environ["PASYANS_DATA_DIR"] = str(settings.data_dir)
     os.environ["PASYANS_MIGRATE_ON_START"] = "false"
     os.environ["PASYANS_HEADER_SECONDS"] = str(settings.header_seconds)
+    os.environ["PASYANS_MAX_HEAD_BYTES"] = str(settings.max_head_bytes)
     where = "SQLite " + url.removeprefix("sqlite:///") if url.startswith("sqlite") else "PostgreSQL"
     typer.echo(
         f"Pasyans on http://{settings.host}:{settings.port} ({settings.workers} worker(s), {where})"

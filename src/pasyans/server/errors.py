@@ -35,6 +35,7 @@ STATUS: dict[str, int] = {
     "unsupported_media_type": 415,
     "rate_limited": 429,
     "request_timeout": 408,
+    "head_too_large": 431,
     "internal_error": 500,
     "database_busy": 503,
     "database_read_only": 503,

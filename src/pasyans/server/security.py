@@ -17,7 +17,6 @@ import math
 import re
 import secrets
 from collections.abc import AsyncIterator, Iterable
-from http.cookies import SimpleCookie
 from typing import Any
 
 from starlette.requests import Request
@@ -185,6 +184,25 @@ def retry_after(message: Message) -> float:
             except ValueError:
                 return 0.0
     return 0.0
+
+
+def player_token(raw: str | None) -> str | None:
+    """The player's token from a ``Cookie`` header, or None (no valid one).
+
+    One pass over the header, linear in its length: no ``http.cookies`` (its unquoting is
+    quadratic in backslashes on CPython before 3.11.10, CVE-2024-7592, and ran in the event
+    loop on every request; docs/security.md, "Request heads"). The token is URL-safe
+    base64, never quoted; the first pair named ``pasyans_player`` whose value is a token is
+    the player's (a browser sends the cookie of the most specific path first)."""
+    if not raw:
+        return None
+    for pair in raw.split(";"):
+        name, eq, value = pair.partition("=")
+        if eq and name.strip() == COOKIE:
+            value = value.strip()
+            if _TOKEN_RE.fullmatch(value):
+                return value
+    return None
 
 
 class Security:
@@ -390,16 +408,9 @@ class Security:
         await send({"type": "http.response.body", "body": body})
 
     def _token(self, scope: Scope) -> tuple[str, bool]:
-        raw = _header(scope, b"cookie")
-        if raw:
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(raw)
-            except Exception:
-                jar = SimpleCookie()
-            morsel = jar.get(COOKIE)
-            if morsel is not None and _TOKEN_RE.match(morsel.value):
-                return morsel.value, False
+        found = player_token(_header(scope, b"cookie"))
+        if found is not None:
+            return found, False
         return secrets.token_urlsafe(32), True
 
     def _cookie(self, token: str, https: bool) -> str:

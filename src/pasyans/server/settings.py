@@ -173,6 +173,11 @@ class Settings(BaseSettings):
     header_seconds: float = Field(
         default=10.0, gt=0, description="A request's headers must arrive within this."
     )
+    max_head_bytes: int = Field(
+        default=8192,
+        ge=1024,
+        description="Largest request head (request line and headers); larger: 431 and close.",
+    )
     body_seconds: float = Field(
         default=10.0, gt=0, description="A request's body must arrive within this (408)."
     )
