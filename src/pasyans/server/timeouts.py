@@ -54,14 +54,9 @@ def _head_too_large() -> bytes:
     from pasyans import messages
 
     en, ru = messages.both("error.head_too_large")
+    inner = {"code": "head_too_large", "message": en, "message_en": en, "message_ru": ru}
     body = json.dumps(
-        {
-            "code": "head_too_large",
-            "message": en,
-            "error": {"code": "head_too_large", "message": en, "message_en": en,
-                      "message_ru": ru},
-        },  # fmt: skip
-        ensure_ascii=False,
+        {"code": "head_too_large", "message": en, "error": inner}, ensure_ascii=False
     ).encode()
     return _431 % (len(body), body)
 
