@@ -257,6 +257,12 @@ class Security:
         head = scope["method"] == "HEAD"
         if head:  # answered as GET without the body, wherever GET works
             scope = {**scope, "method": "GET"}
+        cookie = _header(scope, b"cookie")
+        if cookie is not None:
+            # Read here once (:func:`player_token`), then kept from everything after:
+            # Starlette's ``Request.cookies``, which FastAPI reads on every request, unquotes
+            # with ``http.cookies`` (quadratic in backslashes: CVE-2024-7592).
+            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"cookie"]}
         path: str = scope["path"]
         https = self.is_https(scope)
         csp = DOCS_CSP if path.startswith("/docs") else CSP
@@ -267,7 +273,7 @@ class Security:
         token_hash = ""
         is_new = False
         if api:
-            token, is_new = self._token(scope)
+            token, is_new = self._token(cookie)
             token_hash = hash_token(token)
             scope.setdefault("state", {})["token_hash"] = token_hash
             if is_new:
@@ -407,8 +413,8 @@ class Security:
         )
         await send({"type": "http.response.body", "body": body})
 
-    def _token(self, scope: Scope) -> tuple[str, bool]:
-        found = player_token(_header(scope, b"cookie"))
+    def _token(self, cookie: str | None) -> tuple[str, bool]:
+        found = player_token(cookie)
         if found is not None:
             return found, False
         return secrets.token_urlsafe(32), True
