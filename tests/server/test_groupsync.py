@@ -1,4 +1,4 @@
-"""Group commit on SQLite (server/groupsync.py): an acknowledged write is on the disk, the
+"""Group commit on SQLite (server/storage/groupsync.py): an acknowledged write is on the disk, the
 fsync of the log is shared by the writes made while the previous one ran, and no lock is
 held across it (docs/performance.md, "Group commit")."""
 
@@ -18,10 +18,10 @@ from fastapi.testclient import TestClient
 from server_helpers import move, new_game
 from sqlalchemy import text
 
-from pasyans.server import groupsync
 from pasyans.server.app import create_app
-from pasyans.server.db import log_flusher, make_engine
 from pasyans.server.settings import Settings
+from pasyans.server.storage import groupsync
+from pasyans.server.storage.db import log_flusher, make_engine
 
 
 def sqlite_app(tmp_path: Path, **changes: object) -> FastAPI:
@@ -314,7 +314,7 @@ def test_after_a_failed_fsync_no_write_is_acknowledged_until_the_database_is_che
             os.fdatasync(fd)
 
         monkeypatch.setattr(groupsync, "_datasync", once)
-        from pasyans.server.db import health
+        from pasyans.server.storage.db import health
 
         found = health(app.state.engine)
         assert found is not None
@@ -350,7 +350,7 @@ def test_the_checkpoint_thread_checks_the_database_and_writes_resume(
     app = sqlite_app(tmp_path)
     with TestClient(app) as c:
         g = new_game(c, "spider", deal=5)
-        from pasyans.server.db import health
+        from pasyans.server.storage.db import health
 
         found = health(app.state.engine)
         assert found is not None

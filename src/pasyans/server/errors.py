@@ -129,9 +129,9 @@ def _storage_code(exc: BaseException) -> str | None:
 def _note_failure(request: Request, exc: Exception) -> None:
     """A failed write or fsync met by a request (SQLite's own fsync in a commit, with group
     commit off) stops the process's writes until the database is checked
-    (:class:`pasyans.server.groupsync.Health`)."""
-    from pasyans.server.db import health
-    from pasyans.server.groupsync import is_io_error
+    (:class:`pasyans.server.storage.groupsync.Health`)."""
+    from pasyans.server.storage.db import health
+    from pasyans.server.storage.groupsync import is_io_error
 
     orig = getattr(exc, "orig", None)
     engine = getattr(request.app.state, "engine", None)
