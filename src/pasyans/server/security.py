@@ -16,7 +16,7 @@ import logging
 import math
 import re
 import secrets
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pasyans import messages
 from pasyans.server.docs import DOCS_CSP
-from pasyans.server.errors import ApiError, error_body
+from pasyans.server.errors import RETRY_AFTER_SECONDS, ApiError, error_body
 from pasyans.server.limits.rates import SharedLimits, client_address
 from pasyans.server.settings import Settings
 from pasyans.server.storage.store import hash_token
@@ -186,6 +186,16 @@ def retry_after(message: Message) -> float:
     return 0.0
 
 
+_ABANDONED: set[asyncio.Future[None]] = set()
+"""Requests answered 503 by the deadline, still running (kept from the collector)."""
+
+
+def _forget(task: asyncio.Future[None]) -> None:
+    _ABANDONED.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved: an abandoned request's error is not reported twice
+
+
 def player_token(raw: str | None) -> str | None:
     """The player's token from a ``Cookie`` header, or None (no valid one).
 
@@ -335,6 +345,42 @@ class Security:
     async def _app(
         self, scope: Scope, receive: Receive, send: Send, path: str, started: Any
     ) -> None:
+        """The app, answered ``503 database_unavailable`` (``Retry-After``) when it has not
+        begun its answer within ``answer_seconds``: a frozen disk holds a thread in a
+        read, a write or an fsync that no timeout of the database reaches, and every wait
+        must end below the proxy's timeout (docs/deploy.md, "Timeouts"). The abandoned
+        request runs on; what it sends later is dropped."""
+        late = False
+        begun = asyncio.Event()
+
+        async def guarded(message: Message) -> None:
+            if late:
+                return
+            if message["type"] == "http.response.start":
+                begun.set()
+            await send(message)
+
+        task = asyncio.ensure_future(self._run(scope, receive, guarded, path, started))
+        waiter = asyncio.ensure_future(begun.wait())
+        try:
+            await asyncio.wait({task, waiter}, timeout=self.settings.answer_seconds,
+                               return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+        finally:
+            waiter.cancel()
+        if task.done() or begun.is_set():
+            await task
+            return
+        late = True
+        _ABANDONED.add(task)
+        task.add_done_callback(_forget)
+        log.warning("no answer within %s s on %s %s: 503", self.settings.answer_seconds,
+                    scope.get("method"), path)  # fmt: skip
+        retry = str(RETRY_AFTER_SECONDS).encode()
+        await self._error(send, scope, 503, "database_unavailable", [(b"retry-after", retry)])
+
+    async def _run(
+        self, scope: Scope, receive: Receive, send: Send, path: str, started: Any
+    ) -> None:
         try:
             await self.app(scope, receive, send)
         except Exception:
@@ -467,7 +513,14 @@ class Security:
 
         return replay
 
-    async def _error(self, send: Any, scope: Scope, status: int, code: str) -> None:
+    async def _error(
+        self,
+        send: Any,
+        scope: Scope,
+        status: int,
+        code: str,
+        headers: Sequence[tuple[bytes, bytes]] = (),
+    ) -> None:
         accept = (_header(scope, b"accept-language") or "").lower()
         ru = accept.startswith("ru")
         en, ru_text = messages.both(f"error.{code}")
@@ -485,6 +538,7 @@ class Security:
                     *([_NO_STORE] if scope["path"].startswith("/api") else []),
                     (b"content-length", str(len(body)).encode()),
                     (b"connection", b"close"),
+                    *headers,
                 ],
             }
         )

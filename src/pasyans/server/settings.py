@@ -173,6 +173,11 @@ class Settings(BaseSettings):
     header_seconds: float = Field(
         default=10.0, gt=0, description="A request's headers must arrive within this."
     )
+    answer_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="A request not answered within this gets 503 (a stalled disk, a hung lock).",
+    )
     max_head_bytes: int = Field(
         default=8192,
         ge=1024,
