@@ -15,6 +15,8 @@ import copy
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -84,26 +86,61 @@ def serve(
     if settings.pool_worker if pool_worker is None else pool_worker:
         # Its own process (niced), so that making deals never slows a request down. It
         # stops by itself when this process ends (uvicorn may end it by re-raising SIGTERM).
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pasyans",
-                "worker",
-                "--no-migrate",
-                "--parent",
-                str(os.getpid()),
-            ]
-        )
+        command = [sys.executable, "-m", "pasyans", "worker", "--no-migrate"]
+        worker = Supervised([*command, "--parent", str(os.getpid())])
+        worker.start()
     try:
         _run(uvicorn, settings, reload)
     finally:
         if worker is not None:
-            worker.terminate()
-            try:
-                worker.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+            worker.close()
+
+
+class Supervised:
+    """The deal worker, started again whenever it ends (killed, crashed, out of memory)
+    while the server runs: after 1 s, doubling up to 60 s while it keeps dying within a
+    minute of its start. ``/healthz`` reports a pool that is not refilled meanwhile."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.args = args
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.restarts = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="pasyans-supervisor",
+                                        daemon=True)  # fmt: skip
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.args)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        delay = 1.0
+        started = time.monotonic()
+        while not self._stop.wait(0.5):
+            assert self.proc is not None
+            code = self.proc.poll()
+            if code is None:
+                continue
+            lived = time.monotonic() - started
+            delay = 1.0 if lived > 60 else min(60.0, delay * 2)
+            typer.echo(f"pasyans: the deal worker ended (code {code}); starting it again "
+                       f"in {delay:.0f} s", err=True)  # fmt: skip
+            if self._stop.wait(delay):
+                return
+            self.proc = subprocess.Popen(self.args)
+            self.restarts += 1
+            started = time.monotonic()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
 
 def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
