@@ -231,6 +231,51 @@ def test_big_heads_do_not_hold_up_another_player(server: Server) -> None:
     assert slowest < 1.0, f"a player's request waited {slowest:.2f} s"
 
 
+def test_an_idle_flood_leaves_a_real_request_answered(tmp_path: Path) -> None:
+    """Started with a soft limit of 256 open files (systemd's default is 1,024), 400 idle
+    connections from one client: ``pasyans serve`` raised its limit to the hard one at
+    start, and a real request is answered within 1 s."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert hard == resource.RLIM_INFINITY or hard >= 2048, "the test needs a hard limit >= 2048"
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
+    env["PASYANS_POOL_WORKER"] = "false"
+    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    log = (tmp_path / "server.log").open("w")
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+
+    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True, preexec_fn=low_limit)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    idle: list[socket.socket] = []
+    try:
+        wait_until_started(proc, base, tmp_path / "server.log", 1)
+        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+        line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
+        assert line.split()[3] != "256", line  # raised at start
+        for _ in range(400):
+            idle.append(socket.create_connection(("127.0.0.1", port)))
+        started = time.monotonic()
+        r = httpx.get(f"{base}/healthz", timeout=10)
+        assert r.status_code == 200
+        assert time.monotonic() - started < 1.0
+    finally:
+        for sock in idle:
+            sock.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        log.close()
+
+
 def test_a_forged_log_line_is_escaped(server: Server, tmp_path: Path) -> None:
     httpx.get(f"{server}/api/games/%00%0AINFO:%20forged%20line")
     httpx.get(f"{server}/api/games/x%0D%0AWARNING:%20forged")

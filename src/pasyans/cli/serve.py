@@ -70,6 +70,7 @@ def serve(
     if data_dir is not None:
         overrides["data_dir"] = data_dir
     settings = Settings(**overrides)  # type: ignore[arg-type]
+    raise_file_limit()
     url = settings.resolved_database_url()
     migrate.upgrade(url)
     # Workers read their settings from the environment: hand over what was decided here.
@@ -164,4 +165,23 @@ def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
         timeout_worker_healthcheck=120,
         http=HeaderDeadline,
         timeout_keep_alive=max(1, round(settings.keep_alive_seconds)),
+        limit_concurrency=settings.max_connections,
     )
+
+
+def raise_file_limit() -> tuple[int, int]:
+    """Raise this process's limit of open files (each connection holds one) from its soft
+    value to the hard one, for the workers it starts too: at systemd's default soft limit of
+    1,024, 1,200 idle connections left the listener unable to accept a real request. Gives
+    (soft, hard) after."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass  # kept as it was: docs/deploy.md sets LimitNOFILE in the unit
+    return soft, hard

@@ -173,6 +173,12 @@ class Settings(BaseSettings):
     header_seconds: float = Field(
         default=10.0, gt=0, description="A request's headers must arrive within this."
     )
+    max_connections: int = Field(
+        default=2000,
+        ge=10,
+        description="Open connections and requests at once per worker; beyond it new"
+        " requests answer 503 at once (uvicorn's limit_concurrency).",
+    )
     answer_seconds: float = Field(
         default=10.0,
         gt=0,
