@@ -237,7 +237,7 @@ def test_an_idle_flood_leaves_a_real_request_answered(tmp_path: Path) -> None:
     start, and a real request is answered within 1 s."""
     import resource
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     assert hard == resource.RLIM_INFINITY or hard >= 2048, "the test needs a hard limit >= 2048"
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
