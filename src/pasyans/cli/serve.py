@@ -12,6 +12,7 @@ characters escaped (:class:`~pasyans.server.security.EscapeControl`).
 from __future__ import annotations
 
 import copy
+import errno
 import os
 import subprocess
 import sys
@@ -72,7 +73,7 @@ def serve(
     settings = Settings(**overrides)  # type: ignore[arg-type]
     raise_file_limit()
     url = settings.resolved_database_url()
-    migrate.upgrade(url)
+    _migrate_or_exit(migrate, url)
     # Workers read their settings from the environment: hand over what was decided here.
     os.environ["PASYANS_DATABASE_URL"] = url
     os.environ["PASYANS_DATA_DIR"] = str(settings.data_dir)
@@ -95,6 +96,36 @@ def serve(
     finally:
         if worker is not None:
             worker.close()
+
+
+def _migrate_or_exit(migrate: Any, url: str) -> None:
+    """Apply the migrations; a database that cannot be written (a read-only disk or data
+    directory, a full disk, a server that is down) stops the start with one clear line and
+    exit code 1, not a traceback: the server needs to write (docs/deploy.md)."""
+    from sqlalchemy import make_url
+
+    from pasyans.server.errors import storage_code
+
+    try:
+        migrate.upgrade(url)
+    except Exception as e:
+        code = storage_code(e)
+        if isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            code = "database_read_only"  # the migration lock's file beside the database
+        elif isinstance(e, OSError) and e.errno == errno.ENOSPC:
+            code = "database_full"
+        if code is None:
+            raise
+        why = {
+            "database_read_only": "is read-only",
+            "database_full": "is on a full disk",
+            "database_busy": "stayed locked by another process",
+        }.get(code, "cannot be opened for writing")
+        where = make_url(url).render_as_string(hide_password=True)
+        cause = (str(getattr(e, "orig", e)).splitlines() or [type(e).__name__])[0]
+        typer.echo(f"pasyans: cannot start: the database {where} {why} ({cause}); the"
+                   " server needs to write there (docs/deploy.md)", err=True)  # fmt: skip
+        raise typer.Exit(1) from None
 
 
 class Supervised:
