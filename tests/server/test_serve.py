@@ -201,6 +201,15 @@ def test_a_request_head_over_8_kb_answers_431_before_any_work(server: Server) ->
         assert "set-cookie" not in r.headers  # the same player, no new token
 
 
+def test_a_request_the_parser_refuses_gets_the_json_error(server: Server) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 12abc\r\n\r\n{}"
+    closed, got, _ = _send_head(host, int(port), head)
+    assert closed and got.startswith(b"HTTP/1.1 400"), got[:200]
+    body = json.loads(got.split(b"\r\n\r\n", 1)[1])
+    assert body["error"]["code"] == "bad_request"
+
+
 def test_big_heads_do_not_hold_up_another_player(server: Server) -> None:
     """A client sending 32 KB cookies of backslashes (7-9 s of CPU each in the event loop
     with SimpleCookie on CPython 3.11.7) while a player plays: every answer of the player

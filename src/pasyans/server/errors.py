@@ -32,6 +32,7 @@ STATUS: dict[str, int] = {
     "stale_version": 409,
     "game_over": 409,
     "body_too_large": 413,
+    "bad_request": 400,
     "unsupported_media_type": 415,
     "rate_limited": 429,
     "request_timeout": 408,
@@ -138,6 +139,21 @@ def _note_failure(request: Request, exc: Exception) -> None:
     found = health(engine) if engine is not None else None
     if found is not None and orig is not None and is_io_error(orig):
         found.fail(orig)
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route takes at the request's path (Starlette's 405 names only the
+    first route matched: ``POST`` for ``/api/games``, whose ``GET`` is another route)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {**request.scope, "method": method}
+        if any(r.matches(scope)[0] == Match.FULL for r in request.app.router.routes):
+            methods.add(method)
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
 
 
 def storage_error(code: str) -> ApiError:
@@ -292,7 +308,10 @@ def install(app: FastAPI) -> None:
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
             exc.status_code, "http_error"
         )
-        err = ApiError(code, status=exc.status_code, headers=dict(exc.headers or {}) or None)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = allowed_methods(request)
+        err = ApiError(code, status=exc.status_code, headers=headers or None)
         return error_response(request, err)
 
     async def on_database(request: Request, exc: Exception) -> JSONResponse:

@@ -186,6 +186,10 @@ def retry_after(message: Message) -> float:
     return 0.0
 
 
+class _BadLength(Exception):
+    """A ``Content-Length`` that is not a number."""
+
+
 _ABANDONED: set[asyncio.Future[None]] = set()
 """Requests answered 503 by the deadline, still running (kept from the collector)."""
 
@@ -311,6 +315,9 @@ class Security:
             body_receive = await self._limited_body(scope, receive)
         except TimeoutError:
             await self._error(send_with_headers, scope, 408, "request_timeout")
+            return
+        except _BadLength:
+            await self._error(send_with_headers, scope, 400, "bad_request")
             return
         if body_receive is None:
             await self._error(send_with_headers, scope, 413, "body_too_large")
@@ -482,7 +489,9 @@ class Security:
         is too large (by ``Content-Length`` or by what actually arrived)."""
         limit = self.settings.max_body_bytes
         length = _header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
+        if length is not None and not length.isdigit():
+            raise _BadLength
+        if length is not None and int(length) > limit:
             return None
         if scope["method"] in ("GET", "HEAD", "OPTIONS") and length is None:
             return receive

@@ -28,12 +28,6 @@ _408 = (
 )
 
 
-_431 = (
-    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
-    b"content-length: %d\r\nconnection: close\r\n\r\n%s"
-)
-
-
 LINGER_SECONDS = 1.0
 LINGER_BYTES = 1 << 20
 
@@ -50,15 +44,22 @@ def max_head_bytes() -> int:
 
 @cache
 def _head_too_large() -> bytes:
-    """The 431 answer, in the API's error format."""
+    return _answer(431, "Request Header Fields Too Large", "head_too_large")
+
+
+@cache
+def _answer(status: int, reason: str, code: str) -> bytes:
+    """A whole closing answer in the API's error format (``error.<code>`` of the
+    catalogue)."""
     from pasyans import messages
 
-    en, ru = messages.both("error.head_too_large")
-    inner = {"code": "head_too_large", "message": en, "message_en": en, "message_ru": ru}
-    body = json.dumps(
-        {"code": "head_too_large", "message": en, "error": inner}, ensure_ascii=False
-    ).encode()
-    return _431 % (len(body), body)
+    en, ru = messages.both(f"error.{code}")
+    inner = {"code": code, "message": en, "message_en": en, "message_ru": ru}
+    body = json.dumps({"code": code, "message": en, "error": inner}, ensure_ascii=False).encode()
+    return (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    ).encode() + body
 
 
 class HeaderDeadline(HttpToolsProtocol):
@@ -86,6 +87,14 @@ class HeaderDeadline(HttpToolsProtocol):
             self._head = size
             self._tail = (self._tail + data)[-3:]
         super().data_received(data)
+
+    def send_400_response(self, msg: str) -> None:
+        """An HTTP request the parser refuses (a bad ``Content-Length``, say): 400 in the
+        API's error format rather than uvicorn's plain text."""
+        self._disarm()
+        if not self.transport.is_closing():
+            self.transport.write(_answer(400, "Bad Request", "bad_request"))
+            self.transport.close()
 
     def _refuse_head(self) -> None:
         """Answer 431 and close. The rest of the head still on its way is read and dropped
