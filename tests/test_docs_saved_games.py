@@ -22,7 +22,9 @@ def saved_games() -> list[tuple[str, dict[str, object]]]:
                 value = json.loads(block)
             except ValueError:
                 continue
-            if isinstance(value, dict) and "moves" in value and "deal" in value:
+            # A saved game: the record with its rules version (the API's game objects,
+            # also with "moves", are not).
+            if isinstance(value, dict) and {"moves", "deal", "rules_version"} <= set(value):
                 found.append((doc.name, value))
     return found
 
