@@ -24,7 +24,11 @@ def saved_games() -> list[tuple[str, dict[str, object]]]:
                 continue
             # A saved game: the record with its rules version (the API's game objects,
             # also with "moves", are not).
-            if isinstance(value, dict) and {"moves", "deal", "rules_version"} <= set(value):
+            if (
+                isinstance(value, dict)
+                and {"moves", "deal", "rules_version"} <= set(value)
+                and "piles" not in value
+            ):
                 found.append((doc.name, value))
     return found
 
