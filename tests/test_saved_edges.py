@@ -66,3 +66,12 @@ def test_to_saved_keeps_a_custom_start() -> None:
     assert again.state == game.state and again.start == other
     plain = Game("backbone", 1, None)
     assert "start" not in plain.to_saved()
+
+
+def test_a_move_from_spiders_done_pile_is_not_playable_even_when_it_is_empty() -> None:
+    from pasyans.errors import IllegalMoveError
+
+    game = deals.new_game("spider", 1, {"suits": "1"}, "random")
+    with pytest.raises(IllegalMoveError) as info:
+        game.play("done>t1")
+    assert info.value.code == "not_playable"
