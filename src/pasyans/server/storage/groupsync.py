@@ -81,6 +81,7 @@ class Health:
             return  # our own refusal, not a new failure
         with self._lock:
             if self.failed is None:
+                self._tried = time.monotonic()  # the first check: RETRY_SECONDS from now
                 log.error("storage failure on %s: %s; writes stop until it is checked",
                           self.path, error)  # fmt: skip
             self.failed = str(error) or type(error).__name__
