@@ -27,6 +27,7 @@ from typing import Any
 
 import httpx
 import pytest
+from devtools import free_port
 from powercut import Image, build_shim
 from server_helpers import STARTED, wait_until_started
 from sqlalchemy import create_engine, select
@@ -34,7 +35,6 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from pasyans import deals
-from pasyans.devtools import free_port
 from pasyans.server.storage import store
 from pasyans.server.storage.models import GameRow
 

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import httpx
+from devtools import free_port
 
-from pasyans.devtools import free_port
 from pasyans.server.storage import migrate
 
 PASYANS = Path(sys.executable).parent / "pasyans"

@@ -12,11 +12,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import httpx
+from devtools import free_port
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from server_helpers import wait_until_started
 
-from pasyans.devtools import free_port
 from pasyans.server.pool.entries import HEARTBEAT_ID, PoolWorker, WorkerConfig, stalled_after
 from pasyans.server.storage import store
 from pasyans.server.storage.models import Health

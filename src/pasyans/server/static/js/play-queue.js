@@ -85,12 +85,25 @@ export class TableQueue {
     } catch {
       return;
     }
-    if (!this.game || g.id !== this.game.id || g.version === this.game.version) return;
+    // Shown from the browser's copy (a reload offline): the server's game takes its place;
+    // whether another tab moved meanwhile cannot be told, so the page does not say so.
+    const fromBrowser = this.fromBrowser;
+    this.fromBrowser = false;
+    if (!this.game || g.id !== this.game.id) return;
+    // `data-synced` counts the times the table checked the server's game (tests wait on it).
+    this.tableEl.dataset.synced = String(Number(this.tableEl.dataset.synced || 0) + 1);
+    if (g.version === this.game.version) {
+      if (fromBrowser) this.say("");
+      return;
+    }
     this.game = { ...this.game, ...g };
     this.cycle = null;
     this.update({ instant: true });
-    this.say(t("msg.stale"));
-    announce(t("msg.stale"));
+    // Every action of this page is settled before the next is sent (net.js): a version
+    // it did not make is another tab's (or device's).
+    const text = t(fromBrowser ? "net.resynced" : "msg.stale");
+    this.say(text);
+    announce(text);
   }
 }
 

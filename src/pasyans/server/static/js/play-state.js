@@ -7,6 +7,7 @@ import { announce, formatTime } from "./dom.js";
 import { cardName, getLang, pileName, t } from "./i18n.js";
 import { KEYS, describeEvents } from "./keyboard.js";
 import { prefs, setPref } from "./prefs.js";
+import { isOnline } from "./net.js";
 import { GameTimer } from "./timer.js";
 
 export class TableState {
@@ -20,7 +21,9 @@ export class TableState {
       if (!g && want !== null) g = await this.lastGame(want, kindOk);
       if (!g) g = await api.newGame(this.entry.id, this.createArgs(want));
       this.setGame(g, { instant: true });
-      this.say("");
+      // Without network: the game as this browser last showed it, until the network returns.
+      this.fromBrowser = api.wasKeptInBrowser(g);
+      this.say(this.fromBrowser ? t("net.from_browser") : "");
     } catch (e) {
       this.fail(e);
     }
@@ -46,8 +49,11 @@ export class TableState {
     const args = { options: this.options };
     if (deal !== null && deal !== undefined) args.deal = deal;
     if (this.kind) args.solvable = this.kind === "solvable";
-    // Only where the catalog lists difficulties does the server take one.
-    if (this.difficulty && this.kind === "solvable" && Array.isArray(this.entry.difficulties)) {
+    // Only where the catalog lists difficulties does the server take one. With no kind in
+    // the address the game's default kind applies (Spine: solvable), so the difficulty
+    // goes too (issue 28, defect 7).
+    const kind = this.kind || defaultKind(this.entry);
+    if (this.difficulty && kind === "solvable" && Array.isArray(this.entry.difficulties)) {
       args.difficulty = this.difficulty;
     }
     return args;
@@ -90,11 +96,17 @@ export class TableState {
   /** Run one API call at a time; a stale version (409) takes the server's position. */
   async run(fn, { quiet = false } = {}) {
     if (this.busy || !this.game) return null;
+    // Without network the table is read-only (net.js); it resumes by itself.
+    if (!isOnline()) return this.refuse("net.readonly");
     this.setBusy(true);
     this.clearHints();
     try {
       const res = await fn(this.game);
-      if (!quiet) this.say("");
+      // A lost answer found again: the server had kept the move (never applied twice).
+      if (api.wasReplayed(res)) this.say(t("net.kept"));
+      else if (!quiet) this.say("");
+      // After a failure, the server's game is asked for (queued: after this input).
+      if (api.cameAfterLoss(res)) this.refresh();
       return res;
     } catch (e) {
       if (e.status === 409 && e.body && e.body.view) {

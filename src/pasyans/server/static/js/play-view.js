@@ -7,6 +7,7 @@ import { announce, formatTime, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { cardLabel, pileLabel, stops } from "./keyboard.js";
 import { targetsOf } from "./moves.js";
+import { keepGame } from "./offline.js";
 import { prefs, reducedMotion } from "./prefs.js";
 import { tableGeometry } from "./play-viewport.js";
 
@@ -100,6 +101,7 @@ export class TableView {
     if (touch) this.els.deal.title = dealName;
     this.els.dealInput.value = "";
     document.body.classList.toggle("no-timer", prefs().timer === false);
+    keepGame(g, this.options); // for a reload without network (offline.js)
     if (typeof g.time_ms === "number") this.timer.sync(g.time_ms);
     // The clock stops when the game is won, over or stuck (an undo out of it restarts it).
     if (over || v.flags.stuck) this.timer.stop();

@@ -22,6 +22,7 @@ import { TableState } from "./play-state.js";
 import { buildToolbar } from "./play-toolbar.js";
 import { TableView } from "./play-view.js";
 import { TableRenderer } from "./render.js";
+import { onNet } from "./net.js";
 
 export class PlayPage {
   constructor(main, entry, params) {
@@ -91,6 +92,12 @@ export class PlayPage {
     for (const el of bars) this.barWatch.observe(el);
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("focus", this.onVisible);
+    // The network is back: ask the server for the game at once (net.js, offline.js).
+    this.unwatchNet = onNet((state, prev) => {
+      if (state !== "online" || prev === "online") return;
+      if (this.game) this.refresh();
+      else this.load(); // the first load found no network and nothing kept
+    });
   }
 
   destroy() {
@@ -99,6 +106,7 @@ export class PlayPage {
     this.barWatch.disconnect();
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("focus", this.onVisible);
+    this.unwatchNet();
     if (this.timer) this.timer.stop();
     closeDialogs();
   }
