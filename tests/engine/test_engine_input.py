@@ -114,16 +114,30 @@ def test_retarget_is_refused_after_a_card_was_turned_up_elsewhere() -> None:
     assert e.value.code == "revealed"
 
 
-def test_retarget_is_allowed_when_the_card_turned_up_is_in_the_source() -> None:
+def test_retarget_is_refused_when_the_card_turned_up_is_in_the_source() -> None:
+    # Issue 33: the 5S turned up in t3 would be turned up wherever the 8S went, but the
+    # player who has seen it may now prefer another place for the 8S: a free peek.
     g = game_at(
         "spider",
         {"t1": "9S", "t2": "9S", "t3": "5S 8S", "t4": "KS"},
         options={"suits": "1"},
         down={"t3": 1},
     )
-    g.play("t3>t1")  # turns up t3's 5S: it would be turned up wherever the 8S went
-    g.retarget("t3>t2")
-    assert g.undos == 0 and pile_codes(SPIDER, g.state)["t2"] == ["9S", "8S"]
+    g.play("t3>t1")
+    with pytest.raises(IllegalMoveError) as e:
+        g.retarget("t3>t2")
+    assert e.value.code == "revealed"
+    assert g.undos == 0 and pile_codes(SPIDER, g.state)["t1"] == ["9S", "8S"]
+
+
+def test_retarget_is_refused_after_a_nivernais_refill() -> None:
+    g = game_at("nivernais", {"t1": "5H", "t2": "KC", "stock": "2C 3C 4C 6C"})
+    g.play("t1>r1")
+    assert len(pile_codes(get_game("nivernais"), g.state)["t1"]) == 4  # refilled: seen
+    with pytest.raises(IllegalMoveError) as e:
+        g.retarget("t1>r2")
+    assert e.value.code == "revealed"
+    assert pile_codes(get_game("nivernais"), g.state)["r1"] == ["5H"] and g.moves_made == 1
 
 
 # --- safe auto-moves -----------------------------------------------------------------------
@@ -180,6 +194,28 @@ def test_a_saved_auto_move_must_be_a_foundation_move() -> None:
         Game.from_saved(saved)
     with pytest.raises(SavedGameError):
         Game.from_saved(g.to_saved() | {"moves": ["+t1>f1"]})
+
+
+def test_a_saved_auto_move_must_be_the_safe_move_there() -> None:
+    # One AS up: the 2S is not safe (the other AS may still need it), so "+t1>f1" is a
+    # move the player chose, not an auto-move, and a list that says otherwise is refused.
+    g = game_at("spine", {"f1": "AS", "t1": "2S", "t2": "KD", "t3": "AH"})
+    start = g.state
+    with pytest.raises(SavedGameError):
+        Game.from_saved(g.to_saved() | {"moves": ["t3>f2", "+t1>f1"]}, start=start)
+    with pytest.raises(SavedGameError):
+        Game.from_saved(g.to_saved() | {"moves": ["t3>f2", "+t1>f1"]}, start=start, trusted=True)
+    ok = Game.from_saved(g.to_saved() | {"moves": ["t3>f2", "t1>f1"]}, start=start)
+    assert ok.moves_made == 2
+
+
+def test_a_saved_auto_move_is_replayed_when_it_is_the_safe_move() -> None:
+    g = game_at("spine", {"f1": "AS", "t1": "2S", "t2": "KD", "t3": "AH", "t4": "AS"})
+    start = g.state
+    g.play("t3>f2", auto=True)
+    assert g.saved_moves() == ["t3>f2", "+t4>f3", "+t1>f1"]
+    again = Game.from_saved(g.to_saved(), start=start)
+    assert again.state == g.state and again.saved_moves() == g.saved_moves()
 
 
 def test_retarget_replaces_the_move_and_its_auto_moves() -> None:

@@ -18,7 +18,10 @@ from pasyans.errors import (
 )
 from pasyans.position import Event, State
 from pasyans.rules.registry import RULES_VERSION, get_game
-from pasyans.rules.spec import GameSpec
+from pasyans.rules.spec import GameSpec, PileKind
+
+_REVEALING = frozenset({"flip", "refill"})
+"""Events that show the player a card they had not seen: a retarget after one is refused."""
 
 
 class Game:
@@ -230,8 +233,8 @@ class Game:
         pile to another destination legal before the last move. This is smart-move
         cycling: it is one move, not an undo (``undos`` and ``moves_made`` count it as the
         move it replaces). Drops the redo list. Refused (nothing changes) when the last
-        move turned up a card anywhere but in its own source pile: choosing again after
-        seeing it would be an undo.
+        move or its auto-moves turned up a card or refilled a pile (anywhere, its own
+        source pile included): choosing again after seeing the new card would be an undo.
         """
         m = move if isinstance(move, Move) else parse_move(move)
         if not self.can_undo:
@@ -247,8 +250,9 @@ class Game:
             raise IllegalMoveError(f"{m.to_str()}: that is where the cards are", "same_target")
         before = self._states[k]
         seen: list[Event] = []
-        core.apply(self.spec, before, last, seen)
-        if any(e.get("type") == "flip" and e.get("pile") != last.src for e in seen):
+        for j in range(k, self._cursor):
+            core.apply(self.spec, self._states[j], self._moves[j], seen)
+        if any(e.get("type") in _REVEALING for e in seen):
             raise IllegalMoveError(
                 "the last move turned up a card: use undo to play otherwise", "revealed"
             )
@@ -259,6 +263,20 @@ class Game:
         if auto:
             events.extend(self._follow_up(m))
         return events
+
+    def _next_auto_move(self) -> Move | None:
+        """The safe auto-move that would follow the line as it stands (None after a move
+        off a foundation, or when no card is safe to send up): what a ``+`` in a saved
+        list must name."""
+        k = self._step_start()
+        if k < 0 or not self._moves:
+            return None
+        first = self._moves[k]
+        if first.dst is not None and self.spec.piles[self.spec.index[first.src]].kind is (
+            PileKind.FOUNDATION
+        ):
+            return None
+        return safe.safe_move(self.spec, self.state)
 
     def autocollect(self) -> list[Event]:
         """Play every remaining card up to the foundations (only when the engine proves it
@@ -354,7 +372,7 @@ class Game:
             for n, text in enumerate(moves, 1):
                 follow = isinstance(text, str) and text.startswith(FOLLOW_UP)
                 m = parse_move(text[1:] if follow else text)
-                if follow and (n == 1 or m.is_stock or not m.dst or m.dst[0] != "f"):
+                if follow and (n == 1 or m != game._next_auto_move()):
                     raise SavedGameError(f"move {n} ({text[:20]}) cannot be an auto-move")
                 if not trusted:
                     game._push(m, core.play_checked(game.spec, game.state, m), follow=follow)
