@@ -375,3 +375,32 @@ def test_serve_runs_the_worker(db_url: str, tmp_path: Path) -> None:
             break
         assert time.monotonic() < deadline, f"processes left after the server stopped: {left}"
         time.sleep(0.5)
+
+
+@pytest.mark.parametrize("deal", [4242, None])
+def test_polling_a_202_costs_no_token(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch, deal: int | None
+) -> None:
+    """Issue 33: a newcomer polling ``202 deal_preparing`` paid a new-player and a new-game
+    token per poll, so the 21st poll answered 429. Only the request that queues the job
+    counts; the polls after it cost nothing, and the address's allowance is left whole."""
+    app = make_app(
+        pool_inline=False,
+        rate_new_player_per_hour=60,
+        rate_new_player_burst=3,
+        rate_new_game_per_minute=1,
+        rate_new_game_burst=3,
+        rate_address_factor=1,
+    )
+    _no_generator(monkeypatch)
+    body = {"game": "spine", "solvable": True, "deal": deal}
+    with TestClient(app) as c:
+        codes = [c.post("/api/games", json=body).status_code for _ in range(25)]
+    assert codes == [202] * 25
+    with TestClient(app) as newcomer:  # the same address: two tokens are left of three
+        codes = [newcomer.post("/api/games", json={"game": "spider"}).status_code]
+    with TestClient(app) as newcomer:
+        codes.append(newcomer.post("/api/games", json={"game": "spider"}).status_code)
+    with TestClient(app) as newcomer:
+        codes.append(newcomer.post("/api/games", json={"game": "spider"}).status_code)
+    assert codes == [201, 201, 429]

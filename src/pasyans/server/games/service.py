@@ -232,10 +232,17 @@ def create(
     deal: int | None,
     solvable: bool | None,
     difficulty: str | None = None,
+    *,
+    charge: Callable[[], None] = lambda: None,
 ) -> dict[str, Any]:
     """A new game. A solvable deal comes from the pool (:mod:`pasyans.server.pool.entries`): never
     made here, so the request stays fast; a number the pool does not have is queued and
-    the answer is ``202 deal_preparing`` with ``Retry-After``."""
+    the answer is ``202 deal_preparing`` with ``Retry-After``.
+
+    ``charge`` counts the request in the rate limits (raising 429): called before any
+    work, except on a poll of a deal already being prepared (the same request again
+    while its job is unfinished), which costs nothing (issue 33: the 21st poll of a
+    newcomer answered 429)."""
     values = resolve_options(game_id, options)
     kind = deal_kind(game_id, solvable)
     if kind == "solvable":
@@ -245,7 +252,15 @@ def create(
                 " choose a random deal.",
                 "solvable_unavailable",
             )
-        return _create_solvable(ctx, game_id, values, deal, difficulty or pool.DEFAULT_DIFFICULTY)
+        band = difficulty or pool.DEFAULT_DIFFICULTY
+        if deal is not None:
+            check_deal_number(deal)
+        if not pool.waiting(ctx.session, game_id, store.options_key(values), band, deal):
+            ctx.end_read()
+            charge()
+        return _create_solvable(ctx, game_id, values, deal, band)
+    ctx.end_read()
+    charge()
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     game = deals.new_game(game_id, number, values, kind)
     return _store_new(ctx, game, None)

@@ -27,15 +27,29 @@ def limits_of(request: Request) -> SharedLimits:
     return found
 
 
+class Charge:
+    """A new game's count in the shared counters, made when the route calls it: the
+    route first tells a poll of a ``202 deal_preparing`` (which costs nothing) from a
+    request that may cost work. Calling it twice counts once."""
 
-def _new_game(request: Request, player: PlayerDep, session: SessionDep) -> None:
+    def __init__(self, limits: SharedLimits, names: list[str], player: str, address: str):
+        self.limits, self.names, self.player, self.address = limits, names, player, address
+        self.done = False
+
+    def __call__(self) -> None:
+        if not self.done:
+            self.done = True
+            self.limits.check(self.names, self.player, self.address)
+
+
+def _new_game(request: Request, player: PlayerDep, session: SessionDep) -> Charge:
     limits = limits_of(request)
     address = client_address(request, limits.settings)
     is_new = "new_player" in limits.address and store.player_id(session, player) is None
     names = NEW_GAME.names(is_new)
     if session.in_transaction():
         session.rollback()
-    limits.check(names, player, address)
+    return Charge(limits, names, player, address)
 
 
 def _hint(request: Request, player: PlayerDep) -> None:
@@ -43,7 +57,9 @@ def _hint(request: Request, player: PlayerDep) -> None:
     limits.check(HINT.names(False), player, client_address(request, limits.settings))
 
 
-NewGameLimit = Annotated[None, Depends(_new_game)]
+NewGameLimit = Annotated[Charge, Depends(_new_game)]
+"""The new-game limit: the route calls it (:func:`pasyans.server.games.service.create`)
+once it knows the request is not a poll of a deal being prepared."""
 HintLimit = Annotated[None, Depends(_hint)]
 """The flood limit on hint and winnable requests; the search itself is counted in
 :mod:`pasyans.server.games.solving`, only when one runs."""

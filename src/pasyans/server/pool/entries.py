@@ -152,6 +152,26 @@ def lookup(
     )
 
 
+def waiting(
+    session: Session, game: str, options_key: str, difficulty: str, deal: int | None
+) -> bool:
+    """Whether a request for ``deal`` (None: any deal of the key) is a poll: its job is
+    queued or running, so the answer will again be ``202`` until it finishes (the key
+    has no entry to give while its only job for any deal is unfinished)."""
+    where = [
+        DealJob.game == game,
+        DealJob.options_key == options_key,
+        DealJob.difficulty == difficulty,
+        DealJob.generator == generator_version(),
+        DealJob.finished_at.is_(None),
+    ]
+    if deal is not None:
+        where.append(DealJob.deal == deal)
+    else:
+        where.append(DealJob.requested_by.startswith(POOL_REQUEST, autoescape=True))
+    return session.scalar(select(DealJob.id).where(*where).limit(1)) is not None
+
+
 JobState = Literal["queued", "pending", "failed", "busy", "too_many", "hourly"]
 
 HOUR = timedelta(hours=1)

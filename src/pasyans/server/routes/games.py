@@ -53,9 +53,11 @@ def answer(out: dict[str, Any], status_code: int = 200) -> Response:
 
 
 @router.post("/games", status_code=status.HTTP_201_CREATED, responses=E, response_model=GameOut)
-def create_game(body: GameCreateIn, ctx: ContextDep, _limit: NewGameLimit) -> Response:
+def create_game(body: GameCreateIn, ctx: ContextDep, limit: NewGameLimit) -> Response:
     """Start a game; it becomes the current game for its game id and options."""
-    out = service.create(ctx, body.game, body.options, body.deal, body.solvable, body.difficulty)
+    out = service.create(
+        ctx, body.game, body.options, body.deal, body.solvable, body.difficulty, charge=limit
+    )
     return answer(out, status.HTTP_201_CREATED)
 
 
