@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from pasyans import messages
 from pasyans.cards import ACE, KING, Card, double_deck, shuffled
+from pasyans.engine.collect import collect_up_down
 from pasyans.engine.moves import Move
 from pasyans.errors import DealNumberError, IllegalMoveError
 from pasyans.position import Event, State, Table
@@ -416,15 +417,21 @@ def foundation_moves(spec: GameSpec, state: State) -> list[Move]:
     ]
 
 
-def autocollect_moves(spec: GameSpec, state: State, budget: int = 5_000) -> list[Move] | None:
+def autocollect_moves(
+    spec: GameSpec, state: State, budget: int = 5_000, seconds: float = 0.05
+) -> list[Move] | None:
     """A proof that the rest can go up: foundation moves only, ending in a win; else None.
 
     Offered only when no card is hidden, so the proof never depends on secret cards.
     First a necessary condition in one pass (every card could go up if any copy of the
     card below it in its suit could: when even that fails, no proof exists). Then a depth
-    first search with memory; ``budget`` bounds the positions visited, forced ones
-    included (None when it runs out: the engine never guesses; a few milliseconds of CPU
-    at most per position's view). Where foundations build up in suit from any Ace, they
+    first search with memory (None when it runs out: the engine never guesses). Where
+    foundations go up and down fixed by suit (Nivernais), the search runs on pile lengths
+    (:mod:`pasyans.engine.collect`) and stops after ``seconds`` of the thread's CPU time (50 ms by
+    default; issue 33: a count of 5,000 positions took up to 357 ms there and missed
+    proofs a longer search found). Elsewhere ``budget`` bounds the positions visited,
+    forced ones included. The view asks once per position (:class:`Game` keeps the
+    answer). Where foundations build up in suit from any Ace, they
     are interchangeable: a position is the number of cards left in each pile, and a card
     whose lower neighbours (every copy) are all up already is played without trying
     anything else first (playing it can never spoil a win).
@@ -442,6 +449,13 @@ def autocollect_moves(spec: GameSpec, state: State, budget: int = 5_000) -> list
         return None
     alike = spec.foundations is Foundations.UP
     ids = [p.id for p in spec.piles]
+    if spec.foundations is Foundations.UP_DOWN:
+        found_steps = collect_up_down(
+            [state.piles[i] for i in others], [state.piles[f] for f in found], seconds
+        )
+        if found_steps is None:
+            return None
+        return [Move(ids[others[i]], ids[found[f]], 1) for i, f in found_steps]
     copies: dict[Card, int] = {}
     placed: dict[Card, int] = {}
     for i, pile in enumerate(state.piles):
