@@ -74,7 +74,7 @@ class Game:
         self.undos = 0
         self.hints = 0
         self._legal: tuple[State, list[Move]] | None = None
-        self._collect: tuple[State, list[Move] | None] | None = None
+        self._collect: tuple[State, bool] | None = None
 
     # --- reading -------------------------------------------------------------------------
 
@@ -127,13 +127,9 @@ class Game:
     def autocollect_available(self) -> bool:
         """Whether the engine proves that foundation moves alone finish the game (kept for
         the position: the view asks again for the same position)."""
-        return self._collect_moves() is not None
-
-    def _collect_moves(self) -> list[Move] | None:
-        """The proof, kept for the position: the search is bounded by CPU time, so the
-        action plays the very proof the view offered rather than searching again."""
         if self._collect is None or self._collect[0] is not self.state:
-            self._collect = (self.state, core.autocollect_moves(self.spec, self.state))
+            found = core.autocollect_moves(self.spec, self.state) is not None
+            self._collect = (self.state, found)
         return self._collect[1]
 
     def smart_moves(self, pile_id: str, index: int | None = None) -> list[Move]:
@@ -285,7 +281,7 @@ class Game:
     def autocollect(self) -> list[Event]:
         """Play every remaining card up to the foundations (only when the engine proves it
         possible); each card is one move."""
-        moves = self._collect_moves()
+        moves = core.autocollect_moves(self.spec, self.state)
         if moves is None:
             raise PasyansError("autocollect is not available here", "no_autocollect")
         events: list[Event] = []
