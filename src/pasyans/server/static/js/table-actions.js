@@ -116,7 +116,7 @@ export async function play(c, move, { cycle = null } = {}) {
   const res = await c.run(
     async (g) => {
       const out = await api.playMove(g.id, move.text ?? move, g.version, autoMoves());
-      await c.animationDone();
+      if (back) await c.animationDone(); // the move seen whole, unless input waits
       return out;
     },
     { undo: back },
@@ -144,7 +144,7 @@ export async function retarget(c, move) {
   const res = await c.run(
     async (g) => {
       const out = await api.retarget(g.id, move.text ?? move, g.version, autoMoves());
-      await c.animationDone();
+      if (back) await c.animationDone(); // the move seen whole, unless input waits
       return out;
     },
     { undo: back },

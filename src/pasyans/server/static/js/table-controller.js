@@ -74,7 +74,7 @@ export class TableController {
       click: (info, e) => this.input(() => pointer.click(this, info, e)),
       dblclick: (info) => this.input(() => pointer.dblclick(this, info)),
       drop: (drag) => this.input(() => pointer.drop(this, drag)),
-      settle: () => this.renderer.settle(),
+      settle: () => this.settle(),
     });
     this.onKey = (e) => keys.key(this, e);
     this.onResize = () => view.draw(this, { instant: true });
@@ -150,7 +150,7 @@ export class TableController {
       while (this.queue.length) {
         const { fn, resolve } = this.queue.shift();
         // Cards still gliding snap to their places: the input acts on the settled table.
-        this.renderer.settle();
+        this.settle();
         let out = null;
         const before = this.mark();
         try {
@@ -225,9 +225,16 @@ export class TableController {
     return !!(g && (g.view.flags.won || (g.status && g.status !== "playing")));
   }
 
+  /** Every running animation ends at once (cards snap to their places). */
+  settle() {
+    this.renderer.settle();
+    this.animationEnd = 0;
+  }
+
   /** Resolves once the running animation has ended (a move shown before its answer is
    * seen whole before the answer's follow-ups start). */
   animationDone() {
+    if (this.queue.length) return Promise.resolve(); // the player is ahead: no waiting
     const left = this.animationEnd - performance.now();
     return left > 0 ? new Promise((resolve) => setTimeout(resolve, left)) : Promise.resolve();
   }
@@ -237,6 +244,6 @@ export class TableController {
  * caller already asked for it (app.js asks while this module loads). */
 export async function showTable(main, entry, params, current = null) {
   const c = new TableController(main, entry, params);
-  await c.input(() => actions.load(c, current));
+  await actions.load(c, current); // before any input: no input acts without a game
   return c;
 }

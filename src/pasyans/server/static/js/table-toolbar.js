@@ -57,7 +57,7 @@ export function buildToolbar(c) {
     // On a phone the top line is narrow: the button shows an arrow, its name stays the label.
     h("button.btn", { type: "submit", "aria-label": t("btn.goto") }, h("span.lbl", {}, touch ? "→" : t("btn.goto"))),
   );
-  const actions = h(
+  const buttons = h(
     "div.actions",
     {},
     b("new", () => c.act("newGame")),
@@ -70,7 +70,7 @@ export function buildToolbar(c) {
     `div.toolbar${touch ? ".touch" : ""}`,
     { role: "toolbar", "aria-label": title(c.entry) },
     h("a.game-title", { href: `/rules/${c.entry.id}`, title: t("btn.rules") }, title(c.entry)),
-    actions,
+    buttons,
     dealForm,
     h(
       "div.stats",

@@ -153,8 +153,8 @@ export function checkEnd(c, animating) {
     const actions = endActions(c);
     if (v.flags.won) {
       announce(t("won.title"));
-      const [bests] = await Promise.all([bests(c), celebrate(c)]);
-      if (still()) showWon(v, c.timer.elapsed(), actions, bests);
+      const [best] = await Promise.all([bests(c), celebrate(c)]);
+      if (still()) showWon(v, c.timer.elapsed(), actions, best);
     } else {
       const dialog = showStuck(actions);
       dialog.addEventListener("close", () => {
