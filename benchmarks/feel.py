@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from page import CHROMIUM, serve  # noqa: E402
+from page import CHROMIUM, serve
 
 DEVICES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"},
@@ -81,7 +81,8 @@ WATCH = """(code) => {
 }"""
 
 ANSWER = """() => {
-  const e = performance.getEntriesByType("resource").filter((r) => /\\/(moves|retarget)$/.test(r.name));
+  const e = performance.getEntriesByType("resource")
+    .filter((r) => /\\/(moves|retarget)$/.test(r.name));
   return e.length ? e[e.length - 1].responseEnd : null;
 }"""
 
@@ -119,9 +120,16 @@ def tap_once(browser: Any, url: str, device: str, latency: int) -> Tap:
         cdp.send("Network.enable")
         cdp.send(
             "Network.emulateNetworkConditions",
-            {"offline": False, "latency": latency, "downloadThroughput": -1, "uploadThroughput": -1},
+            {
+                "offline": False,
+                "latency": latency,
+                "downloadThroughput": -1,
+                "uploadThroughput": -1,
+            },
         )
-        el = page.locator(f'.pile[data-pile="{pick["pile"]}"] > .card[data-index="{pick["index"]}"]')
+        el = page.locator(
+            f'.pile[data-pile="{pick["pile"]}"] > .card[data-index="{pick["index"]}"]'
+        )
         box = el.bounding_box()
         assert box
         x, y = box["x"] + box["width"] / 2, box["y"] + min(8, box["height"] / 4)
@@ -175,7 +183,9 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    opts = args.options if args.options is not None else ("suits=1" if args.game == "spider" else "")
+    opts = (
+        args.options if args.options is not None else ("suits=1" if args.game == "spider" else "")
+    )
     options = f"{opts}&" if opts else ""
     path = f"/play/{args.game}?{options}deal={args.deal}&kind=random"
     devices = list(DEVICES) if args.device == "both" else [args.device]
@@ -200,7 +210,8 @@ def main() -> None:
         browser.close()
     print(f"table {path}, {args.runs} taps each, medians in ms (held: from the press;")
     print("moves, at rest, answer: from the release)")
-    print(f"{'tree':7} {'device':8} {'latency':>7} {'held':>6} {'moves':>6} {'at rest':>8} {'answer':>7}")
+    head = ("tree", "device", "latency", "held", "moves", "at rest", "answer")
+    print("{:7} {:8} {:>7} {:>6} {:>6} {:>8} {:>7}".format(*head))
     for (name, device, latency), ts in taps.items():
         print(
             f"{name:7} {device:8} {latency:7d} {med([t.held for t in ts]):6.0f} "

@@ -173,9 +173,15 @@ def misdrop_position(game_id: str) -> tuple[int, dict[str, Move | str]]:
     for deal in range(1, 2000):
         g = new_game(game_id, deal, None, "random")
         spec, s = g.spec, g.state
-        columns = [p.id for p in spec.piles if p.kind is PileKind.COLUMN and s.piles[spec.index[p.id]]]
+        columns = [
+            p.id for p in spec.piles if p.kind is PileKind.COLUMN and s.piles[spec.index[p.id]]
+        ]
         smart = {c: core.smart_moves(spec, s, c) for c in columns}
-        stuck = [c for c in columns if not smart[c] and s.down[spec.index[c]] < len(s.piles[spec.index[c]])]
+        stuck = [
+            c
+            for c in columns
+            if not smart[c] and s.down[spec.index[c]] < len(s.piles[spec.index[c]])
+        ]
         for c1 in columns:
             if not smart[c1] or smart[c1][0].cards != 1:
                 continue
@@ -190,7 +196,14 @@ def misdrop_position(game_id: str) -> tuple[int, dict[str, Move | str]]:
                     continue
                 busy = {first.src, first.dst, m.src, m.dst}
                 free = [c for c in stuck if c not in busy]
-                nowhere = [c for c in columns if c not in busy and all(x.dst != c for x in smart[m.src])]
+                nowhere = [
+                    c for c in columns if c not in busy and all(x.dst != c for x in smart[m.src])
+                ]
                 if free and nowhere:
-                    return deal, {"stuck": free[0], "first": first, "second": m, "nowhere": nowhere[-1]}
+                    return deal, {
+                        "stuck": free[0],
+                        "first": first,
+                        "second": m,
+                        "nowhere": nowhere[-1],
+                    }
     raise AssertionError(f"no {game_id} deal with the three cards a misdrop test needs")

@@ -10,6 +10,7 @@ server answered)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,18 +19,14 @@ import pytest
 from e2e_helpers import (
     GAMES,
     NO_AUTO_MOVES,
-    card,
     device_context,
     dom_piles,
-    drag,
     drained,
-    drop_spot,
     open_table,
     settle,
-    touch_drag,
     version,
 )
-from e2e_positions import misdrop_position
+from e2e_positions import cycle_card, misdrop_position
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from pasyans.engine.moves import Move
@@ -73,11 +70,45 @@ def device_page(browser: Browser, base_url: str, request: pytest.FixtureRequest)
     assert not errors, errors
 
 
-def pull(page: Page, device: str, source: Locator, target: Locator) -> None:
+POINTS = """([a, b]) => {
+  const spot = (sel, top) => {
+    const els = document.querySelectorAll(sel);
+    const el = els[els.length - 1];
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.x + r.width / 2, top ? r.y + Math.min(8, r.height / 4) : r.y + r.height / 2];
+  };
+  const pile = (id) => `.pile[data-pile="${id}"]`;
+  const to = spot(`${pile(b)} > .card`, false) || spot(`${pile(b)} > .pile-base`, false);
+  return [spot(`${pile(a)} > .card`, true), to];
+}"""
+
+
+def pull(page: Page, device: str, source: str, target: str) -> None:
+    """Drag the top card of pile ``source`` onto pile ``target`` (its top card, or its
+    outline when empty), both found in one look at the page (a drawing may replace the
+    elements at any time while a request is out)."""
+    a, b = page.evaluate(POINTS, [source, target])
+    assert a and b
+    (x0, y0), (x1, y1) = a, b
     if device == "touch":
-        touch_drag(page, source, target)
+        cdp = page.context.new_cdp_session(page)
+
+        def touch(kind: str, x: float, y: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", x0, y0)
+        for i in range(1, 11):
+            touch("touchMove", x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
+        touch("touchEnd", x1, y1)
+        cdp.detach()
     else:
-        drag(page, source, target)
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x0 + 3, y0 + 3, steps=2)
+        page.mouse.move(x1, y1, steps=12)
+        page.mouse.up()
 
 
 def tap(page: Page, device: str, target: Locator) -> None:
@@ -111,7 +142,8 @@ def test_drags_are_never_misapplied_nor_lost(
     v = version(page)
 
     # 1. The card with no move, dropped on a card that has one: nothing is played.
-    pull(page, device, top(page, stuck), top(page, first.src))
+    settle(page)
+    pull(page, device, stuck, first.src)
     drained(page)
     expect(page.locator("#message")).to_have_text(NO_MOVE)
     settle(page)
@@ -119,7 +151,7 @@ def test_drags_are_never_misapplied_nor_lost(
     assert dom_piles(page) == start
 
     # 2. A legal card let go on a column it cannot go to: back, with the reason.
-    pull(page, device, top(page, second.src), drop_spot(page, nowhere))
+    pull(page, device, second.src, nowhere)
     drained(page)
     expect(page.locator("#message")).to_contain_text("cannot go")
     settle(page)
@@ -127,7 +159,7 @@ def test_drags_are_never_misapplied_nor_lost(
 
     # 3. A tap, and a drag made while its move is on its way: both played, in order.
     tap(page, device, top(page, first.src))
-    pull(page, device, top(page, second.src), drop_spot(page, second.dst or ""))
+    pull(page, device, second.src, second.dst or "")
     drained(page)
     assert replayed(page) == [first.to_str(), second.to_str()]
     assert version(page) == v + 2
@@ -236,3 +268,60 @@ def test_quick_taps_stay_in_order_at_400ms(page: Page) -> None:
     moves = replayed(page)
     assert moves[0] == first.to_str() and len(moves) == 2
     assert Move.parse(moves[1]).src == second.src
+
+
+# --- the page computes no rule: it reads the view's smart order and stock badge ----------
+
+
+def rewrite_views(page: Page, change: Any) -> None:
+    """Every game the page GETs (its current game, a game by id) passes through
+    ``change(view)`` first: what the page then does can only come from the view."""
+
+    def handle(route: Any) -> None:
+        res = route.fetch()
+        data = res.json()
+        if isinstance(data, dict) and isinstance(data.get("view"), dict):
+            change(data["view"])
+        route.fulfill(response=res, json=data)
+
+    page.route(re.compile(r"/api/current\?"), handle)
+
+
+def test_a_click_plays_what_the_views_smart_order_says(page: Page) -> None:
+    """The page has no smart-move order of its own: with the view's order for a card
+    reversed, a click plays the destination the server listed last."""
+    deal, pid, (first, second) = cycle_card("spine")
+    open_table(page, "spine", deal=deal)
+    key = f"{pid}:{len(dom_piles(page)[pid]) - 1}"
+    last: list[str] = []
+
+    def reverse(view: dict[str, Any]) -> None:
+        order = view["smart"][key]
+        assert [view["moves"][k]["json"]["to"] for k in order][:2] == [first, second]
+        view["smart"][key] = order[::-1]
+        last.append(view["moves"][order[-1]]["json"]["to"])
+
+    rewrite_views(page, reverse)
+    page.reload()
+    drained(page)
+    settle(page)
+    top(page, pid).click(position={"x": 10, "y": 8})
+    drained(page)
+    moves = replayed(page)
+    # The server's last choice, not its first: the page follows the view's order.
+    assert last and moves == [Move(pid, last[-1]).to_str()] and last[-1] != first
+
+
+def test_the_stock_shows_the_views_badge(page: Page) -> None:
+    """The page counts no deals itself: the stock's badge is the view's."""
+    open_table(page, "spider", deal=5)
+    expect(page.locator(".stock-badge")).to_have_attribute("data-t", "Deals left: 5")
+
+    def seven(view: dict[str, Any]) -> None:
+        assert view["stock"]["badge"] == {"unit": "deals", "n": 5}
+        view["stock"]["badge"] = {"unit": "deals", "n": 7}
+
+    rewrite_views(page, seven)
+    page.reload()
+    drained(page)
+    expect(page.locator(".stock-badge")).to_have_attribute("data-t", "Deals left: 7")

@@ -36,7 +36,7 @@ export class TableInput {
     this.r = renderer;
     this.h = handlers;
     this.press = null; // the press in progress
-    this.last = null; // the last press, kept until its click: {x, y, moved}
+    this.presses = new Map(); // pointerId -> the last press of that pointer {x, y, moved}
     const root = renderer.root;
     root.addEventListener("pointerdown", (e) => this.down(e));
     root.addEventListener("click", (e) => this.click(e), true);
@@ -58,7 +58,11 @@ export class TableInput {
 
   down(e) {
     if (e.button !== 0 || this.press) return;
-    this.last = { x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
+    // Kept by pointer until its click: a tap's click may come after the next finger's
+    // press has begun (touch), and must be judged by its own press.
+    this.presses.delete(e.pointerId);
+    this.presses.set(e.pointerId, { x: e.clientX, y: e.clientY, moved: false });
+    while (this.presses.size > 8) this.presses.delete(this.presses.keys().next().value);
     window.addEventListener("pointermove", this.onMove);
     window.addEventListener("pointerup", this.onUp);
     window.addEventListener("pointercancel", this.onCancel);
@@ -76,8 +80,8 @@ export class TableInput {
   }
 
   move(e) {
-    const l = this.last;
-    if (l && e.pointerId === l.id && Math.hypot(e.clientX - l.x, e.clientY - l.y) >= THRESHOLD) l.moved = true;
+    const l = this.presses.get(e.pointerId);
+    if (l && Math.hypot(e.clientX - l.x, e.clientY - l.y) >= THRESHOLD) l.moved = true;
     const p = this.press;
     if (!p || e.pointerId !== p.id) return;
     const dx = e.clientX - p.x0;
@@ -133,12 +137,27 @@ export class TableInput {
 
   async up(e) {
     const p = this.press;
-    if (this.last && e.pointerId === this.last.id) this.detach();
-    if (!p || e.pointerId !== p.id) return;
+    if (!p || e.pointerId !== p.id) {
+      if (!this.press) this.detach();
+      return;
+    }
+    this.detach();
     this.press = null;
     const unit = this.unit(p);
     for (const q of unit) q.el.classList.remove("held");
-    if (!p.dragging) return; // a tap: the click that follows plays it
+    if (!p.dragging) {
+      // A finger's tap acts on its release: the browser's click may come late, after the
+      // next finger's press has begun. The click that follows is then not taken again.
+      if (e.pointerType !== "mouse") {
+        const l = this.presses.get(e.pointerId);
+        if (l) l.tapped = true;
+        const now = performance.now();
+        const again = this.lastTap && now - this.lastTap.t < 400 && Math.hypot(e.clientX - this.lastTap.x, e.clientY - this.lastTap.y) < 24;
+        this.lastTap = { t: now, x: e.clientX, y: e.clientY, n: again ? this.lastTap.n + 1 : 1 };
+        this.h.click({ pile: p.pile, index: p.index, faceUp: p.faceUp, code: p.code, card: p.card }, { type: "tap", detail: this.lastTap.n });
+      }
+      return; // a mouse click: the click that follows plays it
+    }
     const target = this.targetAt({ clientX: e.clientX, clientY: e.clientY }, p);
     this.r.clearMarks("target");
     this.r.clearMarks("over");
@@ -177,7 +196,8 @@ export class TableInput {
 
   cancel(e) {
     const p = this.press;
-    if (this.last && e && e.pointerId === this.last.id) this.last.moved = true;
+    const l = e && this.presses.get(e.pointerId);
+    if (l) l.moved = true;
     this.detach();
     this.press = null;
     if (!p) return;
@@ -198,9 +218,10 @@ export class TableInput {
 
   click(e) {
     // The click after a press that moved (a drag, on any card) is not a tap.
-    const l = this.last;
-    this.last = null;
-    if (e.isTrusted && e.detail > 0 && l && l.moved) {
+    const id = typeof e.pointerId === "number" && e.pointerId >= 0 ? e.pointerId : null;
+    const l = id === null ? [...this.presses.values()].pop() : this.presses.get(id);
+    if (id !== null) this.presses.delete(id);
+    if (e.isTrusted && e.detail > 0 && l && (l.moved || l.tapped)) {
       e.stopPropagation();
       return;
     }
