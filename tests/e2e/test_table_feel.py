@@ -145,9 +145,9 @@ def test_drags_are_never_misapplied_nor_lost(
     settle(page)
     pull(page, device, stuck, first.src)
     drained(page)
+    assert version(page) == v and replayed(page) == []
     expect(page.locator("#message")).to_have_text(NO_MOVE)
     settle(page)
-    assert version(page) == v and replayed(page) == []
     assert dom_piles(page) == start
 
     # 2. A legal card let go on a column it cannot go to: back, with the reason.
@@ -163,6 +163,44 @@ def test_drags_are_never_misapplied_nor_lost(
     drained(page)
     assert replayed(page) == [first.to_str(), second.to_str()]
     assert version(page) == v + 2
+
+
+def test_defect_1_a_drag_from_a_card_with_no_move_plays_nothing(page: Page) -> None:
+    """Issue 28, defect 1 (desktop): a card with no move, dragged and let go on a card
+    that has one, played that card's smart move (Spider's t1>t2 three times of three).
+    Now nothing is played, the card goes back and shakes, and the page says why."""
+    deal, pos = misdrop_position("spider")
+    stuck, first = pos["stuck"], pos["first"]
+    assert isinstance(stuck, str) and isinstance(first, Move)
+    open_table(page, "spider", deal=deal)
+    start = dom_piles(page)
+    for _ in range(3):
+        pull(page, "mouse", stuck, first.src)
+        drained(page)
+        assert replayed(page) == []
+    expect(page.locator("#message")).to_have_text(NO_MOVE)
+    expect(top(page, stuck)).to_have_class(re.compile(r"\bshake\b"))
+    settle(page)
+    assert dom_piles(page) == start
+
+
+@pytest.mark.parametrize("device", ["mouse", "touch"])
+def test_defect_2_a_drag_while_a_move_is_on_its_way_is_played(
+    device_page: Page, device: str
+) -> None:
+    """Issue 28, defect 2: at 150 ms latency, 0 of 4 drags made while a move was on its
+    way worked. Now the drag waits its turn and is played after the move."""
+    page = device_page
+    deal, pos = misdrop_position("spider")
+    first, second = pos["first"], pos["second"]
+    assert isinstance(first, Move) and isinstance(second, Move) and second.dst
+    open_table(page, "spider", deal=deal)
+    slow(page, 150)
+    tap(page, device, top(page, first.src))
+    expect(page.locator("section.table")).to_have_attribute("data-busy", "true")
+    pull(page, device, second.src, second.dst)
+    drained(page)
+    assert replayed(page) == [first.to_str(), second.to_str()]
 
 
 WATCH = """([pile, code]) => { window.__seen = new Promise((resolve) => {
