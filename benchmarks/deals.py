@@ -16,8 +16,8 @@ For each game and option set offering solvable deals (``pasyans.deals.kinds_for`
    ``--before``, a column for generator version 1 too (``make_solvable(...,
    generator=1)``, the layouts dealt before this issue), so the table is before/after.
 2. **Difficulty spread** (the first ``--ranked`` numbers): per band, the mean measure and
-   the randomised simple player's win share (``pasyans.solver.difficulty``).
-3. **Time to a deal**: p50 and p95 of :func:`pasyans.solver.generate.bands` per number
+   the randomised simple player's win share (``pasyans.solvable.difficulty``).
+3. **Time to a deal**: p50 and p95 of :func:`pasyans.solvable.generate.bands` per number
    (all three bands come from one ranking, so this is the time of any one of them), in
    wall-clock and in CPU seconds (the fairer figure on a shared machine).
 
@@ -45,10 +45,10 @@ from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver import generate
-from pasyans.solver.difficulty import PLAYOUTS, Playouts, simple_player_wins
-from pasyans.solver.difficulty import measure as _measure
-from pasyans.solver.generate import (
+from pasyans.solvable import generate
+from pasyans.solvable.difficulty import PLAYOUTS, Playouts, simple_player_wins
+from pasyans.solvable.difficulty import measure as _measure
+from pasyans.solvable.generate import (
     GENERATOR_VERSION,
     GenerationError,
     bands,
@@ -296,7 +296,7 @@ def swaps(options: dict[str, str], deals: range) -> None:
     the deal's own shuffle, and how many of the 104 places end with another card."""
     from pasyans.cards import shuffled
     from pasyans.engine.core import deck_for
-    from pasyans.solver.nearby import nearest_winnable
+    from pasyans.solvable.nearby import nearest_winnable
 
     spec = get_game("spine", options)
     counts: list[float] = []

@@ -1,7 +1,7 @@
 """The hint follower: how often a player who always plays the hint wins (no undo).
 
 For one game and option set, deals in a range are played by following every hint
-(:mod:`pasyans.solver.follow`) under a node budget per hint, so every figure is
+(:mod:`pasyans.hints.follow`) under a node budget per hint, so every figure is
 reproducible. Prints, per method, the win count with a Wilson 95% interval, the mean time
 per hint (wall and CPU), and how the plays ended; with ``--full-nodes`` also the
 full-information win rate of the same deals (the solver, seeing every card: the upper
@@ -40,12 +40,12 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from pasyans.cli.sweep import wilson
 from pasyans.engine.core import initial_state
+from pasyans.hints.follow import Play, follow
+from pasyans.hints.suggest import Budget
 from pasyans.rules import get_game
-from pasyans.solver.follow import Play, follow
-from pasyans.solver.hints import Budget
 from pasyans.solver.search import solve
-from pasyans.solver.sweep import wilson
 
 FIELDS = [
     "game", "method", "deal", "won", "moves", "hints", "seconds", "cpu", "slowest",

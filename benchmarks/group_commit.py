@@ -5,7 +5,7 @@ Each of ``--writers`` threads loops: take the web process's write path
 commit), then pause a random 0-``--pause`` ms. The time of a write runs from asking for
 the lock to the acknowledgement (with group commit: after the shared fsync of the log).
 ``FULL`` is SQLite's fsync inside each commit, locks held; ``group`` is
-:mod:`pasyans.server.groupsync`. The two alternate in ``--rounds`` rounds of
+:mod:`pasyans.server.storage.groupsync`. The two alternate in ``--rounds`` rounds of
 ``--seconds`` each, on the same disk (a scratch database next to ``--dir``)::
 
     uv run python benchmarks/group_commit.py
@@ -28,10 +28,10 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from pasyans.server.cache import GameCache
-from pasyans.server.db import WRITE, log_flusher, make_engine, make_sessionmaker
-from pasyans.server.service import Context, writing
+from pasyans.server.games.cache import GameCache
+from pasyans.server.games.service import Context, writing
 from pasyans.server.settings import Settings
+from pasyans.server.storage.db import WRITE, log_flusher, make_engine, make_sessionmaker
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -6,7 +6,7 @@ and eight scores")::
 
 "before" is the three scores of 2026-12-01 with no cap (``best_first`` with
 ``cap=None`` is that search, position for position); "after" is the product's
-:data:`~pasyans.solver.nivernais.WEIGHTS` and :data:`~pasyans.solver.nivernais.CAP`.
+:data:`~pasyans.domains.nivernais.WEIGHTS` and :data:`~pasyans.domains.nivernais.CAP`.
 Prints one line per deal (verdict, nodes, CPU seconds of each) and the totals.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from pasyans.domains import nivernais as nv
 from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
-from pasyans.solver import nivernais as nv
 
 BEFORE: tuple[tuple[tuple[int, int, int, int], ...], int | None] = (
     ((4, 2, 3, 1), (4, 2, 3, 0), (4, 2, 3, 2)),

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from load import PASYANS, percentile, serve, throwaway_postgres
 
-from pasyans.server import pool
+from pasyans.server.pool import entries as pool
 
 
 async def client(
@@ -72,9 +72,9 @@ def cpu_per_request(n: int) -> None:
     from pasyans.engine import initial_state
     from pasyans.rules import get_game
     from pasyans.rules.registry import resolve_options
-    from pasyans.server import store
     from pasyans.server.app import create_app
     from pasyans.server.settings import Settings
+    from pasyans.server.storage import store
 
     tmp = Path(tempfile.mkdtemp(prefix="pasyans-pool-cpu-"))
     app = create_app(

@@ -29,14 +29,14 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from pasyans.cli.sweep import Task, decide
+from pasyans.domains import spider
+from pasyans.domains.packed import PackedDomain
 from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
-from pasyans.solver import spider
-from pasyans.solver.generate import solvable_spine
-from pasyans.solver.packed import PackedDomain
+from pasyans.solvable.generate import solvable_spine
 from pasyans.solver.search import Domain, EngineDomain, Result, SpiderDomain, search, solve
-from pasyans.solver.sweep import Task, decide
 
 
 def pct(values: list[float], q: float) -> float:
@@ -112,7 +112,7 @@ def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
 def engine_rate_part(deals: int, nodes: int) -> None:
     """Positions expanded per CPU second by the same search (the same positions in the
     same order) through the engine's ``legal_moves``/``apply`` and through the compiled
-    core's packed rules (``solver/packed.py``), deals 1…N, one after the other. Backbone
+    core's packed rules (``domains/packed.py``), deals 1…N, one after the other. Backbone
     classic twice: its dead-spine test run on every position unpacked (as before) and
     cached on what it reads (``engine_lock``). Nivernais has no compiled domain: the
     engine's rate only. ``loop in Python`` is the packed rules with the search's loop in

@@ -27,11 +27,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import insert
 
 from pasyans.deals import new_game
-from pasyans.server import replay, stats
 from pasyans.server.app import create_app
-from pasyans.server.models import GameRow
+from pasyans.server.games import replay
 from pasyans.server.settings import Settings
-from pasyans.server.store import ensure_player, hash_token, options_key
+from pasyans.server.stats import records as stats
+from pasyans.server.storage.models import GameRow
+from pasyans.server.storage.store import ensure_player, hash_token, options_key
 
 TOKEN = "b" * 43
 

@@ -75,7 +75,7 @@ typedef struct {
     {"engine_key", engine_key, METH_VARARGS, "The canonical key of a packed position."}, \
     {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."}, \
     {"engine_lock", engine_lock, METH_VARARGS, "The spine piles, tailbone and foundation tops that the dead-spine test reads."}, \
-    {"engine_dead", engine_dead, METH_VARARGS, "Backbone classic's dead-spine test (solver/spinelock.py), compiled."}, \
+    {"engine_dead", engine_dead, METH_VARARGS, "Backbone classic's dead-spine test (domains/spinelock.py), compiled."}, \
     {"engine_hash", engine_hash, METH_VARARGS, "The restarting search's 128-bit hash of a packed position, from scratch."}, \
     {"engine_child_hashes", engine_child_hashes, METH_VARARGS, "The hash of each legal move's child, updated from the position's as the search does."}, \
     {"engine_restarts", engine_restarts, METH_VARARGS, "The restarting depth-first search (search._restarting) on a packed position."}, \

@@ -1,15 +1,15 @@
 /* Foundation games (Spine, Backbone, Backbone classic) as a packed search domain, in C.
  *
  * This mirrors the engine's legal_moves/apply (src/pasyans/engine/core.py) and the
- * search helpers of src/pasyans/solver/knowledge.py (safe foundation moves, duplicate
- * moves, move order, canonical key) for the games solver/packed.py accepts. The Python
+ * search helpers of src/pasyans/domains/knowledge.py (safe foundation moves, duplicate
+ * moves, move order, canonical key) for the games domains/packed.py accepts. The Python
  * code is the reference; tests/solver/test_packed.py compares the two along random
  * playouts.
  *
  * A position is a byte string: the redeals made, every pile's length, every pile's
  * face-down count, then the piles' cards one after the other (bottom to top). Its layout,
  * the kind and rule numbers and the move codes are declared in csrc/abi.toml and
- * generated into _core_abi.h (and solver/_core_abi.py for Python).
+ * generated into _core_abi.h (and domains/_core_abi.py for Python).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -447,7 +447,7 @@ static int fp_lock(const FSpec *s, const FPos *p, uint8_t *buf)
     return o;
 }
 
-/* --- Backbone classic's dead-spine test (solver/spinelock.py, compiled) --------------------
+/* --- Backbone classic's dead-spine test (domains/spinelock.py, compiled) --------------------
  *
  * spinelock._dead step for step, on the spine piles, the tailbone and the foundations' top
  * cards; spinelock.py is the reference and tests/solver/test_packed.py compares the two on
@@ -1182,7 +1182,7 @@ PyObject *engine_won(PyObject *self, PyObject *args)
 }
 
 /* engine_lock(spec, pos) -> bytes: what Backbone classic's dead-spine test reads
- * (solver/spinelock.py): the spine piles in pile order, the tailbone, and the foundations'
+ * (domains/spinelock.py): the spine piles in pile order, the tailbone, and the foundations'
  * top cards sorted (255: empty), with 255 between the piles. Positions with the same
  * bytes get the same answer, so the search caches it on them. */
 PyObject *engine_lock(PyObject *self, PyObject *args)
@@ -1837,5 +1837,5 @@ PyObject *engine_restarts(PyObject *self, PyObject *args) { return restarts(args
 
 /* engine_reach(...) with engine_restarts' arguments -> (result, used, best): the same
  * search, and the most cards on the foundations of any position it expanded (all of them
- * when won): how far it got (solver/playout.py). */
+ * when won): how far it got (hints/playout.py). */
 PyObject *engine_reach(PyObject *self, PyObject *args) { return restarts(args, 1); }

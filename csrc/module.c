@@ -1,4 +1,4 @@
-/* pasyans.solver._core: the compiled search core (Python bindings).
+/* pasyans.domains._core: the compiled search core (Python bindings).
  *
  * Positions cross the boundary as the Python domain's tuples, so the two can be compared
  * move for move; the search itself runs in C without the GIL.

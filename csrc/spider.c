@@ -1,6 +1,6 @@
 /* Spider's packed rules and its staged best-first search, in C.
  *
- * This mirrors src/pasyans/solver/spider.py move for move: the same move generator (in
+ * This mirrors src/pasyans/domains/spider.py move for move: the same move generator (in
  * the same order), the same apply with its automatic follow-ups, the same distance, the
  * same search order. The Python module is the reference; tests/solver/test_core.py
  * checks the two against each other along random playouts and on whole searches.
@@ -504,7 +504,7 @@ static void path_to(const Search *s, uint32_t e, Step last, SearchResult *r)
 /* The attempts' sizes: (positions expanded per stage, positions kept per deal), growing
  * without end. Up to (16000, 16) each attempt has four times the positions and twice the
  * kept ones of the last; from there on twice the positions and sqrt(2) times the kept
- * ones (floored; solver/spider.py's attempt() is the reference). */
+ * ones (floored; domains/spider.py's attempt() is the reference). */
 
 uint64_t sp_per_stage(uint32_t k)
 {

@@ -15,7 +15,7 @@ import pytest
 
 import pasyans
 
-SKIP = ("pasyans.server.migrations",)
+SKIP = ("pasyans.server.storage.migrations",)
 MODULES = sorted(
     m.name
     for m in pkgutil.walk_packages(pasyans.__path__, "pasyans.")

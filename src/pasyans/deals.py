@@ -3,7 +3,7 @@
 ``random``: the project's stable shuffle of the deck (:func:`pasyans.engine.initial_state`).
 ``solvable``: a layout proven winnable and not trivial, made from the deal number and a
 difficulty (``easy``, ``medium``, ``hard``) by :func:`make_solvable`
-(:mod:`pasyans.solver.generate`). Servers and the CLI create and load games through here,
+(:mod:`pasyans.solvable.generate`). Servers and the CLI create and load games through here,
 so both kinds rebuild the same. A saved solvable game keeps its layout
 (:func:`saved_start`), its difficulty and the generator version that made it, so it
 replays whatever generator later makes the deals.
@@ -21,7 +21,7 @@ from pasyans.errors import OptionError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver.generate import (
+from pasyans.solvable.generate import (
     DEFAULT_DIFFICULTY,
     DIFFICULTIES,
     GENERATOR_VERSION,

@@ -136,7 +136,8 @@ def pool_collectable(session: Any, deal: int, difficulty: str = "medium") -> Non
     """Put :func:`collectable_spine` in the deal pool as default Spine's solvable ``deal``
     (tests: a game won by one autocollect). The caller commits."""
     from pasyans import deals
-    from pasyans.server import pool, store
+    from pasyans.server.pool import entries as pool
+    from pasyans.server.storage import store
 
     made = deals.SolvableDeal(collectable_spine(), difficulty, 0.0, deals.GENERATOR_VERSION)
     key = store.options_key({"empty": "kings", "runs": "single", "spine": "56"})

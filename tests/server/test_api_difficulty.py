@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from pasyans import deals
 from pasyans.cards import card_code
 from pasyans.rules import get_game
-from pasyans.server.models import GameRow
+from pasyans.server.storage.models import GameRow
 
 
 def test_the_catalog_lists_the_difficulties(client: TestClient) -> None:

@@ -10,8 +10,8 @@ from server_helpers import move, new_game, post, state
 
 from pasyans.deals import new_game as engine_game
 from pasyans.engine import core
-from pasyans.server import replay
-from pasyans.server.cache import GameCache
+from pasyans.server.games import replay
+from pasyans.server.games.cache import GameCache
 
 
 def test_create_spider_shows_only_the_ten_top_cards(client: TestClient) -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from pasyans.server import checkpoint
 from pasyans.server.app import create_app
 from pasyans.server.settings import Settings
+from pasyans.server.storage import checkpoint
 
 
 def test_checkpoints_leave_the_requests(tmp_path: Path) -> None:

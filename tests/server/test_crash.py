@@ -31,8 +31,8 @@ from sqlalchemy.pool import NullPool
 
 from pasyans import deals
 from pasyans.devtools import free_port
-from pasyans.server import store
-from pasyans.server.models import GameRow
+from pasyans.server.storage import store
+from pasyans.server.storage.models import GameRow
 
 PASYANS = Path(sys.executable).parent / "pasyans"
 PLAYERS = 8

@@ -1,4 +1,4 @@
-"""Group commit on SQLite (server/groupsync.py): an acknowledged write is on the disk, the
+"""Group commit on SQLite (server/storage/groupsync.py): an acknowledged write is on the disk, the
 fsync of the log is shared by the writes made while the previous one ran, and no lock is
 held across it (docs/performance.md, "Group commit")."""
 
@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 from server_helpers import move, new_game
 from sqlalchemy import text
 
-from pasyans.server import groupsync
 from pasyans.server.app import create_app
-from pasyans.server.db import log_flusher, make_engine
 from pasyans.server.settings import Settings
+from pasyans.server.storage import groupsync
+from pasyans.server.storage.db import log_flusher, make_engine
 
 
 def sqlite_app(tmp_path: Path, **changes: object) -> FastAPI:

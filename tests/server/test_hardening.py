@@ -17,9 +17,10 @@ from sqlalchemy import create_engine, event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
-from pasyans.server import stats, store
-from pasyans.server.models import GameRow, PlayerStats
 from pasyans.server.security import EscapeControl, escape_control
+from pasyans.server.stats import records as stats
+from pasyans.server.storage import store
+from pasyans.server.storage.models import GameRow, PlayerStats
 
 GAME_ENDPOINTS = GAME_ACTIONS
 BAD_IDS = ["%00", "%00%0AINFO%20forged", "a%00b", "abc%0D%0A", "%C3%A9t%C3%A9", "a.b", "a b",

@@ -15,8 +15,8 @@ from server_helpers import assert_no_hidden, new_game, post
 
 from pasyans.cards import card_code
 from pasyans.rules.spec import PileKind
-from pasyans.server import service
-from pasyans.server.models import GameRow
+from pasyans.server.games import service
+from pasyans.server.storage.models import GameRow
 
 
 def _check_view_against_truth(app: FastAPI, data: dict[str, Any]) -> None:

@@ -10,10 +10,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.requests import Request
 
-from pasyans.server import solving
-from pasyans.server.limits import Limit, RateLimiter, SharedLimits, client_address
+from pasyans.hints import suggest as hints
+from pasyans.server.games import solving
+from pasyans.server.limits.rates import Limit, RateLimiter, SharedLimits, client_address
 from pasyans.server.settings import Settings
-from pasyans.solver import hints
 
 
 def test_token_bucket() -> None:
@@ -329,7 +329,7 @@ def test_the_precheck_never_refuses_what_the_counters_allow(make_app: Any) -> No
 
 def _player(c: TestClient) -> str:
     from pasyans.server.security import COOKIE
-    from pasyans.server.store import hash_token
+    from pasyans.server.storage.store import hash_token
 
     return hash_token(c.cookies[COOKIE])
 

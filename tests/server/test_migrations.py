@@ -13,8 +13,8 @@ from server_helpers import without_bands
 from sqlalchemy import create_engine, inspect
 from sqlalchemy.pool import NullPool
 
-from pasyans.server import migrate
-from pasyans.server.models import Base
+from pasyans.server.storage import migrate
+from pasyans.server.storage.models import Base
 
 
 def head(url: str) -> str:
@@ -40,7 +40,7 @@ def test_upgrade_makes_the_tables_and_is_idempotent(db_url: str) -> None:
 
 
 def test_several_processes_migrate_at_once(db_url: str) -> None:
-    code = "import sys; from pasyans.server import migrate; migrate.upgrade(sys.argv[1])"
+    code = "import sys; from pasyans.server.storage import migrate; migrate.upgrade(sys.argv[1])"
     procs = [
         subprocess.Popen([sys.executable, "-c", code, db_url], stderr=subprocess.PIPE)
         for _ in range(4)
@@ -60,7 +60,7 @@ def test_0002_keeps_games_stored_before_it(db_url: str) -> None:
     """A row stored under 0001 (no ``start``) survives the upgrade and still loads."""
     from sqlalchemy import text
 
-    from pasyans.server import store
+    from pasyans.server.storage import store
 
     migrate.upgrade(db_url, "0001")
     engine = create_engine(db_url, poolclass=NullPool)
@@ -89,7 +89,7 @@ def test_0002_keeps_games_stored_before_it(db_url: str) -> None:
         from sqlalchemy.orm import Session
 
         from pasyans.deals import load_game
-        from pasyans.server.models import GameRow
+        from pasyans.server.storage.models import GameRow
 
         with Session(engine) as session:
             row = session.get(GameRow, "g1")
@@ -108,8 +108,8 @@ def test_0004_abandons_duplicates_and_fills_the_kept_figures(db_url: str) -> Non
     from sqlalchemy import select, text
     from sqlalchemy.orm import Session
 
-    from pasyans.server import stats
-    from pasyans.server.models import GameRow
+    from pasyans.server.stats import records as stats
+    from pasyans.server.storage.models import GameRow
 
     migrate.upgrade(db_url)
     command.downgrade(migrate.alembic_config(db_url), "0003")  # a shared PostgreSQL: from head

@@ -55,7 +55,10 @@ def test_pages_answer_the_index(client: TestClient, path: str) -> None:
     if index.is_file():
         # index.html as written, its static files named by content hash (and the preloads
         # of the catalog and of the page's script pack).
+        # The catalogue's version is injected too, so the page asks for a cacheable copy.
+        assert re.search(r'<meta name="pasyans-messages" content="[0-9a-f]{12}">', r.text)
         served = re.sub(r'<link rel="(modulepreload|preload)"[^>]*>\n', "", r.text)
+        served = re.sub(r'<meta name="pasyans-messages" content="[0-9a-f]+">\n', "", served)
         unhash = re.sub(r"\.[0-9a-f]{10}\.(js|css|svg)", r".\1", served)
         assert unhash == index.read_text(encoding="utf-8")
         assert served != unhash

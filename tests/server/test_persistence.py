@@ -11,9 +11,9 @@ from server_helpers import move, new_game, post, state
 from sqlalchemy import select
 
 from pasyans.deals import load_game
-from pasyans.server import store
-from pasyans.server.models import GameRow
 from pasyans.server.security import COOKIE
+from pasyans.server.storage import store
+from pasyans.server.storage.models import GameRow
 
 
 def _play_a_while(c: TestClient) -> dict[str, Any]:

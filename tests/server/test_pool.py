@@ -19,9 +19,10 @@ from pasyans.deals import SolvableDeal
 from pasyans.engine import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.registry import resolve_options
-from pasyans.server import pool, store
-from pasyans.server.models import DealJob, GameRow, PoolEntry
-from pasyans.solver.generate import GenerationError
+from pasyans.server.pool import entries as pool
+from pasyans.server.storage import store
+from pasyans.server.storage.models import DealJob, GameRow, PoolEntry
+from pasyans.solvable.generate import GenerationError
 
 SPINE = resolve_options("spine", {})
 SPINE_KEY = store.options_key(SPINE)
@@ -45,7 +46,7 @@ def _no_generator(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the generator ran inside a request")
 
     monkeypatch.setattr(pool, "make_solvable", refuse)
-    monkeypatch.setattr("pasyans.solver.generate.solvable_layout", refuse)
+    monkeypatch.setattr("pasyans.solvable.generate.solvable_layout", refuse)
 
 
 def test_new_solvable_game_takes_from_the_pool(
@@ -224,7 +225,7 @@ def test_an_address_jobs_are_counted_through_an_index(tmp_path: Path) -> None:
     made in the last hour). Before migration 0006 each count read the whole table."""
     import sqlite3
 
-    from pasyans.server import migrate
+    from pasyans.server.storage import migrate
 
     path = tmp_path / "plan.sqlite3"
     migrate.upgrade(f"sqlite:///{path}")

@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from pasyans.server import solving
-from pasyans.server.models import Verdict
-from pasyans.solver import hints
+from pasyans.hints import suggest as hints
+from pasyans.server.games import solving
+from pasyans.server.storage.models import Verdict
 
 
 def _game(c: TestClient, deal: int, solvable: bool = False) -> dict[str, Any]:

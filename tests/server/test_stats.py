@@ -22,9 +22,9 @@ from pasyans.devtools import collectable_spine, pool_collectable
 from pasyans.engine import Game, core
 from pasyans.engine.moves import Move
 from pasyans.rules.spec import PileKind
-from pasyans.server import stats
-from pasyans.server.models import GameRow
-from pasyans.server.stats import Record, streaks, summarize
+from pasyans.server.stats import records as stats
+from pasyans.server.stats.records import Record, streaks, summarize
+from pasyans.server.storage.models import GameRow
 
 # Spine solvable deal 1 is, in these tests, a layout that autocollect wins from the start
 # (104 moves, put in the deal pool: real solvable deals never are); "t4>t2" first keeps it

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import deque
 
 from pasyans.cards import SplitMix64
+from pasyans.domains.knowledge import knowledge_for
 from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.position import State, Table
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver.knowledge import knowledge_for
 from pasyans.solver.search import replay, solve
 
 

@@ -10,11 +10,11 @@ from types import ModuleType
 
 import pytest
 
+from pasyans.domains import _core_abi as abi
+from pasyans.domains import packed
 from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.spec import EmptyColumn, PileKind
-from pasyans.solver import _core_abi as abi
-from pasyans.solver import packed
 
 ROOT = Path(__file__).resolve().parents[2]
 

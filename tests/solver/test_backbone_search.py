@@ -8,12 +8,12 @@ import pytest
 from solver_endgames import solver_agrees
 
 from pasyans.cards import SplitMix64
+from pasyans.domains import spinelock
+from pasyans.domains.knowledge import knowledge_for
 from pasyans.engine.core import initial_state
 from pasyans.position import State, Table
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import spinelock
-from pasyans.solver.knowledge import knowledge_for
 from pasyans.solver.search import solve
 
 

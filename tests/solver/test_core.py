@@ -1,4 +1,4 @@
-"""The compiled core (csrc/) against the Python reference (solver/spider.py): the same
+"""The compiled core (csrc/) against the Python reference (domains/spider.py): the same
 moves in the same order, the same positions, the same searches, and wins that replay."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pasyans.cards import SplitMix64, parse_card
+from pasyans.domains import spider
 from pasyans.engine.core import initial_state, is_won
 from pasyans.position import State, Table
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import spider
 from pasyans.solver.search import replay, solve
 
 
 def test_the_compiled_core_is_built() -> None:
     """CI runs on the compiled core: a missing build fails here instead of slowing down."""
-    from pasyans.solver import _core
+    from pasyans.domains import _core
 
     assert spider.compiled is _core
 
@@ -254,10 +254,10 @@ def test_wins_of_the_compiled_search_replay_through_the_engine(suits: str, deals
 
 def test_the_library_imports_and_solves_without_the_compiled_core() -> None:
     code = (
-        "import sys; sys.modules['pasyans.solver._core'] = None\n"
+        "import sys; sys.modules['pasyans.domains._core'] = None\n"
         "from pasyans.rules import get_game\n"
         "from pasyans.engine.core import initial_state\n"
-        "from pasyans.solver import spider\n"
+        "from pasyans.domains import spider\n"
         "from pasyans.solver.search import solve\n"
         "assert spider.compiled is None\n"
         "spec = get_game('spider', {'suits': '1'})\n"
@@ -294,7 +294,7 @@ def test_bad_input_to_the_core_is_a_clear_error() -> None:
 def test_the_attempts_grow_alike_in_c_and_in_python() -> None:
     from itertools import pairwise
 
-    from pasyans.solver import _core
+    from pasyans.domains import _core
 
     sizes = [spider.attempt(k) for k in range(30)]
     assert [_core.spider_attempt(k) for k in range(30)] == sizes

@@ -5,14 +5,14 @@ position is packed afresh from the engine's state and every domain must list exa
 engine's moves and give, for each, the engine's next position (so an error shows where it
 is made, instead of compounding along the domain's own line):
 
-- ``packed``: csrc/engine.c through solver/packed.py (moves, positions, won, children);
-- ``spider``: solver/spider.py and csrc/spider.c, each on its own;
-- ``nivernais``: solver/nivernais.py's children;
-- csrc/engine.c's compiled dead-spine test (its copy of solver/spinelock.py): a position
+- ``packed``: csrc/engine.c through domains/packed.py (moves, positions, won, children);
+- ``spider``: domains/spider.py and csrc/spider.c, each on its own;
+- ``nivernais``: domains/nivernais.py's children;
+- csrc/engine.c's compiled dead-spine test (its copy of domains/spinelock.py): a position
   it calls dead has no win, by an exhaustive engine search of small end games, and every
   engine move from a dead position leads to a dead one.
 
-The domain each game gets is the one its spec declares (``solver/domains.py``).
+The domain each game gets is the one its spec declares (``domains/registry.py``).
 """
 
 from __future__ import annotations
@@ -26,15 +26,16 @@ from hypothesis import strategies as st
 from test_backbone_search import spine_endgame
 
 from pasyans.cards import SplitMix64
+from pasyans.domains import _core, packed, spider
+from pasyans.domains import nivernais as nv
+from pasyans.domains import registry as domains
 from pasyans.engine.core import apply, initial_state, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver import _core, domains, packed, spider
-from pasyans.solver import nivernais as nv
-from pasyans.solver.generate import solvable_spine
+from pasyans.solvable.generate import solvable_spine
 
 VARIANTS = variants()
 
@@ -77,7 +78,7 @@ def _joins(spec: GameSpec, state: State, m: Move) -> bool:
     return bool(dst) and dst[-1] - state.piles[spec.index[m.src]][-m.cards] == 4
 
 
-# --- The packed foundation games (csrc/engine.c, solver/packed.py) -------------------------
+# --- The packed foundation games (csrc/engine.c, domains/packed.py) -------------------------
 
 
 def _check_packed(spec: GameSpec, start: State, seed: int) -> set[str]:
@@ -129,7 +130,7 @@ def test_the_foundation_playouts_reach_every_kind_of_move() -> None:
     assert {"stock", "s>f", "s>t", "t>t", "t>f", "w>t", "w>f", "f>t"} <= listed
 
 
-# --- Spider (solver/spider.py and csrc/spider.c) -------------------------------------------
+# --- Spider (domains/spider.py and csrc/spider.c) -------------------------------------------
 
 
 SpiderPos = tuple[spider.Cols, tuple[int, ...], int, int]
@@ -173,7 +174,7 @@ def test_spider_rules_in_python_and_in_c_are_the_engines(
     assert "move" in events
 
 
-# --- Nivernais (solver/nivernais.py) -------------------------------------------------------
+# --- Nivernais (domains/nivernais.py) -------------------------------------------------------
 
 
 @settings(max_examples=12, deadline=None)
@@ -188,7 +189,7 @@ def test_nivernais_children_are_the_engines(deal: int, seed: int) -> None:
         assert nv.is_won(pos) == is_won(spec, state)
 
 
-# --- The compiled dead-spine test (csrc/engine.c's copy of solver/spinelock.py) ------------
+# --- The compiled dead-spine test (csrc/engine.c's copy of domains/spinelock.py) ------------
 
 
 def _engine_winnable(spec: GameSpec, state: State, budget: int = 300_000) -> bool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from pasyans.domains.spider import DEAL, SpiderGame
 from pasyans.engine.core import apply, initial_state
+from pasyans.hints import macro
+from pasyans.hints import suggest as hints
+from pasyans.hints.follow import follow, progress
+from pasyans.hints.sampling import HIDDEN, known, samples, visible
+from pasyans.hints.suggest import Budget, suggest
 from pasyans.rules import get_game
-from pasyans.solver import hints, macro
-from pasyans.solver.follow import follow, progress
-from pasyans.solver.hints import Budget, suggest
-from pasyans.solver.sampling import HIDDEN, known, samples, visible
-from pasyans.solver.spider import DEAL, SpiderGame
 
 
 def _clear() -> None:

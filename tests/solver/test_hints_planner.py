@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pasyans.cards import SplitMix64
 from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.hints import sampling
+from pasyans.hints import suggest as hints
+from pasyans.hints.sampling import known, lookahead, samples, spider_score, visible
+from pasyans.hints.suggest import Budget, suggest
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import hints, sampling
-from pasyans.solver.hints import Budget, suggest
-from pasyans.solver.sampling import known, lookahead, samples, spider_score, visible
 
 
 def _spec(suits: int) -> GameSpec:

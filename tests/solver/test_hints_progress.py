@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from pasyans.domains import spider
 from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.hints import suggest as hints
+from pasyans.hints.sampling import known, samples, visible
+from pasyans.hints.suggest import Budget, suggest
 from pasyans.rules import get_game
-from pasyans.solver import hints, spider
-from pasyans.solver.hints import Budget, suggest
-from pasyans.solver.sampling import known, samples, visible
 
 
 @pytest.mark.parametrize(("suits", "deal"), [("4", 1), ("4", 6), ("2", 3)])

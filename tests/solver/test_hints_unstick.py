@@ -1,16 +1,18 @@
 """Spider's hint after moves that moved nothing on (``Budget.unstick``): deal from the
 stock, first filling the empty columns that keep it from being dealt; and Spider's
-playout scores (``solver/playout.py``). Only the player's view is read."""
+playout scores (``hints/playout.py``). Only the player's view is read."""
 
 from __future__ import annotations
 
+from pasyans.domains import spider
 from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.hints import playout
+from pasyans.hints import suggest as hints
+from pasyans.hints.sampling import known, samples, visible
+from pasyans.hints.suggest import Budget, suggest, unstuck
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver import hints, playout, spider
-from pasyans.solver.hints import Budget, suggest, unstuck
-from pasyans.solver.sampling import known, samples, visible
 
 
 def _clear() -> None:

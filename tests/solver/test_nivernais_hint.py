@@ -1,4 +1,4 @@
-"""Nivernais' hint (``solver/nivernais_hint.py``): it heads for a win or for the most
+"""Nivernais' hint (``hints/nivernais.py``): it heads for a win or for the most
 cards home, keeps its line so that following it costs no search, still names a move
 where no win is left, reads only what the player knows, and the follower reports the
 cards brought home."""
@@ -8,13 +8,14 @@ from __future__ import annotations
 import pytest
 from nivernais_endgames import crossing_endgame
 
+from pasyans.domains import nivernais as nv
 from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.hints import nivernais as nivernais_hint
+from pasyans.hints import suggest as hints
+from pasyans.hints.follow import follow
+from pasyans.hints.suggest import Budget, suggest
 from pasyans.position import State
 from pasyans.rules import get_game
-from pasyans.solver import hints, nivernais_hint
-from pasyans.solver import nivernais as nv
-from pasyans.solver.follow import follow
-from pasyans.solver.hints import Budget, suggest
 from pasyans.solver.search import solve
 
 BUDGET = Budget(seconds=None, nodes=2000, samples=4, seed=1)
@@ -85,7 +86,7 @@ def test_hidden_stock_hint_reads_only_the_view() -> None:
     """Two deals with the same visible layout and different unseen stocks get the same
     hint (the first deal's stock reshuffled)."""
     from pasyans.cards import shuffled
-    from pasyans.solver import sampling
+    from pasyans.hints import sampling
 
     spec = get_game("nivernais")
     a = initial_state(spec, 77)

@@ -1,5 +1,5 @@
-"""Nivernais' packed positions (``solver/nivernais.py``) play exactly the engine's rules,
-and its forced moves and dead test are those of ``solver/updown.py``: compared along
+"""Nivernais' packed positions (``domains/nivernais.py``) play exactly the engine's rules,
+and its forced moves and dead test are those of ``domains/updown.py``: compared along
 random play-outs of real deals and of small crossing end games."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ import pytest
 from nivernais_endgames import crossing_endgame
 
 from pasyans.cards import SplitMix64
+from pasyans.domains import nivernais as nv
+from pasyans.domains.knowledge import knowledge_for
+from pasyans.domains.updown import dead, forced_move
 from pasyans.engine.core import apply, initial_state, is_won, legal_moves
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import nivernais as nv
-from pasyans.solver.knowledge import knowledge_for
 from pasyans.solver.search import replay, solve
-from pasyans.solver.updown import dead, forced_move
 
 
 def _playout(spec: GameSpec, state: State, seed: int, steps: int) -> list[State]:

@@ -10,13 +10,13 @@ import pytest
 from nivernais_endgames import crossing_endgame
 from solver_endgames import endgame, exhaustive, solver_agrees
 
+from pasyans.domains import nivernais as nv
+from pasyans.domains.knowledge import knowledge_for
+from pasyans.domains.updown import dead
 from pasyans.engine.core import is_won
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import nivernais as nv
-from pasyans.solver.knowledge import knowledge_for
 from pasyans.solver.search import replay, solve
-from pasyans.solver.updown import dead
 
 SCATTERED = [
     (loose, spread, redeals, seed)

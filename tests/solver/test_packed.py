@@ -1,5 +1,5 @@
-"""The compiled foundation-game domain (csrc/engine.c, solver/packed.py) against the
-engine and solver/knowledge.py: the same moves, positions, children and keys along
+"""The compiled foundation-game domain (csrc/engine.c, domains/packed.py) against the
+engine and domains/knowledge.py: the same moves, positions, children and keys along
 random playouts, the same searches, and wins that replay through the engine."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from spine_locks import random_spines
 from test_backbone_search import spine_endgame
 
 from pasyans.cards import SplitMix64
+from pasyans.domains import spinelock
+from pasyans.domains.knowledge import dead_position, knowledge_for
+from pasyans.domains.packed import PackedDomain, applies, pack, unpack
 from pasyans.engine.core import apply, initial_state, is_won, legal_moves
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver import spinelock
-from pasyans.solver.generate import solvable_spine
-from pasyans.solver.knowledge import dead_position, knowledge_for
-from pasyans.solver.packed import PackedDomain, applies, pack, unpack
+from pasyans.solvable.generate import solvable_spine
 from pasyans.solver.search import EngineDomain, domain_for, replay, search
 
 GAMES = [(g, o) for g, o in variants() if g in ("spine", "backbone", "backbone-classic")]
@@ -31,7 +31,7 @@ def _check_along(spec: GameSpec, state: State, seed: int, steps: int) -> set[str
     d = PackedDomain(spec, state)
     k = knowledge_for(spec)
     assert d.core is not None
-    from pasyans.solver import _core
+    from pasyans.domains import _core
 
     rng = SplitMix64(seed)
     pos = d.root
@@ -151,7 +151,7 @@ def test_the_compiled_search_is_the_engines_search(
 
 
 def test_bad_input_to_the_core_is_a_clear_error() -> None:
-    from pasyans.solver import _core
+    from pasyans.domains import _core
 
     spec = get_game("backbone")
     d = PackedDomain(spec, initial_state(spec, 1))
@@ -175,7 +175,7 @@ def test_the_cached_dead_spine_test_is_the_reference() -> None:
     """Along random playouts of Backbone classic deals and of spine end games (where the
     test fires), one domain's cached answers (keyed on ``engine_lock``) are the Python
     reference's on every position, and equal lock bytes mean equal inputs to the test."""
-    from pasyans.solver import _core
+    from pasyans.domains import _core
 
     spec = get_game("backbone-classic")
     k = knowledge_for(spec)
@@ -214,7 +214,7 @@ def test_the_compiled_dead_spine_test_is_the_reference(seed: int) -> None:
     """``engine_dead`` against ``spinelock._dead`` on random spine piles, tailbones and
     foundations (two decks: the cards not on the foundations shuffled, some dealt to the
     spine piles and the tailbone, the rest in the stock)."""
-    from pasyans.solver import _core
+    from pasyans.domains import _core
 
     spec = get_game("backbone-classic")
     r = random_spines(seed)

@@ -1,4 +1,4 @@
-"""The choice when no sample is won (solver/playout.py): every move scored by how many
+"""The choice when no sample is won (hints/playout.py): every move scored by how many
 cards short searches bring home after it in each sample; only the player's view is read,
 and the answer is reproducible under a node budget."""
 
@@ -9,13 +9,15 @@ from dataclasses import replace
 import pytest
 
 from pasyans.cards import shuffled
+from pasyans.domains import packed
 from pasyans.engine.core import apply, cards_on_foundations, initial_state, legal_moves
+from pasyans.hints import playout, sampling
+from pasyans.hints import suggest as hints
+from pasyans.hints.sampling import known, samples, slots, visible
+from pasyans.hints.suggest import Budget, suggest
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import hints, packed, playout, sampling
-from pasyans.solver.hints import Budget, suggest
-from pasyans.solver.sampling import known, samples, slots, visible
 from pasyans.solver.search import solve
 
 

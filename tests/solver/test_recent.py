@@ -1,12 +1,12 @@
-"""The bounded memory shared by the hint and solver caches (:mod:`pasyans.solver.recent`)."""
+"""The bounded memory shared by the hint and solver caches (:mod:`pasyans.hints.recent`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import threading
 
+from pasyans.hints.recent import Recent
 from pasyans.rules import get_game
-from pasyans.solver.recent import Recent
 
 
 def test_the_least_recently_used_entry_goes_first() -> None:

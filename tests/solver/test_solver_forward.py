@@ -16,8 +16,8 @@ from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import forward
-from pasyans.solver.generate import _seeds
+from pasyans.solvable import forward
+from pasyans.solvable.generate import _seeds
 
 
 def test_only_games_whose_hidden_cards_are_all_in_the_stock() -> None:

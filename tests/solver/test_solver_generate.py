@@ -24,10 +24,10 @@ from pasyans.errors import OptionError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver.autoplay import obvious_play
-from pasyans.solver.difficulty import simple_player_wins
-from pasyans.solver.forward import replays_to_a_win
-from pasyans.solver.generate import Kept, bands, candidates, solvable_shuffle
+from pasyans.solvable.autoplay import obvious_play
+from pasyans.solvable.difficulty import simple_player_wins
+from pasyans.solvable.forward import replays_to_a_win
+from pasyans.solvable.generate import Kept, bands, candidates, solvable_shuffle
 from pasyans.solver.search import replay, solve
 
 GAMES: list[tuple[str, dict[str, str], int]] = [
@@ -126,7 +126,7 @@ def test_difficulty_bands_differ() -> None:
     """Easy, medium and hard are the lowest, middle and highest measure of a deal's three
     kept candidates; over a range the bands are apart, and the randomised simple player
     wins easy deals more often than hard ones."""
-    from pasyans.solver.difficulty import measure
+    from pasyans.solvable.difficulty import measure
 
     spec = get_game("spine")
     made = _ordered_bands(spec, range(2001, 2021), (0.05, 0.02))

@@ -8,11 +8,11 @@ import pytest
 from pasyans.cards import SplitMix64
 from pasyans.deals import start_position
 from pasyans.engine.core import apply, has_hidden_cards, initial_state, is_won, legal_moves
+from pasyans.hints import suggest as hints
+from pasyans.hints.suggest import HIDDEN, LINES, Lines, suggest, visible, winnable
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solver import hints
-from pasyans.solver.hints import HIDDEN, LINES, Lines, suggest, visible, winnable
 from pasyans.solver.search import solve
 
 

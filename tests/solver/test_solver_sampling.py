@@ -9,13 +9,14 @@ from collections import Counter
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import apply, initial_state, is_stuck, legal_moves, stock_action
 from pasyans.engine.moves import Move
+from pasyans.hints import sampling
+from pasyans.hints import suggest as hints
+from pasyans.hints.follow import follow
+from pasyans.hints.sampling import HIDDEN, known, samples, slots, unseen, visible
+from pasyans.hints.suggest import Budget, estimate, suggest, winnable
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import PileKind
-from pasyans.solver import hints, sampling
-from pasyans.solver.follow import follow
-from pasyans.solver.hints import Budget, estimate, suggest, winnable
-from pasyans.solver.sampling import HIDDEN, known, samples, slots, unseen, visible
 
 
 def _hidden_cards(spec: object, state: State) -> list[int]:
@@ -182,7 +183,7 @@ def test_no_move_left_says_so() -> None:
 
 
 def _outcome(p: object) -> tuple[object, ...]:
-    from pasyans.solver.follow import Play
+    from pasyans.hints.follow import Play
 
     assert isinstance(p, Play)
     return (p.won, p.moves, p.hints, p.sources, p.ended)
@@ -272,7 +273,7 @@ def test_a_time_budget_bounds_a_sampled_hint() -> None:
 
 
 def test_the_follower_gives_up_when_nothing_moves_on() -> None:
-    from pasyans.solver.follow import progress
+    from pasyans.hints.follow import progress
 
     spec = get_game("spider", {"suits": "1"})
     state = initial_state(spec, 1)

@@ -205,8 +205,8 @@ def test_guided_spider_search_wins_random_deals(suits: str, deal: int, budget: i
 def test_shuffle_moves_are_dropped_but_never_make_a_loss() -> None:
     """Moving 2S off its own 3S is a shuffle the guided search skips; the position is
     lost, and that is proven only by the plain search run after the guided ones."""
+    from pasyans.domains.knowledge import knowledge_for, shuffle_move
     from pasyans.engine.core import legal_moves
-    from pasyans.solver.knowledge import knowledge_for, shuffle_move
 
     spec = get_game("spider", {"suits": "1"})
     lost = _spider({"t1": ["AS"], "t2": ["3S", "2S"], "stock": list(reversed(_up("S", "K")))[:10]})

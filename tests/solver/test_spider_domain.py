@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pasyans.cards import SplitMix64, parse_card
+from pasyans.domains import spider
 from pasyans.engine.core import apply, initial_state, is_won, legal_moves
 from pasyans.position import State, Table
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import spider
 from pasyans.solver.search import SpiderDomain, domain_for, replay, solve
 
 

@@ -11,12 +11,12 @@ from solver_endgames import exhaustive
 from spine_locks import random_spines
 
 from pasyans.cards import SplitMix64
+from pasyans.domains import spinelock
+from pasyans.domains.knowledge import knowledge_for
+from pasyans.domains.packed import PackedDomain, pack
 from pasyans.engine.core import initial_state
 from pasyans.position import State, Table
 from pasyans.rules import get_game
-from pasyans.solver import spinelock
-from pasyans.solver.knowledge import knowledge_for
-from pasyans.solver.packed import PackedDomain, pack
 from pasyans.solver.search import solve
 
 Lock = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -91,7 +91,7 @@ def test_the_reductions_keep_the_relaxed_games_answer() -> None:
 def test_the_compiled_test_is_the_relaxed_game() -> None:
     """``engine_dead`` (with ``sl_stranded``) against ``spinelock._dead`` on the same
     random spines, among them many only the relaxed game proves dead."""
-    from pasyans.solver import _core
+    from pasyans.domains import _core
 
     spec = get_game("backbone-classic")
     k = knowledge_for(spec)

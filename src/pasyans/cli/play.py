@@ -35,8 +35,8 @@ from pasyans.cli.common import (
 from pasyans.deals import new_game
 from pasyans.engine import Game, apply, parse_move
 from pasyans.errors import PasyansError
+from pasyans.hints.suggest import suggest
 from pasyans.position import Event, State
-from pasyans.solver.hints import suggest
 
 HELP = """\
 commands (one per line):

@@ -58,8 +58,8 @@ def serve(
     """Run the site: the JSON API, the browser table and the /docs page."""
     import uvicorn
 
-    from pasyans.server import migrate
     from pasyans.server.settings import Settings
+    from pasyans.server.storage import migrate
 
     overrides: dict[str, object] = {}
     for name, value in (("host", host), ("port", port), ("workers", workers)):

@@ -22,8 +22,8 @@ from typer import Option
 
 from pasyans.cli import app
 from pasyans.cli.common import GameArg, OptionsOpt, Output, error_line, fail, parse_options
+from pasyans.cli.sweep import Summary, Task, decide, parse_range, summarize
 from pasyans.errors import PasyansError
-from pasyans.solver.sweep import Summary, Task, decide, parse_range, summarize
 
 DealsOpt = Annotated[str, Option("--deals", help="Deal numbers, e.g. 1-1000 or 1-50,90.")]
 JobsOpt = Annotated[

@@ -40,10 +40,10 @@ def worker(
     ] = None,
 ) -> None:
     """Make solvable deals ahead of time, into the database the site uses."""
-    from pasyans.server import migrate
-    from pasyans.server.db import make_engine, make_sessionmaker
-    from pasyans.server.pool import PoolWorker, WorkerConfig
+    from pasyans.server.pool.entries import PoolWorker, WorkerConfig
     from pasyans.server.settings import Settings
+    from pasyans.server.storage import migrate
+    from pasyans.server.storage.db import make_engine, make_sessionmaker
 
     settings = Settings()
     logging.basicConfig(

@@ -136,7 +136,7 @@ class GameSpec:
     option_values: Mapping[str, str] = field(default_factory=dict)
     params: Mapping[str, int] = field(default_factory=dict)
     domain: str | None = None
-    """The solver's fast domain for this game, by name (``pasyans.solver.domains``); None:
+    """The solver's fast domain for this game, by name (``pasyans.domains.registry``); None:
     the engine's generic one."""
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
     by_kind: Mapping[PileKind, tuple[int, ...]] = field(init=False, repr=False, compare=False)

@@ -16,17 +16,18 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from pasyans import __version__
-from pasyans.server import errors, migrate
-from pasyans.server.cache import GameCache
-from pasyans.server.checkpoint import Checkpointer, defer_checkpoints
-from pasyans.server.db import make_engine, make_sessionmaker
+from pasyans.server import errors
 from pasyans.server.docs import install_docs
-from pasyans.server.limits import SharedLimits
+from pasyans.server.games.cache import GameCache
+from pasyans.server.limits.rates import SharedLimits
 from pasyans.server.routes import catalog, games, health, pages
 from pasyans.server.routes import messages as messages_routes
 from pasyans.server.routes import stats as stats_routes
 from pasyans.server.security import Security
 from pasyans.server.settings import Settings
+from pasyans.server.storage import migrate
+from pasyans.server.storage.checkpoint import Checkpointer, defer_checkpoints
+from pasyans.server.storage.db import make_engine, make_sessionmaker
 
 log = logging.getLogger("pasyans.server")
 
@@ -39,9 +40,9 @@ see `docs/api.md` for every endpoint, example and error code."""
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """At startup, start this worker's search processes in the background (the first hint
     then does not wait for them) and, on SQLite, the WAL checkpoints' thread
-    (:mod:`pasyans.server.checkpoint`); at shutdown, stop them: left running, the search
+    (:mod:`pasyans.server.storage.checkpoint`); at shutdown, stop them: left running, the search
     processes (and their forkserver) outlived the server after a SIGTERM."""
-    from pasyans.server.solving import SEARCHES
+    from pasyans.server.games.solving import SEARCHES
 
     processes = app.state.settings.solver_processes if app.state.settings.solver_prestart else 0
     threading.Thread(

@@ -9,8 +9,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session, sessionmaker
 
-from pasyans.server.cache import GameCache
-from pasyans.server.service import Context
+from pasyans.server.games.cache import GameCache
+from pasyans.server.games.service import Context
 from pasyans.server.settings import Settings
 
 

@@ -26,9 +26,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pasyans import messages
 from pasyans.server.docs import DOCS_CSP
 from pasyans.server.errors import ApiError, error_body
-from pasyans.server.limits import SharedLimits, client_address
+from pasyans.server.limits.rates import SharedLimits, client_address
 from pasyans.server.settings import Settings
-from pasyans.server.store import hash_token
+from pasyans.server.storage.store import hash_token
 
 log = logging.getLogger("pasyans.server")
 

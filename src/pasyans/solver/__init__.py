@@ -1,1 +1,1 @@
-"""The solver: exact search, solvable deals, honest hints and winnability sweeps."""
+"""The exact search over the full-information game, and layouts read from JSON."""

@@ -2,9 +2,9 @@
 
 The search sees a game through a small :class:`Domain` protocol (root position, children
 as engine moves with their positions in search order, key, won, distance, stage): the
-engine's ``legal_moves``/``apply`` with :mod:`pasyans.solver.knowledge` by default, the
+engine's ``legal_moves``/``apply`` with :mod:`pasyans.domains.knowledge` by default, the
 compiled core's packed rules for Spine, Backbone and Backbone classic
-(:mod:`pasyans.solver.packed`), and Spider's packed rules (:mod:`pasyans.solver.spider`).
+(:mod:`pasyans.domains.packed`), and Spider's packed rules (:mod:`pasyans.domains.spider`).
 
 Depth-first graph search with a transposition table of canonical positions. Winning is
 a reachability question in a one-player deterministic game, so visiting every reachable
@@ -15,7 +15,7 @@ only one is tried, and dead positions get no children. Games with a tailbone (Ba
 restart their dives with perturbed move orders, every dive sharing one table of
 positions proven lost (:func:`_restarting`).
 
-Spider is not searched here: :func:`solve` hands it to :func:`pasyans.solver.spider.solve`,
+Spider is not searched here: :func:`solve` hands it to :func:`pasyans.domains.spider.solve`,
 the staged best-first search whose attempts resume and widen without end (compiled in
 ``csrc/spider.c``); it has no depth-first fallback, and only a pass without its unproven
 rules may answer "lost". The guided branch of :func:`search` (staged attempts that
@@ -23,7 +23,7 @@ restart, then a plain depth-first search with what is left of the budget) is Spi
 search as it was before the compiled core; it is kept only as the benchmark's "before"
 figure (``benchmarks/solver.py --spider-rate``) and for guided games no packed domain
 plays. Nivernais is not searched here either: :func:`solve` hands it to
-:func:`pasyans.solver.nivernais.solve` (packed positions, best-first, complete: it may
+:func:`pasyans.domains.nivernais.solve` (packed positions, best-first, complete: it may
 answer "lost"). The search knows the cards in the stock and face down: use it for winnability and
 for solvable deals, never for a hint in a position with hidden cards.
 """
@@ -37,13 +37,14 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from pasyans.cards import SplitMix64
+from pasyans.domains import nivernais, packed, spider
+from pasyans.domains import registry as domains
+from pasyans.domains.knowledge import Knowledge, distance, knowledge_for
+from pasyans.domains.packed import PackedDomain
 from pasyans.engine.core import apply, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import domains, nivernais, packed, spider
-from pasyans.solver.knowledge import Knowledge, distance, knowledge_for
-from pasyans.solver.packed import PackedDomain
 
 Outcome = Literal["won", "lost", "unknown"]
 
@@ -150,7 +151,7 @@ class EngineDomain:
 
 
 class SpiderDomain:
-    """Spider through its packed rules (:mod:`pasyans.solver.spider`)."""
+    """Spider through its packed rules (:mod:`pasyans.domains.spider`)."""
 
     guided = True
     restarts = False
@@ -181,7 +182,7 @@ class SpiderDomain:
 
 
 def domain_for(spec: GameSpec, state: State) -> EngineDomain | SpiderDomain | PackedDomain:
-    """The fast domain the spec declares (:func:`pasyans.solver.domains.domain_for`) when
+    """The fast domain the spec declares (:func:`pasyans.domains.registry.domain_for`) when
     it plays ``state``, else the engine's. (Nivernais' search runs on its own tuples:
     :func:`solve` hands it over before it needs a domain object.)"""
     name = domains.domain_for(spec)

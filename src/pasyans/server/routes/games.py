@@ -8,9 +8,10 @@ import pydantic_core
 from fastapi import APIRouter, Query, Request, Response, status
 
 from pasyans.rules import resolve_options
-from pasyans.server import service, stats, store
 from pasyans.server.deps import ContextDep
-from pasyans.server.limits import HintLimit, NewGameLimit
+from pasyans.server.games import service
+from pasyans.server.games.solving import hint_for, winnable_for
+from pasyans.server.limits.rates import HintLimit, NewGameLimit
 from pasyans.server.schemas import (
     ActiveOut,
     EmptyIn,
@@ -26,7 +27,8 @@ from pasyans.server.schemas import (
     VersionIn,
     WinnableOut,
 )
-from pasyans.server.solving import hint_for, winnable_for
+from pasyans.server.stats import records as stats
+from pasyans.server.storage import store
 
 router = APIRouter(prefix="/api", tags=["games"])
 

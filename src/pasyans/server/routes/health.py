@@ -10,10 +10,10 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Engine, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from pasyans.server import store
 from pasyans.server.errors import RETRY_AFTER_SECONDS, storage_code
-from pasyans.server.models import Health
 from pasyans.server.schemas import HealthOut
+from pasyans.server.storage import store
+from pasyans.server.storage.models import Health
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger("pasyans.server")

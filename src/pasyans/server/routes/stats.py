@@ -1,6 +1,6 @@
 """``/api/stats``, ``/api/history`` and ``/api/games/{id}/replay``: the player's records.
 
-The counting rules are in :mod:`pasyans.server.stats` and ``docs/statistics.md``.
+The counting rules are in :mod:`pasyans.server.stats.records` and ``docs/statistics.md``.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from pydantic import BaseModel, Field, StrictBool
 
 from pasyans.errors import PasyansError
 from pasyans.rules import resolve_options
-from pasyans.server import replay, service, stats, store
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
+from pasyans.server.games import replay, service
 from pasyans.server.schemas import Difficulty, ErrorOut, GameId, PlayerView, StrictIn
-from pasyans.server.stats import Result
+from pasyans.server.stats import records as stats
+from pasyans.server.stats.records import Result
+from pasyans.server.storage import store
 
 router = APIRouter(prefix="/api", tags=["stats"])
 

@@ -1,0 +1,108 @@
+"""The hint follower: a player who always plays the hint, with no undo.
+
+It starts from a deal's layout and plays :func:`pasyans.hints.suggest.suggest` until the
+game is won, the hint has no move, or ``max_moves`` moves are played. Under a node budget
+(:class:`~pasyans.hints.suggest.Budget` with ``nodes`` and no ``seconds``) every play is
+reproducible: the memories of earlier searches are cleared before each deal, so a deal's
+result does not depend on what was played before it in the same process.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from pasyans.engine import core
+from pasyans.hints import macro, playout
+from pasyans.hints import suggest as hints
+from pasyans.hints.suggest import Budget
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+
+
+@dataclass(frozen=True)
+class Play:
+    """One followed deal: won or not, moves played, hints asked, seconds spent in them,
+    the slowest hint, and how the hints were made (``source`` counts)."""
+
+    deal: int
+    won: bool
+    moves: int
+    hints: int
+    seconds: float
+    slowest: float
+    cpu: float  # CPU seconds in the hints (the wall time suffers on a shared machine)
+    sources: tuple[tuple[str, int], ...]
+    ended: str  # "won", "no move", "stalled" or "move cap"
+    cards: int = 0  # cards on the foundations (or in completed runs) at the end
+
+
+def progress(spec: GameSpec, state: State) -> tuple[int, ...]:
+    """What only changes when a game moves on: cards face down, cards on foundations (or
+    in completed runs), the stock's size and the redeals used."""
+    stock = len(state.piles[spec.index["stock"]]) if spec.has_pile("stock") else 0
+    return (sum(state.down), core.cards_on_foundations(spec, state), stock, state.redeals)
+
+
+def follow(
+    game: str,
+    options: dict[str, str],
+    deal: int,
+    budget: Budget,
+    max_moves: int = 600,
+    stall: int = 100,
+) -> Play:
+    """Play deal ``deal`` by always following the hint; give up (``ended="stalled"``)
+    after ``stall`` moves in a row that turn nothing up, put nothing away and leave the
+    stock alone (the hint is then going round in circles)."""
+    spec = get_game(game, options)
+    state = core.initial_state(spec, deal)
+    hints.LINES.clear()
+    hints.TALLIES.clear()
+    macro.PLANS.clear()
+    playout.SCORES.clear()
+    history: list[State] = []
+    spent = slowest = cpu = 0.0
+    sources: dict[str, int] = {}
+    asked = 0
+    ended = "move cap"
+    mark, since = progress(spec, state), 0
+    while len(history) < max_moves:
+        if core.is_won(spec, state):
+            ended = "won"
+            break
+        t0, c0 = time.perf_counter(), time.process_time()
+        hint = hints.suggest(spec, state, history=history, budget=budget)
+        took = time.perf_counter() - t0
+        cpu += time.process_time() - c0
+        spent += took
+        slowest = max(slowest, took)
+        asked += 1
+        sources[hint.source] = sources.get(hint.source, 0) + 1
+        if hint.move is None:
+            ended = "no move"
+            break
+        history.append(state)
+        state = core.apply(spec, state, hint.move)
+        now = progress(spec, state)
+        since = 0 if now != mark else since + 1
+        mark = now
+        if since >= stall:
+            ended = "stalled"
+            break
+    else:
+        if core.is_won(spec, state):
+            ended = "won"
+    return Play(
+        deal,
+        ended == "won",
+        len(history),
+        asked,
+        spent,
+        slowest,
+        cpu,
+        tuple(sorted(sources.items())),
+        ended,
+        core.cards_on_foundations(spec, state),
+    )

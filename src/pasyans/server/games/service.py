@@ -1,0 +1,540 @@
+"""What the endpoints do with a game: rebuild it, change it, store it, describe it.
+
+Every change follows the same path (:func:`change`): lock the player's row, check the
+status and version, apply the engine's action to the rebuilt Game, write the row back with
+version + 1, commit, and only then answer.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, bindparam, update
+from sqlalchemy.orm import Session
+
+from pasyans import deals
+from pasyans.engine import MAX_DEAL, Game
+from pasyans.engine.core import check_deal_number
+from pasyans.engine.moves import Move
+from pasyans.errors import OptionError, PasyansError
+from pasyans.position import State
+from pasyans.rules import resolve_options
+from pasyans.rules.registry import RULES_VERSION
+from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
+from pasyans.server.games.cache import GameCache
+from pasyans.server.pool import entries as pool
+from pasyans.server.settings import Settings
+from pasyans.server.stats import records as stats
+from pasyans.server.storage import groupsync, store
+from pasyans.server.storage.models import GameRow
+from pasyans.server.storage.store import AnyRow, GameData
+
+T = TypeVar("T")
+
+
+@dataclass
+class Context:
+    """Everything a request needs to work on games: the session, the player, the cache.
+
+    The session is made when first used: a change works on a connection of its own
+    (:func:`change`) and needs none."""
+
+    maker: Callable[[], Session]
+    token_hash: str
+    cache: GameCache
+    settings: Settings
+    write_lock: threading.Lock | None = None
+    """SQLite only: one writer at a time in this process, queued here instead of in
+    SQLite's busy handler (which sleeps up to 100 ms between tries)."""
+    request: Any = None
+    """The request (its client address is worked out only when a limit needs it)."""
+    limits: Any = None
+    """The app's :class:`~pasyans.server.limits.rates.SharedLimits` (None: no limits)."""
+    engine: Engine | None = None
+    """The database (else the session's)."""
+    _session: Session | None = field(default=None, repr=False)
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            self._session = self.maker()
+        return self._session
+
+    def end_read(self) -> None:
+        """Roll back the session's transaction, if one is open (a write must begin its
+        own: SQLite's ``BEGIN IMMEDIATE``)."""
+        if self._session is not None and self._session.in_transaction():
+            self._session.rollback()
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def connect(self) -> Connection:
+        engine = self.engine if self.engine is not None else self.session.get_bind()
+        assert isinstance(engine, Engine)
+        return engine.connect()
+
+    @property
+    def address(self) -> str:
+        """The client's address key (:func:`pasyans.server.limits.rates.client_address`)."""
+        if self.request is None:
+            return ""
+        from pasyans.server.limits.rates import client_address
+
+        return client_address(self.request, self.settings)
+
+
+@contextmanager
+def writing(ctx: Context) -> Iterator[None]:
+    """Hold the process's write lock (SQLite) for a write transaction; a transaction left
+    open by an error is rolled back before the lock is released. A commit made inside is
+    flushed to the disk after the lock is released, before the caller goes on
+    (:mod:`pasyans.server.storage.groupsync`: one fsync for a group of writes)."""
+    if ctx.write_lock is None:
+        yield
+        return
+    try:
+        with groupsync.deferred():
+            # Bounded like every other wait on the database: a long queue is a busy
+            # database (503).
+            if not ctx.write_lock.acquire(timeout=ctx.settings.db_busy_seconds):
+                raise storage_error("database_busy")
+            try:
+                yield
+            finally:
+                ctx.end_read()
+                ctx.write_lock.release()
+    except sqlite3.OperationalError as e:  # the group flush failed: not acknowledged
+        raise storage_error(storage_code(e) or "database_unavailable") from e
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def rebuild(row: AnyRow) -> Game:
+    """The Game of a row, by replay: played moves, then the redo list played and undone.
+
+    The trusted replay: each stored move was checked when played, and is tested again with
+    the per-move legality test (a corrupt row raises ``SavedGameError``)."""
+    game = deals.load_game(store.saved_record(row), trusted=True)
+    while game.moves_made > len(row.moves):  # one undo takes back a move and its auto-moves
+        game.undo()
+    game.mark_saved()
+    game.undos = row.undos
+    game.hints = row.hints
+    return game
+
+
+def checkout(ctx: Context, row: GameData, conn: Connection | None = None) -> Game:
+    """The row's Game, from the cache or rebuilt (its move lists read first, on ``conn`` or
+    the session's connection, if they were not); the caller owns it until
+    :func:`checkin`."""
+    game = ctx.cache.take(row.id, row.version)
+    if game is not None:
+        row.options = game.options
+        return game
+    store.load_lines(conn if conn is not None else ctx.session.connection(), row)
+    return rebuild(row)
+
+
+def checkin(ctx: Context, row: AnyRow, game: Game) -> None:
+    ctx.cache.put(row.id, row.version, game)
+
+
+def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game object of the API (``docs/api.md``); ``view`` when already computed."""
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": dict(row.options),
+        "deal": row.deal,
+        "kind": row.kind,
+        "difficulty": row.difficulty,
+        "status": row.status,
+        "version": row.version,
+        "time_ms": row.time_ms,
+        "view": game.view() if view is None else view,
+    }
+
+
+def read(ctx: Context, row: GameData, conn: Connection | None = None) -> dict[str, Any]:
+    game = checkout(ctx, row, conn)
+    out = describe(row, game)
+    checkin(ctx, row, game)
+    return out
+
+
+def owned(ctx: Context, game_id: str, *, for_update: bool = False, lines: bool = True) -> GameData:
+    conn = ctx.session.connection()
+    row = store.find_game(conn, ctx.token_hash, game_id, for_update=for_update, lines=lines)
+    if row is None:
+        raise not_found()
+    return row
+
+
+def not_found() -> ApiError:
+    return ApiError("not_found", text="error.no_such_game")
+
+
+# --- creating -----------------------------------------------------------------------------
+
+
+def deal_kind(game_id: str, solvable: bool | None) -> str:
+    if solvable is None:
+        return deals.default_kind(game_id)
+    return "solvable" if solvable else "random"
+
+
+def create(
+    ctx: Context,
+    game_id: str,
+    options: Mapping[str, object],
+    deal: int | None,
+    solvable: bool | None,
+    difficulty: str | None = None,
+) -> dict[str, Any]:
+    """A new game. A solvable deal comes from the pool (:mod:`pasyans.server.pool.entries`): never
+    made here, so the request stays fast; a number the pool does not have is queued and
+    the answer is ``202 deal_preparing`` with ``Retry-After``."""
+    values = resolve_options(game_id, options)
+    kind = deal_kind(game_id, solvable)
+    if kind == "solvable":
+        if "solvable" not in deals.kinds_for(game_id, values):
+            raise OptionError(
+                "Solvable deals are not offered for this game with these options:"
+                " choose a random deal.",
+                "solvable_unavailable",
+            )
+        return _create_solvable(ctx, game_id, values, deal, difficulty or pool.DEFAULT_DIFFICULTY)
+    number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
+    game = deals.new_game(game_id, number, values, kind)
+    return _store_new(ctx, game, None)
+
+
+def _store_new(
+    ctx: Context, game: Game | None, entry: Callable[[], Game | None] | None
+) -> dict[str, Any]:
+    """Insert the new game (and with ``entry``, claim its pool entry in the same
+    transaction: ``entry`` answers None when the pool has none)."""
+    ctx.end_read()
+    with writing(ctx):
+        ctx.session.connection(execution_options={"pasyans_write": True})
+        if entry is not None:
+            game = entry()
+            if game is None:
+                ctx.session.rollback()
+                raise _Missing
+        assert game is not None
+        view = game.view()
+        player = store.ensure_player(ctx.session, ctx.token_hash)
+        row = store.add_game(
+            ctx.session,
+            player,
+            game=game.id,
+            options=game.options,
+            deal=game.deal,
+            kind=game.kind,
+            rules_version=RULES_VERSION,
+            summary=view["counters"],
+            start=game.to_saved().get("start"),
+            difficulty=game.difficulty,
+            generator=game.generator,
+        )
+        ctx.session.commit()
+    checkin(ctx, row, game)
+    return describe(row, game, view)
+
+
+class _Missing(Exception):
+    """The pool has no entry for the request."""
+
+
+def _create_solvable(
+    ctx: Context, game_id: str, values: dict[str, str], deal: int | None, difficulty: str
+) -> dict[str, Any]:
+    if deal is not None:
+        check_deal_number(deal)
+    key = store.options_key(values)
+
+    def entry() -> Game | None:
+        s = ctx.session
+        if deal is not None:
+            found = pool.lookup(s, game_id, key, difficulty, deal)
+        else:
+            found = pool.take(s, game_id, key, difficulty) or pool.reuse(
+                s, game_id, key, difficulty
+            )
+        if found is None:
+            return None
+        start = State.from_json(found.start)
+        return Game(
+            game_id,
+            found.deal,
+            values,
+            start=start,
+            kind="solvable",
+            difficulty=found.difficulty,
+            generator=found.generator,
+        )
+
+    for attempt in range(2):
+        try:
+            return _store_new(ctx, None, entry)
+        except _Missing:
+            if attempt == 0 and ctx.settings.pool_inline:
+                _make_inline(ctx, game_id, values, key, deal, difficulty)
+                continue
+            break
+    _queue(ctx, game_id, key, difficulty, deal)
+    raise AssertionError("unreachable")  # pragma: no cover - _queue always raises
+
+
+def _make_inline(
+    ctx: Context, game_id: str, values: dict[str, str], key: str, deal: int | None, band: str
+) -> None:
+    """``pool_inline`` (tests, development): make the missing deal here, then store it."""
+    number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
+    try:
+        made = pool.make_solvable(game_id, values, number, band)
+    except PasyansError as e:
+        raise from_engine(e) from e
+    with writing(ctx):
+        ctx.session.connection(execution_options={"pasyans_write": True})
+        pool.add(ctx.session, game_id, key, number, made)
+        ctx.session.commit()
+
+
+def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) -> None:
+    """Ask the worker for the deal; always raises the answer (202, 422, 429 or 503)."""
+    with writing(ctx):
+        ctx.session.connection(execution_options={"pasyans_write": True})
+        state, error = pool.request(
+            ctx.session,
+            game_id,
+            key,
+            band,
+            deal,
+            ctx.address or "unknown",
+            max_pending=ctx.settings.pool_max_pending,
+            max_pending_per_address=ctx.settings.pool_max_pending_per_address,
+            max_per_hour_per_address=ctx.settings.pool_requested_per_hour,
+        )
+        ctx.session.commit()
+    if state in ("queued", "pending"):
+        raise ApiError(
+            "deal_preparing",
+            status=202,
+            headers={"Retry-After": "2"},
+            extra={"deal": deal, "difficulty": band},
+        )
+    if state == "failed":
+        raise ApiError(
+            "no_solvable_deal",
+            f"No solvable layout could be made for deal {deal} ({error}): try another number.",
+            status=422,
+        )
+    if state == "too_many":
+        raise ApiError("rate_limited", headers={"Retry-After": "10"})
+    if state == "hourly":
+        raise ApiError("rate_limited", headers={"Retry-After": "600"})
+    raise ApiError(
+        "pool_busy",
+        status=503,
+        headers={"Retry-After": "30"},
+    )
+
+
+# --- changing -----------------------------------------------------------------------------
+
+
+def change(
+    ctx: Context,
+    game_id: str,
+    version: int,
+    action: Callable[[Game, GameData], T],
+    *,
+    counts_as_move: bool = False,
+) -> tuple[dict[str, Any], T]:
+    """Apply ``action`` to the game at ``version`` and store the result (see module doc).
+
+    ``action`` gets the Game and the row (to update the redo list and counters) and may
+    raise a :class:`PasyansError`, which changes nothing."""
+    ctx.end_read()  # a write must begin its own transaction (SQLite: IMMEDIATE)
+    with writing(ctx):
+        return _change(ctx, game_id, version, action, counts_as_move)
+
+
+def _change(
+    ctx: Context,
+    game_id: str,
+    version: int,
+    action: Callable[[Game, GameData], T],
+    counts_as_move: bool,
+) -> tuple[dict[str, Any], T]:
+    # A connection of its own, not the session's: the hot path needs none of the ORM's
+    # layers (docs/performance.md, "CPU per move"). Leaving the block rolls back on any
+    # error and commits otherwise.
+    with ctx.connect() as conn:
+        conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE (db.py)
+        with conn.begin():
+            row, game, view, result = _apply(ctx, conn, game_id, version, action, counts_as_move)
+    game.mark_saved()
+    checkin(ctx, row, game)
+    return describe(row, game, view), result
+
+
+def _apply(
+    ctx: Context,
+    conn: Connection,
+    game_id: str,
+    version: int,
+    action: Callable[[Game, GameData], T],
+    counts_as_move: bool,
+) -> tuple[GameData, Game, dict[str, Any], T]:
+    row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
+    if row is None:
+        raise not_found()
+    if row.status != store.PLAYING:
+        raise ApiError("game_over", extra=read(ctx, row, conn))
+    if row.version != version:
+        raise ApiError("stale_version", extra=read(ctx, row, conn))
+    game = checkout(ctx, row, conn)
+    key = (row.id, row.version)
+    before, position, counters = game.moves_made, game.state, (game.undos, game.hints)
+    line = game.moves if counts_as_move else []
+    try:
+        result = action(game, row)
+    except PasyansError:
+        # The engine refuses before changing anything; keep the Game only if that held.
+        if (game.moves_made, game.state, (game.undos, game.hints)) == (
+            before,
+            position,
+            counters,
+        ):
+            ctx.cache.put(*key, game)
+        raise
+    if len(game.moves) > ctx.settings.max_moves:
+        # Refused after the fact (autocollect adds many at once); the changed Game is
+        # dropped, the row stays as it was.
+        raise ApiError(
+            "too_many_moves",
+            text="error.too_many_moves_max",
+            params={"max_moves": ctx.settings.max_moves},
+            status=422,
+        )
+    t = store.now()
+    store.count_activity(row, t, ctx.settings.active_gap_seconds)
+    view = game.view()
+    # Only the moves added at the end are written, unless moves were taken back or
+    # replaced (undo, retarget, restart): docs/performance.md, "CPU per move".
+    added = game.line_changes()
+    row.moves = game.saved_moves()
+    row.redo = game.redo_moves()
+    row.undos = game.undos
+    row.hints = game.hints
+    row.score = view["counters"]["score"]
+    row.foundation_cards = view["counters"]["foundation_cards"]
+    # Moves played: the new line beyond what it shares with the old one (a retarget
+    # replaces the last move and its auto-moves, and plays them anew).
+    played = _played(line, game.moves) if counts_as_move else 0
+    if played:
+        row.moves_total += played
+        if row.first_move_at is None:
+            row.first_move_at = t
+    if view["flags"]["won"]:
+        row.status = "won"
+        row.finished_at = t
+    row.version += 1
+    row.updated_at = t
+    store.write_game(conn, row, added)
+    if row.status != store.PLAYING and row.first_move_at is not None:
+        # A game that has just finished joins the player's kept figures, in the same
+        # transaction (the ORM's flush hook does the same for rows written by the ORM).
+        stats.record_finish(conn, row.player_id, stats.record_of(row))
+    return row, game, view, result
+
+
+def _played(old: list[Move], new: list[Move]) -> int:
+    same = 0
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            break
+        same += 1
+    return len(new) - same
+
+
+def play(
+    game: Game, row: GameData, move: str | dict[str, Any], auto: bool = False
+) -> list[dict[str, Any]]:
+    events = game.play(move, auto=auto)
+    row.redo = []
+    return events
+
+
+def retarget(
+    game: Game, row: GameData, move: str | dict[str, Any], auto: bool = False
+) -> list[dict[str, Any]]:
+    """Smart-move cycling: the last move's cards go elsewhere (one move, not an undo)."""
+    events = game.retarget(move, auto=auto)
+    row.redo = []
+    return [{"type": "retarget"}, *events]
+
+
+def undo(game: Game, row: GameData) -> list[dict[str, Any]]:
+    move = game.undo()
+    row.redo = game.redo_moves()
+    return [{"type": "undo", "move": move.to_str()}]
+
+
+def redo(game: Game, row: GameData) -> list[dict[str, Any]]:
+    events = game.redo()
+    row.redo = game.redo_moves()
+    return events
+
+
+def autocollect(game: Game, row: GameData) -> list[dict[str, Any]]:
+    events = game.autocollect()
+    row.redo = []
+    return events
+
+
+def restart(game: Game, row: GameData) -> list[dict[str, Any]]:
+    game.restart()
+    row.redo = []
+    row.restarts += 1
+    return [{"type": "restart"}]
+
+
+def give_up(game: Game, row: GameData) -> None:
+    row.status = "lost"
+    row.finished_at = store.now()
+
+
+def heartbeat(ctx: Context, game_id: str) -> int:
+    """A sign of activity from the page: counts time, changes nothing else."""
+    ctx.end_read()
+    with writing(ctx):
+        conn = ctx.session.connection(execution_options={"pasyans_write": True})
+        row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
+        if row is None:
+            raise not_found()
+        store.count_activity(row, store.now(), ctx.settings.active_gap_seconds)
+        conn.execute(_HEARTBEAT, {"game_id": row.id, "time_ms": row.time_ms,
+                                  "last_active_at": row.last_active_at})  # fmt: skip
+        ctx.session.commit()
+        return row.time_ms
+
+
+_HEARTBEAT = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"))
+    .values(time_ms=bindparam("time_ms"), last_active_at=bindparam("last_active_at"))
+)

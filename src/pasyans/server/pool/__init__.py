@@ -1,0 +1,1 @@
+"""The solvable-deal pool: layouts made ahead of time, and the worker that makes them."""

@@ -1,0 +1,1 @@
+"""The players' statistics and history."""

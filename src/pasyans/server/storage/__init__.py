@@ -1,0 +1,2 @@
+"""The database: engines and sessions, tables, queries, migrations, group commit and WAL
+checkpoints."""

@@ -1,0 +1,270 @@
+"""Solvable deals, made from the game, its options, the deal number and a difficulty.
+
+Every game draws **candidate layouts** from the deal number's own SplitMix64 stream:
+
+- Spine: the nearest winnable layout to a random shuffle (:mod:`pasyans.solvable.nearby`);
+  the first shuffle is the deal's own random one.
+- Nivernais (hidden cards only in the stock, columns never fed by the player): shuffles
+  (the deal's own first) that the forward player of :mod:`forward` wins, its line
+  replayed through the engine (version 2 chose the stock's cards as they came out,
+  leaning towards the cards the foundations wanted).
+- Spider and Backbone: shuffles (the deal's own first) that the solver proves won within
+  :data:`SOLVABLE_NODES`.
+
+A candidate is kept only when its winning line replays through the engine (Spine,
+Nivernais) or the solver proves it won (Spine, Spider, Backbone), and it is not trivial:
+no autocollect before the first move and not won by the simple player
+(:func:`pasyans.solvable.difficulty.is_trivial`).
+
+**Difficulty.** The first :data:`BAND_CANDIDATES` kept candidates of a deal number are
+ranked by the difficulty measure (:func:`pasyans.solvable.difficulty.measure`, ties by
+order in the stream): ``easy`` gets the lowest, ``medium`` the middle one, ``hard`` the
+highest. Bands are therefore order statistics of three draws from the game's own
+solvable deals: no threshold fitted to a deal range, and each band's measure is lower
+than the next one's on every deal number.
+
+The same game, options, number and difficulty give the same layout on every machine
+within one :data:`GENERATOR_VERSION`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pasyans.cards import SplitMix64, shuffled
+from pasyans.engine.core import check_deal_number, deck_for
+from pasyans.engine.moves import Move
+from pasyans.errors import IllegalMoveError, OptionError, PasyansError
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.solvable import forward, nearby
+from pasyans.solvable.difficulty import is_trivial, measure
+from pasyans.solver.search import solve
+
+GENERATOR_VERSION = 3
+"""Bumped whenever the same (game, options, deal, difficulty) could give another layout.
+1: Spine's backward walk, the first solvable candidate, no difficulty
+(:mod:`pasyans.solvable.generate_v1`). 2: this module, Nivernais' stock chosen as it comes
+out (leaning). 3: Nivernais from real shuffles. Every version stays reproducible:
+:func:`make_solvable` takes ``generator``."""
+
+GENERATORS: tuple[int, ...] = (1, 2, 3)
+
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+DEFAULT_DIFFICULTY = "medium"
+
+BAND_CANDIDATES = 3
+"""Kept candidates ranked per deal number, one per difficulty."""
+
+SPINE_VERIFY_NODES = 20_000
+"""Node budget of the exact search that must also prove a Spine candidate won."""
+
+SOLVABLE_NODES = 10_000
+"""Node budget per candidate shuffle of Spider and Backbone (about a second)."""
+
+MAX_ATTEMPTS = 200
+"""Candidates drawn per deal number before giving up with :class:`GenerationError`."""
+
+SHUFFLE_ATTEMPTS = 60
+"""The same for the solver-checked shuffles (each may cost a full node budget)."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A kept candidate: the layout and a winning line that replays through the engine
+    (the solver's, or for Nivernais the forward player's)."""
+
+    state: State
+    line: tuple[Move, ...]
+
+
+class GenerationError(PasyansError):
+    """No solvable layout was found for a deal number within the attempts allowed."""
+
+    code = "no_solvable_deal"
+
+
+@dataclass(frozen=True)
+class SolvableDeal:
+    """A solvable layout and how it was made."""
+
+    state: State
+    difficulty: str
+    measure: float
+    generator: int = GENERATOR_VERSION
+
+
+def check_difficulty(difficulty: str | None) -> str:
+    """``difficulty`` (``None`` is the default), or :class:`OptionError`."""
+    d = DEFAULT_DIFFICULTY if difficulty is None else difficulty
+    if d not in DIFFICULTIES:
+        names = ", ".join(DIFFICULTIES)
+        raise OptionError(f"difficulty {str(d)[:20]!r} is not available ({names})")
+    return d
+
+
+def check_generator(generator: int) -> int:
+    """``generator`` if it is a version this code can make, or :class:`OptionError`."""
+    if generator not in GENERATORS:
+        raise OptionError(
+            f"generator version {str(generator)[:10]!r} is not available"
+            f" ({', '.join(map(str, GENERATORS))})"
+        )
+    return generator
+
+
+def make_solvable(
+    game_id: str,
+    options: Mapping[str, object] | None,
+    deal: int,
+    difficulty: str | None = DEFAULT_DIFFICULTY,
+    generator: int = GENERATOR_VERSION,
+) -> SolvableDeal:
+    """The solvable deal of this game, options, number and difficulty (pure, may take
+    seconds; see the module docstring), as generator version ``generator`` made it.
+    Version 1 knew no difficulty: every band gets its one layout."""
+    band = check_difficulty(difficulty)
+    spec = get_game(game_id, options)
+    if check_generator(generator) == 1:
+        from pasyans.solvable import generate_v1
+
+        check_deal_number(deal)
+        state = generate_v1.solvable_layout(spec, deal)
+        return SolvableDeal(state, band, measure(spec, state).measure, 1)
+    return bands(spec, deal, generator)[band]
+
+
+def bands(spec: GameSpec, deal: int, generator: int = GENERATOR_VERSION) -> dict[str, SolvableDeal]:
+    """The solvable deal of every difficulty for ``deal`` (one ranking for all three;
+    the last few rankings are kept, so the three bands of a number cost one search).
+    ``generator``: 2 or later (see :func:`make_solvable`)."""
+    check_deal_number(deal)
+    if check_generator(generator) < 2:
+        raise OptionError("generator version 1 had no difficulty bands")
+    return dict(_bands(spec.id, tuple(sorted(spec.option_values.items())), deal, generator))
+
+
+@lru_cache(maxsize=32)
+def _bands(
+    game_id: str, options: tuple[tuple[str, str], ...], deal: int, generator: int
+) -> tuple[tuple[str, SolvableDeal], ...]:
+    spec = get_game(game_id, dict(options))
+    ranked: list[tuple[float, int, State]] = []
+    for n, kept in enumerate(candidates(spec, deal, generator)):
+        ranked.append((measure(spec, kept.state).measure, n, kept.state))
+        if len(ranked) == BAND_CANDIDATES:
+            break
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    out = []
+    for i, band in enumerate(DIFFICULTIES):
+        pick = ranked[min(i, len(ranked) - 1)]
+        out.append((band, SolvableDeal(pick[2], band, pick[0], generator)))
+    return tuple(out)
+
+
+def candidates(spec: GameSpec, deal: int, generator: int = GENERATOR_VERSION) -> Iterator[Kept]:
+    """The kept candidates of ``deal``, in the stream's order (generator version 2 or
+    later); raises :class:`GenerationError` when the attempts run out before the first."""
+    check_deal_number(deal)
+    if spec.has_pile("spine") and spec.piles[spec.index["spine"]].kind is PileKind.SPINE:
+        raw = _spine_candidates(spec, deal)
+    elif forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
+        raw = _forward_candidates(spec, deal) if generator == 2 else _played_shuffles(spec, deal)
+    else:
+        raw = _shuffle_candidates(spec, deal, SOLVABLE_NODES)
+    found = False
+    for kept in raw:
+        if not is_trivial(spec, kept.state):
+            found = True
+            yield kept
+    if not found:
+        raise GenerationError(f"no solvable {spec.id} layout found for deal {deal}")
+
+
+def _seeds(deal: int, attempts: int) -> Iterator[int]:
+    """The deal number itself (its own shuffle), then its SplitMix64 stream."""
+    yield deal
+    stream = SplitMix64(deal)
+    for _ in range(attempts - 1):
+        yield stream.next()
+
+
+def _spine_candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
+    for seed in _seeds(deal, MAX_ATTEMPTS):
+        made = nearby.nearest_winnable(spec, seed)
+        if made is None or not _line_wins(spec, made.state, made):
+            continue
+        proof = solve(spec, made.state, nodes=SPINE_VERIFY_NODES)
+        if proof.result == "won":
+            yield Kept(made.state, proof.moves)
+
+
+def _line_wins(spec: GameSpec, state: State, made: nearby.Made) -> bool:
+    try:
+        return forward.replays_to_a_win(spec, state, list(made.line))
+    except IllegalMoveError:  # pragma: no cover - a generator bug
+        return False
+
+
+def _forward_candidates(spec: GameSpec, deal: int) -> Iterator[Kept]:
+    stream = SplitMix64(deal)
+    for _ in range(forward.ATTEMPTS):
+        made = forward.play_and_deal(spec, stream.next())
+        if made is not None and forward.replays_to_a_win(spec, *made):
+            yield Kept(made[0], tuple(made[1]))
+
+
+def _played_shuffles(spec: GameSpec, deal: int) -> Iterator[Kept]:
+    """Shuffles (the deal's own first) that the forward player wins (version 3)."""
+    deck = deck_for(spec)
+    for seed in _seeds(deal, forward.SHUFFLE_ATTEMPTS):
+        state = spec.deal(spec, shuffled(deck, seed)).freeze()
+        line = forward.play_layout(spec, state, seed)
+        if line is not None and forward.replays_to_a_win(spec, state, line):
+            yield Kept(state, tuple(line))
+
+
+def _shuffle_candidates(spec: GameSpec, deal: int, nodes: int) -> Iterator[Kept]:
+    deck = deck_for(spec)
+    for seed in _seeds(deal, SHUFFLE_ATTEMPTS):
+        state = spec.deal(spec, shuffled(deck, seed)).freeze()
+        proof = proves_won(spec, state, seed, nodes)
+        if proof is not None:
+            yield Kept(state, proof)
+
+
+def proves_won(spec: GameSpec, state: State, seed: int, nodes: int) -> tuple[Move, ...] | None:
+    """The exact search's winning line for the shuffle ``seed`` of ``spec`` (``state``)
+    within ``nodes``, or None. The last answers are kept: generator version 1 and the later
+    ones try the same shuffles, so a benchmark that makes both pays for each search once."""
+    return _proves(spec.id, tuple(sorted(spec.option_values.items())), seed, nodes, state)
+
+
+@lru_cache(maxsize=256)
+def _proves(
+    game_id: str, options: tuple[tuple[str, str], ...], seed: int, nodes: int, state: State
+) -> tuple[Move, ...] | None:
+    proof = solve(get_game(game_id, dict(options)), state, nodes=nodes)
+    return proof.moves if proof.result == "won" else None
+
+
+def solvable_layout(spec: GameSpec, deal: int, difficulty: str = DEFAULT_DIFFICULTY) -> State:
+    """The solvable layout of ``deal`` for a spec (see :func:`make_solvable`)."""
+    return make_solvable(spec.id, spec.option_values, deal, difficulty).state
+
+
+def solvable_spine(spec: GameSpec, deal: int) -> State:
+    """Spine's first kept candidate for ``deal`` (no difficulty ranking)."""
+    return next(candidates(spec, deal)).state
+
+
+def solvable_shuffle(spec: GameSpec, deal: int, nodes: int = SOLVABLE_NODES) -> State:
+    """The first candidate shuffle for ``deal`` that the solver proves won within ``nodes``
+    (the deal's own shuffle first), trivial or not."""
+    check_deal_number(deal)
+    for kept in _shuffle_candidates(spec, deal, nodes):
+        return kept.state
+    raise GenerationError(f"no solvable {spec.id} layout found for deal {deal}")
