@@ -13,8 +13,8 @@ For each game and option set offering solvable deals (``pasyans.deals.kinds_for`
    (docs/winnability.md defines them). The solvable layout measured is each number's
    first kept candidate: the three bands are chosen among such candidates, so this is
    the population of solvable deals over all bands, at a third of the cost. With
-   ``--before``, a column for generator version 1 too (``make_solvable(...,
-   generator=1)``, the layouts dealt before this issue), so the table is before/after.
+   ``--before``, a column for generator version 1 too (``benchmarks/legacy/generate_v1.py``
+   ``make_solvable``, the layouts dealt before this issue), so the table is before/after.
 2. **Difficulty spread** (the first ``--ranked`` numbers): per band, the mean measure and
    the randomised simple player's win share (``pasyans.solvable.difficulty``).
 3. **Time to a deal**: p50 and p95 of :func:`pasyans.solvable.generate.bands` per number
@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -53,10 +54,12 @@ from pasyans.solvable.generate import (
     GenerationError,
     bands,
     candidates,
-    make_solvable,
 )
 
 Stat = Callable[[GameSpec, State], float]
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "legacy"))
+import generate_v1  # noqa: E402  (version 1, out of the package)
 
 
 def _rank(card: int) -> int:
@@ -244,7 +247,7 @@ def run(
     def old(d: int) -> dict[str, Any]:
         def make() -> State | None:
             try:
-                return make_solvable(game_id, options, d, generator=1).state
+                return generate_v1.make_solvable(game_id, options, d).state
             except GenerationError:  # version 1 gave up on some numbers (4-suit Spider)
                 return None
 

@@ -42,8 +42,8 @@ from pathlib import Path
 
 from pasyans.cli.sweep import wilson
 from pasyans.engine.core import initial_state
+from pasyans.hints import Budget
 from pasyans.hints.follow import Play, follow
-from pasyans.hints.suggest import Budget
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
 

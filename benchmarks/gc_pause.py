@@ -40,7 +40,7 @@ def child(frozen: bool, games: int, passes: int) -> None:
             solver_prestart=False,
             rate_new_game_per_minute=0,
             rate_new_player_per_hour=0,
-            rate_hint_per_minute=0,
+            rate_search_per_minute=0,
             rate_hint_any_per_minute=0,
         )
         app = create_app(settings)

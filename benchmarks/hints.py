@@ -89,7 +89,7 @@ def main() -> None:
     ap.add_argument("--hint-seconds", type=float, default=None, help="server's hint budget")
     args = ap.parse_args()
     env = {
-        "PASYANS_RATE_HINT_PER_MINUTE": "0",
+        "PASYANS_RATE_SEARCH_PER_MINUTE": "0",
         "PASYANS_RATE_HINT_ANY_PER_MINUTE": "0",
         "PASYANS_RATE_NEW_GAME_PER_MINUTE": "0",
         "PASYANS_RATE_NEW_PLAYER_PER_HOUR": "0",

@@ -61,8 +61,9 @@ from typing import Any
 
 import httpx
 
-from pasyans import devtools
-from pasyans.devtools import free_port
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import devtools
+from devtools import free_port
 
 PASYANS = Path(sys.executable).parent / "pasyans"
 

@@ -17,6 +17,11 @@ machine, so this is the throughput of a busy small machine, not of one worker al
 
     uv run python benchmarks/move_cpu.py --mode serve --baseline 5f7a610 --players 16
 
+``--action-ids`` (app mode): this tree's moves carry an action id each (kept and pruned
+to 64 per game, docs/server.md), the baseline's none: what exactly-once costs::
+
+    uv run python benchmarks/move_cpu.py --baseline main --moves 400 --rounds 5 --action-ids
+
 ``--mode refused``: as ``app``, the CPU of a refused new game (``429``: the player's
 allowance is spent), what a costly client's flood mostly costs the server::
 
@@ -65,6 +70,7 @@ from pasyans.server.settings import Settings
 
 moves = int(sys.argv[1])
 refusals = sys.argv[2:] == ["refused"]
+ids = sys.argv[2:] == ["ids"]  # every move with an action id (kept, pruned to 64)
 d = Path(tempfile.mkdtemp())
 app = create_app(Settings(database_url=f"sqlite:///{d}/m.sqlite3", data_dir=d,
                           rate_new_game_per_minute=0.001 if refusals else 0, rate_new_game_burst=1,
@@ -109,7 +115,10 @@ async def run(n):
             g = await post("/api/games", body)
             continue
         m = rng.choice(g["view"]["moves"])["text"]
-        g = await post(f"/api/games/{g['id']}/moves", {"move": m, "version": g["version"]})
+        data = {"move": m, "version": g["version"]}
+        if ids:
+            data["action"] = "%016x" % rng.getrandbits(64)
+        g = await post(f"/api/games/{g['id']}/moves", data)
         played += 1
 
 async def refuse(n):  # new games of a player whose allowance is spent: 429 each
@@ -132,14 +141,21 @@ print(json.dumps({"cpu_ms": asyncio.run(main())}))
 """
 
 
-def app_cpu(moves: int, pythonpath: str | None, refused: bool = False) -> float:
+def app_cpu(moves: int, pythonpath: str | None, refused: bool = False, ids: bool = False) -> float:
     """CPU ms per move (or per refused new game) in a fresh child process (``--mode app``,
-    ``--mode refused``)."""
+    ``--mode refused``); ``ids``: each move carries an action id."""
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(moves), *(["refused"] if refused else [])],
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(moves),
+            *(["refused"] if refused else []),
+            *(["ids"] if ids else []),
+        ],
         env=env,
         capture_output=True,
         text=True,
@@ -184,6 +200,9 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=15.0, help="serve mode: seconds")
     ap.add_argument("--warmup", type=float, default=3.0, help="serve mode: seconds")
     ap.add_argument("--game", default="spider", help="serve mode")
+    ap.add_argument(
+        "--action-ids", action="store_true", help="app mode: this tree's moves carry action ids"
+    )
     args = ap.parse_args()
     labels = (args.baseline, "this tree")
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in labels}
@@ -192,7 +211,8 @@ def main() -> None:
         for n in range(args.rounds):
             for label, path in zip(labels, (src, None), strict=True):
                 if args.mode == "app":
-                    runs[label].append({"cpu ms/move": app_cpu(args.moves, path)})
+                    ids = args.action_ids and path is None
+                    runs[label].append({"cpu ms/move": app_cpu(args.moves, path, ids=ids)})
                 elif args.mode == "refused":
                     runs[label].append({"cpu ms/refusal": app_cpu(args.moves, path, True)})
                 else:

@@ -40,7 +40,8 @@ from typing import Any
 
 import httpx
 
-from pasyans.devtools import free_port
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from devtools import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 READY = """() => {
@@ -67,7 +68,7 @@ def serve(tree: Path | None = None) -> Iterator[str]:
             PASYANS_DATA_DIR=tmp,
             PASYANS_LOG_LEVEL="warning",
             PASYANS_RATE_NEW_GAME_PER_MINUTE="0",
-            PASYANS_RATE_HINT_PER_MINUTE="0",
+            PASYANS_RATE_SEARCH_PER_MINUTE="0",
             # Every run is a new browser context, so a new player: no limit on new players.
             PASYANS_RATE_NEW_PLAYER_PER_HOUR="0",
             # No deal-pool worker: it would make deals on the same CPU during the runs

@@ -3,7 +3,7 @@
 It runs ``initdb`` into a temporary directory (as user ``postgres`` when the tests run as
 root), starts the server with ``pg_ctl`` on 127.0.0.1 on a free port with fsync off,
 creates the database ``pasyans_test`` and stops the server however the session ends
-(:func:`pasyans.devtools.throwaway_postgres`). Without PostgreSQL binaries the PostgreSQL
+(:func:`devtools.throwaway_postgres`). Without PostgreSQL binaries the PostgreSQL
 tests are skipped locally and FAIL in CI (``CI=true``).
 """
 
@@ -14,8 +14,17 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
+from devtools import PostgresUnavailable, throwaway_postgres
 
-from pasyans.devtools import PostgresUnavailable, throwaway_postgres
+from pasyans import caches
+
+
+@pytest.fixture(autouse=True)
+def empty_caches() -> None:
+    """Every test starts with the process's memories empty (:func:`pasyans.caches.clear`:
+    the hints' lines and tallies, the server's sampled answers, the charts), so no test
+    depends on what another one asked before it."""
+    caches.clear()
 
 
 def _unavailable(reason: str) -> None:

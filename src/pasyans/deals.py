@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Literal
 
+from pasyans import caches
 from pasyans.engine import Game, initial_state
 from pasyans.engine.core import deck_for
-from pasyans.errors import OptionError, SavedGameError
+from pasyans.errors import OptionError, RetiredDealError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -97,6 +98,9 @@ def _solvable(
     return make_solvable(game_id, dict(options), deal, difficulty)
 
 
+caches.register("deals.solvable", _solvable, bound=256, memory=False)
+
+
 def new_game(
     game_id: str,
     deal: int,
@@ -137,18 +141,32 @@ def load_game(saved: Mapping[str, Any], *, trusted: bool = False) -> Game:
         saved.get("kind", "random"),
         saved.get("start"),
         saved.get("difficulty"),
+        saved.get("generator"),
     )
     return Game.from_saved(saved, start=start, trusted=trusted)
 
 
 def saved_start(
-    spec: GameSpec, deal: int, kind: str, stored: Any = None, difficulty: str | None = None
+    spec: GameSpec,
+    deal: int,
+    kind: str,
+    stored: Any = None,
+    difficulty: str | None = None,
+    generator: int | None = None,
 ) -> State:
     """The starting layout of a saved game: ``stored`` (a :meth:`State.to_json` object)
     when there is one, else made again from the deal number. Solvable layouts are stored
     because they come from a search: a stronger solver may make another layout for the
     same number, and a saved game must still replay. A stored layout must hold the
-    game's whole deck in its piles, or :class:`SavedGameError` is raised."""
+    game's whole deck in its piles, or :class:`SavedGameError` is raised. A solvable game
+    saved with no layout by generator version 1 (``generator`` 1 or None: games saved
+    before layouts were stored) raises :class:`RetiredDealError`: version 1 is out of the
+    library, and another version's layout would not replay its moves."""
+    if stored is None and kind == "solvable" and generator in (None, 1):
+        raise RetiredDealError(
+            "this game was dealt by generator version 1, which is retired, and was saved"
+            " without its layout: it can no longer be rebuilt"
+        )
     if stored is None:
         return start_position(spec, deal, kind, difficulty)
     try:

@@ -56,3 +56,10 @@ class SavedGameError(PasyansError):
     """A saved game that cannot be rebuilt."""
 
     code = "bad_saved_game"
+
+
+class RetiredDealError(SavedGameError):
+    """A saved solvable game with no stored layout, dealt by generator version 1, which
+    the library no longer has: the game cannot be rebuilt (the API answers 410)."""
+
+    code = "deal_retired"

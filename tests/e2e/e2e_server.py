@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pasyans.devtools import free_port
+from devtools import free_port
 
 
 @contextmanager
@@ -27,7 +27,7 @@ def serve_app(data: Path, *, limits: bool = False) -> Iterator[str]:
         {}
         if limits
         else {
-            "rate_hint_per_minute": 0,
+            "rate_search_per_minute": 0,
             "rate_new_game_per_minute": 0,
             "rate_hint_any_per_minute": 0,
         }
@@ -42,7 +42,7 @@ def serve_app(data: Path, *, limits: bool = False) -> Iterator[str]:
     app = create_app(settings)
     # Spine's solvable deal 1 is a layout one autocollect wins (test_stats_pages.py): a
     # real solvable deal never is.
-    from pasyans.devtools import pool_collectable
+    from devtools import pool_collectable
 
     with app.state.sessionmaker() as s:
         pool_collectable(s, 1)

@@ -39,7 +39,7 @@ def make_settings(db_url: str, tmp_path: Path) -> Callable[..., Settings]:
         values: dict[str, object] = {
             "database_url": db_url,
             "data_dir": tmp_path / "data",
-            "rate_hint_per_minute": 0,
+            "rate_search_per_minute": 0,
             "rate_new_game_per_minute": 0,
             "rate_hint_any_per_minute": 0,
             "rate_new_player_per_hour": 0,

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from devtools import free_port
 from server_helpers import STARTED, wait_until_started
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from pasyans import deals
-from pasyans.devtools import free_port
 from pasyans.server.storage import store
 from pasyans.server.storage.models import GameRow
 

@@ -71,7 +71,7 @@ def fuzz_app(
             data_dir=tmp / "data",
             hint_seconds=0.2,
             winnable_seconds=0.2,
-            rate_hint_per_minute=0,
+            rate_search_per_minute=0,
             rate_new_game_per_minute=0,
             rate_hint_any_per_minute=0,
             rate_new_player_per_hour=0,

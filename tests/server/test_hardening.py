@@ -243,7 +243,7 @@ def test_a_held_lock_is_503_within_the_timeout(
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 @pytest.mark.postgres
 def test_a_stopped_database_is_503(make_app: Callable[..., FastAPI], db_url: str) -> None:
-    from pasyans.devtools import free_port
+    from devtools import free_port
 
     app = make_app()
     # The same server, then a port where nothing listens: what a stopped server looks like.

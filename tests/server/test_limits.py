@@ -5,15 +5,35 @@ player (a hint per move, a new game a minute) never refused. On SQLite and Postg
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import sessionmaker
 from starlette.requests import Request
 
-from pasyans.hints import suggest as hints
-from pasyans.server.games import solving
-from pasyans.server.limits.rates import Limit, RateLimiter, SharedLimits, client_address
+from pasyans import caches
+from pasyans.server.limits.address import client_address
+from pasyans.server.limits.costly import COSTLY, costly
+from pasyans.server.limits.deps import HintLimit, NewGameLimit
+from pasyans.server.limits.rates import Limit, SharedLimits, _gcra
 from pasyans.server.settings import Settings
+
+
+class RateLimiter:
+    """One GCRA bucket per key in memory: the algorithm :class:`SharedLimits` keeps in the
+    database, without the database."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.limit = Limit("memory", per_minute, burst)
+        self.tat: dict[str, int] = {}
+
+    def check(self, key: str, now: float) -> float:
+        new, wait = _gcra(self.tat.get(key, 0), round(now * 1000), self.limit)
+        if wait == 0:
+            self.tat[key] = new
+        return wait / 1000
 
 
 def test_token_bucket() -> None:
@@ -52,8 +72,7 @@ def _other_move(g: dict[str, Any], hint: dict[str, Any] | None) -> str:
 
 def test_searches_are_limited(make_app: Any) -> None:
     """Flooding the solver (a new position, a hint, again) is refused with 429."""
-    hints.LINES.clear()
-    app = make_app(rate_hint_per_minute=1, rate_hint_burst=1)
+    app = make_app(rate_search_per_minute=1, rate_search_burst=1)
     with TestClient(app) as c:
         g = _spine_random(c)
         r = c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]})
@@ -72,8 +91,7 @@ def test_searches_are_limited(make_app: Any) -> None:
 
 def test_known_hint_costs_nothing(make_app: Any) -> None:
     """Asking again on a position whose answer is known needs no search and no allowance."""
-    hints.LINES.clear()
-    app = make_app(rate_hint_per_minute=1, rate_hint_burst=1)
+    app = make_app(rate_search_per_minute=1, rate_search_burst=1)
     with TestClient(app) as c:
         g = _spine_random(c)
         first = None
@@ -130,8 +148,7 @@ def hints_with_fresh_cookies(app: Any) -> list[int]:
 
 def test_fresh_cookie_is_no_fresh_allowance(make_app: Any) -> None:
     """The search allowance holds per address too: new cookies do not reset it."""
-    hints.LINES.clear()
-    app = make_app(rate_hint_per_minute=1, rate_hint_burst=1, rate_address_factor=2)
+    app = make_app(rate_search_per_minute=1, rate_search_burst=1, rate_address_factor=2)
     assert hints_with_fresh_cookies(app) == [200, 200, 429]
 
 
@@ -201,7 +218,7 @@ def _app_with_default_limits(make_app: Any, hint_seconds: float) -> tuple[Any, l
     (a one-element list to move forward)."""
     defaults = Settings()
     app = make_app(
-        rate_hint_per_minute=defaults.rate_hint_per_minute,
+        rate_search_per_minute=defaults.rate_search_per_minute,
         rate_hint_any_per_minute=defaults.rate_hint_any_per_minute,
         rate_new_game_per_minute=defaults.rate_new_game_per_minute,
         rate_new_player_per_hour=defaults.rate_new_player_per_hour,
@@ -216,7 +233,7 @@ def test_fair_player_is_never_refused(make_app: Any) -> None:
     """Default limits. A player who asks for a hint after every move and follows it to a
     win, at a move a second, then starts a new game a minute later: never a 429. Issue 13:
     following the hints to a win hit the rate limit 8 times."""
-    hints.LINES.clear()
+    caches.clear()
     app, clock = _app_with_default_limits(make_app, Settings().hint_seconds)
     with TestClient(app) as c:
         # Deals whose views stay cheap: at some positions of other deals the engine's
@@ -248,7 +265,7 @@ def test_fair_player_with_hidden_cards_is_never_refused(make_app: Any) -> None:
     """Default limits. With cards hidden every hint is a sampled search (counted against
     the ``search`` limit, since this session): a player who asks for a hint before every
     move, at a move a second, plays on without a 429 (Spider, one suit)."""
-    solving.SAMPLED.clear()
+    caches.clear()
     # the limits are tested, not the hints: keep each one short
     app, clock = _app_with_default_limits(make_app, 0.02)
     with TestClient(app) as c:
@@ -337,10 +354,9 @@ def _player(c: TestClient) -> str:
 def test_searches_per_address_are_capped(make_app: Any) -> None:
     """An address's search allowance is capped (rate_search_address_*), whatever the
     factor: fresh cookies from one address share it."""
-    hints.LINES.clear()
     app = make_app(
-        rate_hint_per_minute=60,
-        rate_hint_burst=30,
+        rate_search_per_minute=60,
+        rate_search_burst=30,
         rate_address_factor=4,
         rate_search_address_per_minute=1,
         rate_search_address_burst=2,
@@ -350,5 +366,47 @@ def test_searches_per_address_are_capped(make_app: Any) -> None:
     assert limits.player["search"] == Limit("search", 60, 30)
     assert hints_with_fresh_cookies(app) == [200, 200, 429]
     d = Settings()
-    default = make_app(rate_hint_per_minute=d.rate_hint_per_minute).state.limits
+    default = make_app(rate_search_per_minute=d.rate_search_per_minute).state.limits
     assert default.address["search"] == Limit("search", 60, 30)
+
+
+def test_search_limit_setting_keeps_its_old_name(monkeypatch: Any) -> None:
+    """``rate_search_*`` feeds the ``search`` limit; the old ``rate_hint_*`` names, in the
+    environment or as arguments, still set it."""
+    assert Settings(rate_hint_per_minute=5, rate_hint_burst=3).rate_search_per_minute == 5
+    assert Settings(rate_hint_burst=3).rate_search_burst == 3
+    monkeypatch.setenv("PASYANS_RATE_HINT_PER_MINUTE", "7")
+    assert Settings().rate_search_per_minute == 7
+    monkeypatch.setenv("PASYANS_RATE_SEARCH_PER_MINUTE", "8")
+    assert Settings().rate_search_per_minute == 8
+    s = Settings(rate_search_per_minute=9, rate_search_burst=4, database_url="sqlite://")
+    limits = SharedLimits(s, sessionmaker(), None)
+    assert (limits.player["search"].per_minute, limits.player["search"].burst) == (9, 4)
+
+
+def _api_routes(routes: Any) -> Iterator[APIRoute]:
+    for r in routes:
+        inner = getattr(r, "original_router", None)  # FastAPI keeps included routers whole
+        if inner is not None:
+            yield from _api_routes(inner.routes)
+        elif isinstance(r, APIRoute):
+            yield r
+
+
+def test_costly_routes_are_declared_once(make_app: Any) -> None:
+    """The routes that carry a rate-limit dependency are exactly the costly list the
+    middleware reads, with the same limits."""
+    deps = {id(d.dependency): name for name, d in (
+        ("new_game", NewGameLimit.__metadata__[0]), ("hint", HintLimit.__metadata__[0]))}
+    app = make_app()
+    limited = set()
+    for route in _api_routes(app.routes):
+        names = {deps[id(d.call)] for d in route.dependant.dependencies if id(d.call) in deps}
+        path = route.path_format.replace("{game_id}", "abc")
+        for method in route.methods:
+            entry = costly(method, path)
+            assert names == ({entry.name} if entry else set()), (method, route.path)
+            if entry:
+                limited.add((entry.name, route.path))
+    assert {name for name, _ in limited} == {c.name for c in COSTLY}
+    assert costly("GET", "/api/games") is None and costly("POST", "/api/games/x/moves") is None

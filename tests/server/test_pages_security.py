@@ -59,7 +59,7 @@ def test_pages_answer_the_index(client: TestClient, path: str) -> None:
         assert re.search(r'<meta name="pasyans-messages" content="[0-9a-f]{12}">', r.text)
         served = re.sub(r'<link rel="(modulepreload|preload)"[^>]*>\n', "", r.text)
         served = re.sub(r'<meta name="pasyans-messages" content="[0-9a-f]+">\n', "", served)
-        unhash = re.sub(r"\.[0-9a-f]{10}\.(js|css|svg)", r".\1", served)
+        unhash = re.sub(r"\.[0-9a-f]{10}\.(js|css|svg|png)", r".\1", served)
         assert unhash == index.read_text(encoding="utf-8")
         assert served != unhash
     else:

@@ -149,3 +149,30 @@ def test_the_stored_line_follows_every_kind_of_action(make_app: Any) -> None:
                 assert row.redo == twin.redo_moves(), (step, action)
             if g["status"] != "playing":
                 break
+
+
+def test_a_game_of_the_retired_generator_without_its_layout_answers_410(make_app: Any) -> None:
+    """A solvable game saved before layouts were stored (generator version 1, no
+    ``start``) cannot be rebuilt now that version 1 is out of the library: 410
+    ``deal_retired`` with both languages, and the row is left as it was."""
+    first = make_app()
+    with TestClient(first) as c:
+        g = new_game(c, "spine", deal=5, solvable=True)
+        token = c.cookies[COOKIE]
+        with first.state.sessionmaker() as s:
+            s.execute(
+                GameRow.__table__.update()
+                .where(GameRow.id == g["id"])
+                .values(start=None, generator=None)
+            )
+            s.commit()
+    second = make_app(game_cache_size=0)
+    with TestClient(second, cookies={COOKIE: token}) as c:
+        r = c.get(f"/api/games/{g['id']}")
+        assert r.status_code == 410, r.text
+        error = r.json()["error"]
+        assert error["code"] == "deal_retired"
+        assert "generator" in error["message"] and error["message_ru"]
+        with second.state.sessionmaker() as s:
+            row = s.execute(select(GameRow).where(GameRow.id == g["id"])).scalar_one()
+            assert row.start is None and row.version == g["version"]

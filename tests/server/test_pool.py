@@ -315,8 +315,7 @@ def test_serve_runs_the_worker(db_url: str, tmp_path: Path) -> None:
     import sys
 
     import httpx
-
-    from pasyans.devtools import free_port
+    from devtools import free_port
 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}

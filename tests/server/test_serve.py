@@ -17,9 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
+from devtools import free_port
 from server_helpers import wait_until_started
-
-from pasyans.devtools import free_port
 
 PASYANS = Path(sys.executable).parent / "pasyans"
 

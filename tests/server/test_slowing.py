@@ -159,7 +159,7 @@ def test_a_fair_player_is_never_held(make_app: Any) -> None:
     """The fair player of test_limits.py (a new game, then a hint before each move) with
     the default limits and a refusal delay of 10 s: every answer is an allowance, none is
     held (each answer takes less than the delay)."""
-    app = make_app(rate_hint_per_minute=60, rate_hint_burst=30, rate_new_game_per_minute=60,
+    app = make_app(rate_search_per_minute=60, rate_search_burst=30, rate_new_game_per_minute=60,
                    rate_new_game_burst=30, rate_hint_any_per_minute=240,
                    rate_hint_any_burst=120, rate_new_player_per_hour=60,
                    rate_refusal_delay_seconds=10.0, hint_seconds=0.05)  # fmt: skip

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from pasyans.hints import suggest as hints
+from pasyans import caches, hints
 from pasyans.server.games import solving
 from pasyans.server.storage.models import Verdict
 
@@ -31,7 +31,7 @@ def test_winnable_spends_at_most_250_ms_of_solver(make_app: Any, monkeypatch: An
     process): on a heavily loaded machine a search process could be starved past its
     grace, which records no search at all, and the test then measured nothing."""
     monkeypatch.setattr(solving, "STATS", solving.SearchStats())
-    hints.LINES.clear()
+    caches.clear()
     app = make_app(winnable_seconds=5.0, hint_seconds=5.0, solver_processes=0)
     before = solving.STATS.searches
     with TestClient(app) as c:
@@ -63,7 +63,6 @@ def test_a_slow_search_stops_within_a_few_positions_of_its_deadline() -> None:
 def test_repeated_winnable_costs_nothing_on_any_worker(make_app: Any) -> None:
     """An undecided (or decided) verdict is kept in the database: another worker (another
     app on the same database, with an empty memory) answers it without a search."""
-    hints.LINES.clear()
     a = make_app()
     b = make_app()
     with TestClient(a) as ca:
@@ -74,7 +73,7 @@ def test_repeated_winnable_costs_nothing_on_any_worker(make_app: Any) -> None:
         for _ in range(3):
             r = ca.post(f"/api/games/{g['id']}/winnable", json={"version": g["version"]})
             assert r.json() == first.json()
-        hints.LINES.clear()  # the other worker's process memory is empty
+        caches.clear()  # the other worker's process memory is empty
         with TestClient(b, cookies=dict(ca.cookies)) as cb:
             r = cb.post(f"/api/games/{g['id']}/winnable", json={"version": g["version"]})
             assert r.json() == first.json()
@@ -84,7 +83,6 @@ def test_repeated_winnable_costs_nothing_on_any_worker(make_app: Any) -> None:
 def test_a_found_win_is_kept_along_its_line(make_app: Any) -> None:
     """A hint that finds a win stores every position of the line: the next hints along it
     cost no search, on any worker."""
-    hints.LINES.clear()
     app = make_app()
     with TestClient(app) as c:
         g = _game(c, 11, solvable=True)
@@ -93,7 +91,7 @@ def test_a_found_win_is_kept_along_its_line(make_app: Any) -> None:
         assert g["hint"]["source"] == "solver" and g["hint"]["winnable"] is True
         with app.state.sessionmaker() as s:
             assert (s.scalar(select(func.count()).select_from(Verdict)) or 0) > 50
-        hints.LINES.clear()
+        caches.clear()
         searches = solving.STATS.searches
         for _ in range(20):
             g = c.post(
@@ -140,7 +138,6 @@ def test_a_starved_search_answers_unknown_at_once(
     """A search process that gets no CPU in time (a busy machine) gives "unknown" after its
     budget + SEARCH_GRACE (before: a 500 after 30 s), remembered like any "unknown": asking
     again runs no search."""
-    hints.LINES.clear()
     calls: list[object] = []
 
     def starved(*args: object) -> None:
@@ -181,7 +178,7 @@ def test_sampled_answers_run_in_a_search_process(make_app: Any, monkeypatch: Any
     monkeypatch.setattr(hints, "suggest", not_here)
     monkeypatch.setattr(hints, "estimate", not_here)
     monkeypatch.setattr(solving, "STATS", solving.SearchStats())  # this test's searches only
-    solving.SAMPLED.clear()
+    caches.clear()
     app = make_app(hint_seconds=5, winnable_seconds=5, solver_processes=1, solver_prestart=True)
     with TestClient(app) as c:
         # Until the search processes run, a sampled answer is made here (not waited for).
@@ -206,12 +203,12 @@ def test_sampled_answers_count_as_searches(make_app: Any) -> None:
     """A sampled hint or estimate is solver work: counted against the ``search`` limit
     (before, only exact searches were, so hidden-card hints were an address's way around
     its cap), except when this process already asked for the same view."""
-    solving.SAMPLED.clear()
+    caches.clear()
     app = make_app(
         hint_seconds=0.05,
         winnable_seconds=0.05,
-        rate_hint_per_minute=60,
-        rate_hint_burst=30,
+        rate_search_per_minute=60,
+        rate_search_burst=30,
         rate_search_address_per_minute=1,
         rate_search_address_burst=2,
     )

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from devtools import collectable_spine, pool_collectable
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
@@ -18,7 +19,6 @@ from server_helpers import CARD, assert_no_hidden, move, new_game, post
 from sqlalchemy import select, update
 
 from pasyans.deals import new_game as engine_game
-from pasyans.devtools import collectable_spine, pool_collectable
 from pasyans.engine import Game, core
 from pasyans.engine.moves import Move
 from pasyans.rules.spec import PileKind

@@ -63,8 +63,7 @@ def walk(spec: GameSpec, state: State, seed: int, steps: int) -> Iterator[State]
             for m in moves
             if m.dst is not None
             and (
-                spec.piles[spec.index[m.dst]].kind is PileKind.FOUNDATION
-                or _joins(spec, state, m)
+                spec.piles[spec.index[m.dst]].kind is PileKind.FOUNDATION or _joins(spec, state, m)
             )
         ]
         pick = good if good and rng.below(3) else moves
@@ -230,9 +229,7 @@ def test_the_dead_test_fires_on_some_end_games() -> None:
         for seed in range(1, 41):
             spec, start = spine_endgame("backbone-classic", seed, 6 + seed % 3, seed % 2 == 0)
             d = packed.PackedDomain(spec, start)
-            if any(
-                _core.engine_dead(d.core, packed.pack(s)) for s in walk(spec, start, seed, 12)
-            ):
+            if any(_core.engine_dead(d.core, packed.pack(s)) for s in walk(spec, start, seed, 12)):
                 _DEAD.add(seed)
     assert len(_DEAD) >= 5
 

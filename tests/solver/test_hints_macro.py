@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from pasyans import caches, hints
 from pasyans.domains.spider import DEAL, SpiderGame
 from pasyans.engine.core import apply, initial_state
-from pasyans.hints import macro
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, dispatch, macro, suggest
 from pasyans.hints.follow import follow, progress
 from pasyans.hints.sampling import HIDDEN, known, samples, visible
-from pasyans.hints.suggest import Budget, suggest
 from pasyans.rules import get_game
-
-
-def _clear() -> None:
-    hints.LINES.clear()
-    hints.TALLIES.clear()
-    macro.PLANS.clear()
 
 
 @pytest.mark.parametrize("suits", ["1", "2", "4"])
@@ -55,7 +48,7 @@ def test_the_macro_hint_reads_nothing_hidden() -> None:
             assert a != b and visible(spec, a) == visible(spec, b)
             out = []
             for s in (a, b):
-                _clear()
+                caches.clear()
                 out.append(suggest(spec, s, budget=budget))
             assert out[0] == out[1] and out[0].source == "macro"
             # After a move of face-up cards, with that history, too.
@@ -63,9 +56,9 @@ def test_the_macro_hint_reads_nothing_hidden() -> None:
             assert m is not None
             a2, b2 = apply(spec, a, m), apply(spec, b, m)
             if visible(spec, a2) == visible(spec, b2):
-                _clear()
+                caches.clear()
                 x = suggest(spec, a2, history=[a], budget=budget)
-                _clear()
+                caches.clear()
                 assert x == suggest(spec, b2, history=[b], budget=budget)
 
 
@@ -75,7 +68,7 @@ def test_asking_again_or_following_the_line_costs_no_new_search(
     spec = get_game("spider", {"suits": "2"})
     budget = Budget(seconds=None, nodes=8 * 300, samples=8, macro=3, cap=150)
     state = initial_state(spec, 7)
-    _clear()
+    caches.clear()
     first = suggest(spec, state, budget=budget)
     calls = []
     real = macro._search
@@ -99,7 +92,7 @@ def test_the_macro_follower_makes_progress_until_nothing_is_left() -> None:
     the line it is given, something has turned up, been put away or been dealt."""
     spec = get_game("spider", {"suits": "1"})
     budget = Budget(seconds=None, nodes=8 * 250, samples=8, macro=3, cap=150)
-    _clear()
+    caches.clear()
     state = initial_state(spec, 11)
     history: list = []
     due: int | None = None
@@ -131,9 +124,9 @@ def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> N
     for suits in ("1", "2"):  # the sampled hint there: the macro planner won less
         assert hints.product_budget(get_game("spider", {"suits": suits}), 0.25).macro == 0
     state = initial_state(spec, 9)
-    _clear()
+    caches.clear()
     mine = suggest(spec, state, seconds=None)
-    _clear()
+    caches.clear()
     bench = Budget(seconds=None, nodes=nodes, samples=samples_, macro=width, cap=cap)
     assert mine == suggest(spec, state, budget=bench) and mine.source == "macro"
 
@@ -143,7 +136,7 @@ def test_a_time_budget_bounds_the_macro_hint() -> None:
 
     spec = get_game("spider", {"suits": "4"})
     state = initial_state(spec, 12)
-    _clear()
+    caches.clear()
     t0 = time.process_time()
     h = suggest(spec, state, budget=Budget(seconds=0.02, nodes=10**7, samples=8, macro=4))
     spent = time.process_time() - t0
@@ -162,11 +155,11 @@ def test_a_timed_hint_gives_its_parts_no_more_than_its_seconds(
     no line was asked again after the samples, each time with half the seconds, while the
     samples had all of them: up to twice the time (0.50 s of CPU were measured under the
     server's 0.25 s cap)."""
-    _clear()
+    caches.clear()
     spec = get_game("spider", {"suits": "4"})
     state = initial_state(spec, 11)
     given: list[tuple[str, float]] = []
-    real_plan, real_sampled = macro.plan, hints._sampled
+    real_plan, real_sampled = macro.plan, dispatch._sampled
 
     def plan(*args: object, **kwargs: object) -> object:
         given.append(("plan", kwargs["seconds"]))
@@ -178,7 +171,7 @@ def test_a_timed_hint_gives_its_parts_no_more_than_its_seconds(
         return real_sampled(spec_, view, budget)
 
     monkeypatch.setattr(macro, "plan", plan)
-    monkeypatch.setattr(hints, "_sampled", sampled)
+    monkeypatch.setattr(dispatch, "_sampled", sampled)
     found = suggest(spec, state, seconds=0.2)
     assert found.move is not None
     assert [k for k, _ in given] == (["plan"] if first_finds_a_line else ["plan", "sampled"])

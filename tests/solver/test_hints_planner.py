@@ -4,12 +4,12 @@ when no line of face-up moves improves the position."""
 
 from __future__ import annotations
 
+from pasyans import caches
 from pasyans.cards import SplitMix64
 from pasyans.engine.core import apply, initial_state, legal_moves
-from pasyans.hints import sampling
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, sampling, suggest
 from pasyans.hints.sampling import known, lookahead, samples, spider_score, visible
-from pasyans.hints.suggest import Budget, suggest
+from pasyans.hints.visible import _planned
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -58,7 +58,7 @@ def test_no_improving_line_deals_the_stock() -> None:
     view = visible(spec, state)
     every = {apply(spec, view, m) for m in legal_moves(spec, view) if m.dst is not None}
     assert lookahead(spec, view, avoid=every) is None
-    hint = hints._planned(spec, view, list(every))
+    hint = _planned(spec, view, list(every))
     assert hint is not None and hint.move is not None and hint.move.dst is None
 
 
@@ -78,7 +78,6 @@ def test_the_planned_hint_is_the_same_for_the_same_view() -> None:
         other = samples(spec, known(spec, state), 1, seed=7)[0]
         answers = []
         for s in (state, other):
-            hints.TALLIES.clear()
-            hints.LINES.clear()
+            caches.clear()
             answers.append(suggest(spec, s, history=history, budget=budget))
         assert answers[0] == answers[1] and answers[0].move is not None

@@ -4,21 +4,14 @@ playout scores (``hints/playout.py``). Only the player's view is read."""
 
 from __future__ import annotations
 
+from pasyans import caches, hints
 from pasyans.domains import spider
 from pasyans.engine.core import apply, initial_state, legal_moves
-from pasyans.hints import playout
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, playout, suggest, unstuck
 from pasyans.hints.sampling import known, samples, visible
-from pasyans.hints.suggest import Budget, suggest, unstuck
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-
-
-def _clear() -> None:
-    hints.TALLIES.clear()
-    hints.LINES.clear()
-    playout.SCORES.clear()
 
 
 def _emptied(spec: GameSpec, state: State) -> State:
@@ -47,15 +40,15 @@ def test_after_standing_still_the_hint_deals_and_reads_nothing_hidden() -> None:
     on = Budget(seconds=None, nodes=2, samples=2, seed=5, unstick=10)
     out = []
     for s in (a, b):
-        _clear()
+        caches.clear()
         out.append(suggest(spec, s, history=[s] * 10, budget=on))
     assert out[0] == out[1]
     assert out[0].source == "unstick" and out[0].move is not None and out[0].move.dst is None
     assert out[0].message_ru
     # Not before the tenth such move, and never without the option.
-    _clear()
+    caches.clear()
     assert suggest(spec, a, history=history[:9], budget=on).source != "unstick"
-    _clear()
+    caches.clear()
     assert suggest(spec, a, history=history, budget=STARVED).source != "unstick"
 
 
@@ -86,9 +79,9 @@ def test_spider_playout_scores_read_only_the_view_and_rank_a_win_first() -> None
     b = samples(spec, view, 1, seed=9)[0]
     assert known(spec, b) == view
     states = samples(spec, view, 3, seed=1)
-    _clear()
+    caches.clear()
     one = playout.scores(spec, view, states, nodes=200)
-    _clear()
+    caches.clear()
     assert playout.scores(spec, known(spec, b), states, nodes=200) == one  # reproducible
     assert {m for m, _ in one} == set(legal_moves(spec, view))
     # Each score is minus the distance the staged search got to, or a win's score.
@@ -109,8 +102,8 @@ def test_the_product_hint_unsticks_spider_one_suit_only() -> None:
     # The server's path (no budget given, a time cap; the node budget ends it first):
     # deal 7004's start, where no sample is won within 250 nodes, after standing still.
     state = initial_state(one, 7004)
-    _clear()
+    caches.clear()
     assert suggest(one, state, seconds=0.25, history=[state] * 9).source == "heuristic"
-    _clear()
+    caches.clear()
     hint = suggest(one, state, seconds=0.25, history=[state] * 10)
     assert hint.source == "unstick" and hint.move is not None and hint.move.dst is None

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from nivernais_endgames import crossing_endgame
 
+from pasyans import caches, hints
 from pasyans.domains import nivernais as nv
 from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.hints import Budget, suggest
 from pasyans.hints import nivernais as nivernais_hint
-from pasyans.hints import suggest as hints
 from pasyans.hints.follow import follow
-from pasyans.hints.suggest import Budget, suggest
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
@@ -37,7 +37,7 @@ def test_a_known_position_hint_follows_its_line_without_new_searches(
     spec = get_game("nivernais")
     state = _after_first_redeal(5003)
     assert not hints.hidden_to_player(spec, state)
-    nivernais_hint.LINES.clear()
+    caches.clear()
     first = suggest(spec, state, budget=BUDGET)
     assert first.move is not None and first.source == "solver"
     calls = []
@@ -61,7 +61,7 @@ def test_a_known_position_keeps_only_the_start_of_a_long_line(
         nv, "engine_line", lambda sp, st, line: replayed.append(len(line)) or real(sp, st, line)
     )
     monkeypatch.setattr(nivernais_hint, "LINE_KEPT", 3)
-    nivernais_hint.LINES.clear()
+    caches.clear()
     first = suggest(spec, state, budget=BUDGET)
     assert first.source == "solver" and replayed == [4]
     assert len(nivernais_hint.LINES) == 3
@@ -76,7 +76,7 @@ def test_a_lost_position_still_names_the_move_towards_the_most_cards() -> None:
             break
     assert lost is not None
     spec, state = lost
-    nivernais_hint.LINES.clear()
+    caches.clear()
     h = suggest(spec, state, budget=Budget(seconds=None, nodes=200_000, samples=4))
     assert h.move is not None and h.winnable is False
     assert "No win" in h.message and h.message_ru

@@ -8,13 +8,12 @@ from dataclasses import replace
 
 import pytest
 
+from pasyans import caches, hints
 from pasyans.cards import shuffled
 from pasyans.domains import packed
 from pasyans.engine.core import apply, cards_on_foundations, initial_state, legal_moves
-from pasyans.hints import playout, sampling
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, playout, sampling, suggest
 from pasyans.hints.sampling import known, samples, slots, visible
-from pasyans.hints.suggest import Budget, suggest
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -27,12 +26,6 @@ def _reshuffled(spec: GameSpec, state: State, seed: int) -> State:
     places = slots(spec, view)
     cards = sorted(state.piles[i][k] for i, k in places)
     return sampling.complete(view, places, shuffled(cards, seed))
-
-
-def _clear() -> None:
-    hints.TALLIES.clear()
-    hints.LINES.clear()
-    playout.SCORES.clear()
 
 
 def test_reach_reports_the_most_cards_brought_home() -> None:
@@ -60,7 +53,6 @@ def test_the_domains_are_one_per_spec_and_bounded() -> None:
     for another spec (even an equal one); at most :data:`playout._DOMAINS`' size kept."""
     spec = get_game("backbone-classic", {})
     state = initial_state(spec, 1)
-    playout._DOMAINS.clear()
     d = playout._domain(spec, state)
     assert d.spec is spec and playout._domain(spec, initial_state(spec, 2)) is d
     other = replace(spec)
@@ -72,7 +64,6 @@ def test_the_domains_are_one_per_spec_and_bounded() -> None:
     assert len(playout._DOMAINS) == playout._DOMAINS.size == 64
     assert playout._domain(copies[-1], state) is built[-1]  # the recent ones are kept
     assert playout._domain(spec, state) is not d  # the least recently used went
-    playout._DOMAINS.clear()
 
 
 def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:
@@ -83,13 +74,13 @@ def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:
         a = initial_state(spec, deal)
         b = _reshuffled(spec, a, deal)
         assert a != b and visible(spec, a) == visible(spec, b)
-        _clear()
+        caches.clear()
         ha = suggest(spec, a, budget=budget)
-        _clear()
+        caches.clear()
         hb = suggest(spec, b, budget=budget)
         assert ha == hb and ha.move is not None
         assert ha.source == "playout" and ha.message_ru
-        _clear()
+        caches.clear()
         assert suggest(spec, a, budget=budget) == ha  # the same again under the node budget
         # The chosen move has the best score; every legal move is scored.
         view = known(spec, a)
@@ -97,7 +88,7 @@ def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:
         assert set(scored) == set(legal_moves(spec, view))
         assert scored[ha.move] == max(scored.values())
         # Without it, the ranked heuristic chooses, as before.
-        _clear()
+        caches.clear()
         plain = Budget(seconds=None, nodes=80, samples=2, seed=3)
         assert suggest(spec, a, budget=plain).source == "heuristic"
 
@@ -119,11 +110,11 @@ def test_a_playout_hint_draws_its_samples_once(monkeypatch: pytest.MonkeyPatch) 
         return drawn[-1]
 
     monkeypatch.setattr(sampling, "samples", counted)
-    _clear()
+    caches.clear()
     hint = suggest(spec, state, budget=budget)
     assert hint.source == "playout" and len(drawn) == 1
     assert hints.TALLIES.get(spec, (known(spec, state), budget)) is not None
-    playout.SCORES.clear()
+    caches.clear()
     assert suggest(spec, state, budget=budget) == hint
     assert len(drawn) == 2 and drawn[0] == drawn[1]
 
@@ -133,7 +124,7 @@ def test_the_scores_are_remembered_and_never_go_back(monkeypatch: pytest.MonkeyP
     state = initial_state(spec, 5)
     view = known(spec, state)
     states = samples(spec, view, 3, 0)
-    _clear()
+    caches.clear()
     first = playout.scores(spec, view, states, nodes=200, key="k")
     assert len(first) == len(legal_moves(spec, view)) and all(n > 0 for _, n in first)
 
@@ -153,7 +144,7 @@ def test_a_time_budget_leaves_moves_unscored() -> None:
     spec = get_game("backbone-classic", {})
     view = known(spec, initial_state(spec, 6))
     states = samples(spec, view, 4, 0)
-    _clear()
+    caches.clear()
     assert playout.scores(spec, view, states, nodes=50_000, seconds=0.0, key="t") == ()
     assert playout.SCORES.get(spec, (view, "t")) is None  # a cut answer is not remembered
     assert playout.applies(spec, states[0]) and not packed.applies(spec, view)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from pasyans import hints
 from pasyans.cards import SplitMix64
 from pasyans.deals import start_position
 from pasyans.engine.core import apply, has_hidden_cards, initial_state, is_won, legal_moves
-from pasyans.hints import suggest as hints
-from pasyans.hints.suggest import HIDDEN, LINES, Lines, suggest, visible, winnable
+from pasyans.hints import HIDDEN, LINES, Lines, exact, suggest, visible, winnable
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
@@ -106,14 +106,13 @@ def test_unknown_within_the_budget_is_honest() -> None:
 def test_following_a_solver_hint_needs_no_new_search(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = get_game("spine")
     state = start_position(spec, 12, "solvable")
-    LINES.clear()
     first = suggest(spec, state, seconds=5)
     assert first.source == "solver" and first.move is not None
 
     def no_search(*args: object, **kwargs: object) -> None:
         raise AssertionError("searched again")
 
-    monkeypatch.setattr(hints, "solve", no_search)
+    monkeypatch.setattr(exact, "solve", no_search)
     # The whole line is remembered: follow it to the end without a single new search.
     steps = 0
     while not is_won(spec, state):
@@ -129,9 +128,8 @@ def test_following_a_solver_hint_needs_no_new_search(monkeypatch: pytest.MonkeyP
 def test_a_proven_loss_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = get_game("spine")
     state = initial_state(spec, 2)
-    LINES.clear()
     assert winnable(spec, state) == "lost"
-    monkeypatch.setattr(hints, "solve", lambda *a, **k: pytest.fail("searched again"))
+    monkeypatch.setattr(exact, "solve", lambda *a, **k: pytest.fail("searched again"))
     assert suggest(spec, state).winnable is False
     # Another game's spec never sees this game's memory.
     other = get_game("spine", {"empty": "any"})

@@ -6,14 +6,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from pasyans import caches, hints
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import apply, initial_state, is_stuck, legal_moves, stock_action
 from pasyans.engine.moves import Move
-from pasyans.hints import sampling
-from pasyans.hints import suggest as hints
+from pasyans.hints import Budget, estimate, exact, sampling, suggest, winnable
 from pasyans.hints.follow import follow
 from pasyans.hints.sampling import HIDDEN, known, samples, slots, unseen, visible
-from pasyans.hints.suggest import Budget, estimate, suggest, winnable
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import PileKind
@@ -125,10 +124,8 @@ def test_sampled_hint_is_the_same_for_the_same_view() -> None:
         a = initial_state(spec, 9)
         b = _reshuffle(spec, a, 9)
         assert a != b and visible(spec, a) == visible(spec, b)
-        hints.TALLIES.clear()
         ha = suggest(spec, a, budget=budget)
-        hints.TALLIES.clear()
-        hints.LINES.clear()
+        caches.clear()
         hb = suggest(spec, b, budget=budget)
         assert ha == hb and ha.move is not None
         assert ha.source in ("sampled", "heuristic", "leaning")  # leaning: Nivernais
@@ -144,9 +141,8 @@ def test_repeated_requests_reuse_the_samples(monkeypatch: object) -> None:
     spec = get_game("spider", {"suits": "1"})
     state = initial_state(spec, 2)
     budget = Budget(seconds=None, nodes=4000, samples=4)
-    hints.TALLIES.clear()
     first = suggest(spec, state, budget=budget)
-    monkeypatch.setattr(hints, "solve", lambda *a, **k: pytest.fail("searched again"))
+    monkeypatch.setattr(exact, "solve", lambda *a, **k: pytest.fail("searched again"))
     assert suggest(spec, state, budget=budget) == first
     e = estimate(spec, state, budget)
     assert e is not None and e.samples == 4 and 0 <= e.won <= 4
@@ -262,8 +258,6 @@ def test_a_time_budget_bounds_a_sampled_hint() -> None:
 
     spec = get_game("spider", {"suits": "4"})
     state = initial_state(spec, 5)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
     t0 = time.process_time()
     hint = suggest(spec, state, budget=Budget(seconds=0.05, samples=8))
     # Half the budget for the samples, half for scoring, one search's share over at most
@@ -317,13 +311,11 @@ def test_the_products_hint_works_to_the_games_node_budget() -> None:
     samples, nodes, escalate = hints.HINT_BUDGETS["spider", 2]
     product = Budget(seconds=0.25, nodes=nodes, samples=samples, escalate=escalate)
     assert hints.product_budget(spec, 0.25) == product
-    hints.TALLIES.clear()
-    hints.LINES.clear()
+    caches.clear()
     # No time limit: the node budget alone decides, so the hint is reproducible and the
     # one the follower benchmark measures at that budget.
     mine = suggest(spec, state, seconds=None)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
+    caches.clear()
     bench = suggest(
         spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples, escalate=escalate)
     )
@@ -336,12 +328,9 @@ def test_escalation_searches_again_only_when_no_sample_is_won() -> None:
     state = initial_state(spec, 69)
     view = known(spec, state)
     small = Budget(seconds=None, nodes=1000, samples=4)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
     assert hints.sampled(spec, view, small).won == 0  # 250 nodes a sample: not enough
     bigger = Budget(seconds=None, nodes=1000, samples=4, escalate=4)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
+    caches.clear()
     t = hints.sampled(spec, view, bigger)
     assert t.won > 0  # searched again with 1,000 nodes a sample
     # Reproducible, and only the player's view counts: another arrangement of the hidden
@@ -349,18 +338,15 @@ def test_escalation_searches_again_only_when_no_sample_is_won() -> None:
     other = samples(spec, view, 1, seed=11)[0]
     answers = []
     for s in (state, other):
-        hints.TALLIES.clear()
-        hints.LINES.clear()
+        caches.clear()
         answers.append(suggest(spec, s, budget=bigger).move)
     assert answers[0] == answers[1] is not None
     # A sample won at the first budget: no second search (the same tally as without).
     easy = Budget(seconds=None, nodes=4000, samples=4)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
+    caches.clear()
     plain = hints.sampled(spec, view, easy)
     assert plain.won > 0
-    hints.TALLIES.clear()
-    hints.LINES.clear()
+    caches.clear()
     again = Budget(seconds=None, nodes=4000, samples=4, escalate=4)
     assert hints.sampled(spec, view, again) == plain
 
@@ -374,26 +360,21 @@ def test_more_samples_are_drawn_only_while_too_few_are_won() -> None:
         spec, view, 6, seed=2
     )
     plain = Budget(seconds=None, nodes=1000, samples=4)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
     t = hints.sampled(spec, view, plain)
     assert t.samples == 4 and t.won < 4
     more = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=4)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
+    caches.clear()
     t2 = hints.sampled(spec, view, more)
     assert t2.samples in (8, 12) and t2.won >= t.won
     assert t2.samples == 12 or t2.won >= 4  # stops at the quorum, or when the batches end
     # A quorum already met: no further batch (the same tally as without).
     met = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=t.won)
-    hints.TALLIES.clear()
-    hints.LINES.clear()
+    caches.clear()
     assert hints.sampled(spec, view, met) == t
     # Only the player's view counts: another arrangement gives the same hint.
     answers = []
     for s in (state, _reshuffle(spec, state, 4)):
-        hints.TALLIES.clear()
-        hints.LINES.clear()
+        caches.clear()
         answers.append(suggest(spec, s, budget=more))
     assert answers[0] == answers[1] and answers[0].move is not None
 

@@ -1,20 +1,13 @@
-"""The ``pasyans`` command line (Typer). Each sub-module adds its commands to :data:`app`."""
+"""The ``pasyans`` command line (Typer): :data:`app`, with every command registered.
+
+Each command module (``deal``, ``play``, ``solve``, ``winnability``, ``serve``,
+``worker``) adds its commands to :data:`pasyans.cli.app.app`; :mod:`pasyans.cli.commands`
+imports them all.
+"""
 
 from __future__ import annotations
 
-import typer
+from pasyans.cli import commands  # noqa: F401  (registers every command on app)
+from pasyans.cli.app import app
 
-app = typer.Typer(
-    name="pasyans",
-    help="Two-deck patience games: play, deal, solve, and run the site.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-
-
-def _register() -> None:
-    # Imported for their side effect: each module decorates its commands onto ``app``.
-    from pasyans.cli import commands  # noqa: F401
-
-
-_register()
+__all__ = ["app"]

@@ -16,7 +16,7 @@ from rich.text import Text
 from typer import Option
 
 from pasyans.cards import card_code
-from pasyans.cli import app
+from pasyans.cli.app import app
 from pasyans.cli.common import (
     DealOpt,
     DifficultyOpt,

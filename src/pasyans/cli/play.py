@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from pasyans.cli import app
+from pasyans.cli.app import app
 from pasyans.cli.common import (
     DealOpt,
     DifficultyOpt,
@@ -35,7 +35,7 @@ from pasyans.cli.common import (
 from pasyans.deals import new_game
 from pasyans.engine import Game, apply, parse_move
 from pasyans.errors import PasyansError
-from pasyans.hints.suggest import suggest
+from pasyans.hints import suggest
 from pasyans.position import Event, State
 
 HELP = """\

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import typer
 from typer import Option
 
-from pasyans.cli import app
+from pasyans.cli.app import app
 
 
 def log_config(level: str) -> dict[str, Any]:
@@ -56,6 +56,9 @@ def serve(
     ] = None,
 ) -> None:
     """Run the site: the JSON API, the browser table and the /docs page."""
+    # Imported here, not at the top (not to hide a circle): the web stack (FastAPI,
+    # SQLAlchemy, uvicorn) loads only for the commands that run it, so `pasyans play`,
+    # `deal` and `solve` start without it.
     import uvicorn
 
     from pasyans.server.settings import Settings
@@ -106,6 +109,7 @@ def serve(
 
 
 def _run(uvicorn: Any, settings: Any, reload: bool) -> None:
+    # (here for the reason given in `serve`: the web stack loads only to serve)
     from pasyans.server.timeouts import HeaderDeadline
 
     uvicorn.run(

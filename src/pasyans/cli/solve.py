@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from typer import Option
 
-from pasyans.cli import app
+from pasyans.cli.app import app
 from pasyans.cli.common import (
     DifficultyOpt,
     GameArg,

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from typer import Option
 
-from pasyans.cli import app
+from pasyans.cli.app import app
 from pasyans.cli.common import GameArg, OptionsOpt, Output, error_line, fail, parse_options
 from pasyans.cli.sweep import Summary, Task, decide, parse_range, summarize
 from pasyans.errors import PasyansError

@@ -20,7 +20,7 @@ from typing import Annotated
 import typer
 from typer import Option
 
-from pasyans.cli import app
+from pasyans.cli.app import app
 
 
 @app.command()
@@ -40,6 +40,9 @@ def worker(
     ] = None,
 ) -> None:
     """Make solvable deals ahead of time, into the database the site uses."""
+    # Imported here, not at the top (not to hide a circle): the web stack (FastAPI,
+    # SQLAlchemy, uvicorn) loads only for the commands that run it, so `pasyans play`,
+    # `deal` and `solve` start without it.
     from pasyans.server.pool.entries import PoolWorker, WorkerConfig
     from pasyans.server.settings import Settings
     from pasyans.server.storage import migrate

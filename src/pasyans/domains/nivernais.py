@@ -21,6 +21,10 @@ win, when there is one, usually depends on how the first two passes went). The p
 rules are those of :mod:`pasyans.domains.updown` (forced moves, settled columns; its
 dead-position test is here too, off by default: :data:`DEAD_TEST`), shown sound in
 ``docs/solver.md`` ("Nivernais").
+
+Over 400 lines because a packed domain keeps its position layout, move generator, apply
+and search together: they share the tuple layout, and the engine-comparison test reads
+them as one unit.
 """
 
 from __future__ import annotations

@@ -114,9 +114,7 @@ class PackedDomain:
             refuses=_mask(spec.empty_column_refuses),
             stock_turn=int(spec.stock is Stock.TURN),
             passes=spec.passes,
-            general_safe=int(
-                self.k.foundations_permanent and spec.column_build is Build.DOWN_SUIT
-            ),
+            general_safe=int(self.k.foundations_permanent and spec.column_build is Build.DOWN_SUIT),
             tailbone_first=int(spec.has_pile("tailbone")),
             won=WON,
         )

@@ -24,6 +24,9 @@ So does the search: :func:`solve` runs :func:`staged`, the staged best-first sea
 attempts grow without end and never redo work. It runs in C (``csrc/spider.c``, the
 compiled core) when the extension is built, else in Python (:func:`_staged_python`, the
 reference: the same positions in the same order, about 30 times slower).
+
+Over 400 lines because the packed Spider domain and its staged search mirror
+``csrc/spider.c`` one for one (the Python is the reference the C is tested against).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pasyans import caches
 from pasyans.domains import _core_abi as abi
 from pasyans.domains.registry import SPIDER, domain_for
 from pasyans.engine.moves import Move
@@ -298,7 +302,9 @@ def order(cols: Cols, down: tuple[int, ...], step: Step) -> int:
     return value
 
 
-_COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = {}
+_COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = caches.register(
+    "domains.spider_column_cost", {}, bound=2_000_000, memory=False
+)
 
 BREAK = abi.SP_BREAK  # two cards that do not follow at all
 OFFSUIT = abi.SP_OFFSUIT  # one rank apart but of another suit (the pair cannot move as one unit)

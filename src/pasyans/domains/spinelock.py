@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pasyans import caches
 from pasyans.position import State
 from pasyans.rules.spec import Build, Foundations, GameSpec, PileKind
 
@@ -68,6 +69,9 @@ def _dead(
     cards of the foundations (-1 when empty); many positions share them. The card rules
     first (cheap), then the relaxed spine game (:func:`_stranded`)."""
     return _pinned(pa, pb, tail, founds) or _stranded(pa, pb, tail, _tops(founds))
+
+
+caches.register("domains.spinelock_dead", _dead, bound=1 << 16, memory=False)
 
 
 def _pinned(

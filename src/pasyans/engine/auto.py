@@ -21,7 +21,7 @@ a lost one.
 from __future__ import annotations
 
 from pasyans.cards import Card
-from pasyans.engine.core import foundation_targets
+from pasyans.engine.core import apply, foundation_targets
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Foundations, GameSpec, PileKind
@@ -90,8 +90,6 @@ def follow_ups(spec: GameSpec, state: State, after: Move) -> list[Move]:
     """The safe auto-moves that follow ``after`` from ``state`` (the position after it),
     in order. None after a move off a foundation: the player took that card down on
     purpose, and it must not fly straight back."""
-    from pasyans.engine.core import apply
-
     if after.dst is not None and spec.piles[spec.index[after.src]].kind is PileKind.FOUNDATION:
         return []
     out: list[Move] = []

@@ -3,6 +3,10 @@
 Every function takes the game's :class:`GameSpec` and a :class:`State`. ``apply`` is the
 unchecked fast path (for moves that came from :func:`legal_moves`); :func:`play_checked`
 validates first and raises :class:`IllegalMoveError` with a reason.
+
+Over 400 lines because it is the one reference of the rules: legality, apply, the stock
+and the smart moves read the same spec fields, and every fast domain is checked against
+this one module.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pasyans import messages
-from pasyans.cards import ACE, KING, Card, shuffled
+from pasyans.cards import ACE, KING, Card, double_deck, shuffled
 from pasyans.engine.moves import Move
 from pasyans.errors import DealNumberError, IllegalMoveError
 from pasyans.position import Event, State, Table
@@ -35,8 +39,6 @@ def check_deal_number(deal: int) -> int:
 
 
 def deck_for(spec: GameSpec) -> list[Card]:
-    from pasyans.cards import double_deck
-
     return double_deck(spec.deck_suits)
 
 

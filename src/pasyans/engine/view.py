@@ -12,6 +12,7 @@ from pasyans.cards import SUITS, card_code
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
+from pasyans.rules.registry import RULES_VERSION
 from pasyans.rules.spec import Foundations, GameSpec, PileKind, Stock
 
 
@@ -49,8 +50,6 @@ def player_view(
 ) -> dict[str, Any]:
     """The whole view of ``state``: piles, legal moves, counters and flags. ``legal`` and
     ``autocollect``: the engine's answers for ``state`` when already known."""
-    from pasyans.rules.registry import RULES_VERSION
-
     if legal is None:
         legal = core.legal_moves(spec, state)
     won = core.is_won(spec, state)

@@ -1,8 +1,8 @@
 """The hint follower: a player who always plays the hint, with no undo.
 
-It starts from a deal's layout and plays :func:`pasyans.hints.suggest.suggest` until the
+It starts from a deal's layout and plays :func:`pasyans.hints.suggest` until the
 game is won, the hint has no move, or ``max_moves`` moves are played. Under a node budget
-(:class:`~pasyans.hints.suggest.Budget` with ``nodes`` and no ``seconds``) every play is
+(:class:`~pasyans.hints.Budget` with ``nodes`` and no ``seconds``) every play is
 reproducible: the memories of earlier searches are cleared before each deal, so a deal's
 result does not depend on what was played before it in the same process.
 """
@@ -12,10 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from pasyans import hints
 from pasyans.engine import core
-from pasyans.hints import macro, playout
-from pasyans.hints import suggest as hints
-from pasyans.hints.suggest import Budget
+from pasyans.hints import Budget, macro, playout
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec

@@ -32,6 +32,7 @@ import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine.moves import Move
 from pasyans.hints import sampling
@@ -297,7 +298,7 @@ class Plan:
     deal: bool
 
 
-PLANS: Recent[Plan] = Recent(20_000)
+PLANS: Recent[Plan] = caches.register("hints.macro_plans", Recent(20_000), bound=20_000)
 """Chosen lines by (spec, packed view ``pos[:4]``, budget): each position along a chosen
 line keeps its next step, so following a plan, or asking again, costs no new search. Keys
 hold only the player's view."""

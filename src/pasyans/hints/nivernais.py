@@ -17,19 +17,17 @@ the foundations (the game's score).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
+from pasyans import caches
 from pasyans.domains import nivernais as nv
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.hints import sampling
+from pasyans.hints.model import Hint
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import HIDDEN
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-
-if TYPE_CHECKING:
-    from pasyans.hints.suggest import Hint
 
 
 class Lines(Recent[tuple[Move, bool]]):
@@ -45,7 +43,7 @@ class Lines(Recent[tuple[Move, bool]]):
         self.put_all(spec, items)
 
 
-LINES = Lines(20_000)
+LINES = caches.register("hints.nivernais_lines", Lines(20_000), bound=20_000)
 """The lines of full-information hints (every card known: nothing hidden is kept)."""
 
 FULL_NODES = 8_000
@@ -127,9 +125,7 @@ def hint(
     nodes: int | None,
     seed: int = 0,
 ) -> Hint:
-    """The :class:`pasyans.hints.suggest.Hint` for ``state`` (see the module docstring)."""
-    from pasyans.hints.suggest import Hint
-
+    """The :class:`pasyans.hints.model.Hint` for ``state`` (see the module docstring)."""
     if any(HIDDEN in p for p in sampling.known(spec, state).piles):
         got = sampled_move(spec, state, samples, seconds, nodes, seed)
         if got is None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection, Sequence
 
+from pasyans import caches
 from pasyans.domains import packed, spider
 from pasyans.domains.registry import PACKED, SPIDER, domain_for
 from pasyans.engine import core
@@ -38,11 +39,13 @@ except ImportError:  # pragma: no cover - the library still imports without its 
 
 Scores = tuple[tuple[Move, int], ...]
 
-SCORES: Recent[Scores] = Recent(4096)
+SCORES: Recent[Scores] = caches.register("hints.playout_scores", Recent(4096), bound=4096)
 """The scores already computed, by ``(view, key)`` (the caller's budget): asking again
 for the same position costs nothing. Only what the player knows is in the key."""
 
-_DOMAINS: Recent[packed.PackedDomain] = Recent(64)
+_DOMAINS: Recent[packed.PackedDomain] = caches.register(
+    "hints.playout_domains", Recent(64), bound=64
+)
 """The packed rules :func:`reach` plays, one per spec (the compiled spec is built once).
 A domain depends on its spec alone (the sample it is built from is only its root, which
 :func:`reach` does not read), so the key is None: every sample of a spec shares it."""

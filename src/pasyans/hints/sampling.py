@@ -17,6 +17,10 @@ every sample plans with cards the player has not seen. When the samples disagree
 move starts a win in most of the winning samples), :func:`choose` prefers a move that
 turns a face-down card up among the moves at least half as popular as the best one; the
 follower benchmark measures both ways (``benchmarks/follow.py --no-guard``).
+
+Over 400 lines because the sampling and the choice among the samples' searches read the
+same tally and the same projection of what the player knows; split, each half would
+import the other's privates.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import product
 
+from pasyans import caches
 from pasyans.errors import OptionError, UnknownGameError
 from pasyans.rules.backbone import BACKBONE, BACKBONE_CLASSIC
 from pasyans.rules.common import with_options
@@ -61,7 +62,9 @@ def resolve_options(game_id: str, options: Mapping[str, object] | None = None) -
     return {o.name: given.get(o.name, o.default) for o in base.options}
 
 
-_CACHE: dict[tuple[str, tuple[tuple[str, str], ...]], GameSpec] = {}
+_CACHE: dict[tuple[str, tuple[tuple[str, str], ...]], GameSpec] = caches.register(
+    "rules.specs", {}, bound=1024, memory=False
+)  # one per game and option set (a few dozen)
 
 
 def get_game(game_id: str, options: Mapping[str, object] | None = None) -> GameSpec:

@@ -11,12 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from pasyans.cards import Card
-
-if TYPE_CHECKING:
-    from pasyans.position import Table
+from pasyans.position import Table
 
 
 class PileKind(StrEnum):

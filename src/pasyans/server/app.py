@@ -19,6 +19,7 @@ from pasyans import __version__
 from pasyans.server import errors
 from pasyans.server.docs import install_docs
 from pasyans.server.games.cache import GameCache
+from pasyans.server.games.solving import SEARCHES
 from pasyans.server.limits.rates import SharedLimits
 from pasyans.server.routes import catalog, games, health, pages
 from pasyans.server.routes import messages as messages_routes
@@ -42,8 +43,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     then does not wait for them) and, on SQLite, the WAL checkpoints' thread
     (:mod:`pasyans.server.storage.checkpoint`); at shutdown, stop them: left running, the search
     processes (and their forkserver) outlived the server after a SIGTERM."""
-    from pasyans.server.games.solving import SEARCHES
-
     processes = app.state.settings.solver_processes if app.state.settings.solver_prestart else 0
     threading.Thread(
         target=SEARCHES.start, args=(processes,), name="pasyans-searches", daemon=True

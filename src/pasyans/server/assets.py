@@ -45,6 +45,7 @@ TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
     ".html": "text/html; charset=utf-8",
 }
 
@@ -193,7 +194,7 @@ def build(static: Path = STATIC) -> Assets:
     # Style sheets and images first: scripts and the page name them.
     for f in sorted(static.rglob("*")):
         rel = f.relative_to(static).as_posix()
-        if f.is_file() and f.suffix in (".css", ".svg") and rel != "favicon.svg":
+        if f.is_file() and f.suffix in (".css", ".svg", ".png") and rel != "favicon.svg":
             add(rel, f.read_bytes())
 
     js = static / "js"

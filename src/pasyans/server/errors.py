@@ -21,7 +21,9 @@ from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pasyans import messages
+from pasyans.engine.core import MAX_DEAL
 from pasyans.errors import IllegalMoveError, PasyansError
+from pasyans.rules import GAMES
 
 log = logging.getLogger("pasyans.server")
 
@@ -31,6 +33,7 @@ STATUS: dict[str, int] = {
     "method_not_allowed": 405,
     "stale_version": 409,
     "game_over": 409,
+    "deal_retired": 410,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,
@@ -163,7 +166,7 @@ class ApiError(Exception):
 def from_engine(e: PasyansError) -> ApiError:
     """The API error for an engine error: 422 with a stable code."""
     code = type(e).code if isinstance(e, IllegalMoveError) else e.code
-    err = ApiError(code, str(e), status=422)
+    err = ApiError(code, str(e), status=STATUS.get(code, 422))
     if isinstance(e, IllegalMoveError):
         err.extra = {"reason": e.code}
         reason = f"refusal.{e.code}"
@@ -219,9 +222,6 @@ def _domain_error(errors: Sequence[Any]) -> ApiError | None:
     """The engine's own code for what the schema's enums and bounds now refuse first: an
     unknown game id, an option or value a game does not have, a deal number out of range.
     Wrong types and shapes stay ``validation_error``."""
-    from pasyans.engine.core import MAX_DEAL
-    from pasyans.rules import GAMES
-
     for e in errors:
         kind = e.get("type")
         loc = tuple(e.get("loc", ()))
@@ -239,6 +239,8 @@ def _domain_error(errors: Sequence[Any]) -> ApiError | None:
             # A value of the wrong type (true, 2.0) is a validation error, as before.
             if kind == "literal_error" and type(given) in (str, int):
                 return ApiError("bad_option", f"option {name}={str(given)[:40]!r} is not allowed")
+        if loc == ("body", "action"):
+            return ApiError("bad_action_id")
         if len(loc) == 3 and loc[0] == "body" and loc[2] == "deal" and kind in _BOUNDS:
             return ApiError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL}")
     return None

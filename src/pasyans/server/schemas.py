@@ -125,8 +125,19 @@ else:
     """``POST /api/games``: one body shape per game (``game`` picks it)."""
 
 
+ActionId = Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+"""An action id (:data:`pasyans.server.games.actions.ACTION_ID`)."""
+
+
 class VersionIn(StrictIn):
     version: Version = Field(description="The version the request was made on.")
+    action: ActionId | None = Field(
+        default=None,
+        description="An id of the client's making, 8-64 characters of [A-Za-z0-9_-]: a"
+        " repeated id is answered with the first answer (header Pasyans-Replayed: 1) and"
+        " changes nothing (docs/api.md, 'Action ids').",
+        examples=["k3J9x0aQ2wLm"],
+    )
 
 
 class MoveJson(StrictIn):

@@ -9,14 +9,13 @@ errors included.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ipaddress
 import json
 import logging
 import math
 import re
 import secrets
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -26,7 +25,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pasyans import messages
 from pasyans.server.docs import DOCS_CSP
 from pasyans.server.errors import ApiError, error_body
-from pasyans.server.limits.rates import SharedLimits, client_address
+from pasyans.server.limits.address import client_address
+from pasyans.server.limits.costly import costly
+from pasyans.server.limits.rates import SharedLimits
+from pasyans.server.limits.slots import AddressSlots, retry_after
 from pasyans.server.settings import Settings
 from pasyans.server.storage.store import hash_token
 
@@ -52,7 +54,6 @@ HEADERS: list[tuple[bytes, bytes]] = [
 _OURS = {b"content-security-policy", *(name for name, _ in HEADERS)}
 _NO_STORE = (b"cache-control", b"no-store")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
-_HINT_PATH = re.compile(r"^/api/games/[^/]+/(?:hint|winnable)$")
 
 
 def is_json(content_type: str | None) -> bool:
@@ -126,65 +127,6 @@ def _header(scope: Scope, name: bytes) -> str | None:
         if k == name:
             return v.decode("latin-1")
     return None
-
-
-class _Slot:
-    __slots__ = ("free", "users")
-
-    def __init__(self, size: int) -> None:
-        self.free = asyncio.Semaphore(size)
-        self.users = 0
-
-
-class AddressSlots:
-    """At most ``size`` requests of one client address in progress at once (in this
-    process's event loop); the others wait their turn in the loop, holding no thread, for at
-    most ``wait_seconds``. An address's entry lives only while it has requests in progress.
-    (One app served from several event loops, as tests do, counts per loop.)"""
-
-    def __init__(self, size: int, wait_seconds: float) -> None:
-        self.size = size
-        self.wait_seconds = wait_seconds
-        self._slots: dict[tuple[asyncio.AbstractEventLoop, str], _Slot] = {}
-
-    def in_progress(self, address: str) -> int:
-        slot = self._slots.get((asyncio.get_running_loop(), address))
-        return 0 if slot is None else slot.users
-
-    @contextlib.asynccontextmanager
-    async def hold(self, address: str) -> AsyncIterator[bool]:
-        """Yields True with a slot held, or False when none came free in time."""
-        key = (asyncio.get_running_loop(), address)
-        slot = self._slots.get(key)
-        if slot is None:
-            slot = self._slots[key] = _Slot(self.size)
-        slot.users += 1
-        got = False
-        try:
-            try:
-                async with asyncio.timeout(self.wait_seconds):
-                    await slot.free.acquire()
-                    got = True
-            except TimeoutError:
-                pass
-            yield got
-        finally:
-            if got:
-                slot.free.release()
-            slot.users -= 1
-            if slot.users == 0 and self._slots.get(key) is slot:
-                del self._slots[key]
-
-
-def retry_after(message: Message) -> float:
-    """The ``Retry-After`` seconds of an answer's start message (0.0 when absent)."""
-    for k, v in message.get("headers", ()):
-        if k.lower() == b"retry-after":
-            try:
-                return float(v)
-            except ValueError:
-                return 0.0
-    return 0.0
 
 
 class Security:
@@ -288,25 +230,21 @@ class Security:
         ):
             await self._error(send_with_headers, scope, 415, "unsupported_media_type")
             return
-        costly = (
-            api
-            and scope["method"] == "POST"
-            and (path == "/api/games" or _HINT_PATH.match(path) is not None)
-        )
-        if not costly:
+        route = costly(scope["method"], path) if api else None
+        if route is None:
             await self._app(scope, body_receive, send_with_headers, path, lambda: started)
             return
         address = client_address(Request(scope), self.settings)
         if self.slots is None:
             await self._costly(scope, body_receive, send_with_headers, path, token_hash,
-                               is_new, address, lambda: started)  # fmt: skip
+                               route.names(is_new), address, lambda: started)  # fmt: skip
             return
         async with self.slots.hold(address) as got:
             if not got:  # this address already has its share in progress: refused at once
                 await self._refuse(send_with_headers, scope, self.slots.wait_seconds)
                 return
             await self._costly(scope, body_receive, send_with_headers, path, token_hash,
-                               is_new, address, lambda: started)  # fmt: skip
+                               route.names(is_new), address, lambda: started)  # fmt: skip
 
     async def _app(
         self, scope: Scope, receive: Receive, send: Send, path: str, started: Any
@@ -328,7 +266,7 @@ class Security:
         send: Send,
         path: str,
         token_hash: str,
-        is_new: bool,
+        names: list[str],
         address: str,
         started: Any,
     ) -> None:
@@ -346,7 +284,7 @@ class Security:
                 return
             await send(message)
 
-        wait = 0.0 if self.limits is None else self._precheck(path, token_hash, is_new, address)
+        wait = 0.0 if self.limits is None else self.limits.precheck(names, token_hash, address)
         if wait > 0:
             await self._refuse(hold_refusal, scope, wait)
         else:
@@ -358,18 +296,6 @@ class Security:
             await asyncio.sleep(min(self.delay, retry_after(held[0]) or self.delay))
             for message in held:
                 await send(message)
-
-    def _precheck(self, path: str, token_hash: str, is_new: bool, address: str) -> float:
-        """The wait :meth:`SharedLimits.precheck` gives for this request's limits (0.0:
-        not refused here)."""
-        assert self.limits is not None
-        if path == "/api/games":
-            names = ["new_game"]
-            if is_new:  # no player yet: a new one (the route checks known tokens too)
-                names.append("new_player")
-        else:
-            names = ["hint"]
-        return self.limits.precheck(names, token_hash, address)
 
     async def _refuse(self, send: Any, scope: Scope, wait: float) -> None:
         """429 ``rate_limited``, the answer the route's limit gives (the connection stays

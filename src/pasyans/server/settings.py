@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -71,12 +71,30 @@ class Settings(BaseSettings):
         "move beyond it is refused with too_many_moves.",
     )
     game_cache_size: int = Field(default=256, ge=0, description="Rebuilt games kept per process.")
-    rate_hint_per_minute: float = Field(
+    rate_search_per_minute: float = Field(
         default=60,
         ge=0,
-        description="Hints and winnability checks that run a search, per player; 0: no limit.",
+        validation_alias=AliasChoices(
+            "rate_search_per_minute",
+            "rate_hint_per_minute",
+            "PASYANS_RATE_SEARCH_PER_MINUTE",
+            "PASYANS_RATE_HINT_PER_MINUTE",
+        ),
+        description="Hints and winnability checks that run a search (the ``search`` limit), "
+        "per player; 0: no limit. The old name ``rate_hint_per_minute`` "
+        "(``PASYANS_RATE_HINT_PER_MINUTE``) still works.",
     )
-    rate_hint_burst: int = Field(default=30, ge=1)
+    rate_search_burst: int = Field(
+        default=30,
+        ge=1,
+        validation_alias=AliasChoices(
+            "rate_search_burst",
+            "rate_hint_burst",
+            "PASYANS_RATE_SEARCH_BURST",
+            "PASYANS_RATE_HINT_BURST",
+        ),
+        description="The ``search`` limit's burst; the old name ``rate_hint_burst`` still works.",
+    )
     rate_search_address_per_minute: float = Field(
         default=60,
         ge=0,
@@ -184,3 +202,14 @@ class Settings(BaseSettings):
             return self.database_url
         self.data_dir.mkdir(parents=True, exist_ok=True)
         return f"sqlite:///{(self.data_dir / 'pasyans.sqlite3').resolve()}"
+
+    @property
+    def rate_hint_per_minute(self) -> float:
+        """The old name of :attr:`rate_search_per_minute` (it always fed the ``search``
+        limit), kept for callers that read it."""
+        return self.rate_search_per_minute
+
+    @property
+    def rate_hint_burst(self) -> int:
+        """The old name of :attr:`rate_search_burst`."""
+        return self.rate_search_burst

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pasyans import caches
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import check_deal_number, deck_for
 from pasyans.engine.moves import Move
@@ -47,11 +48,13 @@ from pasyans.solver.search import solve
 GENERATOR_VERSION = 3
 """Bumped whenever the same (game, options, deal, difficulty) could give another layout.
 1: Spine's backward walk, the first solvable candidate, no difficulty
-(:mod:`pasyans.solvable.generate_v1`). 2: this module, Nivernais' stock chosen as it comes
+(``benchmarks/legacy/generate_v1.py``). 2: this module, Nivernais' stock chosen as it comes
 out (leaning). 3: Nivernais from real shuffles. Every version stays reproducible:
 :func:`make_solvable` takes ``generator``."""
 
-GENERATORS: tuple[int, ...] = (1, 2, 3)
+GENERATORS: tuple[int, ...] = (2, 3)
+"""The versions this code makes. Version 1 is out of the package
+(``benchmarks/legacy/generate_v1.py``): its deals live on in the games that stored them."""
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 DEFAULT_DIFFICULTY = "medium"
@@ -108,6 +111,11 @@ def check_difficulty(difficulty: str | None) -> str:
 
 def check_generator(generator: int) -> int:
     """``generator`` if it is a version this code can make, or :class:`OptionError`."""
+    if generator == 1:
+        raise OptionError(
+            "generator version 1 is retired (benchmarks/legacy/generate_v1.py); a game it"
+            " dealt keeps its stored layout"
+        )
     if generator not in GENERATORS:
         raise OptionError(
             f"generator version {str(generator)[:10]!r} is not available"
@@ -124,16 +132,11 @@ def make_solvable(
     generator: int = GENERATOR_VERSION,
 ) -> SolvableDeal:
     """The solvable deal of this game, options, number and difficulty (pure, may take
-    seconds; see the module docstring), as generator version ``generator`` made it.
-    Version 1 knew no difficulty: every band gets its one layout."""
+    seconds; see the module docstring), as generator version ``generator`` made it
+    (:data:`GENERATORS`)."""
     band = check_difficulty(difficulty)
     spec = get_game(game_id, options)
-    if check_generator(generator) == 1:
-        from pasyans.solvable import generate_v1
-
-        check_deal_number(deal)
-        state = generate_v1.solvable_layout(spec, deal)
-        return SolvableDeal(state, band, measure(spec, state).measure, 1)
+    check_generator(generator)
     return bands(spec, deal, generator)[band]
 
 
@@ -142,8 +145,7 @@ def bands(spec: GameSpec, deal: int, generator: int = GENERATOR_VERSION) -> dict
     the last few rankings are kept, so the three bands of a number cost one search).
     ``generator``: 2 or later (see :func:`make_solvable`)."""
     check_deal_number(deal)
-    if check_generator(generator) < 2:
-        raise OptionError("generator version 1 had no difficulty bands")
+    check_generator(generator)
     return dict(_bands(spec.id, tuple(sorted(spec.option_values.items())), deal, generator))
 
 
@@ -163,6 +165,9 @@ def _bands(
         pick = ranked[min(i, len(ranked) - 1)]
         out.append((band, SolvableDeal(pick[2], band, pick[0], generator)))
     return tuple(out)
+
+
+caches.register("solvable.bands", _bands, bound=32, memory=False)
 
 
 def candidates(spec: GameSpec, deal: int, generator: int = GENERATOR_VERSION) -> Iterator[Kept]:
@@ -249,6 +254,9 @@ def _proves(
 ) -> tuple[Move, ...] | None:
     proof = solve(get_game(game_id, dict(options)), state, nodes=nodes)
     return proof.moves if proof.result == "won" else None
+
+
+caches.register("solvable.proves", _proves, bound=256, memory=False)
 
 
 def solvable_layout(spec: GameSpec, deal: int, difficulty: str = DEFAULT_DIFFICULTY) -> State:

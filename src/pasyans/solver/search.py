@@ -26,6 +26,9 @@ plays. Nivernais is not searched here either: :func:`solve` hands it to
 :func:`pasyans.domains.nivernais.solve` (packed positions, best-first, complete: it may
 answer "lost"). The search knows the cards in the stock and face down: use it for winnability and
 for solvable deals, never for a hint in a position with hidden cards.
+
+Over 400 lines because the search's domains and its three strategies (depth-first,
+restarting, staged) share the :class:`Domain` protocol and the result's accounting.
 """
 
 from __future__ import annotations
@@ -36,12 +39,13 @@ from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
+from pasyans import caches
 from pasyans.cards import SplitMix64
 from pasyans.domains import nivernais, packed, spider
 from pasyans.domains import registry as domains
 from pasyans.domains.knowledge import Knowledge, distance, knowledge_for
 from pasyans.domains.packed import PackedDomain
-from pasyans.engine.core import apply, is_won, legal_moves
+from pasyans.engine.core import apply, is_won, legal_moves, play_checked
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
@@ -74,7 +78,9 @@ class Result:
         }
 
 
-_KNOWLEDGE: dict[int, Knowledge] = {}
+_KNOWLEDGE: dict[int, Knowledge] = caches.register(
+    "solver.knowledge", {}, bound=1024, memory=False
+)  # one per game and option set (a few dozen)
 
 
 def knowledge(spec: GameSpec) -> Knowledge:
@@ -553,8 +559,6 @@ def _perturbed(
 
 def replay(spec: GameSpec, state: State, moves: tuple[Move, ...] | list[Move]) -> State:
     """Play ``moves`` from ``state`` checking each is legal (raises otherwise)."""
-    from pasyans.engine.core import play_checked
-
     for m in moves:
         state = play_checked(spec, state, m)
     return state

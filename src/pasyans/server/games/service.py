@@ -3,6 +3,10 @@
 Every change follows the same path (:func:`change`): lock the player's row, check the
 status and version, apply the engine's action to the rebuilt Game, write the row back with
 version + 1, commit, and only then answer.
+
+Over 400 lines because every state change goes through one versioned, locked transaction
+(:func:`change`): creating, reading and changing a game share its context, its lock and
+its error handling.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import pydantic_core
 from sqlalchemy import Connection, Engine, bindparam, update
 from sqlalchemy.orm import Session
 
@@ -27,7 +32,9 @@ from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
 from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
+from pasyans.server.games import actions
 from pasyans.server.games.cache import GameCache
+from pasyans.server.limits.address import client_address
 from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
 from pasyans.server.stats import records as stats
@@ -84,11 +91,9 @@ class Context:
 
     @property
     def address(self) -> str:
-        """The client's address key (:func:`pasyans.server.limits.rates.client_address`)."""
+        """The client's address key (:func:`pasyans.server.limits.address.client_address`)."""
         if self.request is None:
             return ""
-        from pasyans.server.limits.rates import client_address
-
         return client_address(self.request, self.settings)
 
 
@@ -385,23 +390,74 @@ def _change(
     with ctx.connect() as conn:
         conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE (db.py)
         with conn.begin():
-            row, game, view, result = _apply(ctx, conn, game_id, version, action, counts_as_move)
+            row = _locked(ctx, conn, game_id)
+            game, view, result = _apply(ctx, conn, row, version, action, counts_as_move)
     game.mark_saved()
     checkin(ctx, row, game)
     return describe(row, game, view), result
 
 
-def _apply(
+def act(
     ctx: Context,
-    conn: Connection,
     game_id: str,
     version: int,
     action: Callable[[Game, GameData], T],
-    counts_as_move: bool,
-) -> tuple[GameData, Game, dict[str, Any], T]:
+    build: Callable[[dict[str, Any], T], dict[str, Any]],
+    *,
+    action_id: str | None = None,
+    counts_as_move: bool = False,
+) -> actions.Answer:
+    """:func:`change` with an action id (``docs/interfaces.md``, "Action ids"): the answer
+    (``build`` of the game object and the action's result) is kept under ``action_id`` in
+    the same transaction, and a repeated id is answered with the kept answer, applying
+    nothing. Without an id, :func:`change` and ``build``."""
+    ctx.end_read()
+    with writing(ctx), ctx.connect() as conn:
+        conn.execution_options(pasyans_write=True)  # SQLite: BEGIN IMMEDIATE (db.py)
+        with conn.begin():
+            row = _locked(ctx, conn, game_id)
+            if action_id is not None:
+                # After the lock: a repeat racing the first waits for it, then finds it.
+                kept = actions.find(conn, row.id, action_id)
+                if kept is not None:
+                    return kept
+            game, view, result = _apply(ctx, conn, row, version, action, counts_as_move)
+            out = actions.Answer(
+                200, pydantic_core.to_json(build(describe(row, game, view), result))
+            )
+            if action_id is not None:
+                actions.keep(conn, row.id, action_id, row.version, out, row.updated_at)
+    game.mark_saved()
+    checkin(ctx, row, game)
+    return out
+
+
+def replayed(ctx: Context, game_id: str, action_id: str | None) -> actions.Answer | None:
+    """The kept answer of ``action_id`` in this player's game, read without a lock (for an
+    action that does costly work before :func:`act`, such as a hint); None when there is
+    none, or no id."""
+    if action_id is None:
+        return None
+    row = owned(ctx, game_id, lines=False)
+    return actions.find(ctx.session.connection(), row.id, action_id)
+
+
+def _locked(ctx: Context, conn: Connection, game_id: str) -> GameData:
+    """The player's game row, locked for the transaction."""
     row = store.find_game(conn, ctx.token_hash, game_id, for_update=True, lines=False)
     if row is None:
         raise not_found()
+    return row
+
+
+def _apply(
+    ctx: Context,
+    conn: Connection,
+    row: GameData,
+    version: int,
+    action: Callable[[Game, GameData], T],
+    counts_as_move: bool,
+) -> tuple[Game, dict[str, Any], T]:
     if row.status != store.PLAYING:
         raise ApiError("game_over", extra=read(ctx, row, conn))
     if row.version != version:
@@ -459,7 +515,7 @@ def _apply(
         # A game that has just finished joins the player's kept figures, in the same
         # transaction (the ORM's flush hook does the same for rows written by the ORM).
         stats.record_finish(conn, row.player_id, stats.record_of(row))
-    return row, game, view, result
+    return game, view, result
 
 
 def _played(old: list[Move], new: list[Move]) -> int:

@@ -7,11 +7,15 @@ Bounded and remembered:
   (``hint_seconds`` and ``winnable_seconds`` are capped to it);
 - every verdict on a full-information position (``won`` with its next move, ``lost``, or
   ``unknown`` within a budget) is kept in the ``verdicts`` table, shared by every worker,
-  and in the process's :data:`pasyans.hints.suggest.LINES`; a win's whole line is kept, so
+  and in the process's :data:`pasyans.hints.LINES`; a win's whole line is kept, so
   the next hints along it cost nothing;
 - only a request that actually searches is counted against the ``search`` rate limit
   (:mod:`pasyans.server.limits.rates`); a known answer, or one that needs no search (cards still
   hidden: the heuristic on the visible cards), is free.
+
+Over 400 lines because the search processes, the remembered verdicts and the answers
+share one budget and one process pool; split, the budget's accounting would cross
+modules.
 """
 
 from __future__ import annotations
@@ -31,9 +35,9 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy.dialects import postgresql, sqlite
 
+from pasyans import caches, hints
 from pasyans.engine import Game, apply, core
 from pasyans.engine.moves import Move
-from pasyans.hints import suggest as hints
 from pasyans.hints.sampling import known, visible
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -41,6 +45,7 @@ from pasyans.rules.registry import RULES_VERSION
 from pasyans.rules.spec import GameSpec
 from pasyans.server.errors import ApiError
 from pasyans.server.games import service
+from pasyans.server.pool.entries import lower_priority
 from pasyans.server.storage import store
 from pasyans.server.storage.models import Verdict
 from pasyans.solver.search import Result as SearchResult
@@ -105,8 +110,6 @@ class Starved(Exception):
 
 
 def _lower_priority() -> None:
-    from pasyans.server.pool.entries import lower_priority
-
     lower_priority(SOLVER_NICE, idle=False)
 
 
@@ -127,7 +130,7 @@ beyond a 0.25 s budget), so the whole answer stays within :data:`SOLVER_CPU_CAP`
 def _hint_in_child(
     game_id: str, options: dict[str, str], state: State, budget: float, past: list[State]
 ) -> tuple[hints.Hint, float]:
-    """:func:`pasyans.hints.suggest.suggest` (the sampled hint of a position with hidden
+    """:func:`pasyans.hints.suggest` (the sampled hint of a position with hidden
     cards) in a search process, and the CPU seconds it used."""
     t0 = time.thread_time()
     spec = get_game(game_id, options)
@@ -162,7 +165,7 @@ def _context() -> multiprocessing.context.BaseContext:
     ctx = multiprocessing.get_context(_START)
     if _START == "forkserver":
         ctx.set_forkserver_preload(
-            ["pasyans.solver.search", "pasyans.hints.suggest", "pasyans.hints.sampling"]
+            ["pasyans.solver.search", "pasyans.hints", "pasyans.hints.sampling"]
         )
     return ctx
 
@@ -423,7 +426,7 @@ class Sampled:
     """What the player could see at the positions whose sampled hint or estimate this
     process has asked for, by kind and budget (least recently used first out). The samples'
     searches are remembered by the search process that ran them
-    (:data:`pasyans.hints.suggest.TALLIES`): asking again for the same view costs little,
+    (:data:`pasyans.hints.TALLIES`): asking again for the same view costs little,
     and is not counted against the ``search`` limit. Only what the player knows is kept."""
 
     def __init__(self, size: int = SAMPLED_KEPT) -> None:
@@ -454,7 +457,7 @@ class Sampled:
             self._keys.clear()
 
 
-SAMPLED = Sampled()
+SAMPLED = caches.register("server.sampled_answers", Sampled(), bound=SAMPLED_KEPT)
 
 
 def _sampled(

@@ -31,30 +31,25 @@ already full by that value alone, before the body is parsed or any database sess
 opened. A shared counter only grows, so a value seen earlier is at most the current one: a
 refusal it gives is always right. Every allowance is still decided by the shared counters.
 
-The client address is the peer's, or with ``trust_proxy`` the right-most
-``X-Forwarded-For`` entry that is not itself a trusted proxy, and only when the peer is one
-of ``forwarded_allow_ips``. IPv6 addresses count per /64 (one subscriber's network).
+Which requests are costly is declared once, in :mod:`pasyans.server.limits.costly`; the
+client's address is :mod:`pasyans.server.limits.address`; the routes' dependencies are
+:mod:`pasyans.server.limits.deps`.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Annotated
 
-from fastapi import Depends, Request
 from sqlalchemy import Engine, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
-from pasyans.server.deps import PlayerDep, SessionDep
 from pasyans.server.errors import ApiError
 from pasyans.server.settings import Settings
-from pasyans.server.storage import store
 from pasyans.server.storage.checkpoint import defer_checkpoints
 from pasyans.server.storage.db import WRITE, make_engine, make_sessionmaker
 from pasyans.server.storage.models import RateCounter
@@ -71,28 +66,6 @@ class Limit:
     @property
     def interval_ms(self) -> int:
         return max(1, round(60_000 / self.per_minute))
-
-
-class RateLimiter:
-    """A token bucket in memory, for one process (kept for the library's own callers and
-    tests of the algorithm; the server uses :class:`SharedLimits`)."""
-
-    def __init__(self, per_minute: float, burst: int, max_keys: int = 10_000) -> None:
-        self.limit = Limit("memory", per_minute, burst)
-        self.max_keys = max_keys
-        self._tat: dict[str, int] = {}
-        self._lock = threading.Lock()
-
-    def check(self, key: str, now: float | None = None) -> float:
-        """0 when allowed (and counted), else the seconds to wait."""
-        t = round((time.monotonic() if now is None else now) * 1000)
-        with self._lock:
-            new, wait = _gcra(self._tat.get(key, 0), t, self.limit)
-            if wait == 0:
-                self._tat[key] = new
-                if len(self._tat) > self.max_keys:
-                    self._tat.pop(next(iter(self._tat)))
-            return wait / 1000
 
 
 SEEN_KEYS = 50_000
@@ -138,7 +111,7 @@ class SharedLimits:
         self.address: dict[str, Limit] = {}
         for name, per_minute, burst in (
             ("new_game", s.rate_new_game_per_minute, s.rate_new_game_burst),
-            ("search", s.rate_hint_per_minute, s.rate_hint_burst),
+            ("search", s.rate_search_per_minute, s.rate_search_burst),
             ("hint", s.rate_hint_any_per_minute, s.rate_hint_any_burst),
         ):
             if per_minute > 0:
@@ -261,105 +234,3 @@ class _NoLock:
 
     def __exit__(self, *exc: object) -> None:
         return None
-
-
-# --- the client's address -----------------------------------------------------------------------
-
-Networks = list[ipaddress.IPv4Network | ipaddress.IPv6Network]
-
-
-def _networks(spec: str) -> Networks | None:
-    """``forwarded_allow_ips`` as networks; None means every peer ("*")."""
-    out: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
-    for part in spec.split(","):
-        part = part.strip()
-        if part == "*":
-            return None
-        if part:
-            try:
-                out.append(ipaddress.ip_network(part, strict=False))
-            except ValueError:
-                continue  # a host name or a socket path: never matches an address
-    return out
-
-
-def _trusted(host: str, networks: Networks | None) -> bool:
-    if networks is None:
-        return True
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return any(ip in n for n in networks)
-
-
-def address_key(host: str) -> str:
-    """The key one client address counts under: the IPv4 address, or the IPv6 /64."""
-    try:
-        ip = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return host[:64] or "unknown"
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
-
-
-def client_address(request: Request, settings: Settings) -> str:
-    """The client's address key (see the module doc: proxy headers only from trusted
-    proxies). Idempotent with uvicorn's own ``--proxy-headers``, which may already have
-    put the forwarded address in the peer."""
-    peer = request.client.host if request.client is not None else ""
-    if settings.trust_proxy:
-        networks = _networks(settings.forwarded_allow_ips)
-        if _trusted(peer, networks):
-            chain = [
-                h.strip()
-                for v in request.headers.getlist("x-forwarded-for")
-                for h in v.split(",")
-                if h.strip()
-            ]
-            for host in reversed(chain):
-                if not _trusted(host, networks):
-                    return address_key(host)
-            if chain:
-                return address_key(chain[0])
-    return address_key(peer)
-
-
-def limits_of(request: Request) -> SharedLimits:
-    found: SharedLimits | None = getattr(request.app.state, "limits", None)
-    if found is None:
-        found = SharedLimits(
-            request.app.state.settings,
-            request.app.state.sessionmaker,
-            request.app.state.write_lock,
-        )
-        request.app.state.limits = found
-    return found
-
-
-# --- dependencies -------------------------------------------------------------------------------
-
-
-def _new_game(request: Request, player: PlayerDep, session: SessionDep) -> None:
-    limits = limits_of(request)
-    address = client_address(request, limits.settings)
-    names = ["new_game"]
-    if "new_player" in limits.address and store.player_id(session, player) is None:
-        names.append("new_player")
-    if session.in_transaction():
-        session.rollback()
-    limits.check(names, player, address)
-
-
-def _hint(request: Request, player: PlayerDep) -> None:
-    limits = limits_of(request)
-    limits.check(["hint"], player, client_address(request, limits.settings))
-
-
-NewGameLimit = Annotated[None, Depends(_new_game)]
-HintLimit = Annotated[None, Depends(_hint)]
-"""The flood limit on hint and winnable requests; the search itself is counted in
-:mod:`pasyans.server.games.solving`, only when one runs."""

@@ -9,6 +9,10 @@ shares them and no request ever runs the generator.
 - :class:`PoolWorker` (run by ``pasyans worker``) makes the requested numbers first, each
   in a child process killed after ``job_seconds``, then keeps ``target`` free entries for
   every game, option set and difficulty.
+
+Over 400 lines because the pool's rows, the bounded generation in a child process and
+the worker that fills the pool share the same keys and queries; a split into entries and
+worker is the next step.
 """
 
 from __future__ import annotations

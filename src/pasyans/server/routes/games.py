@@ -9,9 +9,9 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from pasyans.rules import resolve_options
 from pasyans.server.deps import ContextDep
-from pasyans.server.games import service
+from pasyans.server.games import actions, service
 from pasyans.server.games.solving import hint_for, winnable_for
-from pasyans.server.limits.rates import HintLimit, NewGameLimit
+from pasyans.server.limits.deps import HintLimit, NewGameLimit
 from pasyans.server.schemas import (
     ActiveOut,
     EmptyIn,
@@ -94,18 +94,35 @@ def get_game(game_id: str, ctx: ContextDep) -> Response:
     return answer(service.read(ctx, service.owned(ctx, game_id, lines=False)))
 
 
+def acted(out: actions.Answer) -> Response:
+    """An action's answer; a kept one (a repeated action id) says so in a header."""
+    headers = {actions.REPLAYED_HEADER: "1"} if out.replayed else None
+    return Response(out.body, out.status, headers=headers, media_type="application/json")
+
+
+def with_events(out: dict[str, Any], events: Any) -> dict[str, Any]:
+    return {**out, "events": events}
+
+
+def without_result(out: dict[str, Any], _result: Any) -> dict[str, Any]:
+    return out
+
+
 @router.post("/games/{game_id}/moves", responses=E, response_model=EventsOut)
 def play_move(game_id: str, body: MoveIn, ctx: ContextDep) -> Response:
     """Play a move; ``events`` lists the move and its automatic follow-ups in order."""
     move = body.move_data()
-    out, events = service.change(
-        ctx,
-        game_id,
-        body.version,
-        lambda g, r: service.play(g, r, move, body.auto),
-        counts_as_move=True,
+    return acted(
+        service.act(
+            ctx,
+            game_id,
+            body.version,
+            lambda g, r: service.play(g, r, move, body.auto),
+            with_events,
+            action_id=body.action,
+            counts_as_move=True,
+        )
     )
-    return answer({**out, "events": events})
 
 
 @router.post("/games/{game_id}/retarget", responses=E, response_model=EventsOut)
@@ -115,59 +132,89 @@ def retarget(game_id: str, body: MoveIn, ctx: ContextDep) -> Response:
     One move, not an undo: ``undos`` and the move count stay as they were (see
     ``docs/rules-decisions.md``). Refused when the last move turned up a hidden card."""
     move = body.move_data()
-    out, events = service.change(
-        ctx,
-        game_id,
-        body.version,
-        lambda g, r: service.retarget(g, r, move, body.auto),
-        counts_as_move=True,
+    return acted(
+        service.act(
+            ctx,
+            game_id,
+            body.version,
+            lambda g, r: service.retarget(g, r, move, body.auto),
+            with_events,
+            action_id=body.action,
+            counts_as_move=True,
+        )
     )
-    return answer({**out, "events": events})
 
 
 @router.post("/games/{game_id}/undo", responses=E, response_model=EventsOut)
 def undo(game_id: str, body: VersionIn, ctx: ContextDep) -> Response:
-    out, events = service.change(ctx, game_id, body.version, service.undo)
-    return answer({**out, "events": events})
+    return acted(
+        service.act(ctx, game_id, body.version, service.undo, with_events, action_id=body.action)
+    )
 
 
 @router.post("/games/{game_id}/redo", responses=E, response_model=EventsOut)
 def redo(game_id: str, body: VersionIn, ctx: ContextDep) -> Response:
-    out, events = service.change(ctx, game_id, body.version, service.redo, counts_as_move=True)
-    return answer({**out, "events": events})
+    return acted(
+        service.act(
+            ctx,
+            game_id,
+            body.version,
+            service.redo,
+            with_events,
+            action_id=body.action,
+            counts_as_move=True,
+        )
+    )
 
 
 @router.post("/games/{game_id}/autocollect", responses=E, response_model=EventsOut)
 def autocollect(game_id: str, body: VersionIn, ctx: ContextDep) -> Response:
     """Send every remaining card to the foundations; one event list, one version step."""
-    out, events = service.change(
-        ctx, game_id, body.version, service.autocollect, counts_as_move=True
+    return acted(
+        service.act(
+            ctx,
+            game_id,
+            body.version,
+            service.autocollect,
+            with_events,
+            action_id=body.action,
+            counts_as_move=True,
+        )
     )
-    return answer({**out, "events": events})
 
 
 @router.post("/games/{game_id}/restart", responses=E, response_model=EventsOut)
 def restart(game_id: str, body: VersionIn, ctx: ContextDep) -> Response:
-    out, events = service.change(ctx, game_id, body.version, service.restart)
-    return answer({**out, "events": events})
+    return acted(
+        service.act(ctx, game_id, body.version, service.restart, with_events, action_id=body.action)
+    )
 
 
 @router.post("/games/{game_id}/giveup", responses=E, response_model=GameOut)
 def give_up(game_id: str, body: VersionIn, ctx: ContextDep) -> Response:
-    out, _ = service.change(ctx, game_id, body.version, service.give_up)
-    return answer(out)
+    return acted(
+        service.act(
+            ctx, game_id, body.version, service.give_up, without_result, action_id=body.action
+        )
+    )
 
 
-@router.post("/games/{game_id}/hint", responses=E)
-def hint(game_id: str, body: VersionIn, ctx: ContextDep, _limit: HintLimit) -> HintOut:
-    """One useful move judged from what the player can see; counts a hint."""
+@router.post("/games/{game_id}/hint", responses=E, response_model=HintOut)
+def hint(game_id: str, body: VersionIn, ctx: ContextDep, _limit: HintLimit) -> Response:
+    """One useful move judged from what the player can see; counts a hint. A repeated
+    action id is answered before any search."""
+    kept = service.replayed(ctx, game_id, body.action)
+    if kept is not None:
+        return acted(kept)
     found = hint_for(ctx, game_id, body.version)
 
     def count(game: Any, row: Any) -> None:
         game.hints += 1
 
-    out, _ = service.change(ctx, game_id, body.version, count)
-    return HintOut.model_validate({**out, "hint": found})
+    def with_hint(out: dict[str, Any], _result: Any) -> dict[str, Any]:
+        return {**out, "hint": found}
+
+    return acted(service.act(ctx, game_id, body.version, count, with_hint, action_id=body.action))
 
 
 @router.post("/games/{game_id}/winnable", responses=E)

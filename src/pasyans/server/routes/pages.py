@@ -4,6 +4,7 @@ the path); ``/static`` serves the UI's files: the packed, content-hashed ones of
 
 from __future__ import annotations
 
+import json
 from html import escape as html_escape
 from pathlib import Path
 from urllib.parse import urlencode
@@ -56,6 +57,47 @@ def message_urls() -> list[str]:
     """The catalogue's URLs, one per language, as ``i18n.js`` asks for them."""
     v = messages.digest()
     return [f"/api/messages?{urlencode({'lang': lang, 'v': v})}" for lang in messages.LANGS]
+
+
+ICONS = (("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x512", "any"),
+         ("icons/maskable-512.png", "512x512", "maskable"))  # fmt: skip
+"""The app's icons (made by ``tools/make_icons.py``): path under static/, size, purpose."""
+
+
+@router.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: the site installs as an app that opens on the home page."""
+    urls = assets().urls
+    body = {
+        "name": "Pasyans",
+        "short_name": "Pasyans",
+        "description": "Patience games: Spider, Nivernais, Spine, Backbone.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#1d4d38",
+        "theme_color": "#1d4d38",
+        "icons": [
+            {"src": urls.get(p, f"/static/{p}"), "sizes": s, "type": "image/png", "purpose": u}
+            for p, s, u in ICONS
+        ],
+    }
+    return Response(
+        json.dumps(body),
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@router.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (``static/sw.js``), at the root so that it covers every page;
+    revalidated on each use, so a new one is seen at once."""
+    return Response(
+        (STATIC / "sw.js").read_bytes(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
 
 
 @router.api_route("/", methods=["GET", "HEAD"])

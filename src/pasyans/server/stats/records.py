@@ -18,6 +18,10 @@ The rules (``docs/statistics.md``, also shown on the statistics page):
 
 The counting is plain functions over :class:`Record` values, so it is tested without a
 database; :func:`records` reads them for one player.
+
+Over 400 lines because the records, the kept figures folded at finish time and the
+summaries must count the same way (``tests/server/test_stats.py`` compares them); a
+split into records, kept figures and summaries is the next step.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from pasyans import caches
 from pasyans.rules import GAMES
 from pasyans.server.storage import store
 from pasyans.server.storage.models import ALL, GameRow, PlayerStats
@@ -492,9 +497,11 @@ _POINTS = {(g, k): _points_stmt(g, k) for g in (False, True) for k in (False, Tr
 _NEWEST = {gk: stmt.with_only_columns(GameRow.id) for gk, stmt in _POINTS.items()}
 """The id of the newest game a chart would show (the same filter and order, limit 1)."""
 
-_CHARTS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
-_CHARTS_LOCK = threading.Lock()
 CHARTS_KEPT = 512
+_CHARTS: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = caches.register(
+    "stats.charts", OrderedDict(), bound=CHARTS_KEPT
+)
+_CHARTS_LOCK = threading.Lock()
 """Charts remembered per process (least recently used first out)."""
 
 

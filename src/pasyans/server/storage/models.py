@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     PrimaryKeyConstraint,
     String,
+    Text,
     UniqueConstraint,
     text,
 )
@@ -102,6 +103,29 @@ class GameRow(Base):
         Index("ix_games_player_finished", "player_id", "finished_at"),
         Index("ix_games_player_game_finished", "player_id", "game", "finished_at"),
         Index("ix_games_player_key_finished", "player_id", "game", "options_key", "finished_at"),
+    )
+
+
+class GameAction(Base):
+    """The answer to one recent action of a game, kept under the id the page gave it
+    (``docs/interfaces.md``, "Action ids: exactly once"): a repeated id gets this answer
+    again and applies nothing. Written in the action's own transaction; the newest
+    :data:`pasyans.server.games.actions.KEPT` of each game are kept."""
+
+    __tablename__ = "game_actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    action_id: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    """The game's version after the action (one step per action): orders them."""
+    status: Mapped[int] = mapped_column(Integer)
+    answer: Mapped[str] = mapped_column(Text)
+    """The answer's JSON as sent (a player view: no hidden card)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("game_id", "action_id"),
+        Index("ix_game_actions_version", "game_id", "version"),
     )
 
 

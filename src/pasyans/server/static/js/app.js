@@ -4,6 +4,7 @@ import { optionsFrom, title } from "./catalog.js";
 import { h } from "./dom.js";
 import { getLang, loadMessages, setLang, t, translate } from "./i18n.js";
 import { loadStyle } from "./assets.js";
+import { registerWorker, watchNetwork } from "./offline.js";
 import { prefs, setPref } from "./prefs.js";
 
 const main = document.getElementById("main");
@@ -129,7 +130,11 @@ window.addEventListener("popstate", route);
 document.documentElement.lang = getLang();
 // Nothing is drawn before the words are here (no flash of codes); without them, the
 // page says so in both languages (index.html's #no-messages).
+registerWorker();
 loadMessages().then((ok) => {
-  if (ok) return route();
+  if (ok) {
+    watchNetwork(t);
+    return route();
+  }
   document.getElementById("no-messages").hidden = false;
 });

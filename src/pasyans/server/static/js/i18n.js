@@ -1,6 +1,7 @@
 // The page's words: the server's message catalogue (src/pasyans/messages, served as JSON
 // by GET /api/messages?lang=…), loaded once per page before anything is drawn; the
 // language comes from localStorage, else the browser.
+import { keep, kept } from "./offline.js";
 import { prefs, setPref } from "./prefs.js";
 
 export const LANGS = ["en", "ru"];
@@ -22,9 +23,13 @@ export async function loadMessages() {
       ),
     );
     got.forEach((body, i) => (MESSAGES[LANGS[i]] = body.messages || {}));
+    keep("messages", MESSAGES); // for a reload without network (offline.js)
     return true;
   } catch {
-    return false;
+    const saved = kept("messages");
+    if (!saved || !saved.en || !saved.ru) return false;
+    for (const l of LANGS) MESSAGES[l] = saved[l];
+    return true;
   }
 }
 

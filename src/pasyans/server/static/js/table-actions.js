@@ -24,7 +24,9 @@ export async function load(c, current = null) {
     if (!g && want !== null) g = await lastGame(c, want, kindOk);
     if (!g) g = await api.newGame(c.entry.id, createArgs(c, want));
     setGame(c, g, { instant: true });
-    say(c, "");
+    // Without network: the game as this browser last showed it, until the network returns.
+    c.fromBrowser = api.wasKeptInBrowser(g);
+    say(c, c.fromBrowser ? t("net.from_browser") : "");
   } catch (e) {
     c.fail(e);
   }
@@ -322,9 +324,21 @@ export async function refresh(c) {
   } catch {
     return;
   }
-  if (!c.game || g.id !== c.game.id || g.version === c.game.version) return;
+  // Shown from the browser's copy (a reload offline): the server's game takes its place;
+  // whether another tab moved meanwhile cannot be told, so the page does not say so.
+  const fromBrowser = c.fromBrowser;
+  c.fromBrowser = false;
+  if (!c.game || g.id !== c.game.id) return;
+  // `data-synced` counts the times the table checked the server's game (tests wait on it).
+  c.tableEl.dataset.synced = String(Number(c.tableEl.dataset.synced || 0) + 1);
+  if (g.version === c.game.version) {
+    if (fromBrowser) say(c, "");
+    return;
+  }
   c.game = { ...c.game, ...g };
   c.cycle = null;
   update(c, { instant: true });
-  tell(c, t("msg.stale"));
+  // Every action of this page is settled before the next is sent (net.js): a version
+  // it did not make is another tab's (or device's).
+  tell(c, t(fromBrowser ? "net.resynced" : "msg.stale"));
 }

@@ -20,6 +20,8 @@ import * as pointer from "./table-pointer.js";
 import { buildToolbar } from "./table-toolbar.js";
 import * as view from "./table-view.js";
 import { TableRenderer } from "./render.js";
+import * as api from "./api.js";
+import { isOnline, onNet } from "./net.js";
 
 export class TableController {
   constructor(main, entry, params) {
@@ -97,6 +99,12 @@ export class TableController {
     for (const el of bars) this.barWatch.observe(el);
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("focus", this.onVisible);
+    // The network is back: ask the server for the game at once (net.js, offline.js).
+    this.unwatchNet = onNet((state, prev) => {
+      if (state !== "online" || prev === "online") return;
+      if (this.game) this.act("refresh");
+      else actions.load(this); // the first load found no network and nothing kept
+    });
   }
 
   destroy() {
@@ -105,6 +113,7 @@ export class TableController {
     this.barWatch.disconnect();
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("focus", this.onVisible);
+    this.unwatchNet();
     if (this.timer) this.timer.stop();
     closeDialogs();
   }
@@ -191,11 +200,20 @@ export class TableController {
    * before the answer). Returns the answer, or null when it failed (the page said why). */
   async run(fn, { quiet = false, undo = null } = {}) {
     if (!this.game) return null;
+    // Without network the table is read-only (net.js); it resumes by itself.
+    if (!isOnline()) {
+      if (undo) undo();
+      return view.refuse(this, "net.readonly");
+    }
     this.setBusy(true);
     view.clearHints(this);
     try {
       const res = await fn(this.game);
-      if (!quiet) view.say(this, "");
+      // A lost answer found again: the server had kept the move (never applied twice).
+      if (api.wasReplayed(res)) view.say(this, t("net.kept"));
+      else if (!quiet) view.say(this, "");
+      // After a failure, the server's game is asked for (queued: after this input).
+      if (api.cameAfterLoss(res)) this.act("refresh");
       return res;
     } catch (e) {
       if (e.status === 409 && e.body && e.body.view) {

@@ -7,6 +7,7 @@ import { announce, formatTime, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { cardLabel, pileLabel, stops } from "./keyboard.js";
 import { targetsOf } from "./moves.js";
+import { keepGame } from "./offline.js";
 import { prefs, reducedMotion } from "./prefs.js";
 import { tableGeometry } from "./table-viewport.js";
 
@@ -102,6 +103,7 @@ export function update(c, { events = [], instant = false } = {}) {
   if (touch) c.els.deal.title = dealName;
   c.els.dealInput.value = "";
   document.body.classList.toggle("no-timer", prefs().timer === false);
+  keepGame(g, c.options); // for a reload without network (offline.js)
   if (typeof g.time_ms === "number") c.timer.sync(g.time_ms);
   // The clock stops when the game is won, over or stuck (an undo out of it restarts it).
   if (over || v.flags.stuck) c.timer.stop();

@@ -1,5 +1,9 @@
 // Playing time: the server counts it (time_ms, kept with the game); the page shows it
 // ticking and sends the heartbeat (every 10 s while visible and focused) that makes it count.
+// Without network the clock stops (the server counts no time it hears nothing of) and
+// goes on when the network returns (net.js).
+import { isOnline, onNet } from "./net.js";
+
 const BEAT_MS = 10000;
 
 export class GameTimer {
@@ -10,6 +14,11 @@ export class GameTimer {
     this.since = null;
     this.tick = null;
     this.beat = null;
+    this.wanted = false; // running, but for the network
+    onNet(() => {
+      if (!isOnline()) this.pause();
+      else if (this.wanted) this.run();
+    });
   }
 
   /** Take the server's figure as the truth. */
@@ -23,6 +32,11 @@ export class GameTimer {
   }
 
   start() {
+    this.wanted = true;
+    if (isOnline()) this.run();
+  }
+
+  run() {
     if (this.since !== null) return;
     this.since = Date.now();
     this.tick = setInterval(() => {
@@ -36,6 +50,11 @@ export class GameTimer {
   }
 
   stop() {
+    this.wanted = false;
+    this.pause();
+  }
+
+  pause() {
     if (this.since === null) return;
     this.base = this.elapsed();
     this.since = null;

@@ -156,11 +156,70 @@ def _finished(conn: Any) -> Iterator[Any]:
     yield from conn.execute(stmt)
 
 
-def _fill_player_stats() -> None:
-    # The counting rules themselves (pure functions, no tables) come from the server.
-    from pasyans.server.stats.records import TALLY_FIELDS, Tally, fold, scopes
-    from pasyans.server.stats.records import _record as record
+# --- the counting rules as they were at this revision (a frozen copy) -----------------------
+#
+# A migration must do the same thing whenever it runs, so it keeps its own copy of the
+# rules that filled ``player_stats`` (from pasyans.server.stats.records at revision 0005)
+# rather than importing the live code, which may change.
 
+ALL = "*"
+
+TALLY_FIELDS = (
+    "played", "won", "given_up", "abandoned", "clean_wins", "current_streak", "best_streak",
+    "best_time_ms", "best_time_id", "fewest_moves", "fewest_moves_id", "won_time_ms",
+    "won_moves", "hints", "undos",
+)  # fmt: skip
+
+
+class Tally:
+    """The kept figures of one scope. (A plain class: alembic loads a migration outside
+    ``sys.modules``, where a dataclass cannot read its annotations.)"""
+
+    def __init__(self) -> None:
+        self.played = self.won = self.given_up = self.abandoned = self.clean_wins = 0
+        self.current_streak = self.best_streak = 0
+        self.best_time_ms: int | None = None
+        self.best_time_id: str | None = None
+        self.fewest_moves: int | None = None
+        self.fewest_moves_id: str | None = None
+        self.won_time_ms = self.won_moves = self.hints = self.undos = 0
+
+
+def fold(t: Tally, row: Any) -> None:
+    """Add a finished, counted game (a row of :func:`_finished`) to ``t``, in finish
+    order."""
+    moves = row.line
+    t.played += 1
+    t.hints += row.hints
+    t.undos += row.undos
+    if row.status == "won":
+        t.won += 1
+        t.clean_wins += row.hints == 0 and row.undos == 0 and row.restarts == 0
+        t.current_streak += 1
+        t.best_streak = max(t.best_streak, t.current_streak)
+        t.won_time_ms += row.time_ms
+        t.won_moves += moves
+        if t.best_time_ms is None or row.time_ms < t.best_time_ms:
+            t.best_time_ms, t.best_time_id = row.time_ms, row.id
+        if t.fewest_moves is None or moves < t.fewest_moves:
+            t.fewest_moves, t.fewest_moves_id = moves, row.id
+    else:
+        t.current_streak = 0
+        t.given_up += row.status == "lost"
+        t.abandoned += row.status == "abandoned"
+
+
+def scopes(row: Any) -> list[tuple[str, str, str, str]]:
+    """The four ``player_stats`` keys a game adds to, widest first."""
+    return [
+        (ALL, ALL, ALL, ALL),
+        (row.game, ALL, ALL, ALL),
+        (row.game, row.options_key, ALL, ALL),
+        (row.game, row.options_key, row.kind, row.difficulty or "-"),
+    ]
+
+
+def _fill_player_stats() -> None:
     conn = op.get_bind()
     stats = sa.table(
         "player_stats",
@@ -186,7 +245,6 @@ def _fill_player_stats() -> None:
         if row.player_id != player and len(tallies) > 1000:
             flush()
         player = row.player_id
-        rec = record(row, row.line)
-        for scope in scopes(rec):
-            fold(tallies.setdefault((player, *scope), Tally()), rec)
+        for scope in scopes(row):
+            fold(tallies.setdefault((player, *scope), Tally()), row)
     flush()

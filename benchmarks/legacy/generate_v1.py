@@ -1,8 +1,10 @@
-"""Generator version 1 (GENERATOR_VERSION 1), kept so its layouts can be made again.
+"""Generator version 1 (GENERATOR_VERSION 1), out of the package, kept so its layouts can
+be made again: :func:`make_solvable` here, for ``benchmarks/deals.py --before`` and
+``tests/solver/test_legacy_generate.py`` (the library's own ``make_solvable`` makes
+versions 2 and later; a stored game keeps its layout whatever version made it).
 
 Solvable deals, made from the deal number alone, as the site dealt them before version 2
-(:mod:`pasyans.solvable.generate`); only :func:`pasyans.solvable.generate.make_solvable` with
-``generator=1`` and ``benchmarks/deals.py --before`` call it. The candidates are made
+(:mod:`pasyans.solvable.generate`). The candidates are made
 exactly as then; the filters run today's exact search with version 1's node budgets, so
 a number whose candidate today's faster search decides otherwise within the budget can
 get another layout than it got then. The text below is version 1's own description.
@@ -33,10 +35,12 @@ from pasyans.engine.core import check_deal_number, deck_for
 from pasyans.engine.moves import Move
 from pasyans.errors import IllegalMoveError
 from pasyans.position import State, Table
+from pasyans.rules import get_game
 from pasyans.rules.spec import EmptyColumn, GameSpec, PileKind
 from pasyans.solvable import forward
 from pasyans.solvable.autoplay import obvious_wins
-from pasyans.solvable.generate import GenerationError, proves_won
+from pasyans.solvable.difficulty import measure
+from pasyans.solvable.generate import GenerationError, SolvableDeal, check_difficulty, proves_won
 from pasyans.solver.search import solve
 
 SPINE_VERIFY_NODES = 1_000
@@ -251,3 +255,15 @@ def solvable_layout(spec: GameSpec, deal: int) -> State:
             raise GenerationError(f"no solvable {spec.id} layout found for deal {deal}")
         return layout
     return solvable_shuffle(spec, deal)
+
+
+def make_solvable(
+    game_id: str, options: dict[str, str] | None, deal: int, difficulty: str | None = None
+) -> SolvableDeal:
+    """Version 1's solvable deal of this game, options and number. Version 1 knew no
+    difficulty: every band gets its one layout."""
+    band = check_difficulty(difficulty)
+    spec = get_game(game_id, options)
+    check_deal_number(deal)
+    state = solvable_layout(spec, deal)
+    return SolvableDeal(state, band, measure(spec, state).measure, 1)

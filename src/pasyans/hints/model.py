@@ -1,0 +1,130 @@
+"""What a hint is: the :class:`Hint` answer, the :class:`Budget` of one hint or
+estimate, and the :class:`Estimate` of how winnable a position with hidden cards is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pasyans import messages
+from pasyans.engine.moves import Move
+
+Winnable = Literal["won", "lost", "unknown"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One suggested move, or none. ``winnable``: True when a win from here was found,
+    False when proven lost, None when unknown (or hidden cards make it unknowable)."""
+
+    move: Move | None
+    source: str  # "solver", "heuristic" or "none"
+    winnable: bool | None
+    message: str
+    message_ru: str = ""
+
+    @classmethod
+    def of(
+        cls, move: Move | None, source: str, winnable: bool | None, code: str, **params: object
+    ) -> Hint:
+        """A hint whose texts are the catalogue's ``code`` (:mod:`pasyans.messages`)."""
+        en, ru = messages.both(code, **params)
+        return cls(move, source, winnable, en, ru)
+
+
+SAMPLES = 8
+"""How many completions of the hidden cards a hint searches by default."""
+
+
+SAMPLE_LINE = 3
+"""Positions remembered along a sample's found win: the next hints reuse the samples
+only until a card is turned up (then the unseen cards, so the samples, change), so a
+sample's whole line would mostly be stored for nothing (storing it cost as much as the
+compiled search)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The work of one hint or estimate: ``samples`` completions of the hidden cards (0:
+    the visible heuristic alone, the pre-sampling hint), ``seconds`` and/or ``nodes``
+    shared between them (``nodes`` makes the answer reproducible), the samples' ``seed``,
+    whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on, whether the
+    expert's stock rule is (``patient``, measured worse: off), and ``escalate``: when no
+    sample is won within ``nodes``, search them again with that many times the nodes;
+    ``more``: while fewer than ``quorum`` samples are won, draw up to ``more`` further
+    batches of ``samples`` samples, each searched with the same share of ``nodes`` (so
+    the work can reach ``1 + more`` times ``nodes``); ``plan`` (Spider): when no sample is
+    won, the visible planner (:func:`sampling.lookahead`, then the stock) instead of the
+    ranked heuristic. ``more`` and ``plan`` were measured and are off. So are the
+    Spider variants of the second pass (docs/winnability.md, "Hint follower"), none
+    better than noise: ``cautious`` (ties to a move that turns nothing up), ``stratify``
+    (a move that turns a card up is scored in :func:`sampling.stratified` draws),
+    ``widen`` (more moves scored when no candidate keeps every won sample won), ``safe``
+    (fewest samples proven lost after the move first) and ``lean`` (no sample won: the
+    move most samples' searches were heading to, :func:`_leaning`). So is the third
+    pass's macro planner (:mod:`pasyans.hints.macro`, Spider, with ``nodes``): ``macro``
+    candidate lines from the samples valued besides the walk's (0: off), ``cap``
+    positions walked, ``stall`` (0: always; else only after that many moves that moved
+    nothing on, or when no sample is won) and ``eager`` (the deal competes on the
+    samples). ``playout`` (packed games, Backbone classic in the product): when no sample
+    is won, every move scored by how many cards a search of that many positions after it
+    brings home in each sample (:mod:`pasyans.hints.playout`; 0: off, the ranked
+    heuristic), in ``dives`` restarting dives (1: one plain dive); Spider's playouts
+    score minus the distance the staged search got to (measured worse on 1 suit: off).
+    ``unstick`` (Spider, 1 suit in the product, :data:`UNSTICK_HINTS`): when no sample
+    is won and that many moves in a row moved nothing on, deal from the stock, filling
+    the empty columns first (:func:`unstuck`; 0: off)."""
+
+    seconds: float | None = 1.0
+    nodes: int | None = None
+    samples: int = SAMPLES
+    seed: int = 0
+    guard: bool = True
+    patient: bool = False
+    escalate: int = 1
+    more: int = 0
+    quorum: int = 0
+    plan: bool = False
+    cautious: bool = False
+    stratify: bool = False
+    widen: bool = False
+    safe: bool = False
+    lean: bool = False
+    macro: int = 0
+    cap: int = 400
+    stall: int = 0
+    eager: bool = False
+    playout: int = 0
+    dives: int = 1
+    unstick: int = 0
+
+    def share(self) -> tuple[float | None, int | None]:
+        """One sample's part of the budget."""
+        n = max(self.samples, 1)
+        return (
+            None if self.seconds is None else self.seconds / n,
+            None if self.nodes is None else max(self.nodes // n, 1),
+        )
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Is this still winnable, with hidden cards: of ``samples`` ways the hidden cards
+    could lie, ``won`` were found winnable and ``lost`` proven lost within the budget
+    (the rest undecided). An estimate, never a verdict."""
+
+    won: int
+    lost: int
+    samples: int
+
+    @property
+    def share(self) -> float:
+        return self.won / self.samples if self.samples else 0.0
+
+    def to_json(self) -> dict[str, int | float]:
+        return {
+            "won": self.won,
+            "lost": self.lost,
+            "samples": self.samples,
+            "percent": round(100 * self.share),
+        }

@@ -1,0 +1,68 @@
+"""The product's hint policy, per game: the one table of how much each game's hint
+searches and which of its passes are on (a table per pass, keyed by game and number of
+suits), and :func:`product_budget`, which reads them.
+
+The measurements behind each row: docs/notes/2026-12-03-hint-policy.md.
+"""
+
+from __future__ import annotations
+
+from pasyans.hints.model import SAMPLES, Budget
+from pasyans.rules.spec import GameSpec
+
+HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
+    ("spider", 1): (16, 4000, 1),
+    ("spider", 2): (8, 8000, 1),
+    ("spider", 4): (8, 8000, 1),
+    ("backbone", 4): (SAMPLES, 8000, 1),
+    ("backbone-classic", 4): (SAMPLES, 64000, 1),
+    ("nivernais", 4): (SAMPLES, 2000, 1),
+}
+"""The product's sampled hint, by (game, number of suits): how many samples, the nodes of
+all their searches together, and the escalation (:attr:`Budget.escalate`, 1: none).
+:func:`~pasyans.hints.suggest` without a ``budget`` works to it within its time cap;
+other games: the time cap alone. The Winnable? estimate keeps the time cap alone."""
+
+
+MACRO_HINTS: dict[tuple[str, int], tuple[int, int]] = {
+    ("spider", 4): (4, 200),
+}
+"""Where the product's hint is the macro planner (:mod:`pasyans.hints.macro`), by (game,
+number of suits): its ``macro`` width and ``cap`` (:class:`Budget`), with the samples and
+nodes of :data:`HINT_BUDGETS`."""
+
+
+PLAYOUT_HINTS: dict[tuple[str, int], int] = {
+    ("backbone-classic", 4): 1000,
+}
+"""Where the product's hint, when no sample is won, plays the move that brings the most
+cards home in short searches of every sample (:attr:`Budget.playout`), by (game, number
+of suits): the positions of each search."""
+
+
+UNSTICK_HINTS: dict[tuple[str, int], int] = {
+    ("spider", 1): 10,
+}
+"""Where the product's hint, when no sample is won and that many moves in a row moved
+nothing on (no card turned up, no run completed, the stock untouched), deals from the
+stock, filling the empty columns first (:attr:`Budget.unstick`,
+:func:`pasyans.hints.visible.unstuck`), by (game, number of suits)."""
+
+
+def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
+    """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
+    :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`) and ``seconds``,
+    whichever ends first."""
+    key = (spec.id, len(spec.deck_suits))
+    samples, nodes, escalate = HINT_BUDGETS.get(key, (SAMPLES, None, 1))
+    width, cap = MACRO_HINTS.get(key, (0, Budget.cap))
+    return Budget(
+        seconds=seconds,
+        nodes=nodes,
+        samples=samples,
+        escalate=escalate,
+        macro=width,
+        cap=cap,
+        playout=PLAYOUT_HINTS.get(key, 0),
+        unstick=UNSTICK_HINTS.get(key, 0),
+    )

@@ -1,0 +1,199 @@
+"""The hint with hidden cards: searches of samples of the hidden cards, remembered
+(:data:`TALLIES`), the playouts when no sample is won, Spider's macro planner, and the
+sampled estimate of how winnable a position is."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from pasyans import caches
+from pasyans.domains import spider
+from pasyans.engine import core
+from pasyans.engine.moves import Move
+from pasyans.hints import macro, playout, sampling
+from pasyans.hints.exact import _leaning, _search
+from pasyans.hints.model import SAMPLE_LINE, Budget, Estimate, Hint, Winnable
+from pasyans.hints.recent import Recent
+from pasyans.hints.sampling import known, visible
+from pasyans.hints.visible import _projected, _value, hidden_to_player, useful_moves
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
+
+
+class Tallies(Recent[sampling.Tally]):
+    """The sampled searches already made, keyed by what the player knows and the budget
+    (``(view, budget)``): asking again for the same position, or the Winnable? estimate
+    after a hint with the same budget, costs nothing. Bounded, least recently used first
+    out, thread-safe. The key holds only what the player knows, so nothing here can leak a
+    hidden card."""
+
+    def __init__(self, size: int = 4096) -> None:
+        super().__init__(size)
+
+
+TALLIES = caches.register("hints.tallies", Tallies(), bound=4096)
+
+
+def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
+    """The searches of ``budget.samples`` completions of ``view`` (a
+    :func:`sampling.known` position), remembered in :data:`TALLIES`. With
+    ``budget.escalate``, when no sample is won and some are undecided, the samples are
+    searched again with that many times the nodes (within the same time limit)."""
+    return _sampled(spec, view, budget)[0]
+
+
+def _sampled(
+    spec: GameSpec, view: State, budget: Budget
+) -> tuple[sampling.Tally, list[State] | None]:
+    """:func:`sampled`, and the samples it drew for it (``budget.samples`` of
+    ``budget.seed``, drawn once, also for the escalation; not the further batches of
+    ``budget.more``), for the playouts to reuse; None when the tally was remembered."""
+    t = TALLIES.get(spec, (view, budget))
+    if t is not None:
+        return t, None
+    seconds, nodes = budget.share()
+    deadline = None
+    if seconds is not None:  # half the time for the samples, half for the scoring
+        seconds /= 2
+        deadline = time.perf_counter() + 2 * seconds * budget.samples
+    states = sampling.samples(spec, view, budget.samples, budget.seed)
+    t = _tally(spec, view, states, budget, seconds, nodes, deadline)
+    if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
+        t = _tally(spec, view, states, budget, seconds, nodes * budget.escalate, deadline)
+    TALLIES.put(spec, (view, budget), t)
+    return t, states
+
+
+def _tally(
+    spec: GameSpec,
+    view: State,
+    states: Sequence[State],
+    budget: Budget,
+    seconds: float | None,
+    nodes: int | None,
+    deadline: float | None,
+) -> sampling.Tally:
+    def search(s: State) -> tuple[Winnable, Move | None]:
+        wait = seconds
+        if deadline is not None and seconds is not None:
+            wait = min(seconds, deadline - time.perf_counter())
+            if wait <= 0:
+                return "unknown", None
+        if budget.lean and spider.applies(spec):
+            return _leaning(spec, s, wait, nodes, SAMPLE_LINE)
+        return _search(spec, s, wait, nodes, SAMPLE_LINE)
+
+    def stop() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    def more(drawn: int) -> list[State]:
+        if drawn >= budget.samples * (1 + budget.more):
+            return []
+        return sampling.samples(spec, view, budget.samples, budget.seed, drawn)
+
+    def widen() -> list[Move]:
+        v = visible(spec, view)
+        return [m for m in useful_moves(spec, v, 12) if not sampling.reveals(spec, v, m)][:4]
+
+    def stratify(slot: sampling.Slot) -> list[State]:
+        return sampling.stratified(spec, view, slot, len(states), budget.seed)
+
+    return sampling.tally(
+        spec,
+        view,
+        states,
+        search,
+        guard=budget.guard,
+        extra=lambda: useful_moves(spec, visible(spec, view), 2),
+        stop=stop,
+        more=more if budget.more else None,
+        quorum=budget.quorum,
+        stratify=stratify if budget.stratify else None,
+        widen=widen if budget.widen else None,
+    )
+
+
+def _played_out(
+    spec: GameSpec,
+    kv: State,
+    view: State,
+    budget: Budget,
+    avoid: set[State],
+    begun: float,
+    states: Sequence[State] | None = None,
+) -> Move | None:
+    """No sample won: the move after which the samples' short searches bring the most
+    cards home (:func:`playout.choose`, ``budget.playout`` positions each), ties to the
+    visible heuristic's rank; within what is left of the hint's time (begun at
+    ``begun``; the samples' searches had half of it). ``states``: the samples the tally
+    drew (:func:`_sampled`), else drawn again (the same ones: the same seed)."""
+    if states is None:
+        states = sampling.samples(spec, kv, budget.samples, budget.seed)
+    left = None
+    if budget.seconds is not None:
+        left = max(budget.seconds - (time.perf_counter() - begun), 0.0)
+    return playout.choose(
+        spec,
+        kv,
+        states,
+        nodes=budget.playout,
+        seconds=left,
+        avoid=avoid,
+        rank=lambda m: _value(spec, view, m, core.apply(spec, view, m)),
+        key=budget,
+        dives=budget.dives,
+    )
+
+
+def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
+    """Spider's macro hint (:mod:`pasyans.hints.macro`), or None when no line of
+    visible moves reaches an event and the stock cannot be dealt."""
+    assert budget.nodes is not None
+    kv = known(spec, state)
+    avoid = {_packed(spec, h) for h in history}
+    p = macro.plan(
+        spec,
+        kv,
+        samples=budget.samples,
+        nodes=budget.nodes,
+        width=budget.macro,
+        cap=budget.cap,
+        seed=budget.seed,
+        avoid=avoid,
+        key=budget,
+        eager=budget.eager,
+        seconds=budget.seconds,
+    )
+    if p is None:
+        return None
+    code = "hint.macro_deal" if p.deal else "hint.macro_event"
+    return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
+
+
+_PACKED: dict[tuple[int, State], macro.View] = caches.register(
+    "hints.packed_history", {}, bound=200_000
+)
+
+
+def _packed(spec: GameSpec, state: State) -> macro.View:
+    """The packed view of a position played (remembered: the history is read at every
+    hint)."""
+    key = (id(spec), state)
+    out = _PACKED.get(key)
+    if out is None:
+        if len(_PACKED) > 200_000:
+            _PACKED.clear()
+        out = _PACKED[key] = macro.packed(spec, _projected(spec, state, known))
+    return out
+
+
+def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
+    """The share of the ways the hidden cards could lie that are winnable, from the same
+    samples as the hint; None when the player knows every card (or the game is over)."""
+    if core.is_won(spec, state) or not hidden_to_player(spec, state) or budget.samples <= 0:
+        return None
+    if core.is_stuck(spec, visible(spec, state)):
+        return None
+    t = sampled(spec, known(spec, state), budget)
+    return Estimate(t.won, t.lost, t.samples)
