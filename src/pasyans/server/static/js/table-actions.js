@@ -114,14 +114,17 @@ function followUps(move, events) {
 }
 
 export async function play(c, move, { cycle = null } = {}) {
-  const back = showAhead(c, move);
+  let back = null;
   const res = await c.run(
     async (g) => {
-      const out = await api.playMove(g.id, move.text ?? move, g.version, autoMoves());
+      // The request leaves first; the cards are drawn on their way while it is out.
+      const req = api.playMove(g.id, move.text ?? move, g.version, autoMoves());
+      back = showAhead(c, move);
+      const out = await req;
       if (back) await c.animationDone(); // the move seen whole, unless input waits
       return out;
     },
-    { undo: back },
+    { undo: () => back && back() },
   );
   if (!res) return false;
   c.game = { ...c.game, ...res };
@@ -142,14 +145,16 @@ export function toggleAuto(c) {
 /** Smart-move cycling: the last move's cards go to `move`'s destination instead (one
  * move, not an undo: the server's retarget). */
 export async function retarget(c, move) {
-  const back = showAhead(c, move);
+  let back = null;
   const res = await c.run(
     async (g) => {
-      const out = await api.retarget(g.id, move.text ?? move, g.version, autoMoves());
+      const req = api.retarget(g.id, move.text ?? move, g.version, autoMoves());
+      back = showAhead(c, move);
+      const out = await req;
       if (back) await c.animationDone(); // the move seen whole, unless input waits
       return out;
     },
-    { undo: back },
+    { undo: () => back && back() },
   );
   if (!res) return false;
   c.game = { ...c.game, ...res };
