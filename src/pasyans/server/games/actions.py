@@ -8,7 +8,7 @@ afresh. The newest :data:`KEPT` answers of each game are kept.
 
 A repeat that arrives while the first is still being applied waits on the game row's lock
 (``SELECT … FOR UPDATE`` on PostgreSQL, the single writer on SQLite) and then finds the
-kept answer: the lookup is made after the lock is held (:func:`pasyans.server.service.act`).
+kept answer: the lookup is made after the lock is held (:func:`pasyans.server.games.service.act`).
 """
 
 from __future__ import annotations

@@ -53,8 +53,11 @@ export function createArgs(c, deal) {
   const args = { options: c.options };
   if (deal !== null && deal !== undefined) args.deal = deal;
   if (c.kind) args.solvable = c.kind === "solvable";
-  // Only where the catalog lists difficulties does the server take one.
-  if (c.difficulty && c.kind === "solvable" && Array.isArray(c.entry.difficulties)) {
+  // Only where the catalog lists difficulties does the server take one. With no kind in
+  // the address the game's default kind applies (Spine: solvable), so the difficulty
+  // goes too (issue 28, defect 7).
+  const kind = c.kind || defaultKind(c.entry);
+  if (c.difficulty && kind === "solvable" && Array.isArray(c.entry.difficulties)) {
     args.difficulty = c.difficulty;
   }
   return args;
