@@ -17,6 +17,8 @@ from functools import cache
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from pasyans import caches
+
 _408 = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
     b"content-length: 16\r\nconnection: close\r\n\r\nRequest Timeout\n"
@@ -26,6 +28,9 @@ _408 = (
 @cache
 def header_seconds() -> float:
     return float(os.environ.get("PASYANS_HEADER_SECONDS", "10"))
+
+
+caches.register("server.header_seconds", header_seconds, bound=1, memory=False)
 
 
 class HeaderDeadline(HttpToolsProtocol):
