@@ -28,6 +28,7 @@ from pasyans.solvable.generate import (
     GENERATOR_VERSION,
     SolvableDeal,
     check_difficulty,
+    check_generator,
     make_solvable,
 )
 
@@ -88,7 +89,7 @@ def start_position(
             )
         band = check_difficulty(difficulty)
         return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal, band).state
-    raise OptionError(f"deal kind {kind[:20]!r} is not available (kinds: random, solvable)")
+    raise OptionError(f"deal kind {str(kind)[:20]!r} is not available (kinds: random, solvable)")
 
 
 @lru_cache(maxsize=256)
@@ -118,6 +119,8 @@ def new_game(
     """
     spec = get_game(game_id, options)
     k = kind or default_kind(game_id)
+    if k not in KINDS:
+        raise OptionError(f"deal kind {str(k)[:20]!r} is not available (kinds: random, solvable)")
     if k == "random":
         return Game(game_id, deal, options, start=start_position(spec, deal, k), kind=k)
     band = check_difficulty(difficulty)
@@ -133,16 +136,32 @@ def new_game(
 
 def load_game(saved: Mapping[str, Any], *, trusted: bool = False) -> Game:
     """Rebuild a saved game (see :meth:`Game.to_saved`) of either kind; ``trusted`` as in
-    :meth:`Game.from_saved`. A stored ``start`` layout is used as it is (checked first)."""
-    spec = get_game(saved["game"], saved.get("options"))
-    start = saved_start(
-        spec,
-        saved["deal"],
-        saved.get("kind", "random"),
-        saved.get("start"),
-        saved.get("difficulty"),
-        saved.get("generator"),
-    )
+    :meth:`Game.from_saved`. A stored ``start`` layout is used as it is (checked first).
+
+    Anything that is not a saved game (not an object, no game or deal, options that are
+    not an object, an unknown kind, difficulty or generator) raises
+    :class:`SavedGameError`."""
+    if not isinstance(saved, Mapping):
+        raise SavedGameError(f"a saved game is an object, not {type(saved).__name__}")
+    options = saved.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise SavedGameError("the options of a saved game are an object of name: value")
+    for name in ("game", "deal"):
+        if name not in saved:
+            raise SavedGameError(f"a saved game needs {name!r}")
+    kind = saved.get("kind", "random")
+    if kind not in KINDS:
+        raise SavedGameError(f"unknown deal kind {str(kind)[:20]!r} (kinds: random, solvable)")
+    try:
+        if saved.get("difficulty") is not None:
+            check_difficulty(saved["difficulty"])
+        if saved.get("generator") is not None:
+            check_generator(saved["generator"])
+        spec = get_game(saved["game"], options)
+        start = saved_start(spec, saved["deal"], kind, saved.get("start"),
+                            saved.get("difficulty"), saved.get("generator"))  # fmt: skip
+    except (OptionError, TypeError) as e:
+        raise SavedGameError(f"not a saved game of this library: {e}") from e
     return Game.from_saved(saved, start=start, trusted=trusted)
 
 

@@ -38,6 +38,24 @@ SHOTS: dict[str, tuple[str, int, int, float, bool, bool, str]] = {
     ),
     "ui/tablet-nivernais.png": ("/play/nivernais?deal=5", 768, 1024, 2, True, False, "en-US"),
     "ui/home-phone.png": ("/", 390, 844, 2, True, False, "en-US"),
+    "ui/phone-360-ten-digits.png": (
+        "/play/spider?suits=2&deal=2147483647",
+        360,
+        640,
+        2,
+        True,
+        False,
+        "ru-RU",
+    ),
+    "ui/desktop-large-nivernais.png": (
+        "/play/nivernais?deal=31",
+        1366,
+        768,
+        1,
+        False,
+        True,
+        "en-US",
+    ),
 }
 
 LARGE = """(() => {

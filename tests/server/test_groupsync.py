@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -78,10 +79,14 @@ def test_a_flush_serves_only_commits_made_before_it_began(tmp_path: Path) -> Non
     flusher.close()
 
 
-def test_a_failed_fsync_is_a_storage_error_and_the_next_flush_tries_again(
+def test_a_failed_fsync_stops_every_later_flush_until_the_database_is_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "x.db-wal").write_bytes(b"log")
+    """After a failed fsync Linux marks the unwritten pages clean and the next fsync
+    succeeds: a later flush must not report success on top of that hole."""
+    db = sqlite3.connect(tmp_path / "x.db", isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE t (a INTEGER)")  # the log exists while this connection is open
     flusher = groupsync.LogFlusher(str(tmp_path / "x.db"))
     calls: list[int] = []
 
@@ -96,14 +101,23 @@ def test_a_failed_fsync_is_a_storage_error_and_the_next_flush_tries_again(
     from pasyans.server.errors import storage_code
 
     assert storage_code(info.value) == "database_full"
-    flusher.flush()  # not counted as done: this caller runs a flush of its own
+    with pytest.raises(groupsync.WritesStopped):
+        flusher.flush()  # the disk would say yes now: still refused, nothing synced
+    assert len(calls) == 1 and flusher.flushes == 0
+    assert flusher.health is not None and flusher.health.failed
+    assert flusher.health.recover(force=True)  # checkpointed, synced, quick_check ok
+    flusher.flush()
     assert len(calls) == 2 and flusher.flushes == 1
     flusher.close()
+    db.close()
 
 
-def test_the_flush_follows_a_log_made_again(tmp_path: Path) -> None:
+def test_the_flush_follows_a_log_made_again_and_a_missing_log_is_an_error(
+    tmp_path: Path,
+) -> None:
     """The log file replaced (closed by the last connection and made again): the flush
-    fsyncs the new file, not the old one it had open; with no log it has nothing to do."""
+    fsyncs the new file, not the old one it had open; no log at all is a failure, never
+    a silent success."""
     wal = tmp_path / "x.db-wal"
     wal.write_bytes(b"one")
     flusher = groupsync.LogFlusher(str(tmp_path / "x.db"))
@@ -114,10 +128,50 @@ def test_the_flush_follows_a_log_made_again(tmp_path: Path) -> None:
     flusher.flush()
     assert flusher._inode == (os.stat(wal).st_dev, os.stat(wal).st_ino) != old
     wal.unlink()
-    flusher.flush()
+    with pytest.raises(Exception, match=r"disk I/O error.*missing"):
+        flusher.flush()
     assert flusher._fd is None
-    assert flusher.flushes == 3
+    assert flusher.flushes == 2
+    assert flusher.health is not None and flusher.health.failed
     flusher.close()
+
+
+@pytest.mark.parametrize("form", ["symlink", "uri", "relative"])
+def test_the_flush_syncs_the_log_sqlite_really_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    """A database behind a symbolic link (data on a volume), a ``file:`` URI or a path
+    relative to the working directory: the fsync goes to the log SQLite writes."""
+    volume = tmp_path / "volume"
+    volume.mkdir()
+    real = volume / "real.sqlite3"
+    if form == "symlink":
+        (tmp_path / "link.sqlite3").symlink_to(real)
+        url = f"sqlite:///{tmp_path / 'link.sqlite3'}"
+    elif form == "uri":
+        url = f"sqlite:///file:{real}?mode=rwc&uri=true"
+    else:
+        monkeypatch.chdir(volume)
+        url = "sqlite:///real.sqlite3"
+    synced: list[tuple[int, int]] = []
+    real_sync = groupsync._datasync
+
+    def watched(fd: int) -> None:
+        st = os.fstat(fd)
+        synced.append((st.st_dev, st.st_ino))
+        real_sync(fd)
+
+    monkeypatch.setattr(groupsync, "_datasync", watched)
+    engine = make_engine(url)
+    flusher = log_flusher(engine)
+    assert flusher is not None
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE t (a INTEGER)"))
+        conn.execute(text("INSERT INTO t VALUES (1)"))
+    wal = os.stat(str(real) + "-wal")
+    assert flusher.path == os.path.realpath(str(real) + "-wal")
+    assert synced == [(wal.st_dev, wal.st_ino)]
+    engine.dispose()
 
 
 def test_only_writes_are_flushed_and_sqlite_no_longer_syncs_the_commit(tmp_path: Path) -> None:
@@ -239,4 +293,108 @@ def test_group_commit_can_be_turned_off(tmp_path: Path) -> None:
     assert log_flusher(app.state.engine) is None
     with app.state.engine.connect() as conn:
         assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL: SQLite syncs
+    app.state.engine.dispose()
+
+
+def test_after_a_failed_fsync_no_write_is_acknowledged_until_the_database_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One fsync fails, the next would succeed: the moves after it answer 503 (not 200 on
+    top of a hole in the log), /healthz fails, until the database is checked; then they
+    play again."""
+    app = sqlite_app(tmp_path)
+    with TestClient(app) as c:
+        g = new_game(c, "spider", deal=3)
+        failures = [1]
+
+        def once(fd: int) -> None:
+            if failures:
+                failures.pop()
+                raise OSError(errno.EIO, "Input/output error")
+            os.fdatasync(fd)
+
+        monkeypatch.setattr(groupsync, "_datasync", once)
+        from pasyans.server.storage.db import health
+
+        found = health(app.state.engine)
+        assert found is not None
+        monkeypatch.setattr(found, "RETRY_SECONDS", 3600.0)  # the test says when
+        body = {"move": g["view"]["moves"][0]["text"], "version": g["version"]}
+        r = c.post(f"/api/games/{g['id']}/moves", json=body)
+        assert r.status_code == 503, r.text
+        assert r.headers["Retry-After"]
+        # The disk answers again, but nothing is acknowledged on top of the hole, and no
+        # reader is shown the version whose flush failed.
+        assert c.get(f"/api/games/{g['id']}").status_code == 503
+        for _ in range(3):
+            r = c.post(f"/api/games/{g['id']}/undo", json={"version": g["version"] + 1})
+            assert r.status_code == 503, r.text
+            assert r.json()["error"]["code"] == "database_unavailable"
+            assert r.headers["Retry-After"]
+        assert c.post("/api/games", json={"game": "spider", "deal": 4}).status_code == 503
+        assert c.get("/healthz").status_code == 503
+        assert found.failed
+        assert found.recover(force=True)
+        assert found.recoveries == 1
+        state = c.get(f"/api/games/{g['id']}").json()
+        body = {"move": state["view"]["moves"][0]["text"], "version": state["version"]}
+        r = c.post(f"/api/games/{g['id']}/moves", json=body)
+        assert r.status_code == 200, r.text
+        assert c.get("/healthz").status_code == 200
+    app.state.engine.dispose()
+
+
+def test_the_checkpoint_thread_checks_the_database_and_writes_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = sqlite_app(tmp_path)
+    with TestClient(app) as c:
+        g = new_game(c, "spider", deal=5)
+        from pasyans.server.storage.db import health
+
+        found = health(app.state.engine)
+        assert found is not None
+        monkeypatch.setattr(found, "RETRY_SECONDS", 0.1)
+        found.fail(OSError(errno.EIO, "Input/output error"))
+        deadline = time.monotonic() + 10
+        while found.failed and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert found.failed is None and found.recoveries == 1
+        body = {"move": g["view"]["moves"][0]["text"], "version": g["version"]}
+        assert c.post(f"/api/games/{g['id']}/moves", json=body).status_code == 200
+    app.state.engine.dispose()
+
+
+def test_no_tab_sees_a_version_before_its_flush_has_ended(tmp_path: Path) -> None:
+    """With group commit a commit is visible before its flush: another tab of the same
+    player reading the game meanwhile must not be shown the new version until it is on
+    the disk (else, after a power cut, the disk holds less than a tab was shown)."""
+    app = sqlite_app(tmp_path)
+    with TestClient(app) as a:
+        g = new_game(a, "spider", deal=6)
+        cookies = dict(a.cookies)
+        entered, release, fsyncs = blocked_flush(app)
+        answers: dict[str, int] = {}
+
+        def mover() -> None:
+            body = {"move": g["view"]["moves"][0]["text"], "version": g["version"]}
+            answers["move"] = a.post(f"/api/games/{g['id']}/moves", json=body).json()["version"]
+
+        def reader() -> None:
+            with TestClient(app, cookies=cookies) as b:
+                answers["read"] = b.get(f"/api/games/{g['id']}").json()["version"]
+
+        first = threading.Thread(target=mover)
+        first.start()
+        assert entered.wait(10)  # committed (visible to a read), its flush held
+        second = threading.Thread(target=reader)
+        second.start()
+        time.sleep(0.5)
+        seen = dict(answers)
+        release.set()
+        first.join(10)
+        second.join(10)
+        assert seen == {}, f"shown before the flush ended: {seen}"
+        assert answers == {"move": g["version"] + 1, "read": g["version"] + 1}
+        assert fsyncs() >= 1
     app.state.engine.dispose()

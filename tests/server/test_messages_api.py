@@ -43,8 +43,16 @@ def test_the_page_names_the_version_and_preloads_both_languages(client: TestClie
     html = client.get("/").text
     v = messages.digest()
     assert f'<meta name="pasyans-messages" content="{v}">' in html
+    assert re.search(rf'rel="preload" href="/api/messages\?lang=all&amp;v={v}"', html)
+
+
+def test_every_language_in_one_answer(client: TestClient) -> None:
+    both = client.get("/api/messages", params={"lang": "all"}).json()
+    assert both["lang"] == "all" and both["version"] == messages.digest()
+    assert set(both["messages"]) == set(messages.LANGS)
     for lang in messages.LANGS:
-        assert re.search(rf'rel="preload" href="/api/messages\?lang={lang}&amp;v={v}"', html)
+        one = client.get("/api/messages", params={"lang": lang}).json()["messages"]
+        assert both["messages"][lang] == one
 
 
 def test_an_error_answer_reads_the_catalogue(client: TestClient) -> None:

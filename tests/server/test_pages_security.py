@@ -99,7 +99,7 @@ def test_docs_page_is_served_from_this_origin(client: TestClient) -> None:
 
 def test_healthz(client: TestClient, app: FastAPI) -> None:
     r = client.get("/healthz")
-    assert r.status_code == 200 and r.json() == {"status": "ok"}
+    assert r.status_code == 200 and r.json() == {"status": "ok", "pool": "none"}
     assert "set-cookie" not in r.headers
 
 

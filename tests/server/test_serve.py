@@ -66,7 +66,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 
 def test_serve_answers_and_makes_its_database(server: Server, tmp_path: Path) -> None:
     r = httpx.get(f"{server}/healthz")
-    assert r.json() == {"status": "ok"}
+    assert r.json()["status"] == "ok" and r.json()["pool"] in ("ok", "none")
     assert httpx.get(f"{server}/").status_code == 200
     sqlite_file = tmp_path / "data" / "pasyans.sqlite3"
     assert sqlite_file.exists() == (server.backend == "sqlite")
@@ -156,6 +156,132 @@ def test_idle_and_slow_header_connections_are_closed(server: Server) -> None:
     finally:
         for sock in socks:
             sock.close()
+
+
+def _send_head(host: str, port: int, head: bytes) -> tuple[bool, bytes, int]:
+    """Send ``head`` (in 64 KB pieces, stopping when the server closes): (closed within
+    5 s, what the server answered, bytes sent)."""
+    sock = socket.create_connection((host, port))
+    sent = 0
+    try:
+        for at in range(0, len(head), 65536):
+            try:
+                sock.sendall(head[at : at + 65536])
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            sent += min(65536, len(head) - at)
+        closed, got = _closed_within(sock, 5)
+    finally:
+        sock.close()
+    return closed, got, sent
+
+
+def test_a_request_head_over_8_kb_answers_431_before_any_work(server: Server) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    start = b"GET /api/games HTTP/1.1\r\nHost: x\r\n"
+    # A cookie of backslashes (http.cookies' quadratic unquoting, CVE-2024-7592).
+    closed, got, _ = _send_head(host, int(port), start + b"Cookie: a=\"" + b"\\" * 16000
+                                + b"\"\r\n\r\n")  # fmt: skip
+    assert closed and got.startswith(b"HTTP/1.1 431"), got[:200]
+    body = json.loads(got.split(b"\r\n\r\n", 1)[1])
+    assert body["error"]["code"] == "head_too_large" and body["error"]["message_ru"]
+    # 50 MB of one header: refused after the first few KB, never read whole.
+    # (The 431 may be lost to the reset of a connection closed with unread bytes.)
+    closed, got, sent = _send_head(host, int(port), start + b"X-Big: " + b"x" * 50_000_000)
+    assert closed and (got == b"" or got.startswith(b"HTTP/1.1 431")), got[:200]
+    assert sent < 20_000_000
+    # Just under the cap: answered, the player's cookie read from among the rest.
+    with httpx.Client(base_url=server) as c:
+        r = c.get("/api/games")
+        token = r.cookies["pasyans_player"]
+        filler = "; ".join(f"c{i}=\\\\\\" for i in range(600))[:7000]
+        r = c.get("/api/games", headers={"Cookie": f"{filler}; pasyans_player={token}"})
+        assert r.status_code == 200, r.text
+        assert "set-cookie" not in r.headers  # the same player, no new token
+
+
+def test_a_request_the_parser_refuses_gets_the_json_error(server: Server) -> None:
+    host, port = server.removeprefix("http://").split(":")
+    head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 12abc\r\n\r\n{}"
+    closed, got, _ = _send_head(host, int(port), head)
+    assert closed and got.startswith(b"HTTP/1.1 400"), got[:200]
+    body = json.loads(got.split(b"\r\n\r\n", 1)[1])
+    assert body["error"]["code"] == "bad_request"
+
+
+def test_big_heads_do_not_hold_up_another_player(server: Server) -> None:
+    """A client sending 32 KB cookies of backslashes (7-9 s of CPU each in the event loop
+    with SimpleCookie on CPython 3.11.7) while a player plays: every answer of the player
+    within 1 s. (The p99 ratio against a quiet server: benchmarks/big_heads.py.)"""
+    host, port = server.removeprefix("http://").split(":")
+    stop = False
+    head = (b"GET /api/games HTTP/1.1\r\nHost: x\r\nCookie: a=\"" + b"\\" * 16000
+            + b"\"\r\n\r\n")  # fmt: skip
+
+    def attack() -> int:
+        count = 0
+        while not stop:
+            _send_head(host, int(port), head)
+            count += 1
+        return count
+
+    with ThreadPoolExecutor(2) as pool, httpx.Client(base_url=server, timeout=30) as c:
+        attackers = [pool.submit(attack) for _ in range(2)]
+        time.sleep(0.3)
+        slowest = 0.0
+        for _ in range(20):
+            t = time.monotonic()
+            assert c.get("/api/games").status_code == 200
+            slowest = max(slowest, time.monotonic() - t)
+        stop = True
+        sent = sum(a.result() for a in attackers)
+    assert sent >= 2
+    assert slowest < 1.0, f"a player's request waited {slowest:.2f} s"
+
+
+def test_an_idle_flood_leaves_a_real_request_answered(tmp_path: Path) -> None:
+    """Started with a soft limit of 256 open files (systemd's default is 1,024), 400 idle
+    connections from one client: ``pasyans serve`` raised its limit to the hard one at
+    start, and a real request is answered within 1 s."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert hard == resource.RLIM_INFINITY or hard >= 2048, "the test needs a hard limit >= 2048"
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
+    env["PASYANS_POOL_WORKER"] = "false"
+    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    log = (tmp_path / "server.log").open("w")
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+
+    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True, preexec_fn=low_limit)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    idle: list[socket.socket] = []
+    try:
+        wait_until_started(proc, base, tmp_path / "server.log", 1)
+        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+        line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
+        assert line.split()[3] != "256", line  # raised at start
+        for _ in range(400):
+            idle.append(socket.create_connection(("127.0.0.1", port)))
+        started = time.monotonic()
+        r = httpx.get(f"{base}/healthz", timeout=10)
+        assert r.status_code == 200
+        assert time.monotonic() - started < 1.0
+    finally:
+        for sock in idle:
+            sock.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        log.close()
 
 
 def test_a_forged_log_line_is_escaped(server: Server, tmp_path: Path) -> None:

@@ -46,6 +46,7 @@ def worker(
     from pasyans.server.pool.entries import PoolWorker, WorkerConfig
     from pasyans.server.settings import Settings
     from pasyans.server.storage import migrate
+    from pasyans.server.storage.checkpoint import defer_checkpoints
     from pasyans.server.storage.db import make_engine, make_sessionmaker
 
     settings = Settings()
@@ -70,7 +71,11 @@ def worker(
     # commits without an fsync of its own (NORMAL in WAL mode survives a crash of the
     # process, not a power loss), so it holds the database's write lock for less time and
     # the web processes' writes wait less in SQLite's busy handler behind it.
+    # It never fsyncs either: its checkpoints are left to the web processes' checkpoint
+    # threads, whose fsyncs (and group flushes of the log) see any failure of the disk,
+    # and stop the writes until the database is checked (server/groupsync.py, Health).
     engine = make_engine(url, pool_size=1, synchronous="NORMAL")
+    defer_checkpoints(engine)
     pool_worker = PoolWorker(make_sessionmaker(engine), config)
     stop = threading.Event()
 

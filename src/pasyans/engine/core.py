@@ -366,12 +366,12 @@ def explain_illegal(spec: GameSpec, state: State, move: Move) -> tuple[str, str]
     i = spec.index[move.src]
     p = spec.piles[i]
     pile = state.piles[i]
+    if p.kind in (PileKind.STOCK, PileKind.DONE):  # never, empty or not (docs/notation.md)
+        return ("not_playable", f"{text}: cards do not leave {move.src} by hand.")
     if not pile:
         return ("empty_source", f"{text}: {move.src} is empty.")
     if p.locked_by is not None and state.piles[spec.index[p.locked_by]]:
         return ("locked", f"{text}: the spine cannot be played while the tailbone lies on it.")
-    if p.kind in (PileKind.STOCK, PileKind.DONE):
-        return ("not_playable", f"{text}: cards do not leave {move.src} by hand.")
     if move.cards > len(_movable_counts(spec, state, i)):
         if not spec.runs_move or p.kind is not PileKind.COLUMN:
             return ("not_a_run", f"{text}: only one card moves at a time here.")

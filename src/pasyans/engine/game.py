@@ -300,6 +300,8 @@ class Game:
             saved["start"] = self.start.to_json()
             saved["difficulty"] = self.difficulty
             saved["generator"] = self.generator
+        elif self.start != core.initial_state(self.spec, self.deal):
+            saved["start"] = self.start.to_json()  # a custom start: not the deal's layout
         return saved
 
     def saved_moves(self) -> list[str]:

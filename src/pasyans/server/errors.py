@@ -35,9 +35,11 @@ STATUS: dict[str, int] = {
     "game_over": 409,
     "deal_retired": 410,
     "body_too_large": 413,
+    "bad_request": 400,
     "unsupported_media_type": 415,
     "rate_limited": 429,
     "request_timeout": 408,
+    "head_too_large": 431,
     "internal_error": 500,
     "database_busy": 503,
     "database_read_only": 503,
@@ -126,6 +128,35 @@ def _storage_code(exc: BaseException) -> str | None:
     ):
         return "database_unavailable"
     return None
+
+
+def _note_failure(request: Request, exc: Exception) -> None:
+    """A failed write or fsync met by a request (SQLite's own fsync in a commit, with group
+    commit off) stops the process's writes until the database is checked
+    (:class:`pasyans.server.storage.groupsync.Health`)."""
+    from pasyans.server.storage.db import health
+    from pasyans.server.storage.groupsync import is_io_error
+
+    orig = getattr(exc, "orig", None)
+    engine = getattr(request.app.state, "engine", None)
+    found = health(engine) if engine is not None else None
+    if found is not None and orig is not None and is_io_error(orig):
+        found.fail(orig)
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route takes at the request's path (Starlette's 405 names only the
+    first route matched: ``POST`` for ``/api/games``, whose ``GET`` is another route)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {**request.scope, "method": method}
+        if any(r.matches(scope)[0] == Match.FULL for r in request.app.router.routes):
+            methods.add(method)
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
 
 
 def storage_error(code: str) -> ApiError:
@@ -279,11 +310,15 @@ def install(app: FastAPI) -> None:
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
             exc.status_code, "http_error"
         )
-        err = ApiError(code, status=exc.status_code, headers=dict(exc.headers or {}) or None)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = allowed_methods(request)
+        err = ApiError(code, status=exc.status_code, headers=headers or None)
         return error_response(request, err)
 
     async def on_database(request: Request, exc: Exception) -> JSONResponse:
         code = storage_code(exc)
+        _note_failure(request, exc)
         if code is not None:
             log.warning(
                 "%s on %s %s: %s", code, request.method, request.url.path, exc.__cause__ or exc

@@ -293,9 +293,14 @@ class CatalogOut(BaseModel):
 
 
 class HealthOut(BaseModel):
-    status: Literal["ok", "unavailable"]
+    status: Literal["ok", "degraded", "unavailable"]
     code: str | None = Field(
         default=None, description="Why not (503): database_busy, database_read_only, …"
+    )
+    pool: Literal["ok", "stalled", "none"] | None = Field(
+        default=None,
+        description="The solvable-deal pool: ok (a deal worker refills it), stalled (one"
+        " did, and has stopped: status degraded), none (no deal worker has run).",
     )
 
 

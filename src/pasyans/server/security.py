@@ -15,8 +15,7 @@ import logging
 import math
 import re
 import secrets
-from collections.abc import Iterable
-from http.cookies import SimpleCookie
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from starlette.requests import Request
@@ -24,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pasyans import messages
 from pasyans.server.docs import DOCS_CSP
-from pasyans.server.errors import ApiError, error_body
+from pasyans.server.errors import RETRY_AFTER_SECONDS, ApiError, error_body
 from pasyans.server.limits.address import client_address
 from pasyans.server.limits.costly import costly
 from pasyans.server.limits.rates import SharedLimits
@@ -129,6 +128,39 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+class _BadLength(Exception):
+    """A ``Content-Length`` that is not a number."""
+
+
+_ABANDONED: set[asyncio.Future[None]] = set()
+"""Requests answered 503 by the deadline, still running (kept from the collector)."""
+
+
+def _forget(task: asyncio.Future[None]) -> None:
+    _ABANDONED.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved: an abandoned request's error is not reported twice
+
+
+def player_token(raw: str | None) -> str | None:
+    """The player's token from a ``Cookie`` header, or None (no valid one).
+
+    One pass over the header, linear in its length: no ``http.cookies`` (its unquoting is
+    quadratic in backslashes on CPython before 3.11.10, CVE-2024-7592, and ran in the event
+    loop on every request; docs/security.md, "Request heads"). The token is URL-safe
+    base64, never quoted; the first pair named ``pasyans_player`` whose value is a token is
+    the player's (a browser sends the cookie of the most specific path first)."""
+    if not raw:
+        return None
+    for pair in raw.split(";"):
+        name, eq, value = pair.partition("=")
+        if eq and name.strip() == COOKIE:
+            value = value.strip()
+            if _TOKEN_RE.fullmatch(value):
+                return value
+    return None
+
+
 class Security:
     """Adds the security headers, enforces ``max_body_bytes`` and gives every ``/api``
     request a player token (``request.state.token_hash``), setting the cookie when new.
@@ -181,6 +213,12 @@ class Security:
         head = scope["method"] == "HEAD"
         if head:  # answered as GET without the body, wherever GET works
             scope = {**scope, "method": "GET"}
+        cookie = _header(scope, b"cookie")
+        if cookie is not None:
+            # Read here once (:func:`player_token`), then kept from everything after:
+            # Starlette's ``Request.cookies``, which FastAPI reads on every request, unquotes
+            # with ``http.cookies`` (quadratic in backslashes: CVE-2024-7592).
+            scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"cookie"]}
         path: str = scope["path"]
         https = self.is_https(scope)
         csp = DOCS_CSP if path.startswith("/docs") else CSP
@@ -191,7 +229,7 @@ class Security:
         token_hash = ""
         is_new = False
         if api:
-            token, is_new = self._token(scope)
+            token, is_new = self._token(cookie)
             token_hash = hash_token(token)
             scope.setdefault("state", {})["token_hash"] = token_hash
             if is_new:
@@ -220,6 +258,9 @@ class Security:
         except TimeoutError:
             await self._error(send_with_headers, scope, 408, "request_timeout")
             return
+        except _BadLength:
+            await self._error(send_with_headers, scope, 400, "bad_request")
+            return
         if body_receive is None:
             await self._error(send_with_headers, scope, 413, "body_too_large")
             return
@@ -247,6 +288,42 @@ class Security:
                                route.names(is_new), address, lambda: started)  # fmt: skip
 
     async def _app(
+        self, scope: Scope, receive: Receive, send: Send, path: str, started: Any
+    ) -> None:
+        """The app, answered ``503 database_unavailable`` (``Retry-After``) when it has not
+        begun its answer within ``answer_seconds``: a frozen disk holds a thread in a
+        read, a write or an fsync that no timeout of the database reaches, and every wait
+        must end below the proxy's timeout (docs/deploy.md, "Timeouts"). The abandoned
+        request runs on; what it sends later is dropped."""
+        late = False
+        begun = asyncio.Event()
+
+        async def guarded(message: Message) -> None:
+            if late:
+                return
+            if message["type"] == "http.response.start":
+                begun.set()
+            await send(message)
+
+        task = asyncio.ensure_future(self._run(scope, receive, guarded, path, started))
+        waiter = asyncio.ensure_future(begun.wait())
+        try:
+            await asyncio.wait({task, waiter}, timeout=self.settings.answer_seconds,
+                               return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+        finally:
+            waiter.cancel()
+        if task.done() or begun.is_set():
+            await task
+            return
+        late = True
+        _ABANDONED.add(task)
+        task.add_done_callback(_forget)
+        log.warning("no answer within %s s on %s %s: 503", self.settings.answer_seconds,
+                    scope.get("method"), path)  # fmt: skip
+        retry = str(RETRY_AFTER_SECONDS).encode()
+        await self._error(send, scope, 503, "database_unavailable", [(b"retry-after", retry)])
+
+    async def _run(
         self, scope: Scope, receive: Receive, send: Send, path: str, started: Any
     ) -> None:
         try:
@@ -315,17 +392,10 @@ class Security:
         )
         await send({"type": "http.response.body", "body": body})
 
-    def _token(self, scope: Scope) -> tuple[str, bool]:
-        raw = _header(scope, b"cookie")
-        if raw:
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(raw)
-            except Exception:
-                jar = SimpleCookie()
-            morsel = jar.get(COOKIE)
-            if morsel is not None and _TOKEN_RE.match(morsel.value):
-                return morsel.value, False
+    def _token(self, cookie: str | None) -> tuple[str, bool]:
+        found = player_token(cookie)
+        if found is not None:
+            return found, False
         return secrets.token_urlsafe(32), True
 
     def _cookie(self, token: str, https: bool) -> str:
@@ -345,7 +415,9 @@ class Security:
         is too large (by ``Content-Length`` or by what actually arrived)."""
         limit = self.settings.max_body_bytes
         length = _header(scope, b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
+        if length is not None and not length.isdigit():
+            raise _BadLength
+        if length is not None and int(length) > limit:
             return None
         if scope["method"] in ("GET", "HEAD", "OPTIONS") and length is None:
             return receive
@@ -376,7 +448,14 @@ class Security:
 
         return replay
 
-    async def _error(self, send: Any, scope: Scope, status: int, code: str) -> None:
+    async def _error(
+        self,
+        send: Any,
+        scope: Scope,
+        status: int,
+        code: str,
+        headers: Sequence[tuple[bytes, bytes]] = (),
+    ) -> None:
         accept = (_header(scope, b"accept-language") or "").lower()
         ru = accept.startswith("ru")
         en, ru_text = messages.both(f"error.{code}")
@@ -394,6 +473,7 @@ class Security:
                     *([_NO_STORE] if scope["path"].startswith("/api") else []),
                     (b"content-length", str(len(body)).encode()),
                     (b"connection", b"close"),
+                    *headers,
                 ],
             }
         )

@@ -191,6 +191,22 @@ class Settings(BaseSettings):
     header_seconds: float = Field(
         default=10.0, gt=0, description="A request's headers must arrive within this."
     )
+    max_connections: int = Field(
+        default=2000,
+        ge=10,
+        description="Open connections and requests at once per worker; beyond it new"
+        " requests answer 503 at once (uvicorn's limit_concurrency).",
+    )
+    answer_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="A request not answered within this gets 503 (a stalled disk, a hung lock).",
+    )
+    max_head_bytes: int = Field(
+        default=8192,
+        ge=1024,
+        description="Largest request head (request line and headers); larger: 431 and close.",
+    )
     body_seconds: float = Field(
         default=10.0, gt=0, description="A request's body must arrive within this (408)."
     )

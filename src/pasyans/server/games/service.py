@@ -39,6 +39,7 @@ from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
 from pasyans.server.stats import records as stats
 from pasyans.server.storage import groupsync, store
+from pasyans.server.storage.db import health, log_flusher
 from pasyans.server.storage.models import GameRow
 from pasyans.server.storage.store import AnyRow, GameData
 
@@ -106,6 +107,8 @@ def writing(ctx: Context) -> Iterator[None]:
     if ctx.write_lock is None:
         yield
         return
+    engine = ctx.engine if ctx.engine is not None else ctx.session.get_bind()
+    found = health(engine) if isinstance(engine, Engine) else None
     try:
         with groupsync.deferred():
             # Bounded like every other wait on the database: a long queue is a busy
@@ -113,11 +116,18 @@ def writing(ctx: Context) -> Iterator[None]:
             if not ctx.write_lock.acquire(timeout=ctx.settings.db_busy_seconds):
                 raise storage_error("database_busy")
             try:
+                if found is not None and found.failed is not None:
+                    # An earlier fsync failed: no write until the database is checked,
+                    # which this process's writer (holding the lock) tries now and then.
+                    found.recover()
+                    found.check()
                 yield
             finally:
                 ctx.end_read()
                 ctx.write_lock.release()
     except sqlite3.OperationalError as e:  # the group flush failed: not acknowledged
+        if found is not None and groupsync.is_io_error(e):
+            found.fail(e)
         raise storage_error(storage_code(e) or "database_unavailable") from e
 
 
@@ -171,10 +181,27 @@ def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dic
 
 
 def read(ctx: Context, row: GameData, conn: Connection | None = None) -> dict[str, Any]:
+    """The game as read, answered only once the version read is on the disk
+    (:func:`durable_read`)."""
     game = checkout(ctx, row, conn)
     out = describe(row, game)
     checkin(ctx, row, game)
+    durable_read(ctx)
     return out
+
+
+def durable_read(ctx: Context) -> None:
+    """No answer shows a version whose group flush has not ended: with group commit a
+    commit is visible to readers before its flush (docs/server.md, "Durability"). Inside
+    :func:`writing` (a 409's state) the wait runs with the block's own flush, after the
+    lock is released."""
+    engine = ctx.engine if ctx.engine is not None else ctx.session.get_bind()
+    flusher = log_flusher(engine) if isinstance(engine, Engine) else None
+    if flusher is not None:
+        try:
+            groupsync.barrier(flusher)
+        except sqlite3.OperationalError as e:  # the flush failed: no answer
+            raise storage_error(storage_code(e) or "database_unavailable") from e
 
 
 def owned(ctx: Context, game_id: str, *, for_update: bool = False, lines: bool = True) -> GameData:

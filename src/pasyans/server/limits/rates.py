@@ -48,7 +48,7 @@ from sqlalchemy import Engine, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
-from pasyans.server.errors import ApiError
+from pasyans.server.errors import ApiError, storage_error
 from pasyans.server.settings import Settings
 from pasyans.server.storage.checkpoint import defer_checkpoints
 from pasyans.server.storage.db import WRITE, make_engine, make_sessionmaker
@@ -181,7 +181,18 @@ class SharedLimits:
         if early:
             return early / 1000
         lock = self.write_lock if self.write_lock is not None else _NoLock()
-        with lock, self.maker() as session:
+        # Bounded like every other wait on the database (a long queue is a busy database:
+        # 503), so that queued requests never wait past a proxy's timeout.
+        if not lock.acquire(timeout=self.settings.db_busy_seconds):
+            raise storage_error("database_busy")
+        try:
+            return self._count(charges, keys, now)
+        finally:
+            lock.release()
+
+    def _count(self, charges: Sequence[tuple[str, Limit]], keys: list[str], now: int) -> float:
+        """:meth:`hit`'s decision under the write lock."""
+        with self.maker() as session:
             session.connection(execution_options=WRITE)
             insert = (
                 postgresql.insert
@@ -229,8 +240,8 @@ class SharedLimits:
 
 
 class _NoLock:
-    def __enter__(self) -> None:
-        return None
+    def acquire(self, timeout: float = -1) -> bool:
+        return True
 
-    def __exit__(self, *exc: object) -> None:
+    def release(self) -> None:
         return None

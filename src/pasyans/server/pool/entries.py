@@ -42,7 +42,7 @@ from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.registry import GAMES, resolve_options
 from pasyans.server.storage import store
-from pasyans.server.storage.models import DealJob, PoolEntry, RateCounter, Verdict
+from pasyans.server.storage.models import DealJob, Health, PoolEntry, RateCounter, Verdict
 
 log = logging.getLogger("pasyans.worker")
 
@@ -517,16 +517,55 @@ class PoolWorker:
         self.top_up(*key)
         return True
 
+    def heartbeat(self) -> None:
+        """Note in the database that this worker is refilling the pool (``/healthz``
+        reports a pool whose last note is older than :func:`stalled_after`)."""
+        t = store.now()
+        with self.maker() as session:
+            session.connection(execution_options={"pasyans_write": True})
+            dialect = session.get_bind().dialect.name
+            insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+            stmt = insert(Health).values(id=HEARTBEAT_ID, checked_at=t)
+            session.execute(
+                stmt.on_conflict_do_update(index_elements=[Health.id], set_={"checked_at": t})
+            )
+            session.commit()
+
     def run(self, stop: threading.Event) -> None:
         self.stop = stop
+        beat = 0.0
         while not stop.is_set():
             try:
+                if time.monotonic() - beat >= HEARTBEAT_SECONDS:
+                    self.heartbeat()
+                    beat = time.monotonic()
                 busy = self.step()
             except Exception:  # the database went away, say: log, wait, go on
                 log.exception("pool worker step failed")
                 busy = False
             if not busy:
                 stop.wait(self.config.poll_seconds)
+
+
+HEARTBEAT_ID = 2
+"""The ``health`` row the deal worker writes (``/healthz`` writes row 1)."""
+HEARTBEAT_SECONDS = 10.0
+
+
+def stalled_after(job_seconds: float) -> float:
+    """Seconds without a heartbeat after which the pool counts as not refilled: a step
+    may run one job (``job_seconds``) between two heartbeats."""
+    return max(60.0, 2 * job_seconds + 3 * HEARTBEAT_SECONDS)
+
+
+def pool_state(session: Session, job_seconds: float) -> str:
+    """``ok`` (a deal worker is refilling the pool), ``stalled`` (one was, and has not
+    for :func:`stalled_after` seconds) or ``none`` (no deal worker ever ran here)."""
+    found = session.get(Health, HEARTBEAT_ID)
+    if found is None:
+        return "none"
+    age = (store.now() - store.aware(found.checked_at)).total_seconds()
+    return "stalled" if age > stalled_after(job_seconds) else "ok"
 
 
 def _options_of(game: str, options_key: str) -> dict[str, str]:

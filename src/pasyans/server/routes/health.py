@@ -1,5 +1,7 @@
 """``GET /healthz``: 200 when the database takes a write, 503 (with a code and
-``Retry-After``) when it does not: stopped, locked, read-only or full."""
+``Retry-After``) when it does not: stopped, locked, read-only or full. A 200 says
+``"status": "degraded"`` when the deal worker has stopped refilling the solvable-deal pool
+(``"pool": "stalled"``): the site serves, a solvable deal the pool lacks is never made."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from sqlalchemy import Engine, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from pasyans.server.errors import RETRY_AFTER_SECONDS, storage_code
+from pasyans.server.pool.entries import pool_state
 from pasyans.server.schemas import HealthOut
 from pasyans.server.storage import store
 from pasyans.server.storage.models import Health
@@ -49,4 +52,18 @@ def healthz(request: Request) -> JSONResponse:
             status_code=503,
             headers=headers | {"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
-    return JSONResponse({"status": "ok"}, headers=headers)
+    settings = request.app.state.settings
+    try:
+        with request.app.state.sessionmaker() as session:
+            pool = pool_state(session, settings.pool_job_seconds)
+    except Exception as e:
+        code = storage_code(e) or "database_unavailable"
+        return JSONResponse(
+            {"status": "unavailable", "code": code},
+            status_code=503,
+            headers=headers | {"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
+    if pool == "stalled":
+        log.warning("health check: the deal pool is not being refilled")
+    status = "degraded" if pool == "stalled" else "ok"
+    return JSONResponse({"status": status, "pool": pool}, headers=headers)

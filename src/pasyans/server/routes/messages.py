@@ -1,7 +1,8 @@
-"""``GET /api/messages?lang=ru|en``: the message catalogue (:mod:`pasyans.messages`) of one
-language, for the browser's ``t()``.
+"""``GET /api/messages?lang=ru|en|all``: the message catalogue (:mod:`pasyans.messages`) of
+one language, or of every language, for the browser's ``t()``.
 
-The answer is ``{"lang", "version", "messages": {code: text}}``. With ``v`` equal to the
+The answer is ``{"lang", "version", "messages": {code: text}}``; with ``lang=all`` (what
+the page asks for, in one request) ``messages`` is ``{lang: {code: text}}``. With ``v`` equal to the
 catalogue's ``version`` (the page names it in ``<meta name="pasyans-messages">``) the URL
 is content-addressed and cached for a year; without it (or with an old one) the answer is
 revalidated on each use (an ETag of the version).
@@ -21,6 +22,12 @@ router = APIRouter(prefix="/api", tags=["catalog"])
 
 
 def body(lang: str) -> bytes:
+    if lang == "all":
+        inner = b",".join(
+            f'"{one}":'.encode() + messages.browser_json(one) for one in messages.LANGS
+        )
+        head = f'{{"lang":"all","version":"{messages.digest()}","messages":{{'
+        return head.encode() + inner + b"}}"
     head = f'{{"lang":"{messages.language(lang)}","version":"{messages.digest()}","messages":'
     return head.encode() + messages.browser_json(lang) + b"}"
 
@@ -30,9 +37,10 @@ def body(lang: str) -> bytes:
     responses={200: {"content": {"application/json": {}}, "description": "The catalogue."}},
 )
 def get_messages(
-    request: Request, lang: Literal["en", "ru"] = "en", v: str | None = None
+    request: Request, lang: Literal["en", "ru", "all"] = "en", v: str | None = None
 ) -> Response:
-    """Every message of the catalogue in ``lang``: ``{"lang", "version", "messages"}``."""
+    """Every message of the catalogue in ``lang`` (``all``: every language, keyed by
+    language): ``{"lang", "version", "messages"}``."""
     version = messages.digest()
     etag = f'"{version}-{lang}"'
     cache = IMMUTABLE if v == version else "no-cache"

@@ -54,9 +54,8 @@ def index(pack: str | None = None, fetches: tuple[str, ...] = ()) -> Response:
 
 
 def message_urls() -> list[str]:
-    """The catalogue's URLs, one per language, as ``i18n.js`` asks for them."""
-    v = messages.digest()
-    return [f"/api/messages?{urlencode({'lang': lang, 'v': v})}" for lang in messages.LANGS]
+    """The catalogue's URL, every language in one answer, as ``i18n.js`` asks for it."""
+    return [f"/api/messages?{urlencode({'lang': 'all', 'v': messages.digest()})}"]
 
 
 ICONS = (("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x512", "any"),

@@ -55,6 +55,7 @@ class Checkpointer:
         self.path = database if dialect == "sqlite" and database else None
         if self.path == ":memory:":
             self.path = None
+        self.engine = engine
         self.every = every
         self.busy_seconds = busy_seconds
         self.stop = threading.Event()
@@ -80,11 +81,22 @@ class Checkpointer:
             conn.close()
 
     def checkpoint(self, conn: sqlite3.Connection) -> None:
+        """A passive checkpoint; after a failed fsync (of the checkpoint's own, or any
+        other), the check that lets writes resume (:class:`~.groupsync.Health`)."""
+        from pasyans.server.storage.db import health
+        from pasyans.server.storage.groupsync import is_io_error
+
+        found = health(self.engine)
+        if found is not None and found.failed is not None:
+            found.recover()
+            return
         try:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             self.runs += 1
         except sqlite3.Error as e:  # a busy or failing disk: the requests report it
             log.warning("WAL checkpoint failed: %s", e)
+            if found is not None and is_io_error(e):
+                found.fail(e)
 
     def close(self) -> None:
         self.stop.set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Engine, create_engine, event, exc, make_url
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -17,11 +17,21 @@ WRITE = {"pasyans_write": True}
 
 
 _FLUSHERS: weakref.WeakKeyDictionary[Engine, groupsync.LogFlusher] = weakref.WeakKeyDictionary()
+_HEALTH: weakref.WeakKeyDictionary[Engine, groupsync.Health] = weakref.WeakKeyDictionary()
 
 
 def log_flusher(engine: Engine) -> groupsync.LogFlusher | None:
     """The group flush of ``engine``'s SQLite log, if its commits use one."""
     return _FLUSHERS.get(engine)
+
+
+def health(engine: Engine) -> groupsync.Health | None:
+    """Whether ``engine``'s SQLite database may take writes (known once a connection was
+    made): :class:`~pasyans.server.groupsync.Health`."""
+    try:
+        return _HEALTH.get(engine)
+    except TypeError:  # a stand-in engine (tests)
+        return None
 
 
 def is_sqlite(url: str) -> bool:
@@ -58,7 +68,7 @@ def make_engine(
         if sync == "FULL" and group_commit and database and database != ":memory:":
             # Commits write the log without an fsync; the commit of a write then waits
             # for a group flush of the log, taken after the locks are released.
-            flusher = groupsync.LogFlusher(database)
+            flusher = groupsync.LogFlusher()  # its path: asked of SQLite (_sqlite_setup)
             args["factory"] = groupsync.connection_factory(flusher)
             sync = "NORMAL"
         engine = create_engine(
@@ -68,9 +78,9 @@ def make_engine(
             max_overflow=2 * pool_size,
             pool_timeout=busy_seconds,
         )
-        _sqlite_setup(engine, sync, busy_seconds)
         if flusher is not None:
             _FLUSHERS[engine] = flusher
+        _sqlite_setup(engine, sync, busy_seconds)
         return engine
     options = (
         f"-c lock_timeout={int(busy_seconds * 1000)} "
@@ -98,10 +108,26 @@ def _sqlite_setup(engine: Engine, synchronous: str, busy_seconds: float) -> None
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
         cur.close()
+        # The file SQLite really writes (a link, a ``file:`` URI): its log is what the
+        # group flush syncs, its health what every engine on it shares.
+        path = groupsync.main_file(dbapi_conn) if engine not in _HEALTH else None
+        if path:
+            found = groupsync.health_of(path)
+            found.watch(engine)
+            _HEALTH[engine] = found
+            flusher = _FLUSHERS.get(engine)
+            if flusher is not None:
+                flusher.bind(path)
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         write = conn.get_execution_options().get("pasyans_write", False)
+        found = _HEALTH.get(engine)
+        if write and found is not None and found.failed is not None:
+            try:
+                found.check()  # an earlier fsync failed: no write until checked
+            except groupsync.WritesStopped as e:
+                raise exc.OperationalError("BEGIN IMMEDIATE", None, e) from e
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
         dbapi = conn.connection.dbapi_connection
         if write and isinstance(dbapi, groupsync.FlushingConnection):

@@ -7,7 +7,9 @@ migrate exactly once; the others wait and then find the schema at head.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,10 +37,22 @@ def _sqlite_file_lock(url: str) -> Iterator[None]:
     the database's own write lock was seen not to keep two processes from both running a
     migration (CI: "duplicate column name"). In-memory databases need none."""
     path = make_url(url).database
+    if path and path.startswith("file:"):  # a URI: its path, without the query
+        path = urllib.parse.unquote(urllib.parse.urlsplit(path).path) or None
     if not is_sqlite(url) or not path or path == ":memory:":
         yield
         return
-    with open(f"{path}.migrate-lock", "a") as f:
+    try:
+        f = open(f"{path}.migrate-lock", "a")  # noqa: SIM115 - closed below
+    except OSError as e:
+        if e.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+            raise
+        # A read-only data directory: no other process can migrate there either. A
+        # database already at the newest revision needs no write and is served read-only
+        # (writes answer 503); one that needs a migration fails at its first write.
+        yield
+        return
+    with f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield

@@ -7,22 +7,17 @@ import { prefs, setPref } from "./prefs.js";
 export const LANGS = ["en", "ru"];
 const MESSAGES = { en: {}, ru: {} };
 
-/** Fetch the catalogue of every language (the URLs the page preloads: the version is in
- * <meta name="pasyans-messages">, so they come from the browser's cache). Resolves
- * false when it could not be loaded. */
+/** Fetch the catalogue of every language in one request (the URL the page preloads: the
+ * version is in <meta name="pasyans-messages">, so it comes from the browser's cache).
+ * Resolves false when it could not be loaded. */
 export async function loadMessages() {
   const meta = document.querySelector('meta[name="pasyans-messages"]');
   const v = meta ? meta.content : "";
   try {
-    const got = await Promise.all(
-      LANGS.map((l) =>
-        fetch(`/api/messages?${new URLSearchParams(v ? { lang: l, v } : { lang: l })}`).then((r) => {
-          if (!r.ok) throw new Error(`HTTP ${r.status}`);
-          return r.json();
-        }),
-      ),
-    );
-    got.forEach((body, i) => (MESSAGES[LANGS[i]] = body.messages || {}));
+    const r = await fetch(`/api/messages?${new URLSearchParams(v ? { lang: "all", v } : { lang: "all" })}`);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const body = await r.json();
+    for (const l of LANGS) MESSAGES[l] = (body.messages && body.messages[l]) || {};
     keep("messages", MESSAGES); // for a reload without network (offline.js)
     return true;
   } catch {

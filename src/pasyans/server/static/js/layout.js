@@ -7,7 +7,14 @@
 // slots allows is tried, then narrower ones, until the whole table fits the height with
 // every fan at or above its least offset; the arrangement with the widest fitting card
 // wins. Large mode asks 1.25x the normal card where the width allows; where it does not,
-// the corner index and the visible strips are 1.25x instead.
+// the corner index and the visible strips are 1.25x instead, never on a narrower card
+// (normal mode yields its card where the height allows no large table on it). The size is
+// chosen for the table the game's own dealing can make (`planned`), so that no click on
+// the stock rescales it.
+//
+// Why one module of ~590 lines: the games' arrangements (about 300 lines) share the card
+// metrics, fans and the fitting search, and are only meaningful next to them; split, each
+// part would import the others' internals.
 
 const RATIO = 1.4; // card height / width
 const CAP = 124; // widest normal card (a large screen stays a table, not a poster)
@@ -332,6 +339,39 @@ function nivernaisArr() {
   };
 }
 
+/** Nivernais on a wide screen: the columns from the top edge, so that they have the whole
+ * height for their 16 cards; the stock and the up foundations (2 x 2) at the left, the
+ * down foundations at the right, the reserve cells (2 x 2) beside the columns. */
+function nivernaisSide() {
+  return {
+    slots: 14,
+    draw(view, c, height) {
+      const out = {};
+      const badge = Math.max(16, Math.round(c.w * 0.24)) + 6; // a foundation's badge above it
+      const sx = slotX(c, 0);
+      const sy = c.g + 4; // the stock's cards step up 1 px per 12
+      out.stock = pile(sx, sy, c, stacked(sx, sy, view.piles.stock.cards.length, 1, 12));
+      for (let i = 0; i < 4; i++) {
+        const y = sy + c.h + c.g + badge + Math.floor(i / 2) * (c.h + c.g + badge);
+        for (const [id, slot] of [[`f${i + 1}`, i % 2], [`f${i + 5}`, 12 + (i % 2)]]) {
+          const x = slotX(c, slot);
+          out[id] = pile(x, y, c, stacked(x, y, view.piles[id].cards.length));
+        }
+        const yy = c.g + Math.floor(i / 2) * (c.h + c.g);
+        for (const [id, slot] of [[`r${i + 1}`, 2 + (i % 2)], [`r${i + 5}`, 10 + (i % 2)]]) {
+          const x = slotX(c, slot);
+          out[id] = pile(x, yy, c, stacked(x, yy, view.piles[id].cards.length));
+        }
+      }
+      for (let i = 0; i < 6; i++) {
+        const id = `t${i + 1}`;
+        const x = slotX(c, i + 4);
+        out[id] = pile(x, c.g, c, fan(c, x, c.g, view.piles[id].cards, height));
+      }
+      return out;
+    },
+  };
+}
 
 /** Spine on a wide, low screen: the foundations in two columns beside the table. */
 function spineSide(k) {
@@ -390,7 +430,7 @@ const GAMES = {
   backbone: [backboneArr(), backboneSide()],
   "backbone-classic": [backboneArr(), backboneSide()],
   spider: [spiderTop(), spiderSide()],
-  nivernais: [nivernaisArr()],
+  nivernais: [nivernaisArr(), nivernaisSide()],
 };
 
 function extent(piles, c) {
@@ -411,15 +451,20 @@ function extent(piles, c) {
  * down to the floor). */
 function fit(view, a, width, height, large, capW, base) {
   const top = Math.min(capW, widthFit(width, a.slots));
-  const floor = Math.min(top, 24);
+  // Large mode never goes below the normal card (`base.floorW`).
+  const floor = base && base.floorW ? Math.min(base.floorW, top) : Math.min(top, 24);
+  if (top < floor) return null;
   let least = null; // the shortest table tried, for when none fits
-  for (let w = top; w >= floor; w -= Math.max(1, Math.round(w * 0.03))) {
+  const widths = [];
+  for (let w = top; w > floor; w -= Math.max(1, Math.round(w * 0.03))) widths.push(w);
+  widths.push(floor);
+  for (const w of widths) {
     if (a.only && !a.only(w)) continue;
     const c = card(w, large, width, a.slots, base, a.span);
     if (c.idxH > c.h - 1) continue; // the index must fit on the card itself
     const piles = a.draw(view, c, height - c.g);
     const e = extent(piles, c);
-    const f = { c, piles, e, fits: e.maxY + c.g <= height && e.maxX <= width };
+    const f = { a, c, piles, e, fits: e.maxY + c.g <= height && e.maxX <= width };
     if (f.fits) return f;
     if (!least || e.maxY < least.e.maxY) least = f;
   }
@@ -440,7 +485,48 @@ function best(view, arrs, width, height, large, capW, base = null) {
   const a = arrs[0];
   const c = card(Math.min(capW, widthFit(width, a.slots)), large, width, a.slots, base);
   const piles = a.draw(view, c, height - c.g);
-  return { c, piles, e: extent(piles, c), fits: false };
+  return { a, c, piles, e: extent(piles, c), fits: false };
+}
+
+/** What the card size is chosen for: the table as it may become through the game's own
+ * dealing, not only as it is now, so that no click on the stock rescales it. Nivernais'
+ * stock deals 4 cards onto every column per click (72 cards: 3 clicks, 16 cards a column
+ * at most); Spine's chain is planned at its starting length (as it shortens, the chain's
+ * arrangement would otherwise change and the cards grow mid-game). Columns that grow by
+ * the player's own moves are not planned for: their fans compress first. */
+const COLUMN_PLAN = { nivernais: 16 };
+
+function planned(view) {
+  const want = (id, p) => {
+    if (p.kind === "column") return COLUMN_PLAN[view.game] || 0;
+    if (view.game === "spine" && id === "spine") return Number((view.options || {}).spine) || 0;
+    return 0;
+  };
+  let changed = false;
+  const piles = {};
+  for (const [id, p] of Object.entries(view.piles)) {
+    const n = want(id, p) - p.cards.length;
+    piles[id] = n > 0 ? { ...p, cards: p.cards.concat(Array(n).fill("AS")) } : p;
+    changed = changed || n > 0;
+  }
+  return changed ? { ...view, piles } : view;
+}
+
+/** The card for the planned table (else, when that cannot fit, for the table as it is),
+ * and the table as it is drawn with it. */
+function choose(view, plan, arrs, width, height, large, capW, base = null) {
+  let f = best(plan, arrs, width, height, large, capW, base);
+  let sized = plan;
+  if (plan !== view && !f.fits) {
+    f = best(view, arrs, width, height, large, capW, base);
+    sized = view;
+  }
+  // The least strip of the table the card was sized for (large mode's strips are 1.25x it).
+  const shown = shownUp(sized, f);
+  if (sized === view) return { ...f, shown, sized };
+  const piles = f.a.draw(view, f.c, height - f.c.g);
+  const e = extent(piles, f.c);
+  return { ...f, piles, e, shown, sized, fits: e.maxY + f.c.g <= height && e.maxX <= width };
 }
 
 /** The least offset between two face-up cards of a column on a laid-out table. */
@@ -460,17 +546,47 @@ function shownUp(view, g) {
   return least;
 }
 
+/** The normal and the large table. Large mode never makes a card smaller than normal
+ * mode: it searches from 1.25x the normal card down to the normal card, no narrower, with
+ * strips 1.25x normal mode's. Where the height allows no such table, normal mode yields:
+ * both take the widest card the large table fits (so large mode still shows 1.25x index
+ * and strips on the same card). Both modes run this same search, so the normal table does
+ * not depend on the setting. Where no large table fits at all, large mode keeps the normal
+ * card with its large index and strips (the page scrolls, as a normal table that does not
+ * fit does). */
+function sizes(view, plan, arrs, width, height) {
+  let normal = choose(view, plan, arrs, width, height, false, CAP);
+  // Large mode plans for what normal mode could plan for (else the table as it is).
+  const lplan = normal.sized === plan ? plan : view;
+  const ok = (f) => f && f.fits && f.sized === lplan;
+  const base = (n, more) => ({ ...n.c, shown: n.shown, floorW: n.c.w, ...more });
+  const big = (n) => choose(view, lplan, arrs, width, height, true, Math.ceil(n.c.w * 1.25), base(n));
+  let large = big(normal);
+  if (!ok(large) || large.c.w < normal.c.w) {
+    const yielded = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0 }));
+    // (Its margin below may be short of a gap: on the screen is enough.)
+    if (yielded.sized === lplan && yielded.e.maxY <= height && yielded.c.w < normal.c.w) {
+      normal = choose(view, plan, arrs, width, height, false, yielded.c.w);
+      large = big(normal);
+      if (!ok(large) || large.c.w < normal.c.w) large = yielded;
+    } else {
+      large = null;
+    }
+  }
+  if (!large || large.c.w < normal.c.w) {
+    const c = card(normal.c.w, true, width, normal.a.slots, base(normal), normal.a.span);
+    const piles = normal.a.draw(view, c, height - c.g);
+    large = { a: normal.a, c, piles, e: extent(piles, c) };
+  }
+  return { normal, large };
+}
+
 /** The whole table: {c: card size and metrics, piles: {id: {x,y,w,h,cards:[{x,y}]}},
  * width, height}. */
 export function layout(view, width, height, large) {
   const arrs = GAMES[view.game] || GAMES.spider;
-  let g;
-  if (large) {
-    const normal = best(view, arrs, width, height, false, CAP);
-    g = best(view, arrs, width, height, true, Math.ceil(normal.c.w * 1.25), { ...normal.c, shown: shownUp(view, normal) });
-  } else {
-    g = best(view, arrs, width, height, false, CAP);
-  }
+  const both = sizes(view, planned(view), arrs, width, height);
+  const g = large ? both.large : both.normal;
   return {
     c: g.c,
     piles: g.piles,

@@ -49,8 +49,11 @@ export class TableState {
     const args = { options: this.options };
     if (deal !== null && deal !== undefined) args.deal = deal;
     if (this.kind) args.solvable = this.kind === "solvable";
-    // Only where the catalog lists difficulties does the server take one.
-    if (this.difficulty && this.kind === "solvable" && Array.isArray(this.entry.difficulties)) {
+    // Only where the catalog lists difficulties does the server take one. With no kind in
+    // the address the game's default kind applies (Spine: solvable), so the difficulty
+    // goes too (issue 28, defect 7).
+    const kind = this.kind || defaultKind(this.entry);
+    if (this.difficulty && kind === "solvable" && Array.isArray(this.entry.difficulties)) {
       args.difficulty = this.difficulty;
     }
     return args;
