@@ -69,6 +69,8 @@ def serve(tree: Path | None = None) -> Iterator[str]:
             PASYANS_LOG_LEVEL="warning",
             PASYANS_RATE_NEW_GAME_PER_MINUTE="0",
             PASYANS_RATE_SEARCH_PER_MINUTE="0",
+            # Every run is a new browser context, so a new player: no limit on new players.
+            PASYANS_RATE_NEW_PLAYER_PER_HOUR="0",
             # No deal-pool worker: it would make deals on the same CPU during the runs
             # (the table opened here is a random deal, which needs no pool).
             PASYANS_POOL_WORKER="false",

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from pasyans.cli.sweep import Task, decide
@@ -36,7 +38,10 @@ from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.solvable.generate import solvable_spine
-from pasyans.solver.search import Domain, EngineDomain, Result, SpiderDomain, search, solve
+from pasyans.solver.search import Domain, EngineDomain, Result, search, solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "legacy"))
+from guided_search import GuidedSpider, guided_search  # out of the package
 
 
 def pct(values: list[float], q: float) -> float:
@@ -92,7 +97,7 @@ def spider_rate_part(deals: int, nodes: int, scale: int) -> None:
             state = initial_state(spec, deal)
             game = spider.SpiderGame(spec, state)
             t = time.process_time()
-            r = search(SpiderDomain(spec, state), time.perf_counter(), None, nodes)
+            r = guided_search(GuidedSpider(spec, state), time.perf_counter(), None, nodes)
             rates["before"].append(r.nodes / max(time.process_time() - t, 1e-9))
             for name, budget, use in (
                 ("reference", nodes, False),

@@ -163,3 +163,47 @@ def dead_end_move(game_id: str) -> tuple[int, Move]:
             if not any(x.src == moves[0].dst and x.dst for x in after.legal_moves()):
                 return deal, moves[0]
     raise AssertionError(f"no {game_id} deal with a one-way column top")
+
+
+def misdrop_position(game_id: str) -> tuple[int, dict[str, Move | str]]:
+    """A random deal whose start has, on the tops of three different columns: a card with
+    no move (``stuck``), a card with a smart move (``first``: its click's move), and a card
+    with a move that is still legal after ``first`` (``second``), none of them touching
+    another's piles; ``nowhere``: a column ``second``'s card cannot go to."""
+    for deal in range(1, 2000):
+        g = new_game(game_id, deal, None, "random")
+        spec, s = g.spec, g.state
+        columns = [
+            p.id for p in spec.piles if p.kind is PileKind.COLUMN and s.piles[spec.index[p.id]]
+        ]
+        smart = {c: core.smart_moves(spec, s, c) for c in columns}
+        stuck = [
+            c
+            for c in columns
+            if not smart[c] and s.down[spec.index[c]] < len(s.piles[spec.index[c]])
+        ]
+        for c1 in columns:
+            if not smart[c1] or smart[c1][0].cards != 1:
+                continue
+            first = smart[c1][0]
+            after = core.apply(spec, s, first)
+            if core.is_stuck(spec, after):
+                continue
+            for m in core.legal_moves(spec, after):
+                if m.dst is None or m.cards != 1 or m.src not in columns:
+                    continue
+                if {m.src, m.dst} & {first.src, first.dst} or m not in smart[m.src]:
+                    continue
+                busy = {first.src, first.dst, m.src, m.dst}
+                free = [c for c in stuck if c not in busy]
+                nowhere = [
+                    c for c in columns if c not in busy and all(x.dst != c for x in smart[m.src])
+                ]
+                if free and nowhere:
+                    return deal, {
+                        "stuck": free[0],
+                        "first": first,
+                        "second": m,
+                        "nowhere": nowhere[-1],
+                    }
+    raise AssertionError(f"no {game_id} deal with the three cards a misdrop test needs")

@@ -115,7 +115,12 @@ def test_player_view_never_shows_a_face_down_card(
     game = Game(v[0], n, v[1])
     walk(game, picks)
     view = game.view()
-    shown = Counter(CODE.findall(json.dumps(view)))
+    # A move's ``cards`` repeat face-up cards of its source pile, nothing else.
+    for m in view["moves"]:
+        j = m["json"]
+        assert m["cards"] == (view["piles"][j["from"]]["cards"][-j["cards"] :] if "to" in j else [])
+    no_move_cards = {**view, "moves": [{**m, "cards": []} for m in view["moves"]]}
+    shown = Counter(CODE.findall(json.dumps(no_move_cards)))
     assert shown == visible_codes(game.spec, game.state)
     for pile_id, pile in view["piles"].items():
         i = game.spec.pile_index(pile_id)

@@ -90,6 +90,8 @@ def strings_outside_piles(data: Any, path: tuple[str, ...] = ()) -> list[str]:
         for k, v in data.items():
             if path[-1:] == ("view",) and k == "piles":
                 continue
+            if path[-2:] == ("view", "moves") and k == "cards":
+                continue  # checked against the piles by assert_no_hidden
             out += strings_outside_piles(v, (*path, str(k)))
     elif isinstance(data, list):
         for v in data:
@@ -100,9 +102,30 @@ def strings_outside_piles(data: Any, path: tuple[str, ...] = ()) -> list[str]:
 
 
 def assert_no_hidden(data: Any) -> None:
-    """No card code anywhere outside the view's piles (events, hints, errors...)."""
+    """No card code anywhere outside the view's piles (events, hints, errors...), except
+    each listed move's ``cards``: exactly the face-up cards it takes from its pile."""
     leaked = [s for s in strings_outside_piles(data) if CARD.match(s)]
     assert not leaked, leaked
+    for view in views_in(data):
+        for m in view.get("moves", []):
+            j = m["json"]
+            shown = view["piles"][j["from"]]["cards"][-j["cards"] :] if "to" in j else []
+            assert m["cards"] == shown and None not in shown, m
+
+
+def views_in(data: Any) -> list[dict[str, Any]]:
+    """Every player view inside a response (under a ``view`` key)."""
+    out: list[dict[str, Any]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "view" and isinstance(v, dict) and "piles" in v:
+                out.append(v)
+            else:
+                out += views_in(v)
+    elif isinstance(data, list):
+        for v in data:
+            out += views_in(v)
+    return out
 
 
 def without_bands(figures: dict[str, Any]) -> dict[str, Any]:

@@ -74,7 +74,7 @@ def test_the_real_ui_packs() -> None:
     built = assets.build()
     assert "js/app.js" in built.urls and "js/play.js" in built.urls and "deck.svg" in built.urls
     core = built.by_path[built.urls["js/app.js"].removeprefix("/static/")].body.decode()
-    for other in ("stats", "charts", "history", "replay", "play-state"):
+    for other in ("stats", "charts", "history", "replay", "table-controller"):
         assert f'__P.defs["{other}"]' not in core, other
 
 

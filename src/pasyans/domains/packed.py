@@ -205,12 +205,6 @@ class PackedDomain:
     def is_won(self, pos: bytes) -> bool:
         return compiled.engine_won(self.core, pos)
 
-    def distance(self, pos: bytes) -> int:
-        return 0
-
-    def stage(self, pos: bytes) -> int:
-        return 0
-
     def state(self, pos: bytes) -> State:
         return unpack(pos, len(self.spec.piles))
 

@@ -562,10 +562,17 @@ def score(spec: GameSpec, state: State, moves_made: int) -> int:
     return cards_on_foundations(spec, state)
 
 
-def smart_moves(spec: GameSpec, state: State, pile_id: str, index: int | None = None) -> list[Move]:
+def smart_moves(
+    spec: GameSpec,
+    state: State,
+    pile_id: str,
+    index: int | None = None,
+    legal: list[Move] | None = None,
+) -> list[Move]:
     """Legal moves of the card at ``index`` of a pile (default: its top card), in smart-move
     order: foundations, then non-empty columns, then empty columns, then reserve cells.
-    Card moves only: a click on the stock is the stock action, not a smart move."""
+    Card moves only: a click on the stock is the stock action, not a smart move.
+    ``legal``: :func:`legal_moves` of ``state`` when already known."""
     if not spec.has_pile(pile_id):
         return []
     pile = state.piles[spec.index[pile_id]]
@@ -574,17 +581,17 @@ def smart_moves(spec: GameSpec, state: State, pile_id: str, index: int | None = 
     if not 0 <= index < len(pile):
         return []
     n = len(pile) - index
+    if legal is None:
+        legal = legal_moves(spec, state)
+    mine = [m for m in legal if m.dst is not None and m.src == pile_id and m.cards == n]
+    return sorted(mine, key=lambda m: smart_rank(spec, state, m))
 
-    def rank_of(m: Move) -> tuple[int, int]:
-        assert m.dst is not None
-        d = spec.index[m.dst]
-        kind = spec.piles[d].kind
-        order = {PileKind.FOUNDATION: 0, PileKind.COLUMN: 1 if state.piles[d] else 2}
-        return (order.get(kind, 3), d)
 
-    mine = [
-        m
-        for m in legal_moves(spec, state)
-        if m.dst is not None and m.src == pile_id and m.cards == n
-    ]
-    return sorted(mine, key=rank_of)
+def smart_rank(spec: GameSpec, state: State, move: Move) -> tuple[int, int]:
+    """Where ``move`` (a card move) comes in the smart-move order: foundations first, then
+    non-empty columns, empty columns, reserve cells; ties by the destination's pile order."""
+    assert move.dst is not None
+    d = spec.index[move.dst]
+    kind = spec.piles[d].kind
+    order = {PileKind.FOUNDATION: 0, PileKind.COLUMN: 1 if state.piles[d] else 2}
+    return (order.get(kind, 3), d)

@@ -13,7 +13,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.registry import RULES_VERSION
-from pasyans.rules.spec import Foundations, GameSpec, PileKind
+from pasyans.rules.spec import Foundations, GameSpec, PileKind, Stock
 
 
 def pile_view(spec: GameSpec, state: State, i: int) -> dict[str, Any]:
@@ -58,16 +58,23 @@ def player_view(
         autocollect = core.autocollect_moves(spec, state) is not None
     refusal = core.stock_refusal(spec, state) if spec.has_pile("stock") else None
     redeals_left = max(0, spec.passes - 1 - state.redeals)
+    passes_left = redeals_left + (1 if _stock_cards(spec, state) else 0)
+    piles = {p.id: pile_view(spec, state, i) for i, p in enumerate(spec.piles)}
     return {
         "game": spec.id,
         "options": dict(spec.option_values),
         "deal": deal,
         "rules_version": RULES_VERSION,
-        "piles": {p.id: pile_view(spec, state, i) for i, p in enumerate(spec.piles)},
-        "moves": [{"text": m.to_str(), "json": m.to_json()} for m in legal],
+        "piles": piles,
+        "moves": [
+            {"text": m.to_str(), "json": m.to_json(), "cards": _moved_cards(piles, m)}
+            for m in legal
+        ],
+        "smart": smart_order(spec, state, legal, piles),
         "stock": {
             "action": core.stock_action(spec, state),
             "refusal": None if refusal is None else {"code": refusal[0], "message": refusal[1]},
+            "badge": _stock_badge(spec, state, redeals_left, passes_left),
         }
         if spec.has_pile("stock")
         else None,
@@ -85,10 +92,69 @@ def player_view(
             "can_undo": can_undo,
             "can_redo": can_redo,
             "redeals_left": redeals_left,
-            "passes_left": redeals_left + (1 if _stock_cards(spec, state) else 0),
+            "passes_left": passes_left,
         },
     }
 
 
 def _stock_cards(spec: GameSpec, state: State) -> int:
     return len(state.piles[spec.index["stock"]]) if spec.has_pile("stock") else 0
+
+
+def _moved_cards(piles: dict[str, dict[str, Any]], move: Move) -> list[str]:
+    """The codes of the cards ``move`` carries, bottom of the run first: face-up cards the
+    view already shows (a stock click carries none the player may see)."""
+    if move.dst is None:
+        return []
+    cards: list[str | None] = piles[move.src]["cards"][-move.cards :]
+    assert None not in cards, "a legal card move carries only face-up cards"
+    return [c for c in cards if c is not None]
+
+
+def smart_order(
+    spec: GameSpec, state: State, legal: list[Move], piles: dict[str, dict[str, Any]]
+) -> dict[str, list[int]]:
+    """What a click on each card plays, as indexes into ``legal``: ``"<pile>:<index>"`` →
+    the moves in the order repeated clicks cycle through them (the first is the click's).
+
+    Empty destinations alike (same kind, build and suit) are one destination for a click:
+    only the first is kept, so cycling visits only places that differ (a drag reaches the
+    others). The stock's click is keyed by its top card's index, ``"stock:-1"`` when empty.
+    A card with no move has no key."""
+    position = {m: k for k, m in enumerate(legal)}
+    runs: dict[tuple[str, int], list[Move]] = {}
+    out: dict[str, list[int]] = {}
+    for m in legal:
+        if m.dst is None:
+            out[f"{m.src}:{len(state.piles[spec.index[m.src]]) - 1}"] = [position[m]]
+        else:
+            runs.setdefault((m.src, m.cards), []).append(m)
+    for (src, n), moves in runs.items():
+        seen: set[tuple[Any, ...]] = set()
+        order: list[int] = []
+        for m in sorted(moves, key=lambda m: core.smart_rank(spec, state, m)):
+            assert m.dst is not None
+            dst = piles[m.dst]
+            if not dst["cards"]:
+                alike = (dst["kind"], dst.get("build"), dst.get("suit"))
+                if alike in seen:
+                    continue
+                seen.add(alike)
+            order.append(position[m])
+        out[f"{src}:{len(piles[src]['cards']) - n}"] = order
+    return out
+
+
+def _stock_badge(
+    spec: GameSpec, state: State, redeals_left: int, passes_left: int
+) -> dict[str, Any] | None:
+    """What the stock shows beside its cards: Spider the deals left, Nivernais the redeals
+    left, the other games the passes through the stock left."""
+    if spec.stock is Stock.DEAL_ROW:
+        columns = len(spec.indexes_of(PileKind.COLUMN))
+        return {"unit": "deals", "n": _stock_cards(spec, state) // columns}
+    if spec.stock is Stock.DEAL_COLUMNS:
+        return {"unit": "redeals", "n": redeals_left}
+    if spec.stock is Stock.TURN:
+        return {"unit": "passes", "n": passes_left}
+    return None

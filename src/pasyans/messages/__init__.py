@@ -22,9 +22,11 @@ import hashlib
 import json
 import re
 import tomllib
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
+
+from pasyans import caches
 
 LANGS = ("en", "ru")
 """The languages, the first being the fallback of an unknown one."""
@@ -53,6 +55,9 @@ def catalogue() -> dict[str, dict[str, str]]:
     return out
 
 
+caches.register("messages.catalogue", catalogue, bound=1, memory=False)
+
+
 def language(lang: str | None) -> str:
     """``lang`` when the catalogue has it, else the fallback (English)."""
     return lang if lang in LANGS else LANGS[0]
@@ -78,12 +83,20 @@ def placeholders(template: str) -> frozenset[str]:
     return frozenset(PLACEHOLDER.findall(template))
 
 
-@cache
-def browser_json(lang: str) -> bytes:
-    """What ``GET /api/messages?lang=`` answers: every code of ``lang`` as a JSON object."""
+def browser_json(lang: str | None) -> bytes:
+    """What ``GET /api/messages?lang=`` answers: every code of ``lang`` as a JSON object
+    (remembered per known language, so any ``lang`` a request sends adds no entry)."""
+    return _browser_json(language(lang))
+
+
+@lru_cache(maxsize=len(LANGS))
+def _browser_json(lang: str) -> bytes:
     return json.dumps(
-        catalogue()[language(lang)], ensure_ascii=False, separators=(",", ":"), sort_keys=True
+        catalogue()[lang], ensure_ascii=False, separators=(",", ":"), sort_keys=True
     ).encode()
+
+
+caches.register("messages.browser_json", _browser_json, bound=len(LANGS), memory=False)
 
 
 @cache
@@ -93,3 +106,6 @@ def digest() -> str:
     for lang in LANGS:
         h.update(browser_json(lang))
     return h.hexdigest()[:12]
+
+
+caches.register("messages.digest", digest, bound=1, memory=False)

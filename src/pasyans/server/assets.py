@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from pasyans import caches
+
 STATIC = Path(__file__).resolve().parent / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -239,3 +241,6 @@ def build(static: Path = STATIC) -> Assets:
 def assets() -> Assets:
     """The assets of the installed ``static/``, built on first use."""
     return build(STATIC)
+
+
+caches.register("server.assets", assets, bound=1, memory=False)

@@ -18,9 +18,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from functools import cache
+from functools import cache, lru_cache
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from pasyans import caches
 
 _408 = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -37,6 +39,9 @@ def header_seconds() -> float:
     return float(os.environ.get("PASYANS_HEADER_SECONDS", "10"))
 
 
+caches.register("server.header_seconds", header_seconds, bound=1, memory=False)
+
+
 @cache
 def max_head_bytes() -> int:
     return int(os.environ.get("PASYANS_MAX_HEAD_BYTES", "8192"))
@@ -47,7 +52,7 @@ def _head_too_large() -> bytes:
     return _answer(431, "Request Header Fields Too Large", "head_too_large")
 
 
-@cache
+@lru_cache(maxsize=4)
 def _answer(status: int, reason: str, code: str) -> bytes:
     """A whole closing answer in the API's error format (``error.<code>`` of the
     catalogue)."""
@@ -60,6 +65,11 @@ def _answer(status: int, reason: str, code: str) -> bytes:
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
     ).encode() + body
+
+
+caches.register("server.max_head_bytes", max_head_bytes, bound=1, memory=False)
+caches.register("server.head_too_large", _head_too_large, bound=1, memory=False)
+caches.register("server.closing_answers", _answer, bound=4, memory=False)
 
 
 class HeaderDeadline(HttpToolsProtocol):

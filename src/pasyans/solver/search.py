@@ -1,7 +1,7 @@
 """Exact search over the full-information game (every card known).
 
 The search sees a game through a small :class:`Domain` protocol (root position, children
-as engine moves with their positions in search order, key, won, distance, stage): the
+as engine moves with their positions in search order, key, won): the
 engine's ``legal_moves``/``apply`` with :mod:`pasyans.domains.knowledge` by default, the
 compiled core's packed rules for Spine, Backbone and Backbone classic
 (:mod:`pasyans.domains.packed`), and Spider's packed rules (:mod:`pasyans.domains.spider`).
@@ -18,22 +18,23 @@ positions proven lost (:func:`_restarting`).
 Spider is not searched here: :func:`solve` hands it to :func:`pasyans.domains.spider.solve`,
 the staged best-first search whose attempts resume and widen without end (compiled in
 ``csrc/spider.c``); it has no depth-first fallback, and only a pass without its unproven
-rules may answer "lost". The guided branch of :func:`search` (staged attempts that
-restart, then a plain depth-first search with what is left of the budget) is Spider's
-search as it was before the compiled core; it is kept only as the benchmark's "before"
-figure (``benchmarks/solver.py --spider-rate``) and for guided games no packed domain
-plays. Nivernais is not searched here either: :func:`solve` hands it to
-:func:`pasyans.domains.nivernais.solve` (packed positions, best-first, complete: it may
-answer "lost"). The search knows the cards in the stock and face down: use it for winnability and
-for solvable deals, never for a hint in a position with hidden cards.
+rules may answer "lost"; :func:`search` refuses a guided domain. (The guided search
+before the compiled core, staged attempts that restart and then a plain depth-first search,
+is out of the package: ``benchmarks/legacy/guided_search.py``, the "before" figure of
+``benchmarks/solver.py --spider-rate``.)
 
-Over 400 lines because the search's domains and its three strategies (depth-first,
-restarting, staged) share the :class:`Domain` protocol and the result's accounting.
+Nivernais is not searched here either: :func:`solve` hands it to
+:func:`pasyans.domains.nivernais.solve` (packed positions, best-first, complete: it may
+answer "lost"). The search knows the cards in the stock and face down: use it for
+winnability and for solvable deals, never for a hint in a position with hidden cards.
+
+Over 400 lines because the search's domains and its two strategies (depth-first and
+restarting, with the restarts' seeded draws) share the :class:`Domain` protocol and the
+result's accounting.
 """
 
 from __future__ import annotations
 
-import heapq
 import time
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from pasyans import caches
 from pasyans.cards import SplitMix64
 from pasyans.domains import nivernais, packed, spider
 from pasyans.domains import registry as domains
-from pasyans.domains.knowledge import Knowledge, distance, knowledge_for
+from pasyans.domains.knowledge import Knowledge, knowledge_for
 from pasyans.domains.packed import PackedDomain
 from pasyans.engine.core import apply, is_won, legal_moves, play_checked
 from pasyans.engine.moves import Move
@@ -98,7 +99,7 @@ P = TypeVar("P")
 class Domain(Protocol[P]):
     """What the search sees of a game: positions of some type ``P`` and these helpers."""
 
-    guided: bool  # a guided game: best-first on :meth:`distance`, unproven pruning
+    guided: bool  # a guided game (Spider): searched by its own domain, never here
 
     @property
     def root(self) -> P: ...
@@ -112,14 +113,6 @@ class Domain(Protocol[P]):
 
     def is_won(self, pos: P) -> bool: ...
 
-    def distance(self, pos: P) -> int:
-        """How far ``pos`` looks from a win, lower is better (guided games)."""
-        ...
-
-    def stage(self, pos: P) -> int:
-        """A count that only ever goes down along a game (Spider: cards in the stock);
-        the guided search settles each stage before it moves on to the next."""
-        ...
 
 
 class EngineDomain:
@@ -131,8 +124,6 @@ class EngineDomain:
         self.guided = self.k.guided
         self.restarts = self.k.restarts
         self._root = state
-        # Guided games deal rows from a stock: the stock's size is the stage.
-        self._stock = spec.index["stock"] if self.guided and spec.has_pile("stock") else None
 
     @property
     def root(self) -> State:
@@ -148,12 +139,6 @@ class EngineDomain:
 
     def is_won(self, pos: State) -> bool:
         return is_won(self.spec, pos)
-
-    def distance(self, pos: State) -> int:
-        return distance(self.k, pos)
-
-    def stage(self, pos: State) -> int:
-        return 0 if self._stock is None else len(pos.piles[self._stock])
 
 
 class SpiderDomain:
@@ -179,12 +164,6 @@ class SpiderDomain:
 
     def is_won(self, pos: spider.Pos) -> bool:
         return pos[3] == spider.WON
-
-    def distance(self, pos: spider.Pos) -> int:
-        return pos[4]
-
-    def stage(self, pos: spider.Pos) -> int:
-        return pos[2]
 
 
 def domain_for(spec: GameSpec, state: State) -> EngineDomain | SpiderDomain | PackedDomain:
@@ -233,111 +212,9 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
         if getattr(d, "restarts", False):
             return _restarting(d, start, deadline, nodes)
         return _depth_first(d, start, deadline, nodes, prune=False)
-    # Guided games (Spider): staged best-first attempts with growing budgets, then a
-    # plain search with what is left (only it can prove a loss).
-    used = 0
-    r = Result("unknown")
-    for per_stage, width in _ATTEMPTS:
-        left = _left(nodes, used)
-        if left is not None and left <= 0:
-            break
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-        r = _staged(d, start, deadline, left, per_stage, width)
-        used += r.nodes
-        if r.result == "won":
-            return Result(r.result, r.moves, used, time.perf_counter() - start)
-    left = _left(nodes, used)
-    if (left is None or left > 0) and (deadline is None or time.perf_counter() < deadline):
-        r = _depth_first(d, start, deadline, left, prune=False)
-        used += r.nodes
-    return Result(r.result, r.moves, used, time.perf_counter() - start)
-
-
-_ATTEMPTS = ((100, 1), (250, 2), (1000, 4), (4000, 8), (16000, 16), (64000, 32))
-"""The staged attempts of guided games: (positions per stage, positions kept per stage)."""
-
-
-def _staged(
-    d: Domain[P],
-    start: float,
-    deadline: float | None,
-    nodes: int | None,
-    per_stage: int,
-    width: int,
-) -> Result:
-    """One staged attempt: greedy best-first within a stage (at most ``per_stage``
-    positions) from up to ``width`` starting positions, then the ``width`` best positions
-    the stage-changing moves reach (by :meth:`Domain.distance`) start the next stage.
-    Unproven (it drops most of each stage): "unknown" when it finds no win."""
-    frontier: list[tuple[P, tuple[Move, ...]]] = [(d.root, ())]
-    count = 0
-    while frontier:
-        stage = d.stage(frontier[0][0])
-        parent: dict[Hashable, tuple[Hashable, Move] | None] = {}
-        prefix: dict[Hashable, tuple[Move, ...]] = {}
-        tick = 0
-        seeds: list[tuple[int, int, Hashable, P]] = []
-        for pos, path in frontier:
-            key = d.key(pos)
-            if key in parent:
-                continue
-            parent[key] = None
-            prefix[key] = path
-            tick += 1
-            seeds.append((d.distance(pos), -tick, key, pos))
-        heap = seeds
-        heapq.heapify(heap)
-        nexts: list[tuple[int, int, P, Hashable, Move]] = []
-        spent = 0
-        while heap and spent < per_stage:
-            _, _, key, s = heapq.heappop(heap)
-            if _spent(count, nodes, deadline):
-                return Result("unknown", (), count, time.perf_counter() - start)
-            count += 1
-            spent += 1
-            kids, _ = d.children(s, prune=True)
-            for m, t in kids:
-                if d.is_won(t):
-                    path = (*_staged_path(parent, prefix, key), m)
-                    return Result("won", path, count, time.perf_counter() - start)
-                if d.stage(t) != stage:
-                    tick += 1
-                    nexts.append((d.distance(t), tick, t, key, m))
-                    continue
-                tkey = d.key(t)
-                if tkey in parent:
-                    continue
-                parent[tkey] = (key, m)
-                tick += 1
-                # Ties: the newest position first (it goes deeper).
-                heapq.heappush(heap, (d.distance(t), -tick, tkey, t))
-        nexts.sort(key=lambda e: (e[0], e[1]))
-        frontier = []
-        chosen: set[Hashable] = set()
-        for _, _, t, key, m in nexts:
-            tkey = d.key(t)
-            if tkey in chosen:
-                continue
-            chosen.add(tkey)
-            frontier.append((t, (*_staged_path(parent, prefix, key), m)))
-            if len(frontier) >= width:
-                break
-    return Result("unknown", (), count, time.perf_counter() - start)
-
-
-def _staged_path(
-    parent: dict[Hashable, tuple[Hashable, Move] | None],
-    prefix: dict[Hashable, tuple[Move, ...]],
-    key: Hashable,
-) -> tuple[Move, ...]:
-    moves: list[Move] = []
-    link = parent[key]
-    while link is not None:
-        key, m = link
-        moves.append(m)
-        link = parent[key]
-    return prefix[key] + tuple(reversed(moves))
+    raise ValueError(
+        "a guided game (Spider) has a search of its own: pasyans.domains.spider.solve"
+    )
 
 
 def _spent(count: int, nodes: int | None, deadline: float | None) -> bool:

@@ -6,7 +6,7 @@ from functools import cache
 
 from fastapi import APIRouter
 
-from pasyans import deals
+from pasyans import caches, deals
 from pasyans.engine import MAX_DEAL
 from pasyans.rules import GAMES
 from pasyans.rules.registry import variants
@@ -80,6 +80,9 @@ def catalog() -> CatalogOut:
             )
         )
     return CatalogOut(games=games)
+
+
+caches.register("server.catalog", catalog, bound=1, memory=False)
 
 
 @router.get("/catalog")

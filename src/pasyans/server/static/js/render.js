@@ -108,14 +108,15 @@ export class TableRenderer {
       mk.dataset.t = "A";
       base.append(mk);
     } else if (pile.kind === "stock") {
-      const b = document.createElement("span");
-      b.className = "stock-badge";
-      const f = view.flags;
+      // What the stock shows (deals, redeals or passes left) is the server's to say.
+      const badge = view.stock && view.stock.badge;
+      if (badge) {
+        const b = document.createElement("span");
+        b.className = "stock-badge";
+        b.dataset.t = t(`stock.${badge.unit}`, { n: badge.n });
+        base.append(b);
+      }
       const n = pile.cards.length;
-      if (view.game === "spider") b.dataset.t = t("stock.deals", { n: Math.floor(n / 10) });
-      else if (view.game === "nivernais") b.dataset.t = t("stock.redeals", { n: f.redeals_left });
-      else b.dataset.t = t("stock.passes", { n: f.passes_left });
-      base.append(b);
       const c = document.createElement("span");
       c.className = "stock-count";
       c.dataset.t = String(n);

@@ -1,8 +1,9 @@
 // The table's toolbar: the game's title, the action buttons, the deal form and the
-// counters. Buttons call the page's actions; `els` holds what the page updates.
+// counters. Buttons queue the controller's actions; `els` holds what the page updates.
 import { title } from "./catalog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import * as actions from "./table-actions.js";
 
 const ICONS = { new: "+", replay: "↺", undo: "↶", redo: "↷", hint: "?", winnable: "✓?", giveup: "⚑", keys: "⌨", autocollect: "⇈", auto: "⇡" };
 const KEYS = { undo: "Z", redo: "Y", hint: "H", winnable: "W", autocollect: "A", keys: "?" };
@@ -13,8 +14,9 @@ export function touchScreen() {
   return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(any-pointer: fine)").matches;
 }
 
-/** The toolbar of `page` (a PlayPage): returns {toolbar, els}. */
-export function buildToolbar(page) {
+/** The toolbar of the table controller `c`: returns {toolbar, els}. Its buttons are inputs
+ * of the controller's queue (`c.act`). */
+export function buildToolbar(c) {
   const touch = touchScreen();
   const b = (key, fn, extra = {}) => {
     const label = t(`btn.${key}`);
@@ -29,13 +31,13 @@ export function buildToolbar(page) {
     );
   };
   const els = {
-    undo: b("undo", () => page.undo(), { "aria-keyshortcuts": "Z Control+Z" }),
-    redo: b("redo", () => page.redo(), { "aria-keyshortcuts": "Y Control+Y" }),
-    hint: b("hint", () => page.hint(), { "aria-keyshortcuts": "H" }),
-    winnable: b("winnable", () => page.winnable(), { "aria-keyshortcuts": "W" }),
-    autocollect: b("autocollect", () => page.autocollect(), { hidden: true, "aria-keyshortcuts": "A" }),
-    giveup: b("giveup", () => page.giveUp()),
-    auto: b("auto", () => page.toggleAuto(), { "aria-pressed": "true" }),
+    undo: b("undo", () => c.act("undo"), { "aria-keyshortcuts": "Z Control+Z" }),
+    redo: b("redo", () => c.act("redo"), { "aria-keyshortcuts": "Y Control+Y" }),
+    hint: b("hint", () => c.act("hint"), { "aria-keyshortcuts": "H" }),
+    winnable: b("winnable", () => c.act("winnable"), { "aria-keyshortcuts": "W" }),
+    autocollect: b("autocollect", () => c.act("autocollect"), { hidden: true, "aria-keyshortcuts": "A" }),
+    giveup: b("giveup", () => c.act("giveUp")),
+    auto: b("auto", () => actions.toggleAuto(c), { "aria-pressed": "true" }),
     notice: h("div.notice", { role: "status", "data-notice": "stuck", hidden: true }),
     dealInput: h("input", {
       type: "number", min: "1", inputmode: "numeric", name: "deal", id: "deal-input",
@@ -50,25 +52,25 @@ export function buildToolbar(page) {
   els.autocollect.classList.add("accent");
   const dealForm = h(
     "form.deal-form",
-    { onsubmit: (e) => { e.preventDefault(); page.gotoDeal(); } },
+    { onsubmit: (e) => { e.preventDefault(); c.act("gotoDeal"); } },
     els.dealInput,
     // On a phone the top line is narrow: the button shows an arrow, its name stays the label.
     h("button.btn", { type: "submit", "aria-label": t("btn.goto") }, h("span.lbl", {}, touch ? "→" : t("btn.goto"))),
   );
-  const actions = h(
+  const buttons = h(
     "div.actions",
     {},
-    b("new", () => page.newGame()),
-    b("replay", () => page.replay()),
+    b("new", () => c.act("newGame")),
+    b("replay", () => c.act("replay")),
     els.undo, els.redo, els.hint, els.winnable, els.giveup, els.auto,
-    touch ? null : b("keys", () => page.help(), { "aria-keyshortcuts": "Shift+?" }),
+    touch ? null : b("keys", () => actions.help(), { "aria-keyshortcuts": "Shift+?" }),
     els.autocollect,
   );
   const toolbar = h(
     `div.toolbar${touch ? ".touch" : ""}`,
-    { role: "toolbar", "aria-label": title(page.entry) },
-    h("a.game-title", { href: `/rules/${page.entry.id}`, title: t("btn.rules") }, title(page.entry)),
-    actions,
+    { role: "toolbar", "aria-label": title(c.entry) },
+    h("a.game-title", { href: `/rules/${c.entry.id}`, title: t("btn.rules") }, title(c.entry)),
+    buttons,
     dealForm,
     h(
       "div.stats",
