@@ -43,6 +43,7 @@ def make_settings(db_url: str, tmp_path: Path) -> Callable[..., Settings]:
             "rate_new_game_per_minute": 0,
             "rate_hint_any_per_minute": 0,
             "rate_new_player_per_hour": 0,
+            "rate_history_per_minute": 0,
             "pool_inline": True,
             "hint_seconds": 0.5,
             # A search process started for every app costs each test a process start

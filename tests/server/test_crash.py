@@ -56,6 +56,7 @@ class Serve:
             PASYANS_DATABASE_URL=url,
             PASYANS_DATA_DIR=str(log.parent / "data"),
             PASYANS_RATE_NEW_GAME_PER_MINUTE="0",
+            PASYANS_RATE_HISTORY_PER_MINUTE="0",  # the players undo and redo at full speed
         )
         env.update(extra or {})
         args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(self.port),

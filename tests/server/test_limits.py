@@ -10,13 +10,14 @@ from typing import Any
 
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from server_helpers import move, new_game, post, state
 from sqlalchemy.orm import sessionmaker
 from starlette.requests import Request
 
 from pasyans import caches
 from pasyans.server.limits.address import client_address
 from pasyans.server.limits.costly import COSTLY, costly
-from pasyans.server.limits.deps import HintLimit, NewGameLimit
+from pasyans.server.limits.deps import HintLimit, NewGameLimit, ReplayLimit, UndoRedoLimit
 from pasyans.server.limits.rates import Limit, SharedLimits, _gcra
 from pasyans.server.settings import Settings
 
@@ -396,8 +397,15 @@ def _api_routes(routes: Any) -> Iterator[APIRoute]:
 def test_costly_routes_are_declared_once(make_app: Any) -> None:
     """The routes that carry a rate-limit dependency are exactly the costly list the
     middleware reads, with the same limits."""
-    deps = {id(d.dependency): name for name, d in (
-        ("new_game", NewGameLimit.__metadata__[0]), ("hint", HintLimit.__metadata__[0]))}
+    deps = {
+        id(d.dependency): name
+        for name, d in (
+            ("new_game", NewGameLimit.__metadata__[0]),
+            ("hint", HintLimit.__metadata__[0]),
+            ("undo_redo", UndoRedoLimit.__metadata__[0]),
+            ("replay", ReplayLimit.__metadata__[0]),
+        )
+    }
     app = make_app()
     limited = set()
     for route in _api_routes(app.routes):
@@ -410,3 +418,31 @@ def test_costly_routes_are_declared_once(make_app: Any) -> None:
                 limited.add((entry.name, route.path))
     assert {name for name, _ in limited} == {c.name for c in COSTLY}
     assert costly("GET", "/api/games") is None and costly("POST", "/api/games/x/moves") is None
+
+
+def test_undo_redo_and_replay_are_rate_limited(make_app: Any) -> None:
+    """Issue 33, finding 5: undo, redo and replay were unlimited, and one client
+    alternating them on a long game took a core. They share the ``history`` bucket, per
+    player and per address; a refusal changes nothing."""
+    app = make_app(
+        rate_history_per_minute=1,
+        rate_history_burst=4,
+        rate_address_factor=1,
+        rate_refusal_delay_seconds=0,
+    )
+    with TestClient(app) as c:
+        g = new_game(c, options={"suits": 1})
+        g = move(c, g)
+        codes = [post(c, g["id"], "undo", version=2).status_code]
+        codes.append(post(c, g["id"], "redo", version=3).status_code)
+        codes.append(c.get(f"/api/games/{g['id']}/replay?step=1").status_code)
+        codes.append(post(c, g["id"], "undo", version=4).status_code)
+        r = post(c, g["id"], "redo", version=5)
+        codes.append(r.status_code)
+        assert codes == [200, 200, 200, 200, 429]
+        assert r.json()["error"]["code"] == "rate_limited" and int(r.headers["retry-after"]) >= 1
+        assert c.get(f"/api/games/{g['id']}/replay").status_code == 429
+        assert state(c, g["id"])["version"] == 5  # the refused redo changed nothing
+    with TestClient(app, client=("192.0.2.9", 5000)) as other:  # another player, address
+        h = move(other, new_game(other, options={"suits": 1}))
+        assert post(other, h["id"], "undo", version=h["version"]).status_code == 200

@@ -108,6 +108,13 @@ class Settings(BaseSettings):
     rate_hint_any_burst: int = Field(default=120, ge=1)
     rate_new_game_per_minute: float = Field(default=60, ge=0, description="0: no limit.")
     rate_new_game_burst: int = Field(default=30, ge=1)
+    rate_history_per_minute: float = Field(
+        default=120,
+        ge=0,
+        description="Undo, redo and replay requests (each rebuilds or checks a line), per "
+        "player and (rate_address_factor times) per address; 0: no limit.",
+    )
+    rate_history_burst: int = Field(default=60, ge=1)
     rate_address_factor: float = Field(
         default=4,
         ge=1,

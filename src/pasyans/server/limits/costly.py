@@ -37,7 +37,14 @@ HINT = Costly("hint", "POST", re.compile(r"^/api/games/[^/]+/(?:hint|winnable)$"
 """A hint or winnability check; the ``search`` limit is counted later, only when a search
 runs (:mod:`pasyans.server.games.solving`)."""
 
-COSTLY: tuple[Costly, ...] = (NEW_GAME, HINT)
+UNDO_REDO = Costly(
+    "undo_redo", "POST", re.compile(r"^/api/games/[^/]+/(?:undo|redo)$"), ("history",)
+)
+"""Undo and redo: each makes a new version, and a replay per version rebuilds the line."""
+REPLAY = Costly("replay", "GET", re.compile(r"^/api/games/[^/]+/replay$"), ("history",))
+"""A replay step: it rebuilds and checks the game's line."""
+
+COSTLY: tuple[Costly, ...] = (NEW_GAME, HINT, UNDO_REDO, REPLAY)
 
 
 def costly(method: str, path: str) -> Costly | None:

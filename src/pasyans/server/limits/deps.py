@@ -10,7 +10,7 @@ from fastapi import Depends, Request
 
 from pasyans.server.deps import PlayerDep, SessionDep
 from pasyans.server.limits.address import client_address
-from pasyans.server.limits.costly import HINT, NEW_GAME
+from pasyans.server.limits.costly import HINT, NEW_GAME, REPLAY, UNDO_REDO
 from pasyans.server.limits.rates import SharedLimits
 from pasyans.server.storage import store
 
@@ -63,3 +63,19 @@ once it knows the request is not a poll of a deal being prepared."""
 HintLimit = Annotated[None, Depends(_hint)]
 """The flood limit on hint and winnable requests; the search itself is counted in
 :mod:`pasyans.server.games.solving`, only when one runs."""
+
+
+def _undo_redo(request: Request, player: PlayerDep) -> None:
+    limits = limits_of(request)
+    limits.check(UNDO_REDO.names(False), player, client_address(request, limits.settings))
+
+
+def _replay(request: Request, player: PlayerDep) -> None:
+    limits = limits_of(request)
+    limits.check(REPLAY.names(False), player, client_address(request, limits.settings))
+
+
+UndoRedoLimit = Annotated[None, Depends(_undo_redo)]
+"""The ``history`` limit on undo and redo."""
+ReplayLimit = Annotated[None, Depends(_replay)]
+"""The ``history`` limit on a replay step (the same bucket as undo and redo)."""

@@ -21,7 +21,9 @@ What is limited (docs/server.md lists the settings):
   multiply the solver time one address may use). An answer already known for the
   position, or one that needs no search (hidden cards), does not count: following the
   hints to a win, one hint per move, is never refused;
-- ``hint``: every hint and winnability request, a loose flood limit.
+- ``hint``: every hint and winnability request, a loose flood limit;
+- ``history``: every undo, redo and replay, per player and address (issue 33: one client
+  alternating undo and redo while replaying a 5,000-move game took a core).
 
 A refusal is made as cheap as it can be, since a flood of refused requests is what a costly
 client sends: each process keeps the newest counter value it has read or written for each
@@ -113,6 +115,7 @@ class SharedLimits:
             ("new_game", s.rate_new_game_per_minute, s.rate_new_game_burst),
             ("search", s.rate_search_per_minute, s.rate_search_burst),
             ("hint", s.rate_hint_any_per_minute, s.rate_hint_any_burst),
+            ("history", s.rate_history_per_minute, s.rate_history_burst),
         ):
             if per_minute > 0:
                 self.player[name] = Limit(name, per_minute, burst)

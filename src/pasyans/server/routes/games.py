@@ -11,7 +11,7 @@ from pasyans.rules import resolve_options
 from pasyans.server.deps import ContextDep
 from pasyans.server.games import actions, service
 from pasyans.server.games.solving import hint_for, winnable_for
-from pasyans.server.limits.deps import HintLimit, NewGameLimit
+from pasyans.server.limits.deps import HintLimit, NewGameLimit, UndoRedoLimit
 from pasyans.server.schemas import (
     ActiveOut,
     EmptyIn,
@@ -148,14 +148,14 @@ def retarget(game_id: str, body: MoveIn, ctx: ContextDep) -> Response:
 
 
 @router.post("/games/{game_id}/undo", responses=E, response_model=EventsOut)
-def undo(game_id: str, body: VersionIn, ctx: ContextDep) -> Response:
+def undo(game_id: str, body: VersionIn, ctx: ContextDep, _limit: UndoRedoLimit) -> Response:
     return acted(
         service.act(ctx, game_id, body.version, service.undo, with_events, action_id=body.action)
     )
 
 
 @router.post("/games/{game_id}/redo", responses=E, response_model=EventsOut)
-def redo(game_id: str, body: VersionIn, ctx: ContextDep) -> Response:
+def redo(game_id: str, body: VersionIn, ctx: ContextDep, _limit: UndoRedoLimit) -> Response:
     return acted(
         service.act(
             ctx,

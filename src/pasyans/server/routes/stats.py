@@ -16,6 +16,7 @@ from pasyans.rules import resolve_options
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
 from pasyans.server.games import replay, service
+from pasyans.server.limits.deps import ReplayLimit
 from pasyans.server.schemas import Difficulty, ErrorOut, GameId, PlayerView, StrictIn
 from pasyans.server.stats import records as stats
 from pasyans.server.stats.records import Result
@@ -255,7 +256,10 @@ def reset_stats(body: ResetIn, ctx: ContextDep) -> ResetOut:
 
 @router.get("/games/{game_id}/replay", responses=E)
 def get_replay(
-    game_id: str, ctx: ContextDep, step: Annotated[int, Query(ge=0, le=100_000)] = 0
+    game_id: str,
+    ctx: ContextDep,
+    _limit: ReplayLimit,
+    step: Annotated[int, Query(ge=0, le=100_000)] = 0,
 ) -> ReplayOut:
     """The position after ``step`` moves of the game's line, as the player saw it (face-down
     cards stay hidden), with the whole line's moves. Any of the player's games."""
