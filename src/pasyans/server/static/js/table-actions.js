@@ -12,7 +12,7 @@ import { KEYS, describeEvents } from "./keyboard.js";
 import { afterMove } from "./moves.js";
 import { prefs, setPref } from "./prefs.js";
 import { GameTimer } from "./timer.js";
-import { autoMoves, refuse, say, tell, update, clearHints } from "./table-view.js";
+import { autoMoves, refuse, say, tell, update } from "./table-view.js";
 
 export async function load(c, current = null) {
   say(c, t("loading"));
