@@ -24,6 +24,8 @@ from pasyans import messages
 from pasyans.engine.core import MAX_DEAL
 from pasyans.errors import IllegalMoveError, PasyansError
 from pasyans.rules import GAMES
+from pasyans.server.storage.db import health
+from pasyans.server.storage.groupsync import is_io_error
 
 log = logging.getLogger("pasyans.server")
 
@@ -134,9 +136,6 @@ def _note_failure(request: Request, exc: Exception) -> None:
     """A failed write or fsync met by a request (SQLite's own fsync in a commit, with group
     commit off) stops the process's writes until the database is checked
     (:class:`pasyans.server.storage.groupsync.Health`)."""
-    from pasyans.server.storage.db import health
-    from pasyans.server.storage.groupsync import is_io_error
-
     orig = getattr(exc, "orig", None)
     engine = getattr(request.app.state, "engine", None)
     found = health(engine) if engine is not None else None

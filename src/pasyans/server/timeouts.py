@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from pasyans import caches
+from pasyans import caches, messages
 
 _408 = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -56,8 +56,6 @@ def _head_too_large() -> bytes:
 def _answer(status: int, reason: str, code: str) -> bytes:
     """A whole closing answer in the API's error format (``error.<code>`` of the
     catalogue)."""
-    from pasyans import messages
-
     en, ru = messages.both(f"error.{code}")
     inner = {"code": code, "message": en, "message_en": en, "message_ru": ru}
     body = json.dumps({"code": code, "message": en, "error": inner}, ensure_ascii=False).encode()

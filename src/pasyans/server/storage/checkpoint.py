@@ -23,6 +23,9 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
+from pasyans.server.storage.db import health
+from pasyans.server.storage.groupsync import is_io_error
+
 log = logging.getLogger("pasyans.server")
 
 EVERY = 0.5
@@ -83,9 +86,6 @@ class Checkpointer:
     def checkpoint(self, conn: sqlite3.Connection) -> None:
         """A passive checkpoint; after a failed fsync (of the checkpoint's own, or any
         other), the check that lets writes resume (:class:`~.groupsync.Health`)."""
-        from pasyans.server.storage.db import health
-        from pasyans.server.storage.groupsync import is_io_error
-
         found = health(self.engine)
         if found is not None and found.failed is not None:
             found.recover()
