@@ -20,9 +20,6 @@ from pasyans.position import Event, State
 from pasyans.rules.registry import RULES_VERSION, get_game
 from pasyans.rules.spec import GameSpec, PileKind
 
-_REVEALING = frozenset({"flip", "refill"})
-"""Events that show the player a card they had not seen: a retarget after one is refused."""
-
 
 class Game:
     """One deal of one game, with its move history.
@@ -233,8 +230,8 @@ class Game:
         pile to another destination legal before the last move. This is smart-move
         cycling: it is one move, not an undo (``undos`` and ``moves_made`` count it as the
         move it replaces). Drops the redo list. Refused (nothing changes) when the last
-        move or its auto-moves turned up a card or refilled a pile (anywhere, its own
-        source pile included): choosing again after seeing the new card would be an undo.
+        move or its auto-moves refilled a pile or turned up a card anywhere but in the
+        move's own source pile: choosing again after seeing it would be an undo.
         """
         m = move if isinstance(move, Move) else parse_move(move)
         if not self.can_undo:
@@ -252,7 +249,13 @@ class Game:
         seen: list[Event] = []
         for j in range(k, self._cursor):
             core.apply(self.spec, self._states[j], self._moves[j], seen)
-        if any(e.get("type") in _REVEALING for e in seen):
+        # A card turned up in the move's own source pile would be turned up wherever the
+        # cards went, and refusing it would stop click-cycling on every covered column;
+        # whether that is a peek worth an undo is left open (docs/rules-decisions.md).
+        if any(
+            e.get("type") == "refill" or (e.get("type") == "flip" and e.get("pile") != last.src)
+            for e in seen
+        ):
             raise IllegalMoveError(
                 "the last move turned up a card: use undo to play otherwise", "revealed"
             )

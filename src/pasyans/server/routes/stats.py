@@ -28,6 +28,10 @@ E: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No such game for this player"},
     422: {"model": ErrorOut, "description": "Invalid request; nothing changes"},
 }
+E_REPLAY: dict[int | str, dict[str, Any]] = {
+    **E,
+    429: {"model": ErrorOut, "description": "Too many replays, undos and redos; Retry-After"},
+}
 E_BODY: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "The body is not JSON"},
     413: {"model": ErrorOut, "description": "The body is too large"},
@@ -254,7 +258,7 @@ def reset_stats(body: ResetIn, ctx: ContextDep) -> ResetOut:
     return ResetOut(deleted=deleted)
 
 
-@router.get("/games/{game_id}/replay", responses=E)
+@router.get("/games/{game_id}/replay", responses=E_REPLAY)
 def get_replay(
     game_id: str,
     ctx: ContextDep,
