@@ -118,16 +118,7 @@ def kept_statistics(
     if game is not None:
         stmt = stmt.where(PlayerStats.game.in_([game, ALL]))
     kept = {(r.game, r.options_key, r.kind, r.difficulty): r for r in session.scalars(stmt)}
-    # The games in progress, one per option set at most: counted here, not grouped in SQL,
-    # so the planner reads the small partial index ``ux_games_one_playing``.
-    progress_stmt = text(
-        f"SELECT game, options_key, first_move_at FROM games {playing_index(session)} "
-        "WHERE player_id = :player AND status = 'playing'"
-    )
-    progress: dict[tuple[str, str], int] = {}
-    for g, k, first in session.execute(progress_stmt, {"player": player}):
-        if first is not None and (game is None or g == game) and (key is None or k == key):
-            progress[(g, k)] = progress.get((g, k), 0) + 1
+    progress = _in_progress(session, player, game, key)
     groups = {(g, k) for (g, k, kind, _d) in kept if g != ALL and k != ALL and kind == ALL}
     groups = {gk for gk in groups | set(progress) if key is None or gk[1] == key}
     if game is not None:
@@ -147,26 +138,9 @@ def kept_statistics(
         if kind != ALL and (g, k) in bands:
             bands[(g, k)].append((kind, difficulty, tally((g, k, kind, difficulty))))
     total = tally(total_scope)
-    ids = {
-        i
-        for t in [total, *tallies.values(), *(b[2] for bs in bands.values() for b in bs)]
-        for i in (t.best_time_id, t.fewest_moves_id)
-        if i is not None
-    }
-    bests: dict[str, dict[str, Any]] = {}
-    if ids:
-        for r in session.execute(
-            select(GameRow.id, GameRow.deal, GameRow.kind, GameRow.game, GameRow.options).where(
-                GameRow.id.in_(ids), GameRow.player_id == player
-            )
-        ):
-            bests[r.id] = {
-                "deal": r.deal,
-                "kind": r.kind,
-                "game": r.game,
-                "options": {str(k): str(v) for k, v in dict(r.options).items()},
-                "id": r.id,
-            }
+    bests = _bests(
+        session, player, [total, *tallies.values(), *(b[2] for bs in bands.values() for b in bs)]
+    )
     out = []
     charts: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for g, k in sorted(groups, key=lambda gk: (catalog_order(gk[0]), gk)):
@@ -188,6 +162,44 @@ def kept_statistics(
         total, sum(progress.get(gk, 0) for gk in groups), bests, total_points
     )
     return {"total": total_figures, "games": out}
+
+
+def _in_progress(
+    session: Session, player: int, game: str | None, key: str | None
+) -> dict[tuple[str, str], int]:
+    """The counted games in progress per (game, option key), one per option set at most:
+    counted here, not grouped in SQL, so the planner reads the small partial index
+    ``ux_games_one_playing``."""
+    stmt = text(
+        f"SELECT game, options_key, first_move_at FROM games {playing_index(session)} "
+        "WHERE player_id = :player AND status = 'playing'"
+    )
+    progress: dict[tuple[str, str], int] = {}
+    for g, k, first in session.execute(stmt, {"player": player}):
+        if first is not None and (game is None or g == game) and (key is None or k == key):
+            progress[(g, k)] = progress.get((g, k), 0) + 1
+    return progress
+
+
+def _bests(session: Session, player: int, tallies: list[Tally]) -> dict[str, dict[str, Any]]:
+    """The games behind the tallies' best time and fewest moves, by id: what the figures
+    show of them."""
+    ids = {i for t in tallies for i in (t.best_time_id, t.fewest_moves_id) if i is not None}
+    bests: dict[str, dict[str, Any]] = {}
+    if ids:
+        for r in session.execute(
+            select(GameRow.id, GameRow.deal, GameRow.kind, GameRow.game, GameRow.options).where(
+                GameRow.id.in_(ids), GameRow.player_id == player
+            )
+        ):
+            bests[r.id] = {
+                "deal": r.deal,
+                "kind": r.kind,
+                "game": r.game,
+                "options": {str(k): str(v) for k, v in dict(r.options).items()},
+                "id": r.id,
+            }
+    return bests
 
 
 _BANDS = {"-": 0, "easy": 1, "medium": 2, "hard": 3}
