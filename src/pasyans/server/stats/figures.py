@@ -111,9 +111,8 @@ def kept_statistics(
 ) -> dict[str, Any]:
     """What :func:`statistics` gives over :func:`records`, from the kept figures: a few
     rows per option set, whatever the number of games."""
-    empty = {"total": figures_of(Tally(), 0, {}, []), "games": []}
     if player is None:
-        return empty
+        return {"total": figures_of(Tally(), 0, {}, []), "games": []}
     stmt = select(PlayerStats).where(PlayerStats.player_id == player)
     if game is not None:
         stmt = stmt.where(PlayerStats.game.in_([game, ALL]))
