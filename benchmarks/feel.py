@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from page import CHROMIUM, serve
+from page import servers_and_browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 DEVICES: dict[str, dict[str, Any]] = {
@@ -195,8 +195,6 @@ def main() -> None:
     )
     args = ap.parse_args()
 
-    from playwright.sync_api import sync_playwright
-
     opts = (
         args.options if args.options is not None else ("suits=1" if args.game == "spider" else "")
     )
@@ -204,14 +202,7 @@ def main() -> None:
     path = f"/play/{args.game}?{options}deal={args.deal}&kind=random"
     devices = list(DEVICES) if args.device == "both" else [args.device]
     with ExitStack() as stack:
-        bases = {"after": stack.enter_context(serve())}
-        if args.before:
-            bases = {"before": stack.enter_context(serve(args.before)), **bases}
-        pw = stack.enter_context(sync_playwright())
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"],
-        )
+        bases, browser = servers_and_browser(stack, args.before)
         for base in bases.values():  # one throwaway tap warms each server
             tap_once(browser, base + path, "desktop", 0)
         taps: dict[tuple[str, str, int], list[Tap]] = {}
@@ -221,7 +212,6 @@ def main() -> None:
                     for name, base in bases.items():
                         t = tap_once(browser, base + path, device, latency)
                         taps.setdefault((name, device, latency), []).append(t)
-        browser.close()
     print(f"table {path}, {args.runs} taps each, medians in ms (held: from the press;")
     print("moves, at rest, answer: from the release)")
     head = ("tree", "device", "latency", "held", "moves", "at rest", "answer")

@@ -105,6 +105,23 @@ def serve(tree: Path | None = None) -> Iterator[str]:
                 proc.wait(timeout=10)
 
 
+def servers_and_browser(stack: ExitStack, before: Path | None) -> tuple[dict[str, str], Any]:
+    """This tree's server (``after``) and, with ``before``, that tree's too (first, so the
+    runs alternate before, after), and a headless Chromium; ``stack`` closes them all."""
+    from playwright.sync_api import sync_playwright
+
+    bases = {"after": stack.enter_context(serve())}
+    if before:
+        bases = {"before": stack.enter_context(serve(before)), **bases}
+    pw = stack.enter_context(sync_playwright())
+    browser = pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"],
+    )
+    stack.callback(browser.close)
+    return bases, browser
+
+
 def load(page: Any, url: str) -> Load:
     """One navigation to ``url``, counted through the DevTools protocol."""
     cdp = page.context.new_cdp_session(page)
@@ -175,25 +192,15 @@ def main() -> None:
     )
     args = ap.parse_args()
 
-    from playwright.sync_api import sync_playwright
-
     path = f"/play/{args.game}?deal={args.deal}"
     with ExitStack() as stack:
-        bases = {"after": stack.enter_context(serve())}
-        if args.before:
-            bases = {"before": stack.enter_context(serve(args.before)), **bases}
-        pw = stack.enter_context(sync_playwright())
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"],
-        )
+        bases, browser = servers_and_browser(stack, args.before)
         results: dict[str, tuple[list[Load], list[Load]]] = {k: ([], []) for k in bases}
         for base in bases.values():  # one throwaway load warms each server
             measure(browser, base + path, [], [])
         for _ in range(args.runs):
             for name, base in bases.items():
                 measure(browser, base + path, *results[name])
-        browser.close()
     print(f"table {path}, 390x844 DPR 2, {args.runs} runs")
     for name, (cold, warm) in results.items():
         prefix = f"{name} " if args.before else ""

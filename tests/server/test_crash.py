@@ -15,10 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -27,9 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
-from devtools import free_port
 from powercut import Image, build_shim
-from server_helpers import STARTED, wait_until_started
+from servers import Serve
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
@@ -38,51 +34,20 @@ from pasyans import deals
 from pasyans.server.storage import store
 from pasyans.server.storage.models import GameRow
 
-PASYANS = Path(sys.executable).parent / "pasyans"
 PLAYERS = 8
 MIN_ACKS = 12 * PLAYERS
 
 
-class Serve:
-    """``pasyans serve`` as a subprocess in its own process group."""
-
-    def __init__(
-        self, url: str, workers: int, log: Path, extra: dict[str, str] | None = None
-    ) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-        env.update(
-            PASYANS_DATABASE_URL=url,
-            PASYANS_DATA_DIR=str(log.parent / "data"),
-            PASYANS_RATE_NEW_GAME_PER_MINUTE="0",
-            PASYANS_RATE_HISTORY_PER_MINUTE="0",  # the players undo and redo at full speed
-        )
-        env.update(extra or {})
-        args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--workers", str(workers)]  # fmt: skip
-        self.log = log
-        before = log.read_text().count(STARTED) if log.exists() else 0  # a restart appends
-        self._out = log.open("a")
-        self.proc = subprocess.Popen(args, env=env, stdout=self._out, stderr=subprocess.STDOUT,
-                                     start_new_session=True)  # fmt: skip
-        wait_until_started(self.proc, self.base, log, 1, before)  # see test_serve
-
-    def kill(self) -> None:
-        """SIGKILL to the server and its workers: no shutdown code runs."""
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=20)
-        self._out.close()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-        self._out.close()
+def serve(url: str, workers: int, log: Path, extra: dict[str, str] | None = None) -> Serve:
+    """``pasyans serve`` on ``url`` with no limit on new games or on undo and redo (the
+    players undo and redo at full speed)."""
+    env = {
+        "PASYANS_DATABASE_URL": url,
+        "PASYANS_RATE_NEW_GAME_PER_MINUTE": "0",
+        "PASYANS_RATE_HISTORY_PER_MINUTE": "0",
+        **(extra or {}),
+    }
+    return Serve(log, env, workers)
 
 
 @dataclass
@@ -163,7 +128,7 @@ def _play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
 
 def test_sigkill_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None:
     workers = 1 if db_url.startswith("sqlite") else 2
-    server = Serve(db_url, workers, tmp_path / "server.log")
+    server = serve(db_url, workers, tmp_path / "server.log")
     players = [Player() for _ in range(PLAYERS)]
     stop = threading.Event()
     threads = [
@@ -189,7 +154,7 @@ def test_sigkill_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None
     acks = sum(p.acks for p in players)
     assert acks >= MIN_ACKS, f"too little load before the kill: {acks} acknowledgements"
 
-    server = Serve(db_url, workers, tmp_path / "server.log")
+    server = serve(db_url, workers, tmp_path / "server.log")
     try:
         engine = create_engine(db_url, poolclass=NullPool)
         with Session(engine) as session:
@@ -239,7 +204,7 @@ def test_tabs_on_one_game_never_lose_or_duplicate_an_action(db_url: str, tmp_pat
     one new version, and replaying the acknowledged actions in version order gives exactly
     the stored line and redo list."""
     workers = 1 if db_url.startswith("sqlite") else 2
-    server = Serve(db_url, workers, tmp_path / "server.log")
+    server = serve(db_url, workers, tmp_path / "server.log")
     try:
         with httpx.Client(base_url=server.base, timeout=30) as c:
             game = c.post("/api/games", json={"game": "spider", "options": {"suits": 1}}).json()
@@ -391,7 +356,7 @@ def test_a_power_cut_after_a_failed_fsync_loses_nothing_acknowledged_or_seen(
         "PCUT_FAIL": str(trigger),
         "PASYANS_SQLITE_GROUP_COMMIT": str(group_commit).lower(),
     }
-    server = Serve(f"sqlite:///{link}", 1, tmp_path / "server.log", extra)
+    server = serve(f"sqlite:///{link}", 1, tmp_path / "server.log", extra)
     players = [Player() for _ in range(PLAYERS)]
     stop = threading.Event()
     threads = [

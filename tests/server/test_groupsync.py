@@ -16,24 +16,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from server_helpers import move, new_game
+from servers import sqlite_app
 from sqlalchemy import text
 
-from pasyans.server.app import create_app
-from pasyans.server.settings import Settings
 from pasyans.server.storage import groupsync
 from pasyans.server.storage.db import log_flusher, make_engine
-
-
-def sqlite_app(tmp_path: Path, **changes: object) -> FastAPI:
-    values: dict[str, object] = {
-        "database_url": f"sqlite:///{tmp_path / 'g.sqlite3'}",
-        "data_dir": tmp_path / "data",
-        "solver_prestart": False,
-        "rate_new_game_per_minute": 0,
-        "rate_new_player_per_hour": 0,
-    }
-    values.update(changes)
-    return create_app(Settings(**values))  # type: ignore[arg-type]
 
 
 def test_a_flush_serves_only_commits_made_before_it_began(tmp_path: Path) -> None:

@@ -6,49 +6,27 @@ as root, whom file permissions do not stop.)"""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
-from devtools import free_port
+from servers import Serve
 
 from pasyans.server.storage import migrate
 
-PASYANS = Path(sys.executable).parent / "pasyans"
 
-
-def serve(tmp_path: Path, url: str) -> tuple[subprocess.Popen[bytes], str, Path]:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
-    env["PASYANS_DATABASE_URL"] = url
-    env["PASYANS_POOL_WORKER"] = "false"
-    log = tmp_path / "server.log"
-    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    with log.open("w") as out:
-        proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)  # fmt: skip
-    return proc, f"http://127.0.0.1:{port}", log
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+def serve(tmp_path: Path, url: str) -> Serve:
+    """``pasyans serve`` on ``url``, not waited for (``/healthz`` fails on a read-only
+    database), with no deal-pool worker."""
+    env = {"PASYANS_DATABASE_URL": url, "PASYANS_POOL_WORKER": "false"}
+    return Serve(tmp_path / "server.log", env, wait=False)
 
 
 def test_a_migrated_read_only_database_serves_reads_and_refuses_writes(tmp_path: Path) -> None:
     db = tmp_path / "ro.sqlite3"
     migrate.upgrade(f"sqlite:///{db}")
-    proc, base, log = serve(tmp_path, f"sqlite:///file:{db}?mode=ro&uri=true")
+    server = serve(tmp_path, f"sqlite:///file:{db}?mode=ro&uri=true")
+    proc, base, log = server.proc, server.base, server.log
     try:
         deadline = time.monotonic() + 90  # /healthz fails (read-only): wait for a page
         while time.monotonic() < deadline:
@@ -68,7 +46,7 @@ def test_a_migrated_read_only_database_serves_reads_and_refuses_writes(tmp_path:
         health = httpx.get(f"{base}/healthz")
         assert health.status_code == 503 and health.json()["code"] == "database_read_only"
     finally:
-        stop(proc)
+        server.stop()
     assert "Traceback" not in log.read_text()
 
 
@@ -77,11 +55,12 @@ def test_a_read_only_database_that_needs_a_migration_stops_with_one_line(
 ) -> None:
     db = tmp_path / "empty.sqlite3"
     db.write_bytes(b"")  # exists, never migrated
-    proc, _, log = serve(tmp_path, f"sqlite:///file:{db}?mode=ro&uri=true")
+    server = serve(tmp_path, f"sqlite:///file:{db}?mode=ro&uri=true")
+    proc, log = server.proc, server.log
     try:
         assert proc.wait(timeout=60) == 1
     finally:
-        stop(proc)
+        server.stop()
     text = log.read_text()
     assert "Traceback" not in text
     lines = [line for line in text.splitlines() if line.strip()]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -17,10 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from devtools import free_port
-from server_helpers import wait_until_started
-
-PASYANS = Path(sys.executable).parent / "pasyans"
+from servers import Serve
 
 
 class Server(str):
@@ -37,31 +33,14 @@ class Server(str):
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """The base URL of a running ``pasyans serve``."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
-    env["PASYANS_HEADER_SECONDS"] = "1"
-    env["PASYANS_KEEP_ALIVE_SECONDS"] = "1"
-    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    env = {"PASYANS_HEADER_SECONDS": "1", "PASYANS_KEEP_ALIVE_SECONDS": "1"}
+    workers = None
     if request.param == "postgresql":
         url: str = request.getfixturevalue("postgres_url")
         env["PASYANS_DATABASE_URL"] = url
-        args += ["--workers", "2"]
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_started(proc, base, tmp_path / "server.log", 1)
-        yield Server(base, request.param)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        log.close()
+        workers = 2
+    with Serve(tmp_path / "server.log", env, workers) as running:
+        yield Server(running.base, request.param)
 
 
 def test_serve_answers_and_makes_its_database(server: Server, tmp_path: Path) -> None:
@@ -247,41 +226,26 @@ def test_an_idle_flood_leaves_a_real_request_answered(tmp_path: Path) -> None:
 
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     assert hard == resource.RLIM_INFINITY or hard >= 2048, "the test needs a hard limit >= 2048"
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
-    env["PASYANS_POOL_WORKER"] = "false"
-    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    log = (tmp_path / "server.log").open("w")
 
     def low_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
 
-    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True, preexec_fn=low_limit)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
+    env = {"PASYANS_POOL_WORKER": "false"}
     idle: list[socket.socket] = []
-    try:
-        wait_until_started(proc, base, tmp_path / "server.log", 1)
-        limits = Path(f"/proc/{proc.pid}/limits").read_text()
-        line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
-        assert line.split()[3] != "256", line  # raised at start
-        for _ in range(400):
-            idle.append(socket.create_connection(("127.0.0.1", port)))
-        started = time.monotonic()
-        r = httpx.get(f"{base}/healthz", timeout=10)
-        assert r.status_code == 200
-        assert time.monotonic() - started < 1.0
-    finally:
-        for sock in idle:
-            sock.close()
-        proc.terminate()
+    with Serve(tmp_path / "server.log", env, preexec_fn=low_limit) as server:
         try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        log.close()
+            limits = Path(f"/proc/{server.proc.pid}/limits").read_text()
+            line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
+            assert line.split()[3] != "256", line  # raised at start
+            for _ in range(400):
+                idle.append(socket.create_connection(("127.0.0.1", server.port)))
+            started = time.monotonic()
+            r = httpx.get(f"{server.base}/healthz", timeout=10)
+            assert r.status_code == 200
+            assert time.monotonic() - started < 1.0
+        finally:
+            for sock in idle:
+                sock.close()
 
 
 def test_a_forged_log_line_is_escaped(server: Server, tmp_path: Path) -> None:

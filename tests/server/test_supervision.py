@@ -5,23 +5,18 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
 from pathlib import Path
 
 import httpx
-from devtools import free_port
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from server_helpers import wait_until_started
+from servers import Serve
 
 from pasyans.server.pool.entries import HEARTBEAT_ID, PoolWorker, WorkerConfig, stalled_after
 from pasyans.server.storage import store
 from pasyans.server.storage.models import Health
-
-PASYANS = Path(sys.executable).parent / "pasyans"
 
 
 def deal_workers(parent: int) -> list[int]:
@@ -42,17 +37,8 @@ def deal_workers(parent: int) -> list[int]:
 
 
 def test_a_killed_deal_worker_is_started_again(tmp_path: Path) -> None:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
-    env["PASYANS_POOL_TARGET"] = "0"
-    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_started(proc, base, tmp_path / "server.log", 1)
+    with Serve(tmp_path / "server.log", {"PASYANS_POOL_TARGET": "0"}) as server:
+        proc, base = server.proc, server.base
         deadline = time.monotonic() + 30
         while not (first := deal_workers(proc.pid)) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -72,14 +58,6 @@ def test_a_killed_deal_worker_is_started_again(tmp_path: Path) -> None:
                 break
             time.sleep(0.2)
         assert len(again) == 1, "the deal worker was not started again"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        log.close()
     assert "starting it again" in (tmp_path / "server.log").read_text()
 
 

@@ -9,26 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from server_helpers import new_game
+from servers import sqlite_app
 
-from pasyans.server.app import create_app
 from pasyans.server.errors import ApiError
-from pasyans.server.settings import Settings
 from pasyans.server.storage.db import log_flusher
-
-
-def sqlite_app(tmp_path: Path, **changes: object) -> FastAPI:
-    values: dict[str, object] = {
-        "database_url": f"sqlite:///{tmp_path / 'w.sqlite3'}",
-        "data_dir": tmp_path / "data",
-        "solver_prestart": False,
-        "rate_new_game_per_minute": 0,
-        "rate_new_player_per_hour": 0,
-    }
-    values.update(changes)
-    return create_app(Settings(**values))  # type: ignore[arg-type]
 
 
 def test_the_rate_counters_wait_for_the_write_lock_is_bounded(tmp_path: Path) -> None:
