@@ -18,6 +18,7 @@ import random
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,11 +79,45 @@ class Player:
     failure: str | None = None
 
 
-def play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
-    try:
-        _play(base, seed, who, stop)
-    except Exception as e:  # reported by the test, not lost in the thread
-        who.failure = repr(e)
+Loop = Callable[[str, int, Player, threading.Event], None]
+
+
+def reporting(loop: Loop) -> Loop:
+    """``loop`` run in a thread: an exception is kept on the player, reported by the test
+    (not lost in the thread)."""
+
+    def run(base: str, seed: int, who: Player, stop: threading.Event) -> None:
+        try:
+            loop(base, seed, who, stop)
+        except Exception as e:
+            who.failure = repr(e)
+
+    return run
+
+
+def pick(rnd: random.Random, game: dict[str, Any], known: Known) -> tuple[str, str, dict[str, Any]]:
+    """The next action on ``game``: an undo or a redo now and then when one can be made,
+    else a random legal move; (action, move text, request body), marked in flight."""
+    roll = rnd.random()
+    if roll < 0.15 and game["view"]["flags"]["can_undo"]:
+        action, move = "undo", ""
+    elif roll < 0.25 and game["view"]["flags"]["can_redo"]:
+        action, move = "redo", ""
+    else:
+        action, move = "moves", rnd.choice(game["view"]["moves"])["text"]
+    body: dict[str, Any] = {"version": game["version"]}
+    if action == "moves":
+        body["move"] = move
+    known.in_flight = (action, move)
+    return action, move, body
+
+
+def acknowledged(who: Player, game: dict[str, Any], known: Known, action: str, move: str) -> None:
+    """The answer ``game`` to ``action`` acknowledges it: the client now knows this."""
+    now = known.after(action, move)
+    assert game["version"] == now.version
+    who.games[game["id"]] = now
+    who.acks += 1
 
 
 def _play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
@@ -103,27 +138,17 @@ def _play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
                 who.cookies = dict(c.cookies)
                 continue
             known = who.games[game["id"]]
-            roll = rnd.random()
-            if roll < 0.15 and game["view"]["flags"]["can_undo"]:
-                action, move = "undo", ""
-            elif roll < 0.25 and game["view"]["flags"]["can_redo"]:
-                action, move = "redo", ""
-            else:
-                action, move = "moves", rnd.choice(game["view"]["moves"])["text"]
-            body: dict[str, Any] = {"version": game["version"]}
-            if action == "moves":
-                body["move"] = move
-            known.in_flight = (action, move)
+            action, move, body = pick(rnd, game, known)
             try:
                 r = c.post(f"/api/games/{game['id']}/{action}", json=body)
             except httpx.TransportError:
                 return  # the kill: this request may or may not have been committed
             assert r.status_code == 200, r.text
             game = r.json()
-            now = known.after(action, move)
-            assert game["version"] == now.version
-            who.games[game["id"]] = now
-            who.acks += 1
+            acknowledged(who, game, known, action, move)
+
+
+play = reporting(_play)
 
 
 def test_sigkill_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None:
@@ -265,13 +290,6 @@ def test_tabs_on_one_game_never_lose_or_duplicate_an_action(db_url: str, tmp_pat
         server.stop()
 
 
-def play_on_a_sick_disk(base: str, seed: int, who: Player, stop: threading.Event) -> None:
-    try:
-        _play_on_a_sick_disk(base, seed, who, stop)
-    except Exception as e:  # reported by the test, not lost in the thread
-        who.failure = repr(e)
-
-
 def _play_on_a_sick_disk(base: str, seed: int, who: Player, stop: threading.Event) -> None:
     """Like :func:`_play`, where a 503 is an answer: the action may or may not have been
     made, and the player reads the game again (what a read shows counts as seen: it must
@@ -292,17 +310,7 @@ def _play_on_a_sick_disk(base: str, seed: int, who: Player, stop: threading.Even
                     who.cookies = dict(c.cookies)
                     continue
                 known = who.games[game["id"]]
-                roll = rnd.random()
-                if roll < 0.15 and game["view"]["flags"]["can_undo"]:
-                    action, move = "undo", ""
-                elif roll < 0.25 and game["view"]["flags"]["can_redo"]:
-                    action, move = "redo", ""
-                else:
-                    action, move = "moves", rnd.choice(game["view"]["moves"])["text"]
-                body: dict[str, Any] = {"version": game["version"]}
-                if action == "moves":
-                    body["move"] = move
-                known.in_flight = (action, move)
+                action, move, body = pick(rnd, game, known)
                 r = c.post(f"/api/games/{game['id']}/{action}", json=body)
                 if r.status_code == 503:
                     assert r.headers.get("Retry-After"), r.headers
@@ -325,10 +333,10 @@ def _play_on_a_sick_disk(base: str, seed: int, who: Player, stop: threading.Even
             except httpx.TransportError:
                 return  # the cut: this request may or may not have been committed
             game = r.json()
-            now = known.after(action, move)
-            assert game["version"] == now.version
-            who.games[game["id"]] = now
-            who.acks += 1
+            acknowledged(who, game, known, action, move)
+
+
+play_on_a_sick_disk = reporting(_play_on_a_sick_disk)
 
 
 @pytest.mark.parametrize(
