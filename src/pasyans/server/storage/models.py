@@ -55,7 +55,7 @@ class Device(Base):
     """The browser and system, from the User-Agent when the device was added."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    """Updated at most once an hour, when the device starts a game or lists its devices."""
+    """Updated at most once an hour, when the device starts a game or makes a link code."""
 
     __table_args__ = (Index("ix_devices_player", "player_id"),)
 
