@@ -254,3 +254,37 @@ def test_delete_needs_confirmation_then_removes_everything(
     assert a.post("/api/me/delete", json={"confirm": True}).json() == {"games": 0, "devices": 0}
     new_game(a, "spider", options={"suits": "1"})
     assert len(a.get("/api/devices").json()["devices"]) == 1
+
+
+def test_two_devices_asking_for_codes_at_once_leave_one_live_code(
+    app: FastAPI, two: tuple[TestClient, TestClient]
+) -> None:
+    """Devices of one player making codes in parallel: every request is answered, and one
+    code (the last made) is live."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    a, b = two
+    played(a)
+    assert link(b, code_of(a)).status_code == 200
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda c: c.post("/api/devices/code", json={}), [a, b] * 4))
+    assert [r.status_code for r in answers] == [200] * 8
+    with app.state.sessionmaker() as s:
+        assert s.scalar(select(func.count()).select_from(LinkCode)) == 1
+
+
+def test_one_code_entered_on_several_devices_at_once_links_one(app: FastAPI) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with TestClient(app) as a:
+        played(a)
+        code = code_of(a)
+        clients = [TestClient(app) for _ in range(4)]
+        try:
+            with ThreadPoolExecutor(4) as pool:
+                answers = list(pool.map(lambda c: link(c, code), clients))
+            assert sorted(r.status_code for r in answers) == [200, 404, 404, 404]
+        finally:
+            for c in clients:
+                c.close()
+        assert len(a.get("/api/devices").json()["devices"]) == 2

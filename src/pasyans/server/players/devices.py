@@ -95,6 +95,9 @@ def make_code(session: Session, token_hash: str, label: str) -> Code:
     """A new one-time code for this device's player (made on a first visit); the
     player's earlier code, and every expired code, stop working. The caller commits."""
     player = store.ensure_player(session, token_hash, label)
+    # Two devices of one player asking at once queue here (PostgreSQL), so the second
+    # sees and replaces the first one's code instead of colliding with it.
+    session.execute(select(Player.id).where(Player.id == player).with_for_update(key_share=True))
     t = store.now()
     session.execute(
         delete(LinkCode).where((LinkCode.player_id == player) | (LinkCode.expires_at <= t))
