@@ -53,6 +53,7 @@ def test_a_second_browser_links_and_sees_the_same_history(
     expect(qr).to_be_visible()
     assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", qr.element_handle())
     expect(page.locator(".code-left")).to_contain_text("Valid for 9:5")
+    expect(page.locator('[data-action="code"]')).to_have_text("New code")
 
     for w, h in ((1366, 768), (390, 844)):
         page.set_viewport_size({"width": w, "height": h})

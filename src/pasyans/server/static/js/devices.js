@@ -54,7 +54,8 @@ class DevicesPage {
       h("section.devices-box", { "aria-labelledby": "devices-show" },
         h("h2", { id: "devices-show" }, t("devices.show_title")),
         h("p.note", {}, t("devices.show_help")),
-        h("button.btn.primary", { type: "button", "data-action": "code", onclick: () => this.makeCode() }, t("devices.code_button")),
+        h("button.btn.primary", { type: "button", "data-action": "code", onclick: () => this.makeCode() },
+          t(this.code ? "devices.code_again" : "devices.code_button")),
         this.codeBox),
       h("section.devices-box", { "aria-labelledby": "devices-enter" },
         h("h2", { id: "devices-enter" }, t("devices.enter_title")), form),
@@ -96,6 +97,8 @@ class DevicesPage {
   }
 
   showCode() {
+    const button = this.main.querySelector('[data-action="code"]');
+    if (button) button.textContent = t("devices.code_again");
     const c = this.code;
     const left = h("p.code-left");
     this.codeBox.replaceChildren(
@@ -108,6 +111,7 @@ class DevicesPage {
       if (ms <= 0) {
         clearInterval(this.timer);
         this.code = null;
+        if (button) button.textContent = t("devices.code_button");
         this.codeBox.replaceChildren(h("p.note", { "data-expired": "true" }, t("devices.expired")));
         return;
       }
