@@ -41,8 +41,14 @@ UNDO_REDO = Costly(
     "undo_redo", "POST", re.compile(r"^/api/games/[^/]+/(?:undo|redo)$"), ("history",)
 )
 """Undo and redo: each makes a new version, and a replay per version rebuilds the line."""
-REPLAY = Costly("replay", "GET", re.compile(r"^/api/games/[^/]+/replay$"), ("history",))
-"""A replay step: it rebuilds and checks the game's line."""
+REPLAY = Costly(
+    "replay",
+    "GET",
+    re.compile(r"^/api/(?:games/[^/]+/replay|analyses/[^/]+/position)$"),
+    ("history",),
+)
+"""A replay step, or a position of an analysis (a step of the game, then of the winning
+line): each rebuilds and checks the game's line."""
 
 COSTLY: tuple[Costly, ...] = (NEW_GAME, HINT, UNDO_REDO, REPLAY)
 
