@@ -85,3 +85,26 @@ def test_another_players_game_is_not_found(app: FastAPI, client: TestClient) -> 
     g = finished(client, moves=1)
     with TestClient(app) as other:
         assert other.post(f"/api/games/{g['id']}/analysis", json={}).status_code == 404
+
+
+def test_try_again_from_here_is_a_practice_game_apart(app: FastAPI, client: TestClient) -> None:
+    """A practice game starts from the asked position, leaves the game in progress alone,
+    and never counts in the statistics."""
+    g = finished(client, moves=3)
+    share = client.post(f"/api/games/{g['id']}/analysis", json={}).json()["share"]
+    run(app)
+    playing = new_game(client, "spider", options={"suits": "1"})
+    before = client.get("/api/stats").json()["total"]
+    r = client.post(f"/api/analyses/{share}/practice", json={"step": 2})
+    assert r.status_code == 201, r.text
+    p = r.json()
+    assert p["kind"] == "practice" and p["status"] == "playing" and p["id"] != playing["id"]
+    pos = client.get(f"/api/analyses/{share}/position", params={"step": 2}).json()
+    assert p["view"]["piles"] == pos["view"]["piles"]
+    assert_no_hidden(p)
+    p = move(client, p)
+    assert post(client, p["id"], "giveup", version=p["version"]).status_code == 200
+    assert client.get(f"/api/games/{playing['id']}").json()["status"] == "playing"
+    assert client.get("/api/stats").json()["total"] == before
+    bad = client.post(f"/api/analyses/{share}/practice", json={"step": -1})
+    assert bad.status_code == 422

@@ -11,15 +11,17 @@ from pydantic import BaseModel, Field
 
 from pasyans.engine import player_view
 from pasyans.engine.core import apply
+from pasyans.engine.game import Game
 from pasyans.engine.moves import FOLLOW_UP, Move
 from pasyans.errors import PasyansError
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
 from pasyans.server.games import replay, service
 from pasyans.server.games.service import writing
-from pasyans.server.limits.deps import ReplayLimit
+from pasyans.server.limits.deps import NewGameLimit, ReplayLimit
 from pasyans.server.pool import analyses
-from pasyans.server.schemas import ErrorOut, PlayerView
+from pasyans.server.schemas import ErrorOut, PlayerView, StrictIn
+from pasyans.server.storage import store
 from pasyans.server.storage.models import AnalysisRow, GameRow
 
 router = APIRouter(prefix="/api", tags=["analysis"])
@@ -162,6 +164,27 @@ def get_position(
     return PositionOut.model_validate(
         {"step": step, "along": along, "steps": len(line.moves), "way": len(way), "view": view}
     )
+
+
+class PracticeIn(StrictIn):
+    step: int = Field(ge=0, le=100_000, description="From the position after this many moves.")
+
+
+@router.post("/analyses/{share}/practice", responses=E, status_code=201)
+def practice(share: str, body: PracticeIn, ctx: ContextDep, charge: NewGameLimit) -> dict[str, Any]:
+    """"Try again from here": a new practice game for the caller, from the position after
+    ``step`` moves of the analysed game (its kind is ``practice``: it never counts in the
+    statistics, and the caller's game in progress of those options stays as it is)."""
+    _, row = _shared(ctx, share)
+    try:
+        line = replay.LINES.get(row)
+    except PasyansError as e:
+        raise ApiError("bad_saved_game", str(e)) from e
+    start = line.states[min(body.step, len(line.moves))]
+    game = Game(row.game, row.deal, row.options, start=start, kind=store.PRACTICE)
+    ctx.end_read()
+    charge()
+    return service.store_new(ctx, game)
 
 
 def way_from(result: dict[str, Any], moves: tuple[str, ...], step: int) -> list[str]:
