@@ -20,6 +20,7 @@ const pages = {
   stats: () => import("./stats.js"),
   history: () => import("./history.js"),
   replay: () => import("./replay.js"),
+  analysis: () => import("./analysis.js"),
 };
 const statsPage = (name) => Promise.all([pages[name](), loadStyle("css/stats.css")]).then(([m]) => m);
 
@@ -67,6 +68,8 @@ async function route() {
   if (path === "/history") return (await statsPage("history")).showHistory(main, games, params);
   const replay = /^\/replay\/([\w-]+)$/.exec(path);
   if (replay) return (page = await (await statsPage("replay")).showReplay(main, games, replay[1], params));
+  const analysis = /^\/analysis\/([\w-]+)$/.exec(path);
+  if (analysis) return (page = await (await statsPage("analysis")).showAnalysis(main, games, analysis[1]));
   return message("notfound.title");
 }
 
