@@ -149,6 +149,7 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
     states, moves = line_of(game)
     n = len(moves)
     tell = progress or (lambda share: None)
+    tell(0.0)  # started: a page shows progress before the first search ends
     found = Outcomes(spec, states, moves)
     expected = max(1.0, 2 * (n + 2).bit_length())  # the searches a bisection needs
     search_end = t0 + min(limits.search_total, limits.total)
