@@ -267,6 +267,11 @@ def create(
     return _store_new(ctx, game, None)
 
 
+def store_new(ctx: Context, game: Game) -> dict[str, Any]:
+    """Insert a game made elsewhere (a practice game, :mod:`pasyans.server.routes.analysis`)."""
+    return _store_new(ctx, game, None)
+
+
 def _store_new(
     ctx: Context, game: Game | None, entry: Callable[[], Game | None] | None
 ) -> dict[str, Any]:
@@ -547,7 +552,7 @@ def _apply(
     played = _played(line, game.moves) if counts_as_move else 0
     if played:
         row.moves_total += played
-        if row.first_move_at is None:
+        if row.first_move_at is None and row.kind != store.PRACTICE:  # practice: uncounted
             row.first_move_at = t
     if view["flags"]["won"]:
         row.status = "won"

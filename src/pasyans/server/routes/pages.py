@@ -147,6 +147,11 @@ def replay_page(game_id: str) -> Response:
     return index()
 
 
+@router.api_route("/analysis/{share}", methods=["GET", "HEAD"])
+def analysis_page(share: str) -> Response:
+    return index()
+
+
 class Static(StaticFiles):
     """Static files: a content-hashed name is immutable; any other file is revalidated on
     every use (``no-cache`` + ETag), so a changed file is seen at once."""

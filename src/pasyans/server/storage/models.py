@@ -293,3 +293,34 @@ class Health(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisRow(Base):
+    """The analysis of one finished game at one version (docs/analysis.md): asked for by
+    ``POST /api/games/{id}/analysis``, made by the deal worker's process family
+    (:mod:`pasyans.server.analyses`), then answered from here. ``share`` is the random
+    name of its public link (``/analysis/<share>``), which shows this game alone."""
+
+    __tablename__ = "analyses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    game_version: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    share: Mapped[str] = mapped_column(String(32), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    """queued, running, done or failed."""
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    method: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """How the player's chance was estimated (``Estimate.method``; ``exact``: every card known)."""
+    error: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "game_version", name="uq_analyses_game_version"),
+        Index("ix_analyses_pending", "status", "requested_at"),
+        Index("ix_analyses_player", "player_id", "status"),
+    )

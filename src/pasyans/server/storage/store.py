@@ -29,6 +29,14 @@ the partial index ``ux_games_one_playing`` (its condition must match the query's
 FINISHED = ("won", "lost", "abandoned")
 
 
+PRACTICE = "practice"
+"""The kind of a practice game ("Try again from here", docs/analysis.md): it starts from a
+position of an analysed game (its ``start``), never counts in the statistics (no
+``first_move_at``), and is kept apart from the player's game in progress of the same
+options (its ``options_key`` ends with :data:`PRACTICE_KEY`)."""
+PRACTICE_KEY = "#practice"
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -298,7 +306,7 @@ def add_game(
     tried again in a savepoint, which then sees the other game and abandons it. Either
     way the newest request's game is current and no game is left unfinished behind it.
     Long because of its keyword arguments (the row's columns) and the savepoint's retry."""
-    key = options_key(options)
+    key = options_key(options) + (PRACTICE_KEY if kind == PRACTICE else "")
     # New games of one player queue here (PostgreSQL; SQLite writers are serial anyway),
     # so the next one sees the game this one makes.
     session.execute(
@@ -407,12 +415,13 @@ def list_games(session: Session, token_hash: str, *, limit: int, offset: int) ->
 
 
 def saved_record(row: AnyRow) -> dict[str, Any]:
-    """The saved-game record of the row, redo moves included (for ``deals.load_game``)."""
+    """The saved-game record of the row, redo moves included (for ``deals.load_game``); a
+    practice game is a random deal's record with its stored start."""
     return {
         "game": row.game,
         "options": dict(row.options),
         "deal": row.deal,
-        "kind": row.kind,
+        "kind": "random" if row.kind == PRACTICE else row.kind,
         "rules_version": row.rules_version,
         "moves": list(row.moves) + list(row.redo),
         "start": row.start,

@@ -21,6 +21,7 @@ const pages = {
   history: () => import("./history.js"),
   replay: () => import("./replay.js"),
   devices: () => import("./devices.js"),
+  analysis: () => import("./analysis.js"),
 };
 const statsPage = (name) => Promise.all([pages[name](), loadStyle("css/stats.css")]).then(([m]) => m);
 
@@ -69,6 +70,8 @@ async function route() {
   if (path === "/history") return (await statsPage("history")).showHistory(main, games, params);
   const replay = /^\/replay\/([\w-]+)$/.exec(path);
   if (replay) return (page = await (await statsPage("replay")).showReplay(main, games, replay[1], params));
+  const analysis = /^\/analysis\/([\w-]+)$/.exec(path);
+  if (analysis) return (page = await (await statsPage("analysis")).showAnalysis(main, games, analysis[1]));
   return message("notfound.title");
 }
 
