@@ -3,6 +3,9 @@
 Rows are read ``FOR UPDATE`` before a change (PostgreSQL locks the row; SQLite's write
 transactions begin ``IMMEDIATE``), so two requests on one game are serialised and the
 loser sees the new version.
+
+Over 400 lines because it is the one home of the games' and players' queries: the hot
+path's Core statements and the ORM's rows read the same columns side by side.
 """
 
 from __future__ import annotations
