@@ -151,22 +151,36 @@ def _play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
 play = reporting(_play)
 
 
-def test_sigkill_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None:
-    workers = 1 if db_url.startswith("sqlite") else 2
-    server = serve(db_url, workers, tmp_path / "server.log")
+def start_players(
+    base: str, loop: Loop
+) -> tuple[list[Player], threading.Event, list[threading.Thread]]:
+    """PLAYERS players, each running ``loop`` in a thread of its own until the event is
+    set."""
     players = [Player() for _ in range(PLAYERS)]
     stop = threading.Event()
     threads = [
-        threading.Thread(target=play, args=(server.base, i, p, stop), daemon=True)
+        threading.Thread(target=loop, args=(base, i, p, stop), daemon=True)
         for i, p in enumerate(players)
     ]
+    for t in threads:
+        t.start()
+    return players, stop, threads
+
+
+def wait_for_acks(players: list[Player], seconds: float) -> None:
+    """Until the players have MIN_ACKS acknowledged actions between them, or ``seconds``."""
+    started = time.monotonic()
+    while sum(p.acks for p in players) < MIN_ACKS and time.monotonic() - started < seconds:
+        time.sleep(0.05)
+
+
+def test_sigkill_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None:
+    workers = 1 if db_url.startswith("sqlite") else 2
+    server = serve(db_url, workers, tmp_path / "server.log")
+    players, stop, threads = start_players(server.base, play)
     try:
-        for t in threads:
-            t.start()
         # Kill in the middle of the load: once enough has been acknowledged.
-        started = time.monotonic()
-        while sum(p.acks for p in players) < MIN_ACKS and time.monotonic() - started < 30:
-            time.sleep(0.05)
+        wait_for_acks(players, 30)
         server.kill()  # in the middle of the load: requests are in flight
         stop.set()
         for t in threads:
@@ -365,18 +379,9 @@ def test_a_power_cut_after_a_failed_fsync_loses_nothing_acknowledged_or_seen(
         "PASYANS_SQLITE_GROUP_COMMIT": str(group_commit).lower(),
     }
     server = serve(f"sqlite:///{link}", 1, tmp_path / "server.log", extra)
-    players = [Player() for _ in range(PLAYERS)]
-    stop = threading.Event()
-    threads = [
-        threading.Thread(target=play_on_a_sick_disk, args=(server.base, i, p, stop), daemon=True)
-        for i, p in enumerate(players)
-    ]
+    players, stop, threads = start_players(server.base, play_on_a_sick_disk)
     try:
-        for t in threads:
-            t.start()
-        started = time.monotonic()
-        while sum(p.acks for p in players) < MIN_ACKS and time.monotonic() - started < 60:
-            time.sleep(0.05)
+        wait_for_acks(players, 60)
         before = sum(p.acks for p in players)
         trigger.write_text("")  # the next fsync of the database's files fails
         deadline = time.monotonic() + 20
