@@ -110,6 +110,7 @@ class GameData:
     last_active_at: datetime
     first_move_at: datetime | None
     finished_at: datetime | None
+    daily: str | None = None
     start: dict[str, Any] | None = None
     moves: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
