@@ -31,8 +31,11 @@ class Costly:
         return [*self.limits, "new_player"] if self.new_player and is_new else list(self.limits)
 
 
-NEW_GAME = Costly("new_game", "POST", re.compile(r"^/api/games$"), ("new_game",), True)
-"""A new game (``POST /api/games``): it may run the generator of solvable deals."""
+NEW_GAME = Costly(
+    "new_game", "POST", re.compile(r"^/api/(?:daily/)?games$"), ("new_game",), True
+)
+"""A new game (``POST /api/games``, ``POST /api/daily/games``): it may run the generator
+of solvable deals."""
 HINT = Costly("hint", "POST", re.compile(r"^/api/games/[^/]+/(?:hint|winnable)$"), ("hint",))
 """A hint or winnability check; the ``search`` limit is counted later, only when a search
 runs (:mod:`pasyans.server.games.solving`)."""

@@ -267,6 +267,7 @@ def add_game(
     start: dict[str, Any] | None = None,
     difficulty: str | None = None,
     generator: int | None = None,
+    daily: str | None = None,
 ) -> GameRow:
     """Insert a new game; the player's unfinished game of the same game id and options
     becomes ``abandoned`` (the new one is now current).
@@ -308,6 +309,7 @@ def add_game(
                                start, t)  # fmt: skip
                 row.difficulty = difficulty
                 row.generator = generator
+                row.daily = daily
                 session.add(row)
                 session.flush()
                 return row

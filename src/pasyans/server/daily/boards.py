@@ -1,0 +1,212 @@
+"""The leaderboards of daily deals and a player's daily record (docs/daily.md).
+
+Every figure comes from stored games: a ranked daily game that is won is written to
+``daily_results`` by the server, in the transaction of the move that won it
+(:func:`record_win`), with the server's own time and the moves of its stored line. A
+leaderboard is a top-N read through an index of that table, and a player's rank one count
+through the same index, so a request's work is bounded whatever the number of players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any, Literal
+
+from sqlalchemy import Connection, func, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from pasyans.server.daily import names
+from pasyans.server.storage import store
+from pasyans.server.storage.models import DailyResult, GameRow, Player
+
+Board = Literal["time", "moves"]
+TOP = 20
+"""Rows of a leaderboard page."""
+
+
+def is_clean(hints: int, undos: int, restarts: int) -> bool:
+    """A clean win (docs/statistics.md): no hint, no undo, no restart. Autocollect is
+    offered only once the engine proves every card can go up, and safe auto-moves are
+    safe by definition: neither can be played before it is safe."""
+    return hints == 0 and undos == 0 and restarts == 0
+
+
+def record_win(conn: Connection, row: store.AnyRow, moves: int) -> None:
+    """A won ranked daily game joins its leaderboard (the first win of a player on a
+    deal stays: there is one ranked attempt)."""
+    assert row.daily is not None and row.finished_at is not None
+    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    conn.execute(
+        insert(DailyResult)
+        .values(
+            day=row.daily,
+            game=row.game,
+            options_key=row.options_key,
+            difficulty=row.difficulty or "",
+            player_id=row.player_id,
+            game_id=row.id,
+            clean=is_clean(row.hints, row.undos, row.restarts),
+            time_ms=row.time_ms,
+            moves=moves,
+            finished_at=row.finished_at,
+        )
+        .on_conflict_do_nothing()
+    )
+
+
+def _order(by: Board) -> tuple[Any, ...]:
+    first, second = (
+        (DailyResult.time_ms, DailyResult.moves)
+        if by == "time"
+        else (DailyResult.moves, DailyResult.time_ms)
+    )
+    return first, second, DailyResult.finished_at
+
+
+@dataclass(frozen=True)
+class BoardKey:
+    day: str
+    game: str
+    options_key: str
+    difficulty: str
+
+    def where(self) -> tuple[Any, ...]:
+        return (
+            DailyResult.day == self.day,
+            DailyResult.game == self.game,
+            DailyResult.options_key == self.options_key,
+            DailyResult.difficulty == self.difficulty,
+        )
+
+
+def leaderboard(
+    session: Session, key: BoardKey, by: Board, viewer: int | None, limit: int = TOP
+) -> dict[str, Any]:
+    """The top ``limit`` clean wins of a daily deal (fastest or fewest moves; a tie goes
+    to the earlier win), the number of clean wins, and the viewer's own result and rank."""
+    order = _order(by)
+    clean = (*key.where(), DailyResult.clean.is_(True))
+    rows = session.execute(
+        select(DailyResult, Player.name, Player.name_reports)
+        .join(Player, Player.id == DailyResult.player_id)
+        .where(*clean)
+        .order_by(*order)
+        .limit(limit)
+    ).all()
+    reported = names.reported_by(session, viewer, [r.DailyResult.player_id for r in rows])
+    top = [
+        {
+            "rank": i + 1,
+            "player": r.DailyResult.player_id,
+            "name": names.shown(r.name, r.name_reports, r.DailyResult.player_id in reported),
+            "you": r.DailyResult.player_id == viewer,
+            "time_ms": r.DailyResult.time_ms,
+            "moves": r.DailyResult.moves,
+        }
+        for i, r in enumerate(rows)
+    ]
+    total = session.scalar(select(func.count()).select_from(DailyResult).where(*clean)) or 0
+    return {"top": top, "total": total, "you": _mine(session, key, by, viewer)}
+
+
+def _mine(session: Session, key: BoardKey, by: Board, viewer: int | None) -> dict[str, Any] | None:
+    if viewer is None:
+        return None
+    found = session.scalar(select(DailyResult).where(*key.where(), DailyResult.player_id == viewer))
+    if found is None:
+        return None
+    rank = None
+    if found.clean:
+        order = _order(by)
+        mine = tuple(getattr(found, c.key) for c in order)
+        better = session.scalar(
+            select(func.count())
+            .select_from(DailyResult)
+            .where(*key.where(), DailyResult.clean.is_(True), tuple_(*order) < tuple_(*mine))
+        )
+        rank = int(better or 0) + 1
+    return {
+        "rank": rank,
+        "clean": found.clean,
+        "time_ms": found.time_ms,
+        "moves": found.moves,
+        "game_id": found.game_id,
+    }
+
+
+def streaks(days_won: set[date], today: date) -> tuple[int, int]:
+    """(current, best) runs of consecutive UTC days with a won daily deal; the current
+    run may end yesterday (today is not over).
+
+    >>> d = date(2026, 12, 3)
+    >>> streaks({d, d - timedelta(1), d - timedelta(3)}, d)
+    (2, 2)
+    >>> streaks({d - timedelta(1)}, d)
+    (1, 1)
+    >>> streaks(set(), d)
+    (0, 0)
+    """
+    best = run = 0
+    for day in sorted(days_won):
+        run = run + 1 if day - timedelta(days=1) in days_won else 1
+        best = max(best, run)
+    current = 0
+    day = today if today in days_won else today - timedelta(days=1)
+    while day in days_won:
+        current += 1
+        day -= timedelta(days=1)
+    return current, best
+
+
+STREAK_DAYS = 366
+"""How far back a streak is read (a bound on the request's work)."""
+
+
+def overview(session: Session, player: int | None, today: date, days: int) -> dict[str, Any]:
+    """A player's ranked daily games of the last ``days`` days and their streaks."""
+    since = (today - timedelta(days=STREAK_DAYS)).isoformat()
+    recent = (today - timedelta(days=days - 1)).isoformat()
+    games: list[dict[str, Any]] = []
+    won: set[date] = set()
+    if player is not None:
+        rows = session.execute(
+            select(
+                GameRow.id,
+                GameRow.daily,
+                GameRow.game,
+                GameRow.options,
+                GameRow.difficulty,
+                GameRow.status,
+                GameRow.time_ms,
+                GameRow.hints,
+                GameRow.undos,
+                GameRow.restarts,
+                GameRow.deal,
+                func.json_array_length(GameRow.moves).label("moves"),
+            )
+            .where(GameRow.player_id == player, GameRow.daily >= since)
+            .order_by(GameRow.daily.desc(), GameRow.created_at)
+        ).all()
+        for r in rows:
+            assert r.daily is not None
+            if r.status == "won":
+                won.add(date.fromisoformat(r.daily))
+            if r.daily >= recent:
+                games.append(
+                    {
+                        "id": r.id,
+                        "day": r.daily,
+                        "game": r.game,
+                        "options": dict(r.options),
+                        "difficulty": r.difficulty,
+                        "deal": r.deal,
+                        "status": r.status,
+                        "time_ms": r.time_ms,
+                        "moves": int(r.moves),
+                        "clean": r.status == "won" and is_clean(r.hints, r.undos, r.restarts),
+                    }
+                )
+    current, best = streaks(won, today)
+    return {"games": games, "streak": current, "best_streak": best}
