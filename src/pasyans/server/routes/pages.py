@@ -132,6 +132,11 @@ def stats_page() -> Response:
     return index()
 
 
+@router.api_route("/daily", methods=["GET", "HEAD"])
+def daily_page() -> Response:
+    return index("daily")
+
+
 @router.api_route("/history", methods=["GET", "HEAD"])
 def history_page() -> Response:
     return index()

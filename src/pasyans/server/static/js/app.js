@@ -20,6 +20,7 @@ const pages = {
   stats: () => import("./stats.js"),
   history: () => import("./history.js"),
   replay: () => import("./replay.js"),
+  daily: () => import("./daily.js"),
 };
 const statsPage = (name) => Promise.all([pages[name](), loadStyle("css/stats.css")]).then(([m]) => m);
 
@@ -63,6 +64,7 @@ async function route() {
     page = await showPlay(main, entry, params, current);
     return;
   }
+  if (path === "/daily") return (await pages.daily()).showDaily(main, games, params);
   if (path === "/stats") return (page = await (await statsPage("stats")).showStats(main, games));
   if (path === "/history") return (await statsPage("history")).showHistory(main, games, params);
   const replay = /^\/replay\/([\w-]+)$/.exec(path);
