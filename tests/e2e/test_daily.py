@@ -37,7 +37,9 @@ def test_win_today_see_rank_and_streak_then_share(page: Page, tmp_path: Path) ->
         cell.click()
         page.wait_for_url("**/play/spine?**")
         wait_table(page)
-        expect(page.locator("section.table")).to_have_attribute("aria-label", f"Spine, deal {number}")
+        expect(page.locator("section.table")).to_have_attribute(
+            "aria-label", f"Spine, deal {number}"
+        )
         page.locator('[data-action="autocollect"]').click()
         expect(page.locator('dialog[data-dialog="won"]')).to_be_visible(timeout=20000)
         page.locator('dialog[data-dialog="won"]').get_by_role("button", name="Close").click()
