@@ -15,11 +15,11 @@ from typing import Any, Literal
 
 from sqlalchemy import Connection, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from pasyans.server.daily import names
 from pasyans.server.storage import store
-from pasyans.server.storage.models import DailyResult, GameRow, Player
+from pasyans.server.storage.models import DailyResult, GameRow, NameReport, Player
 
 Board = Literal["time", "moves"]
 TOP = 20
@@ -85,22 +85,29 @@ def leaderboard(
     session: Session, key: BoardKey, by: Board, viewer: int | None, limit: int = TOP
 ) -> dict[str, Any]:
     """The top ``limit`` clean wins of a daily deal (fastest or fewest moves; a tie goes
-    to the earlier win), the number of clean wins, and the viewer's own result and rank."""
+    to the earlier win), the number of clean wins, and the viewer's own result and rank:
+    three index reads, whatever the number of players."""
     order = _order(by)
     clean = (*key.where(), DailyResult.clean.is_(True))
+    seen = NameReport.__table__.alias("seen")  # the viewer's own reports hide a name
     rows = session.execute(
-        select(DailyResult, Player.name, Player.name_reports)
+        select(DailyResult, Player.name, Player.name_reports, seen.c.reporter_id)
         .join(Player, Player.id == DailyResult.player_id)
+        .outerjoin(
+            seen,
+            (seen.c.player_id == DailyResult.player_id)
+            & (seen.c.reporter_id == (viewer or 0))
+            & (seen.c.name == Player.name),
+        )
         .where(*clean)
         .order_by(*order)
         .limit(limit)
     ).all()
-    reported = names.reported_by(session, viewer, [r.DailyResult.player_id for r in rows])
     top = [
         {
             "rank": i + 1,
             "player": r.DailyResult.player_id,
-            "name": names.shown(r.name, r.name_reports, r.DailyResult.player_id in reported),
+            "name": names.shown(r.name, r.name_reports, r.reporter_id is not None),
             "you": r.DailyResult.player_id == viewer,
             "time_ms": r.DailyResult.time_ms,
             "moves": r.DailyResult.moves,
@@ -112,27 +119,40 @@ def leaderboard(
 
 
 def _mine(session: Session, key: BoardKey, by: Board, viewer: int | None) -> dict[str, Any] | None:
+    """The viewer's result and, for a clean win, its rank: one count of the better clean
+    wins through the board's index (a correlated subquery in the same statement)."""
     if viewer is None:
         return None
-    found = session.scalar(select(DailyResult).where(*key.where(), DailyResult.player_id == viewer))
+    order = _order(by)
+    better = aliased(DailyResult)
+    theirs = tuple(getattr(better, c.key) for c in order)
+    rank = (
+        select(func.count())
+        .select_from(better)
+        .where(
+            better.day == DailyResult.day,
+            better.game == DailyResult.game,
+            better.options_key == DailyResult.options_key,
+            better.difficulty == DailyResult.difficulty,
+            better.clean.is_(True),
+            tuple_(*theirs) < tuple_(*order),
+        )
+        .scalar_subquery()
+    )
+    found = session.execute(
+        select(DailyResult, rank.label("better")).where(
+            *key.where(), DailyResult.player_id == viewer
+        )
+    ).first()
     if found is None:
         return None
-    rank = None
-    if found.clean:
-        order = _order(by)
-        mine = tuple(getattr(found, c.key) for c in order)
-        better = session.scalar(
-            select(func.count())
-            .select_from(DailyResult)
-            .where(*key.where(), DailyResult.clean.is_(True), tuple_(*order) < tuple_(*mine))
-        )
-        rank = int(better or 0) + 1
+    mine = found.DailyResult
     return {
-        "rank": rank,
-        "clean": found.clean,
-        "time_ms": found.time_ms,
-        "moves": found.moves,
-        "game_id": found.game_id,
+        "rank": int(found.better) + 1 if mine.clean else None,
+        "clean": mine.clean,
+        "time_ms": mine.time_ms,
+        "moves": mine.moves,
+        "game_id": mine.game_id,
     }
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -79,19 +78,3 @@ def report(session: Session, reporter: int, player: int, at: datetime) -> bool:
             update(Player).where(Player.id == player).values(name_reports=Player.name_reports + 1)
         )
     return True
-
-
-def reported_by(session: Session, viewer: int | None, players: Sequence[int]) -> set[int]:
-    """Which of ``players`` have a name ``viewer`` reported (it is hidden from them)."""
-    if viewer is None or not players:
-        return set()
-    rows = session.execute(
-        select(NameReport.player_id)
-        .join(Player, Player.id == NameReport.player_id)
-        .where(
-            NameReport.reporter_id == viewer,
-            NameReport.player_id.in_(list(players)),
-            NameReport.name == Player.name,
-        )
-    )
-    return {int(r[0]) for r in rows}

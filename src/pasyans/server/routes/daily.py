@@ -94,7 +94,6 @@ class BoardOut(BaseModel):
     total: int = Field(description="Clean wins of this deal.")
     top: list[BoardRow]
     you: MineOut | None
-    streak: int
 
 
 def _viewer(ctx: ContextDep) -> int | None:
@@ -150,10 +149,9 @@ def leaderboard(
         ctx.session, boards.BoardKey(the_day.isoformat(), game, key, difficulty), by, viewer
     )
     resolved = pool_daily.resolve(ctx.session, the_day, game, key, difficulty)
-    streak = boards.overview(ctx.session, viewer, pool_daily.today(), 1)["streak"]
     return BoardOut(
         day=the_day.isoformat(), game=game, options=values, difficulty=difficulty,
-        deal=resolved.deal, by=by, streak=streak, **board,
+        deal=resolved.deal, by=by, **board,
     )  # fmt: skip
 
 

@@ -267,7 +267,7 @@ export async function showDaily(main, games, params) {
   main.replaceChildren(
     h("h1", {}, t("daily.board_title", { game: title(entry), day: board.day })),
     h("p.lead", {}, isToday ? t("daily.lead_today") : t("daily.lead_past"), " ", t(`daily.board_${by}`)),
-    streakLine(board.streak),
+    streakLine(over.streak),
     tabs,
     h("div.actions", {}, play),
     result,
