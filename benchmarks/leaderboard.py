@@ -11,7 +11,9 @@ no network), ``--repeats`` requests of each:
 - the hot leaderboard (100,000 results), by time and by moves, for a player ranked in the
   middle (their rank is a count through the index) and for one with no result;
 - a small leaderboard (a few hundred results) for the same player, side by side;
-- ``GET /api/daily`` (the player's 30 days and streak).
+- ``GET /api/daily`` (the player's 30 days and streak);
+- ``POST /api/daily/games`` by new visitors: the first players of the day starting today's
+  deal, already in the pool (the deal worker makes it the day before).
 
 Prints p50 and p95 in ms, and the ratio of the hot board's p50 to the small one's.
 
@@ -22,6 +24,7 @@ Prints p50 and p95 in ms, and the ratio of the hot board's p50 to the small one'
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -32,12 +35,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import devtools
 
 from pasyans import deals
+from pasyans.engine import initial_state
+from pasyans.rules import get_game
 from pasyans.rules.registry import variants
 from pasyans.server.app import create_app
 from pasyans.server.pool import daily
@@ -123,10 +129,11 @@ def fill(engine: object, players: int, games: int) -> None:
                 cr.write_row(row)
         # Today's hot deal is in the pool, made ahead of time (the board names its number).
         number = deals.daily_number(today, HOT[0], HOT[1], HOT[2])
+        start = initial_state(get_game("spine"), number).to_json()
         cur.execute(
             "INSERT INTO deal_pool (game, options_key, difficulty, deal, generator, start,"
-            " measure, created_at, daily) VALUES (%s, %s, %s, %s, %s, '{}', 0, %s, true)",
-            (*HOT, number, deals.GENERATOR_VERSION, t0),
+            " measure, created_at, daily) VALUES (%s, %s, %s, %s, %s, %s, 0, %s, true)",
+            (*HOT, number, deals.GENERATOR_VERSION, json.dumps(start), t0),
         )
         raw.commit()
         cur.execute("ANALYZE")
@@ -163,9 +170,18 @@ def main() -> None:
     if args.games < args.players:
         raise SystemExit("--games must be at least --players (everyone plays the hot deal)")
     with postgres(args.url) as url:
-        app = create_app(Settings(database_url=url, solver_prestart=False))
+        app = create_app(
+            Settings(
+                database_url=url,
+                solver_prestart=False,
+                rate_new_player_per_hour=0,
+                rate_new_game_per_minute=0,
+            )
+        )
         t = time.perf_counter()
-        fill(app.state.engine, args.players, args.games)
+        filler = create_engine(url, poolclass=NullPool)  # the app's has a statement timeout
+        fill(filler, args.players, args.games)
+        filler.dispose()
         with app.state.engine.connect() as c:
             results = c.scalar(text("SELECT count(*) FROM daily_results"))
         print(f"filled {args.players:,} players, {args.games:,} games, {results:,} daily"
@@ -202,6 +218,16 @@ def main() -> None:
                 timed(client, path, 5)  # warm-up
                 xs = timed(client, path, args.repeats)
                 rows.append((name, statistics.median(xs), p95(xs)))
+        # The first players of the day: each a new visitor starting today's hot deal, made
+        # ahead of time by the worker (a pool lookup and the game's insert).
+        xs = []
+        for _ in range(args.repeats):
+            with TestClient(app) as first:
+                t = time.perf_counter()
+                r = first.post("/api/daily/games", json={"game": "spine", "difficulty": "medium"})
+                xs.append((time.perf_counter() - t) * 1000)
+                assert r.status_code == 201, r.text
+        rows.append(("POST /api/daily/games (a new player)", statistics.median(xs), p95(xs)))
         print(f"{'request':40} {'p50 ms':>8} {'p95 ms':>8}   ({args.repeats} requests each)")
         for name, p50, p in rows:
             print(f"{name:40} {p50:8.1f} {p:8.1f}")

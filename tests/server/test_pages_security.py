@@ -17,6 +17,8 @@ PATHS = [
     "/rules/spine",
     "/stats",
     "/history",
+    "/daily",
+    "/api/daily/board?game=spine&difficulty=easy",
     "/replay/abc",
     "/api/catalog",
     "/api/nothing",

@@ -34,6 +34,13 @@ PLAYER_ENDPOINTS = {
     ("GET", "/api/history"),
     ("POST", "/api/stats/reset"),
     ("POST", "/api/games"),
+    # Daily deals (docs/daily.md): the player's own games, result, name and reports.
+    ("GET", "/api/daily"),
+    ("GET", "/api/daily/board"),
+    ("POST", "/api/daily/games"),
+    ("POST", "/api/daily/report"),
+    ("GET", "/api/player"),
+    ("PUT", "/api/player/name"),
 }
 PUBLIC_ENDPOINTS = {("GET", "/api/catalog"), ("GET", "/api/messages"), ("GET", "/healthz")}
 # Endpoints with a JSON body: a valid body (game ids filled in by the test).
@@ -41,6 +48,9 @@ BODY_ENDPOINTS: dict[tuple[str, str], dict[str, Any]] = {
     **{k: v for k, v in GAME_ENDPOINTS.items() if v is not None},
     ("POST", "/api/games"): {"game": "spider", "deal": 5},
     ("POST", "/api/stats/reset"): {"confirm": True},
+    ("POST", "/api/daily/games"): {"game": "spider", "difficulty": "easy"},
+    ("POST", "/api/daily/report"): {"player": 1},
+    ("PUT", "/api/player/name"): {"name": "Anna"},
 }
 
 
