@@ -15,6 +15,7 @@ from pasyans.cards import ACE, KING, make_card
 from pasyans.deals import SolvableDeal
 from pasyans.position import State
 from pasyans.rules import get_game
+from pasyans.server.daily import boards
 from pasyans.server.pool import daily
 from pasyans.server.pool import entries as pool
 
@@ -82,7 +83,9 @@ def test_same_deal_for_every_player(app: Any, near_won: None) -> None:
         assert r.status_code == 201 and r.json()["deal"] != want
 
 
-def test_clean_and_unclean_wins_and_the_ranks(app: Any, near_won: None) -> None:
+def test_clean_and_unclean_wins_and_the_ranks(
+    app: Any, near_won: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with TestClient(app) as a, TestClient(app) as b, TestClient(app) as c:
         win(a, start(a))  # clean, 1 move
         win(b, start(b), undo=True)  # an undo: not clean
@@ -95,6 +98,14 @@ def test_clean_and_unclean_wins_and_the_ranks(app: Any, near_won: None) -> None:
         ]
         assert by_moves["you"]["rank"] == 2 and by_moves["you"]["clean"] is True
         assert c.get("/api/daily").json()["streak"] == 1
+        # Beyond RANK_EXACT better wins the rank is not counted further: "over N".
+        monkeypatch.setattr(boards, "RANK_EXACT", 1)
+        assert c.get(BOARD + "&by=moves").json()["you"] | {"game_id": ""} == {
+            "rank": None, "rank_over": 1, "clean": True, "time_ms": by_moves["you"]["time_ms"],
+            "moves": 3, "game_id": "",
+        }  # fmt: skip
+        monkeypatch.undo()
+        monkeypatch.setattr(pool, "make_solvable", _near_won)
         mine = b.get(BOARD).json()["you"]
         assert mine["rank"] is None and mine["clean"] is False and mine["moves"] == 1
         assert all(not r["you"] for r in b.get(BOARD).json()["top"])

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Connection, func, select, tuple_
+from sqlalchemy import Connection, func, select, true, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from pasyans.server.daily import names
 from pasyans.server.storage import store
-from pasyans.server.storage.models import DailyResult, GameRow, NameReport, Player
+from pasyans.server.storage.models import DailyBoard, DailyResult, GameRow, NameReport, Player
 
 Board = Literal["time", "moves"]
 TOP = 20
@@ -34,26 +34,35 @@ def is_clean(hints: int, undos: int, restarts: int) -> bool:
 
 
 def record_win(conn: Connection, row: store.AnyRow, moves: int) -> None:
-    """A won ranked daily game joins its leaderboard (the first win of a player on a
-    deal stays: there is one ranked attempt)."""
+    """A won ranked daily game joins its leaderboard, and a clean one adds to the board's
+    count (the first win of a player on a deal stays: there is one ranked attempt)."""
     assert row.daily is not None and row.finished_at is not None
     insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-    conn.execute(
+    clean = is_clean(row.hints, row.undos, row.restarts)
+    board = {"day": row.daily, "game": row.game, "options_key": row.options_key,
+             "difficulty": row.difficulty or ""}  # fmt: skip
+    added = conn.execute(
         insert(DailyResult)
         .values(
-            day=row.daily,
-            game=row.game,
-            options_key=row.options_key,
-            difficulty=row.difficulty or "",
+            **board,
             player_id=row.player_id,
             game_id=row.id,
-            clean=is_clean(row.hints, row.undos, row.restarts),
+            clean=clean,
             time_ms=row.time_ms,
             moves=moves,
             finished_at=row.finished_at,
         )
         .on_conflict_do_nothing()
-    )
+        .returning(DailyResult.player_id)
+    ).first()
+    if added is not None and clean:
+        count = insert(DailyBoard).values(**board, clean_wins=1)
+        conn.execute(
+            count.on_conflict_do_update(
+                index_elements=["day", "game", "options_key", "difficulty"],
+                set_={"clean_wins": DailyBoard.clean_wins + 1},
+            )
+        )
 
 
 def _order(by: Board) -> tuple[Any, ...]:
@@ -86,9 +95,9 @@ def leaderboard(
 ) -> dict[str, Any]:
     """The top ``limit`` clean wins of a daily deal (fastest or fewest moves; a tie goes
     to the earlier win), the number of clean wins, and the viewer's own result and rank:
-    three index reads, whatever the number of players."""
+    index reads bounded whatever the number of players."""
     order = _order(by)
-    clean = (*key.where(), DailyResult.clean.is_(True))
+    clean = (*key.where(), DailyResult.clean == true())
     seen = NameReport.__table__.alias("seen")  # the viewer's own reports hide a name
     rows = session.execute(
         select(DailyResult, Player.name, Player.name_reports, seen.c.reporter_id)
@@ -114,41 +123,48 @@ def leaderboard(
         }
         for i, r in enumerate(rows)
     ]
-    total = session.scalar(select(func.count()).select_from(DailyResult).where(*clean)) or 0
-    return {"top": top, "total": total, "you": _mine(session, key, by, viewer)}
+    total = session.scalar(
+        select(DailyBoard.clean_wins).where(
+            DailyBoard.day == key.day,
+            DailyBoard.game == key.game,
+            DailyBoard.options_key == key.options_key,
+            DailyBoard.difficulty == key.difficulty,
+        )
+    )
+    return {"top": top, "total": total or 0, "you": _mine(session, key, by, viewer)}
+
+
+RANK_EXACT = 10_000
+"""A rank is counted exactly up to here (a count of at most this many index entries);
+below it the answer says "over 10,000"."""
 
 
 def _mine(session: Session, key: BoardKey, by: Board, viewer: int | None) -> dict[str, Any] | None:
-    """The viewer's result and, for a clean win, its rank: one count of the better clean
-    wins through the board's index (a correlated subquery in the same statement)."""
+    """The viewer's result and, for a clean win, its rank: the count of the better clean
+    wins through the board's index, stopped at :data:`RANK_EXACT` (``rank_over``)."""
     if viewer is None:
         return None
-    order = _order(by)
-    better = aliased(DailyResult)
-    theirs = tuple(getattr(better, c.key) for c in order)
-    rank = (
-        select(func.count())
-        .select_from(better)
-        .where(
-            better.day == DailyResult.day,
-            better.game == DailyResult.game,
-            better.options_key == DailyResult.options_key,
-            better.difficulty == DailyResult.difficulty,
-            better.clean.is_(True),
-            tuple_(*theirs) < tuple_(*order),
-        )
-        .scalar_subquery()
-    )
-    found = session.execute(
-        select(DailyResult, rank.label("better")).where(
-            *key.where(), DailyResult.player_id == viewer
-        )
-    ).first()
-    if found is None:
+    mine = session.scalar(select(DailyResult).where(*key.where(), DailyResult.player_id == viewer))
+    if mine is None:
         return None
-    mine = found.DailyResult
+    rank = over = None
+    if mine.clean:
+        order = _order(by)
+        values = tuple(getattr(mine, c.key) for c in order)
+        better = (
+            select(DailyResult.player_id)
+            .where(*key.where(), DailyResult.clean == true(), tuple_(*order) < tuple_(*values))
+            .limit(RANK_EXACT)
+            .subquery()
+        )
+        found = session.scalar(select(func.count()).select_from(better)) or 0
+        if found < RANK_EXACT:
+            rank = found + 1
+        else:
+            over = RANK_EXACT
     return {
-        "rank": int(found.better) + 1 if mine.clean else None,
+        "rank": rank,
+        "rank_over": over,
         "clean": mine.clean,
         "time_ms": mine.time_ms,
         "moves": mine.moves,

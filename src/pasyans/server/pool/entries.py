@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, false, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -99,7 +99,7 @@ def take(session: Session, game: str, options_key: str, difficulty: str) -> Pool
         PoolEntry.difficulty == difficulty,
         PoolEntry.generator == generator_version(),
         PoolEntry.taken_at.is_(None),
-        PoolEntry.daily.is_(False),
+        PoolEntry.daily == false(),
     )
     for _ in range(5):
         found = session.scalar(
@@ -129,7 +129,7 @@ def reuse(session: Session, game: str, options_key: str, difficulty: str) -> Poo
         PoolEntry.options_key == options_key,
         PoolEntry.difficulty == difficulty,
         PoolEntry.generator == generator_version(),
-        PoolEntry.daily.is_(False),
+        PoolEntry.daily == false(),
     )
     count = session.scalar(select(func.count()).select_from(PoolEntry).where(*where)) or 0
     if not count:
@@ -339,7 +339,7 @@ def free_counts(session: Session) -> dict[tuple[str, str, str], int]:
         .where(
             PoolEntry.taken_at.is_(None),
             PoolEntry.generator == generator_version(),
-            PoolEntry.daily.is_(False),
+            PoolEntry.daily == false(),
         )
         .group_by(PoolEntry.game, PoolEntry.options_key, PoolEntry.difficulty)
     ).all()

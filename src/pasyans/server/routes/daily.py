@@ -77,7 +77,8 @@ class BoardRow(BaseModel):
 
 
 class MineOut(BaseModel):
-    rank: int | None = Field(description="null: the win was not clean, so not ranked.")
+    rank: int | None = Field(description="null: not clean (not ranked), or see rank_over.")
+    rank_over: int | None = Field(description="Set when the rank is beyond it (10,000).")
     clean: bool
     time_ms: int
     moves: int

@@ -294,6 +294,22 @@ class DailyResult(Base):
     )
 
 
+class DailyBoard(Base):
+    """The number of clean wins on one daily deal's leaderboards, kept by
+    :func:`pasyans.server.daily.boards.record_win` in the same transaction as the result:
+    a board's total is one row, whatever the number of players."""
+
+    __tablename__ = "daily_boards"
+
+    day: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    clean_wins: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (PrimaryKeyConstraint("day", "game", "options_key", "difficulty"),)
+
+
 class NameReport(Base):
     """One player's report of another's display name (one per pair and name)."""
 

@@ -249,7 +249,15 @@ export async function showDaily(main, games, params) {
     result = h(
       "section.daily-result",
       { "aria-label": t("daily.your_result") },
-      h("p.big", {}, mine.rank ? t("daily.rank", { rank: mine.rank, total: board.total }) : t("daily.not_ranked")),
+      h(
+        "p.big",
+        {},
+        mine.rank
+          ? t("daily.rank", { rank: mine.rank, total: board.total })
+          : mine.rank_over
+            ? t("daily.rank_over", { n: mine.rank_over, total: board.total })
+            : t("daily.not_ranked"),
+      ),
       h("p", {}, t("daily.share_figures", { time: formatTime(mine.time_ms), moves: mine.moves })),
       h("div.actions", {}, share, h("a", { href: `/replay/${mine.game_id}` }, t("daily.replay"))),
       status,

@@ -1,6 +1,7 @@
 """Daily deals and their leaderboards (docs/daily.md): which game is a day's ranked daily
 attempt (``games.daily``), pool entries made as daily deals (``deal_pool.daily``), the
-won daily games the leaderboards read (``daily_results``), display names and their
+won daily games the leaderboards read (``daily_results``) and their counts
+(``daily_boards``), display names and their
 reports (``players.name``, ``players.name_reports``, ``name_reports``).
 
 Revision ID: 0009_daily
@@ -53,6 +54,15 @@ def upgrade() -> None:
     )
     op.create_index("ix_daily_results_player", "daily_results", ["player_id", "day"])
     op.create_table(
+        "daily_boards",
+        sa.Column("day", sa.String(10), nullable=False),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("options_key", sa.String(200), nullable=False),
+        sa.Column("difficulty", sa.String(8), nullable=False),
+        sa.Column("clean_wins", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("day", "game", "options_key", "difficulty"),
+    )
+    op.create_table(
         "name_reports",
         sa.Column("reporter_id", sa.Integer(), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
@@ -66,6 +76,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("name_reports")
+    op.drop_table("daily_boards")
     op.drop_index("ix_daily_results_player", table_name="daily_results")
     op.drop_index("ix_daily_results_moves", table_name="daily_results")
     op.drop_index("ix_daily_results_time", table_name="daily_results")
