@@ -140,6 +140,7 @@ class GameData:
     last_active_at: datetime
     first_move_at: datetime | None
     finished_at: datetime | None
+    daily: str | None = None
     start: dict[str, Any] | None = None
     moves: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
@@ -296,6 +297,7 @@ def add_game(
     start: dict[str, Any] | None = None,
     difficulty: str | None = None,
     generator: int | None = None,
+    daily: str | None = None,
 ) -> GameRow:
     """Insert a new game; the player's unfinished game of the same game id and options
     becomes ``abandoned`` (the new one is now current).
@@ -338,6 +340,7 @@ def add_game(
                                start, t)  # fmt: skip
                 row.difficulty = difficulty
                 row.generator = generator
+                row.daily = daily
                 session.add(row)
                 session.flush()
                 return row
