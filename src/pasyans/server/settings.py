@@ -129,7 +129,10 @@ class Settings(BaseSettings):
         description="Per client address: this many times a player's allowance.",
     )
     rate_new_player_per_hour: float = Field(
-        default=60, ge=0, description="New players one client address may create; 0: no cap."
+        default=60,
+        ge=0,
+        description="New games an hour one client address may ask for without a cookie "
+        "(each a new player); a browser has its cookie before its first game. 0: no cap.",
     )
     rate_new_player_burst: int = Field(default=20, ge=1)
     rate_refusal_delay_seconds: float = Field(

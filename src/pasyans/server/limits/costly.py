@@ -17,8 +17,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Costly:
     """One costly route: ``method`` and ``path`` (a pattern of the whole path), the rate
-    limits every such request counts against, and whether a client with no player yet
-    also counts against ``new_player``."""
+    limits every such request counts against, and whether one that brings no cookie also
+    counts against ``new_player``."""
 
     name: str
     method: str
@@ -27,7 +27,7 @@ class Costly:
     new_player: bool = False
 
     def names(self, is_new: bool) -> list[str]:
-        """The limits one request counts against; ``is_new``: it brings no known player."""
+        """The limits one request counts against; ``is_new``: it brings no cookie."""
         return [*self.limits, "new_player"] if self.new_player and is_new else list(self.limits)
 
 

@@ -14,8 +14,10 @@ What is limited (docs/server.md lists the settings):
 
 - ``new_game``: every new game, per player and per address (``rate_address_factor`` times
   the player's allowance: a household or an office behind one address);
-- ``new_player``: a new game from a client that has no player yet, per address
-  (the cap on new players one address may create: a fresh cookie is no fresh allowance);
+- ``new_player``: a new game from a request that brought no cookie, per address (a
+  script's flood of fresh players; a browser has its cookie from ``GET /api/current``
+  before its first new game, and is counted under ``new_game`` like anyone:
+  docs/security.md, "Newcomers");
 - ``search``: a hint or winnability check that runs the solver, per player and address
   (the address's share is capped to ``rate_search_address_per_minute``: new cookies do not
   multiply the solver time one address may use). An answer already known for the

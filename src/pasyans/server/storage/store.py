@@ -296,7 +296,8 @@ def add_game(
     index ``ux_games_one_playing``). Racing requests of one player queue on the player's
     row; should an insert still be refused (a writer that does not queue there), it is
     tried again in a savepoint, which then sees the other game and abandons it. Either
-    way the newest request's game is current and no game is left unfinished behind it."""
+    way the newest request's game is current and no game is left unfinished behind it.
+    Long because of its keyword arguments (the row's columns) and the savepoint's retry."""
     key = options_key(options)
     # New games of one player queue here (PostgreSQL; SQLite writers are serial anyway),
     # so the next one sees the game this one makes.
