@@ -3,6 +3,10 @@
 Rows are read ``FOR UPDATE`` before a change (PostgreSQL locks the row; SQLite's write
 transactions begin ``IMMEDIATE``), so two requests on one game are serialised and the
 loser sees the new version.
+
+Over 400 lines because every query on games and players stays in this one module (the
+hottest ones built once, beside the rows they read); the players' devices, link codes and
+data are in :mod:`pasyans.server.players`.
 """
 
 from __future__ import annotations
