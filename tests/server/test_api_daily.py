@@ -182,3 +182,36 @@ def test_names_are_checked_shown_and_can_be_reported(app: Any, near_won: None) -
     with TestClient(app) as viewer:  # three reports: hidden from everyone
         assert viewer.get(BOARD).json()["top"][0]["name"] is None
         assert viewer.post("/api/daily/report", json={"player": 999999}).status_code == 404
+
+
+def test_linking_and_deleting_keep_the_boards_true(app: Any, near_won: None) -> None:
+    """A device that joins another player brings its daily win along unless the player has
+    one for that deal (one ranked attempt: its own becomes practice and leaves the board);
+    deleting a player takes their clean wins off the board's count."""
+    with TestClient(app) as a, TestClient(app) as b, TestClient(app) as c:
+        win(a, start(a))
+        win(b, start(b), detour=True)
+        win(c, start(c), detour=True)
+        assert b.put("/api/player/name", json={"name": "Bea"}).status_code == 200
+        assert a.get(BOARD).json()["total"] == 3
+        # c joins a: a already has a ranked win of this deal, so c's is dropped.
+        code = a.post("/api/devices/code", json={}).json()["code"]
+        assert c.post("/api/devices/link", json={"code": code}).status_code == 200
+        board = a.get(BOARD + "&by=moves").json()
+        assert board["total"] == 2 and [r["moves"] for r in board["top"]] == [1, 3]
+        assert c.get(BOARD).json()["you"]["moves"] == 1  # c now sees a's result
+        # b deletes their data: their win leaves the board, and its count.
+        assert b.post("/api/me/delete", json={"confirm": True}).status_code == 200
+        board = a.get(BOARD + "&by=moves").json()
+        assert board["total"] == 1 and [r["moves"] for r in board["top"]] == [1]
+        # A lone device joins a player with no win of this deal: its win moves along
+        # (the board keeps its count), and the player keeps their name.
+        with TestClient(app) as d, TestClient(app) as e:
+            assert d.put("/api/player/name", json={"name": "Dee"}).status_code == 200
+            win(e, start(e), detour=True)
+            assert a.get(BOARD).json()["total"] == 2
+            code = d.post("/api/devices/code", json={}).json()["code"]
+            assert e.post("/api/devices/link", json={"code": code}).status_code == 200
+            mine = d.get(BOARD + "&by=moves").json()
+            assert mine["you"]["moves"] == 3 and mine["total"] == 2
+            assert e.get("/api/player").json()["name"] == "Dee"

@@ -17,6 +17,7 @@ PATHS = [
     "/rules/spine",
     "/stats",
     "/history",
+    "/devices",
     "/daily",
     "/api/daily/board?game=spine&difficulty=easy",
     "/replay/abc",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Connection, func, select, true, tuple_
+from sqlalchemy import Connection, delete, func, select, true, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -63,6 +63,41 @@ def record_win(conn: Connection, row: store.AnyRow, moves: int) -> None:
                 set_={"clean_wins": DailyBoard.clean_wins + 1},
             )
         )
+
+
+def forget_player(session: Session, old: int, target: int | None = None) -> None:
+    """Before player ``old`` is deleted: with ``target`` (a device linking, whose old
+    player's games move to ``target``), each of ``old``'s daily results moves to
+    ``target`` unless ``target`` already has one for that deal (one ranked attempt per
+    player); every result not moved is dropped, its game becomes practice, and a clean
+    one leaves its board's count. The name moves when ``target`` has none."""
+    rows = session.scalars(select(DailyResult).where(DailyResult.player_id == old)).all()
+    for result in rows:
+        key = (result.day, result.game, result.options_key, result.difficulty)
+        if target is not None and session.get(DailyResult, (*key, target)) is None:
+            result.player_id = target
+            continue
+        if result.clean:
+            session.execute(
+                update(DailyBoard)
+                .where(
+                    DailyBoard.day == result.day,
+                    DailyBoard.game == result.game,
+                    DailyBoard.options_key == result.options_key,
+                    DailyBoard.difficulty == result.difficulty,
+                )
+                .values(clean_wins=DailyBoard.clean_wins - 1)
+            )
+        session.execute(update(GameRow).where(GameRow.id == result.game_id).values(daily=None))
+        session.delete(result)
+    session.flush()
+    session.execute(delete(NameReport).where(NameReport.reporter_id == old))
+    if target is not None:
+        name = session.scalar(select(Player.name).where(Player.id == old))
+        if name is not None:
+            session.execute(
+                update(Player).where(Player.id == target, Player.name.is_(None)).values(name=name)
+            )
 
 
 def _order(by: Board) -> tuple[Any, ...]:

@@ -26,7 +26,7 @@ from pasyans.server.games.service import Context
 from pasyans.server.pool import daily as pool_daily
 from pasyans.server.pool import entries as pool
 from pasyans.server.storage import store
-from pasyans.server.storage.models import GameRow, Player
+from pasyans.server.storage.models import Device, GameRow
 
 
 def check_day(day: date | None) -> date:
@@ -54,9 +54,9 @@ def _ranked(ctx: Context, day: date, game_id: str, key: str, band: str) -> GameR
     """The player's ranked game of this daily deal, if they started it."""
     return ctx.session.scalar(
         select(GameRow)
-        .join(Player, Player.id == GameRow.player_id)
+        .join(Device, Device.player_id == GameRow.player_id)
         .where(
-            Player.token_hash == ctx.token_hash,
+            Device.token_hash == ctx.token_hash,
             GameRow.daily == day.isoformat(),
             GameRow.game == game_id,
             GameRow.options_key == key,

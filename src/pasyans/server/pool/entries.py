@@ -460,6 +460,9 @@ class PoolWorker:
         self._scheduled = -60.0
         self.made = 0
         self.stop = threading.Event()
+        self.more: list[Callable[[], bool]] = []
+        """Other background jobs of this process family, each a step that answers
+        whether it did something (the analyses, :mod:`pasyans.server.pool.analyses`)."""
 
     def _write(self) -> Session:
         session = self.maker()
@@ -586,6 +589,8 @@ class PoolWorker:
         job = self.claim_job()
         if job is not None:
             self.run_job(job)
+            return True
+        if any(more() for more in self.more):
             return True
         self.prune()
         key = self.neediest()

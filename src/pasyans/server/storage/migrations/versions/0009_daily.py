@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0009_daily"
-down_revision: str | None = "0007_actions"
+down_revision: str | None = "0008_analyses"
 branch_labels: str | None = None
 depends_on: str | None = None
 
