@@ -132,6 +132,14 @@ def stats_page() -> Response:
     return index()
 
 
+@router.api_route("/devices", methods=["GET", "HEAD"])
+def devices_page() -> Response:
+    return index()
+@router.api_route("/daily", methods=["GET", "HEAD"])
+def daily_page() -> Response:
+    return index("daily")
+
+
 @router.api_route("/history", methods=["GET", "HEAD"])
 def history_page() -> Response:
     return index()
