@@ -10,7 +10,8 @@ seconds between them; its moves' p50 and p99 are measured quiet, then during the
 this tree) is a fresh ``pasyans serve`` (one worker, SQLite, rate limits as shipped)::
 
     uv run python benchmarks/replay_attack.py --baseline main
-    uv run python benchmarks/replay_attack.py --baseline main --env PASYANS_RATE_HISTORY_PER_MINUTE=0
+    uv run python benchmarks/replay_attack.py --baseline main \
+        --env PASYANS_RATE_HISTORY_PER_MINUTE=0
 
 Prints per server: the player's p50/p99 quiet and attacked and the p99 ratio (the target:
 under 2), the attacker's answers by status, and the server's CPU share during the attack.
@@ -187,7 +188,8 @@ def main() -> None:
     print(f"# SQLite, 1 worker; {args.seconds:.0f} s per phase; think {args.think} s; "
           f"env {args.env or 'as shipped'}; load average {_load()}")  # fmt: skip
     print("| server | attacker's game | moves quiet / attacked | p50 quiet ms | p50 attacked ms "
-          "| p99 quiet ms | p99 attacked ms | p99 ratio | server CPU attacked | attacker's answers |")  # fmt: skip
+          "| p99 quiet ms | p99 attacked ms | p99 ratio | server CPU attacked "
+          "| attacker's answers |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(prefix="pasyans-baseline-") as tmp:
         src = str(export(args.baseline, Path(tmp))) if args.baseline else None
