@@ -17,7 +17,13 @@ from starlette.requests import Request
 from pasyans import caches
 from pasyans.server.limits.address import client_address
 from pasyans.server.limits.costly import COSTLY, costly
-from pasyans.server.limits.deps import HintLimit, NewGameLimit, ReplayLimit, UndoRedoLimit
+from pasyans.server.limits.deps import (
+    HintLimit,
+    LinkLimit,
+    NewGameLimit,
+    ReplayLimit,
+    UndoRedoLimit,
+)
 from pasyans.server.limits.rates import Limit, SharedLimits, _gcra
 from pasyans.server.settings import Settings
 
@@ -404,6 +410,7 @@ def test_costly_routes_are_declared_once(make_app: Any) -> None:
             ("hint", HintLimit.__metadata__[0]),
             ("undo_redo", UndoRedoLimit.__metadata__[0]),
             ("replay", ReplayLimit.__metadata__[0]),
+            ("link", LinkLimit.__metadata__[0]),
         )
     }
     app = make_app()

@@ -39,7 +39,10 @@ def worker(
         int | None, Option(help="Stop when the process with this id ends (pasyans serve).")
     ] = None,
 ) -> None:
-    """Make solvable deals ahead of time, into the database the site uses."""
+    """Make solvable deals ahead of time, into the database the site uses.
+
+    Long because of its command-line options (typer reads them from the signature) and the
+    late imports of the web stack: the body is short."""
     # Imported here, not at the top (not to hide a circle): the web stack (FastAPI,
     # SQLAlchemy, uvicorn) loads only for the commands that run it, so `pasyans play`,
     # `deal` and `solve` start without it.

@@ -115,6 +115,14 @@ class Settings(BaseSettings):
         "player and (rate_address_factor times) per address; 0: no limit.",
     )
     rate_history_burst: int = Field(default=60, ge=1)
+    rate_link_per_minute: float = Field(
+        default=6,
+        ge=0,
+        description="Link codes made and link codes tried (the ``link`` limit), per player and "
+        "(rate_address_factor times) per address; 0: no limit (docs/devices.md: the "
+        "guessing arithmetic rests on it).",
+    )
+    rate_link_burst: int = Field(default=10, ge=1)
     rate_address_factor: float = Field(
         default=4,
         ge=1,

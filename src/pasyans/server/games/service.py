@@ -35,6 +35,7 @@ from pasyans.server.errors import ApiError, from_engine, storage_code, storage_e
 from pasyans.server.games import actions
 from pasyans.server.games.cache import GameCache
 from pasyans.server.limits.address import client_address
+from pasyans.server.players.devices import device_label
 from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
 from pasyans.server.stats import records as stats
@@ -281,7 +282,8 @@ def _store_new(
                 raise _Missing
         assert game is not None
         view = game.view()
-        player = store.ensure_player(ctx.session, ctx.token_hash)
+        agent = ctx.request.headers.get("user-agent") if ctx.request is not None else None
+        player = store.ensure_player(ctx.session, ctx.token_hash, device_label(agent))
         row = store.add_game(
             ctx.session,
             player,

@@ -44,7 +44,11 @@ UNDO_REDO = Costly(
 REPLAY = Costly("replay", "GET", re.compile(r"^/api/games/[^/]+/replay$"), ("history",))
 """A replay step: it rebuilds and checks the game's line."""
 
-COSTLY: tuple[Costly, ...] = (NEW_GAME, HINT, UNDO_REDO, REPLAY)
+LINK = Costly("link", "POST", re.compile(r"^/api/devices/(?:code|link)$"), ("link",))
+"""A link code made or tried (docs/devices.md): the limit is what keeps codes from being
+guessed, so a flood of tries is refused before its body is read."""
+
+COSTLY: tuple[Costly, ...] = (NEW_GAME, HINT, UNDO_REDO, REPLAY, LINK)
 
 
 def costly(method: str, path: str) -> Costly | None:

@@ -1,4 +1,5 @@
-"""The routes' limit dependencies, ``NewGameLimit`` and ``HintLimit``: each counts its
+"""The routes' limit dependencies (``NewGameLimit``, ``HintLimit``, ``UndoRedoLimit``,
+``ReplayLimit``, ``LinkLimit``): each counts its
 request in the shared counters (:class:`~pasyans.server.limits.rates.SharedLimits`) under
 the limits its entry of :mod:`pasyans.server.limits.costly` names."""
 
@@ -10,7 +11,7 @@ from fastapi import Depends, Request
 
 from pasyans.server.deps import PlayerDep
 from pasyans.server.limits.address import client_address
-from pasyans.server.limits.costly import HINT, NEW_GAME, REPLAY, UNDO_REDO
+from pasyans.server.limits.costly import HINT, LINK, NEW_GAME, REPLAY, UNDO_REDO
 from pasyans.server.limits.rates import SharedLimits
 
 
@@ -80,3 +81,12 @@ UndoRedoLimit = Annotated[None, Depends(_undo_redo)]
 """The ``history`` limit on undo and redo."""
 ReplayLimit = Annotated[None, Depends(_replay)]
 """The ``history`` limit on a replay step (the same bucket as undo and redo)."""
+
+
+def _link(request: Request, player: PlayerDep) -> None:
+    limits = limits_of(request)
+    limits.check(LINK.names(False), player, client_address(request, limits.settings))
+
+
+LinkLimit = Annotated[None, Depends(_link)]
+"""The ``link`` limit on making and trying link codes, per device and per address."""

@@ -26,6 +26,8 @@ What is limited (docs/server.md lists the settings):
 - ``hint``: every hint and winnability request, a loose flood limit;
 - ``history``: every undo, redo and replay, per player and address (issue 33: one client
   alternating undo and redo while replaying a 5,000-move game took a core).
+- ``link``: every link code made and every code tried, per player (the device's cookie)
+  and address: what bounds guessing a code (docs/devices.md, docs/security.md).
 
 A refusal is made as cheap as it can be, since a flood of refused requests is what a costly
 client sends: each process keeps the newest counter value it has read or written for each
@@ -118,6 +120,7 @@ class SharedLimits:
             ("search", s.rate_search_per_minute, s.rate_search_burst),
             ("hint", s.rate_hint_any_per_minute, s.rate_hint_any_burst),
             ("history", s.rate_history_per_minute, s.rate_history_burst),
+            ("link", s.rate_link_per_minute, s.rate_link_burst),
         ):
             if per_minute > 0:
                 self.player[name] = Limit(name, per_minute, burst)

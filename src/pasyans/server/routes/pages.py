@@ -132,6 +132,11 @@ def stats_page() -> Response:
     return index()
 
 
+@router.api_route("/devices", methods=["GET", "HEAD"])
+def devices_page() -> Response:
+    return index()
+
+
 @router.api_route("/history", methods=["GET", "HEAD"])
 def history_page() -> Response:
     return index()

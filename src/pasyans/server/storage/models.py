@@ -28,13 +28,50 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """An anonymous player: only the SHA-256 of their cookie token is stored."""
+    """An anonymous player. Their devices (:class:`Device`) hold the SHA-256 of each
+    device's cookie token: a player is found through a device, never through this row."""
 
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    legacy_key: Mapped[str] = mapped_column("token_hash", String(64), unique=True)
+    """Once the player's token hash; since migration 0010 a random unique value that no
+    request reads (identity is :class:`Device`: docs/devices.md)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Device(Base):
+    """One browser (cookie) of a player: the SHA-256 of its cookie token. Linking a device
+    (docs/devices.md) points its row at another player; unlinking deletes the row, so the
+    cookie then names no player."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """A public id (random), what the page shows and unlinks; never the token's hash."""
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    label: Mapped[str] = mapped_column(String(64))
+    """The browser and system, from the User-Agent when the device was added."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """Updated at most once an hour, when the device starts a game or makes a link code."""
+
+    __table_args__ = (Index("ix_devices_player", "player_id"),)
+
+
+class LinkCode(Base):
+    """A one-time code that joins another device to the player (docs/devices.md): only
+    its SHA-256 is kept; one live code per player; deleted when used."""
+
+    __tablename__ = "link_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), unique=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class GameRow(Base):
