@@ -159,6 +159,9 @@ class Settings(BaseSettings):
     pool_job_seconds: float = Field(
         default=60, gt=0, description="Longest time one solvable deal may take to make."
     )
+    analysis_seconds: float = Field(
+        default=60, gt=0, description="Longest time one game's analysis may take."
+    )
     pool_games: str = Field(default="", description="Games the worker fills, comma-separated.")
     pool_worker_nice: int = Field(
         default=10,

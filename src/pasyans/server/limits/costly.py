@@ -31,8 +31,16 @@ class Costly:
         return [*self.limits, "new_player"] if self.new_player and is_new else list(self.limits)
 
 
-NEW_GAME = Costly("new_game", "POST", re.compile(r"^/api/games$"), ("new_game",), True)
-"""A new game (``POST /api/games``): it may run the generator of solvable deals."""
+NEW_GAME = Costly(
+    "new_game",
+    "POST",
+    re.compile(r"^/api/(?:(?:daily/)?games|analyses/[^/]+/practice)$"),
+    ("new_game",),
+    True,
+)
+"""A new game (``POST /api/games``, ``POST /api/daily/games``: it may run the generator
+of solvable deals), or a practice game from an analysis (it replays the analysed game's
+line)."""
 HINT = Costly("hint", "POST", re.compile(r"^/api/games/[^/]+/(?:hint|winnable)$"), ("hint",))
 """A hint or winnability check; the ``search`` limit is counted later, only when a search
 runs (:mod:`pasyans.server.games.solving`)."""
@@ -41,8 +49,14 @@ UNDO_REDO = Costly(
     "undo_redo", "POST", re.compile(r"^/api/games/[^/]+/(?:undo|redo)$"), ("history",)
 )
 """Undo and redo: each makes a new version, and a replay per version rebuilds the line."""
-REPLAY = Costly("replay", "GET", re.compile(r"^/api/games/[^/]+/replay$"), ("history",))
-"""A replay step: it rebuilds and checks the game's line."""
+REPLAY = Costly(
+    "replay",
+    "GET",
+    re.compile(r"^/api/(?:games/[^/]+/replay|analyses/[^/]+/position)$"),
+    ("history",),
+)
+"""A replay step, or a position of an analysis (a step of the game, then of the winning
+line): each rebuilds and checks the game's line."""
 
 LINK = Costly("link", "POST", re.compile(r"^/api/devices/(?:code|link)$"), ("link",))
 """A link code made or tried (docs/devices.md): the limit is what keeps codes from being

@@ -3,6 +3,10 @@
 Rows are read ``FOR UPDATE`` before a change (PostgreSQL locks the row; SQLite's write
 transactions begin ``IMMEDIATE``), so two requests on one game are serialised and the
 loser sees the new version.
+
+Over 400 lines because every query on games and players stays in this one module (the
+hottest ones built once, beside the rows they read); the players' devices, link codes and
+data are in :mod:`pasyans.server.players`.
 """
 
 from __future__ import annotations
@@ -27,6 +31,14 @@ IS_PLAYING = text("games.status = 'playing'")
 """``status = 'playing'`` written out, not bound: only then may SQLite and PostgreSQL use
 the partial index ``ux_games_one_playing`` (its condition must match the query's)."""
 FINISHED = ("won", "lost", "abandoned")
+
+
+PRACTICE = "practice"
+"""The kind of a practice game ("Try again from here", docs/analysis.md): it starts from a
+position of an analysed game (its ``start``), never counts in the statistics (no
+``first_move_at``), and is kept apart from the player's game in progress of the same
+options (its ``options_key`` ends with :data:`PRACTICE_KEY`)."""
+PRACTICE_KEY = "#practice"
 
 
 def now() -> datetime:
@@ -132,6 +144,7 @@ class GameData:
     last_active_at: datetime
     first_move_at: datetime | None
     finished_at: datetime | None
+    daily: str | None = None
     start: dict[str, Any] | None = None
     moves: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
@@ -288,6 +301,7 @@ def add_game(
     start: dict[str, Any] | None = None,
     difficulty: str | None = None,
     generator: int | None = None,
+    daily: str | None = None,
 ) -> GameRow:
     """Insert a new game; the player's unfinished game of the same game id and options
     becomes ``abandoned`` (the new one is now current).
@@ -298,7 +312,7 @@ def add_game(
     tried again in a savepoint, which then sees the other game and abandons it. Either
     way the newest request's game is current and no game is left unfinished behind it.
     Long because of its keyword arguments (the row's columns) and the savepoint's retry."""
-    key = options_key(options)
+    key = options_key(options) + (PRACTICE_KEY if kind == PRACTICE else "")
     # New games of one player queue here (PostgreSQL; SQLite writers are serial anyway),
     # so the next one sees the game this one makes.
     session.execute(
@@ -330,6 +344,7 @@ def add_game(
                                start, t)  # fmt: skip
                 row.difficulty = difficulty
                 row.generator = generator
+                row.daily = daily
                 session.add(row)
                 session.flush()
                 return row
@@ -407,12 +422,13 @@ def list_games(session: Session, token_hash: str, *, limit: int, offset: int) ->
 
 
 def saved_record(row: AnyRow) -> dict[str, Any]:
-    """The saved-game record of the row, redo moves included (for ``deals.load_game``)."""
+    """The saved-game record of the row, redo moves included (for ``deals.load_game``); a
+    practice game is a random deal's record with its stored start."""
     return {
         "game": row.game,
         "options": dict(row.options),
         "deal": row.deal,
-        "kind": row.kind,
+        "kind": "random" if row.kind == PRACTICE else row.kind,
         "rules_version": row.rules_version,
         "moves": list(row.moves) + list(row.redo),
         "start": row.start,

@@ -17,8 +17,9 @@ import { autoMoves, refuse, say, tell, update } from "./table-view.js";
 export async function load(c, current = null) {
   say(c, t("loading"));
   try {
-    let g = await (current || api.currentGame(c.entry.id, c.options));
-    const want = c.askedDeal;
+    // A practice game ("Try again from here", docs/analysis.md) is opened by its id.
+    let g = c.askedId ? await api.getGame(c.askedId) : await (current || api.currentGame(c.entry.id, c.options));
+    const want = c.askedId ? null : c.askedDeal;
     const kindOk = (x) => !c.kind || !x.kind || x.kind === c.kind;
     if (want !== null && !(g && g.view.deal === want && kindOk(g))) g = null;
     if (!g && want !== null) g = await lastGame(c, want, kindOk);
@@ -26,7 +27,7 @@ export async function load(c, current = null) {
     setGame(c, g, { instant: true });
     // Without network: the game as this browser last showed it, until the network returns.
     c.fromBrowser = api.wasKeptInBrowser(g);
-    say(c, c.fromBrowser ? t("net.from_browser") : "");
+    say(c, c.fromBrowser ? t("net.from_browser") : g.kind === "practice" ? t("analysis.practice") : "");
   } catch (e) {
     c.fail(e);
   }
