@@ -97,8 +97,8 @@ def newcomer(base: str) -> str:
         if r.status_code != 201:
             return f"new game {r.status_code}"
         g = r.json()
-        body = {"move": g["view"]["moves"][0]["text"], "version": g["version"]}
-        r = c.post(f"/api/games/{g['id']}/moves", json=body)
+        first = g["view"]["moves"][0]["text"]
+        r = c.post(f"/api/games/{g['id']}/moves", json={"move": first, "version": g["version"]})
         return "ok" if r.status_code == 200 else f"move {r.status_code}"
 
 

@@ -7,9 +7,11 @@ one and ``GET …/replay`` of the newest version on three, as fast as they are a
 Another player (another address) plays random legal moves on Spider with ``--think``
 seconds between them; its moves' p50 and p99 are measured quiet, then during the attack,
 ``--seconds`` each. Each server (``--baseline`` REV, exported with ``git archive``, then
-this tree) is a fresh ``pasyans serve`` (one worker, SQLite, rate limits as shipped)::
+this tree) is a fresh ``pasyans serve`` (one worker, SQLite, rate limits as shipped; or
+with ``--postgres`` two workers on a throwaway PostgreSQL cluster each)::
 
     uv run python benchmarks/replay_attack.py --baseline main
+    uv run python benchmarks/replay_attack.py --baseline main --postgres
     uv run python benchmarks/replay_attack.py --baseline main \
         --env PASYANS_RATE_HISTORY_PER_MINUTE=0
 
@@ -20,6 +22,7 @@ under 2), the attacker's answers by status, and the server's CPU share during th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
 import sys
@@ -32,7 +35,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from load import _load, export, group_cpu_seconds, pythonpath, serve
+from load import _load, export, group_cpu_seconds, pythonpath, serve, throwaway_postgres
 
 from pasyans.deals import new_game
 
@@ -144,7 +147,8 @@ def pct(xs: list[float], p: float) -> float:
 
 
 def measure(name: str, args: argparse.Namespace, extra: dict[str, str]) -> None:
-    with serve(None, 1, extra) as server:
+    db = throwaway_postgres() if args.postgres else contextlib.nullcontext()
+    with db as url, serve(url, 2 if args.postgres else 1, extra) as server:
         t0 = time.monotonic()
         client, game = build(server.base, args.moves)
         built = time.monotonic() - t0
@@ -178,6 +182,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15.0, help="per phase")
     ap.add_argument("--think", type=float, default=0.05, help="the player's pause, s")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL, 2 workers")
     ap.add_argument("--env", action="append", default=[], metavar="PASYANS_NAME=VALUE")
     args = ap.parse_args()
     extra = {"PASYANS_TRUST_PROXY": "true", "PASYANS_FORWARDED_ALLOW_IPS": "127.0.0.1",
@@ -185,11 +190,12 @@ def main() -> None:
     for item in args.env:
         name, _, value = item.partition("=")
         extra[name] = value
-    print(f"# SQLite, 1 worker; {args.seconds:.0f} s per phase; think {args.think} s; "
+    backend = "PostgreSQL, 2 workers" if args.postgres else "SQLite, 1 worker"
+    print(f"# {backend}; {args.seconds:.0f} s per phase; think {args.think} s; "
           f"env {args.env or 'as shipped'}; load average {_load()}")  # fmt: skip
-    print("| server | attacker's game | moves quiet / attacked | p50 quiet ms | p50 attacked ms "
-          "| p99 quiet ms | p99 attacked ms | p99 ratio | server CPU attacked "
-          "| attacker's answers |")  # fmt: skip
+    print("| server | attacker's game | moves quiet / attacked | p50 quiet ms "
+          "| p50 attacked ms | p99 quiet ms | p99 attacked ms | p99 ratio "
+          "| server CPU attacked | attacker's answers |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(prefix="pasyans-baseline-") as tmp:
         src = str(export(args.baseline, Path(tmp))) if args.baseline else None

@@ -550,8 +550,11 @@ def _apply(
     row.score = view["counters"]["score"]
     row.foundation_cards = view["counters"]["foundation_cards"]
     # Moves played: the new line beyond what it shares with the old one (a retarget
-    # replaces the last move and its auto-moves, and plays them anew).
-    played = _played(line, game.moves) if counts_as_move else 0
+    # replaces the last move and its auto-moves, and plays them anew). A line that only
+    # grew shares all of the old one: no walk over the whole game on every move.
+    played = 0
+    if counts_as_move:
+        played = len(added) if added is not None else _played(line, game.moves)
     if played:
         row.moves_total += played
         if row.first_move_at is None and row.kind != store.PRACTICE:  # practice: uncounted
