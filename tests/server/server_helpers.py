@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +39,45 @@ def wait_until_started(
             pass
         assert time.monotonic() < deadline, log.read_text()
         time.sleep(0.1)
+
+
+PASYANS = Path(sys.executable).parent / "pasyans"
+
+
+@contextmanager
+def running_serve(
+    tmp_path: Path, *, workers: int = 1, database_url: str | None = None, **env: str
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``pasyans serve`` in its own process group on a free port of 127.0.0.1 (data in
+    ``tmp_path / "data"``, log in ``tmp_path / "server.log"``, ``env`` as extra
+    ``PASYANS_*`` settings), until it answers: yields its base URL and process; stopped
+    (killed if it must be) on the way out."""
+    from devtools import free_port
+
+    port = free_port()
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
+    environ["PASYANS_DATA_DIR"] = str(tmp_path / "data")
+    environ.update(env)
+    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if database_url is not None:
+        environ["PASYANS_DATABASE_URL"] = database_url
+    if workers != 1:
+        args += ["--workers", str(workers)]
+    log = (tmp_path / "server.log").open("w")
+    proc = subprocess.Popen(args, env=environ, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_started(proc, base, tmp_path / "server.log", 1)
+        yield base, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        log.close()
 
 
 CARD = re.compile(r"^(?:[A2-9TJQK][CDHS])$")

@@ -18,9 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from devtools import free_port
-from server_helpers import wait_until_started
-
-PASYANS = Path(sys.executable).parent / "pasyans"
+from server_helpers import PASYANS, running_serve, wait_until_started
 
 
 class Server(str):
@@ -37,31 +35,14 @@ class Server(str):
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """The base URL of a running ``pasyans serve``."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
-    env["PASYANS_HEADER_SECONDS"] = "1"
-    env["PASYANS_KEEP_ALIVE_SECONDS"] = "1"
-    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    settings = {"PASYANS_HEADER_SECONDS": "1", "PASYANS_KEEP_ALIVE_SECONDS": "1"}
     if request.param == "postgresql":
         url: str = request.getfixturevalue("postgres_url")
-        env["PASYANS_DATABASE_URL"] = url
-        args += ["--workers", "2"]
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_started(proc, base, tmp_path / "server.log", 1)
-        yield Server(base, request.param)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        log.close()
+        with running_serve(tmp_path, workers=2, database_url=url, **settings) as (base, _):
+            yield Server(base, request.param)
+    else:
+        with running_serve(tmp_path, **settings) as (base, _):
+            yield Server(base, request.param)
 
 
 def test_serve_answers_and_makes_its_database(server: Server, tmp_path: Path) -> None:
