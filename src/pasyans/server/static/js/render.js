@@ -161,6 +161,7 @@ export class TableRenderer {
         setVar(el, "--z", q.across ? "80" : String(q.z ?? i + 1));
         el.classList.toggle("across", !!q.across);
         el.classList.toggle("strip", !!q.strip);
+        el.classList.toggle("read", !!q.read); // covered, only read (layout.js)
         kids.push(el);
         placed.push({ pile: id, index: i, code, x: q.x, y: q.y, z: q.z ?? i + 1, el });
         byPile[id].push(placed[placed.length - 1]);
