@@ -17,6 +17,7 @@ PATHS = [
     "/rules/spine",
     "/stats",
     "/history",
+    "/devices",
     "/replay/abc",
     "/api/catalog",
     "/api/nothing",

@@ -35,6 +35,7 @@ from pasyans.server.errors import ApiError, from_engine, storage_code, storage_e
 from pasyans.server.games import actions
 from pasyans.server.games.cache import GameCache
 from pasyans.server.limits.address import client_address
+from pasyans.server.players.devices import device_label
 from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
 from pasyans.server.stats import records as stats
@@ -266,6 +267,11 @@ def create(
     return _store_new(ctx, game, None)
 
 
+def store_new(ctx: Context, game: Game) -> dict[str, Any]:
+    """Insert a game made elsewhere (a practice game, :mod:`pasyans.server.routes.analysis`)."""
+    return _store_new(ctx, game, None)
+
+
 def _store_new(
     ctx: Context, game: Game | None, entry: Callable[[], Game | None] | None
 ) -> dict[str, Any]:
@@ -281,7 +287,8 @@ def _store_new(
                 raise _Missing
         assert game is not None
         view = game.view()
-        player = store.ensure_player(ctx.session, ctx.token_hash)
+        agent = ctx.request.headers.get("user-agent") if ctx.request is not None else None
+        player = store.ensure_player(ctx.session, ctx.token_hash, device_label(agent))
         row = store.add_game(
             ctx.session,
             player,
@@ -545,7 +552,7 @@ def _apply(
     played = _played(line, game.moves) if counts_as_move else 0
     if played:
         row.moves_total += played
-        if row.first_move_at is None:
+        if row.first_move_at is None and row.kind != store.PRACTICE:  # practice: uncounted
             row.first_move_at = t
     if view["flags"]["won"]:
         row.status = "won"

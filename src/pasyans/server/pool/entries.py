@@ -25,7 +25,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
@@ -418,6 +418,9 @@ class PoolWorker:
         self._pruned = 0.0
         self.made = 0
         self.stop = threading.Event()
+        self.more: list[Callable[[], bool]] = []
+        """Other background jobs of this process family, each a step that answers
+        whether it did something (the analyses, :mod:`pasyans.server.pool.analyses`)."""
 
     def _write(self) -> Session:
         session = self.maker()
@@ -529,6 +532,8 @@ class PoolWorker:
         job = self.claim_job()
         if job is not None:
             self.run_job(job)
+            return True
+        if any(more() for more in self.more):
             return True
         self.prune()
         key = self.neediest()

@@ -28,13 +28,50 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """An anonymous player: only the SHA-256 of their cookie token is stored."""
+    """An anonymous player. Their devices (:class:`Device`) hold the SHA-256 of each
+    device's cookie token: a player is found through a device, never through this row."""
 
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    legacy_key: Mapped[str] = mapped_column("token_hash", String(64), unique=True)
+    """Once the player's token hash; since migration 0010 a random unique value that no
+    request reads (identity is :class:`Device`: docs/devices.md)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Device(Base):
+    """One browser (cookie) of a player: the SHA-256 of its cookie token. Linking a device
+    (docs/devices.md) points its row at another player; unlinking deletes the row, so the
+    cookie then names no player."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """A public id (random), what the page shows and unlinks; never the token's hash."""
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    label: Mapped[str] = mapped_column(String(64))
+    """The browser and system, from the User-Agent when the device was added."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """Updated at most once an hour, when the device starts a game or makes a link code."""
+
+    __table_args__ = (Index("ix_devices_player", "player_id"),)
+
+
+class LinkCode(Base):
+    """A one-time code that joins another device to the player (docs/devices.md): only
+    its SHA-256 is kept; one live code per player; deleted when used."""
+
+    __tablename__ = "link_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), unique=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class GameRow(Base):
@@ -256,3 +293,34 @@ class Health(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisRow(Base):
+    """The analysis of one finished game at one version (docs/analysis.md): asked for by
+    ``POST /api/games/{id}/analysis``, made by the deal worker's process family
+    (:mod:`pasyans.server.analyses`), then answered from here. ``share`` is the random
+    name of its public link (``/analysis/<share>``), which shows this game alone."""
+
+    __tablename__ = "analyses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    game_version: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    share: Mapped[str] = mapped_column(String(32), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    """queued, running, done or failed."""
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    method: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """How the player's chance was estimated (``Estimate.method``; ``exact``: every card known)."""
+    error: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "game_version", name="uq_analyses_game_version"),
+        Index("ix_analyses_pending", "status", "requested_at"),
+        Index("ix_analyses_player", "player_id", "status"),
+    )
