@@ -529,16 +529,17 @@ function planned(view, columns = null) {
 
 /** The card for the planned table (else, when that cannot fit, for the table as it is),
  * and the table as it is drawn with it. */
-function choose(view, plan, arrs, width, height, large, capW, base = null) {
+function choose(view, plan, arrs, width, height, large, capW, base = null, canRead = true) {
   let f = best(plan, arrs, width, height, large, capW, base);
   let sized = plan;
-  const read = READ[view.game];
+  const read = canRead && READ[view.game];
   if (!f.fits && read) {
     // Nivernais on a low screen (a phone on its side): the covered column cards show
     // their index only (only a column's top card plays); the card is the widest the
     // planned table fits so, else (large mode's taller strips) the widest the starting
     // table fits so. It never changes during the game: where the longest columns then
-    // reach below the screen, the page scrolls.
+    // reach below the screen, the page scrolls. Large mode reads so only where normal
+    // mode does (elsewhere its strips stay 1.25x normal mode's).
     f = best(plan, read(), width, height, large, capW, base);
     if (!f.fits) f = best(planned(view, STARTS[view.game]), read(), width, height, large, capW, base);
     f = { ...f, drawnFor: true }; // drawn below for the table as it is
@@ -583,17 +584,18 @@ function shownUp(view, g) {
  * fit does). */
 function sizes(view, plan, arrs, width, height) {
   let normal = choose(view, plan, arrs, width, height, false, CAP);
+  const read = !!normal.drawnFor; // a low screen: large mode reads too
   // Large mode plans for what normal mode could plan for (else the table as it is).
   const lplan = normal.sized === plan ? plan : view;
   const ok = (f) => f && f.fits && f.sized === lplan;
   const base = (n, more) => ({ ...n.c, shown: n.shown, floorW: n.c.w, ...more });
-  const big = (n) => choose(view, lplan, arrs, width, height, true, Math.ceil(n.c.w * 1.25), base(n));
+  const big = (n) => choose(view, lplan, arrs, width, height, true, Math.ceil(n.c.w * 1.25), base(n), read);
   let large = big(normal);
   if (!ok(large) || large.c.w < normal.c.w) {
-    const yielded = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0 }));
+    const yielded = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0 }), read);
     // (Its margin below may be short of a gap: on the screen is enough.)
     if (yielded.sized === lplan && yielded.e.maxY <= height && yielded.c.w < normal.c.w) {
-      normal = choose(view, plan, arrs, width, height, false, yielded.c.w);
+      normal = choose(view, plan, arrs, width, height, false, yielded.c.w, null, read);
       large = big(normal);
       if (!ok(large) || large.c.w < normal.c.w) large = yielded;
     } else {
