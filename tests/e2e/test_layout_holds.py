@@ -160,6 +160,32 @@ def test_nivernais_on_a_phone_on_its_side_keeps_a_legible_card(
     assert not problems, "\n".join(problems)
 
 
+BADGES = """() => [...document.querySelectorAll('.pile.kind-foundation')].map(p => {
+  const b = p.querySelector('.fbadge').getBoundingClientRect();
+  const base = p.querySelector(':scope > .pile-base').getBoundingClientRect();
+  return [p.dataset.pile, b.bottom - base.top, b.height];
+})"""
+
+
+@pytest.mark.parametrize("vp", ["360x640", "390x844"])
+def test_foundation_badges_sit_above_their_piles_on_a_phone(
+    browser: Browser, base_url: str, vp: str
+) -> None:
+    """Nivernais' foundation badges ("↑ A♣") on a phone's narrow card: one line, wholly
+    above the pile (they wrapped to two lines and covered the pile's top edge)."""
+    w, h, dpr, touch = VIEWPORTS[vp]
+    ctx = device_context(browser, base_url, (w, h), dpr, touch)
+    page = ctx.new_page()
+    page.goto("/play/nivernais?deal=5&kind=random")
+    wait_table(page)
+    badges = page.evaluate(BADGES)
+    ctx.close()
+    assert len(badges) == 8
+    over = [f"{pile}: {below:.1f} px over, {tall:.0f} px tall" for pile, below, tall in badges
+            if below > 0.5]  # fmt: skip
+    assert not over, over
+
+
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
 def test_autocollect_appearing_never_moves_the_table(
     browser: Browser, base_url: str, locale: str
