@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -46,12 +46,18 @@ PASYANS = Path(sys.executable).parent / "pasyans"
 
 @contextmanager
 def running_serve(
-    tmp_path: Path, *, workers: int = 1, database_url: str | None = None, **env: str
+    tmp_path: Path,
+    *,
+    workers: int = 1,
+    database_url: str | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+    **env: str,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``pasyans serve`` in its own process group on a free port of 127.0.0.1 (data in
     ``tmp_path / "data"``, log in ``tmp_path / "server.log"``, ``env`` as extra
-    ``PASYANS_*`` settings), until it answers: yields its base URL and process; stopped
-    (killed if it must be) on the way out."""
+    ``PASYANS_*`` settings, ``preexec_fn`` run in the child before it starts), until it
+    answers: yields its base URL and process; stopped (killed if it must be) on the way
+    out."""
     from devtools import free_port
 
     port = free_port()
@@ -65,7 +71,7 @@ def running_serve(
         args += ["--workers", str(workers)]
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(args, env=environ, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)  # fmt: skip
+                            start_new_session=True, preexec_fn=preexec_fn)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_started(proc, base, tmp_path / "server.log", 1)

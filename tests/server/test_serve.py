@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -17,8 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from devtools import free_port
-from server_helpers import PASYANS, running_serve, wait_until_started
+from server_helpers import running_serve
 
 
 class Server(str):
@@ -228,41 +226,27 @@ def test_an_idle_flood_leaves_a_real_request_answered(tmp_path: Path) -> None:
 
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     assert hard == resource.RLIM_INFINITY or hard >= 2048, "the test needs a hard limit >= 2048"
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-    env["PASYANS_DATA_DIR"] = str(tmp_path / "data")
-    env["PASYANS_POOL_WORKER"] = "false"
-    args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    log = (tmp_path / "server.log").open("w")
 
     def low_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
 
-    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True, preexec_fn=low_limit)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
     idle: list[socket.socket] = []
-    try:
-        wait_until_started(proc, base, tmp_path / "server.log", 1)
-        limits = Path(f"/proc/{proc.pid}/limits").read_text()
-        line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
-        assert line.split()[3] != "256", line  # raised at start
-        for _ in range(400):
-            idle.append(socket.create_connection(("127.0.0.1", port)))
-        started = time.monotonic()
-        r = httpx.get(f"{base}/healthz", timeout=10)
-        assert r.status_code == 200
-        assert time.monotonic() - started < 1.0
-    finally:
-        for sock in idle:
-            sock.close()
-        proc.terminate()
+    settings = {"PASYANS_POOL_WORKER": "false"}
+    with running_serve(tmp_path, preexec_fn=low_limit, **settings) as (base, proc):
+        port = int(base.rsplit(":", 1)[1])
         try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        log.close()
+            limits = Path(f"/proc/{proc.pid}/limits").read_text()
+            line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
+            assert line.split()[3] != "256", line  # raised at start
+            for _ in range(400):
+                idle.append(socket.create_connection(("127.0.0.1", port)))
+            started = time.monotonic()
+            r = httpx.get(f"{base}/healthz", timeout=10)
+            assert r.status_code == 200
+            assert time.monotonic() - started < 1.0
+        finally:
+            for sock in idle:
+                sock.close()
 
 
 def test_a_forged_log_line_is_escaped(server: Server, tmp_path: Path) -> None:
