@@ -51,7 +51,7 @@ def running_serve(
     workers: int = 1,
     database_url: str | None = None,
     preexec_fn: Callable[[], None] | None = None,
-    **env: str,
+    env: dict[str, str] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``pasyans serve`` in its own process group on a free port of 127.0.0.1 (data in
     ``tmp_path / "data"``, log in ``tmp_path / "server.log"``, ``env`` as extra
@@ -63,7 +63,7 @@ def running_serve(
     port = free_port()
     environ = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
     environ["PASYANS_DATA_DIR"] = str(tmp_path / "data")
-    environ.update(env)
+    environ.update(env or {})
     args = [str(PASYANS), "serve", "--host", "127.0.0.1", "--port", str(port)]
     if database_url is not None:
         environ["PASYANS_DATABASE_URL"] = database_url

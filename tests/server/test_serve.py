@@ -36,10 +36,10 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     settings = {"PASYANS_HEADER_SECONDS": "1", "PASYANS_KEEP_ALIVE_SECONDS": "1"}
     if request.param == "postgresql":
         url: str = request.getfixturevalue("postgres_url")
-        with running_serve(tmp_path, workers=2, database_url=url, **settings) as (base, _):
+        with running_serve(tmp_path, workers=2, database_url=url, env=settings) as (base, _):
             yield Server(base, request.param)
     else:
-        with running_serve(tmp_path, **settings) as (base, _):
+        with running_serve(tmp_path, env=settings) as (base, _):
             yield Server(base, request.param)
 
 
@@ -232,7 +232,7 @@ def test_an_idle_flood_leaves_a_real_request_answered(tmp_path: Path) -> None:
 
     idle: list[socket.socket] = []
     settings = {"PASYANS_POOL_WORKER": "false"}
-    with running_serve(tmp_path, preexec_fn=low_limit, **settings) as (base, proc):
+    with running_serve(tmp_path, preexec_fn=low_limit, env=settings) as (base, proc):
         port = int(base.rsplit(":", 1)[1])
         try:
             limits = Path(f"/proc/{proc.pid}/limits").read_text()

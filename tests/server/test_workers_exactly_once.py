@@ -82,7 +82,7 @@ def two_workers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tupl
     """A running ``pasyans serve --workers 2`` (no deal-pool process): base URL and pid."""
     url = request.getfixturevalue("postgres_url") if request.param == "postgresql" else None
     settings = {"PASYANS_POOL_WORKER": "false"}
-    with running_serve(tmp_path, workers=2, database_url=url, **settings) as (base, proc):
+    with running_serve(tmp_path, workers=2, database_url=url, env=settings) as (base, proc):
         yield base, proc.pid
 
 
