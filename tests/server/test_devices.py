@@ -147,6 +147,7 @@ def test_link_tries_are_rate_limited_per_device_and_per_address(
 ) -> None:
     app = make_app(rate_link_per_minute=1, rate_link_burst=3, rate_address_factor=2,
                    rate_refusal_delay_seconds=0)  # fmt: skip
+    app.state.limits.clock = lambda: 1_900_000_000.0  # no refill while the test runs
     with TestClient(app, client=("192.0.2.1", 1)) as a:
         code = code_of(a)
         with TestClient(app, client=("192.0.2.2", 1)) as b:
@@ -160,7 +161,7 @@ def test_link_tries_are_rate_limited_per_device_and_per_address(
         for _ in range(5):
             with TestClient(app, client=("192.0.2.2", 2)) as c:
                 statuses.append(link(c, "0000-0000-0000").status_code)
-        assert statuses == [404, 404, 429, 429, 429]  # 3 + 3 allowed to the address
+        assert statuses == [404, 404, 404, 429, 429]  # 3 + 3 allowed to the address
         with TestClient(app, client=("192.0.2.3", 1)) as d:  # another address: allowed
             assert link(d, code).status_code == 200
 

@@ -18,6 +18,8 @@ PATHS = [
     "/stats",
     "/history",
     "/devices",
+    "/daily",
+    "/api/daily/board?game=spine&difficulty=easy",
     "/replay/abc",
     "/api/catalog",
     "/api/nothing",

@@ -40,6 +40,13 @@ PLAYER_ENDPOINTS = {
     ("POST", "/api/devices/{device_id}/unlink"),
     ("GET", "/api/me/export"),
     ("POST", "/api/me/delete"),
+    # Daily deals (docs/daily.md): the player's own games, result, name and reports.
+    ("GET", "/api/daily"),
+    ("GET", "/api/daily/board"),
+    ("POST", "/api/daily/games"),
+    ("POST", "/api/daily/report"),
+    ("GET", "/api/player"),
+    ("PUT", "/api/player/name"),
 }
 PUBLIC_ENDPOINTS = {("GET", "/api/catalog"), ("GET", "/api/messages"), ("GET", "/healthz")}
 # Endpoints with a JSON body: a valid body (game ids filled in by the test).
@@ -51,6 +58,9 @@ BODY_ENDPOINTS: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/devices/link"): {"code": "0000-0000-0000"},
     ("POST", "/api/devices/{device_id}/unlink"): {},
     ("POST", "/api/me/delete"): {"confirm": True},
+    ("POST", "/api/daily/games"): {"game": "spider", "difficulty": "easy"},
+    ("POST", "/api/daily/report"): {"player": 1},
+    ("PUT", "/api/player/name"): {"name": "Anna"},
 }
 
 

@@ -47,6 +47,7 @@ def worker(
     # Imported here, not at the top (not to hide a circle): the web stack (FastAPI,
     # SQLAlchemy, uvicorn) loads only for the commands that run it, so `pasyans play`,
     # `deal` and `solve` start without it.
+    from pasyans.server.pool import daily
     from pasyans.server.pool.analyses import AnalysisRunner
     from pasyans.server.pool.entries import PoolWorker, WorkerConfig
     from pasyans.server.settings import Settings
@@ -81,7 +82,7 @@ def worker(
     # and stop the writes until the database is checked (server/groupsync.py, Health).
     engine = make_engine(url, pool_size=1, synchronous="NORMAL")
     defer_checkpoints(engine)
-    pool_worker = PoolWorker(make_sessionmaker(engine), config)
+    pool_worker = PoolWorker(make_sessionmaker(engine), config, daily.schedule_ahead)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

@@ -31,6 +31,7 @@ from pasyans.errors import OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
+from pasyans.server.daily import boards
 from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
 from pasyans.server.games import actions
 from pasyans.server.games.cache import GameCache
@@ -177,6 +178,7 @@ def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dic
         "status": row.status,
         "version": row.version,
         "time_ms": row.time_ms,
+        "daily": row.daily,
         "view": game.view() if view is None else view,
     }
 
@@ -264,19 +266,18 @@ def create(
     charge()
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     game = deals.new_game(game_id, number, values, kind)
-    return _store_new(ctx, game, None)
+    return store_new(ctx, game, None)
 
 
-def store_new(ctx: Context, game: Game) -> dict[str, Any]:
-    """Insert a game made elsewhere (a practice game, :mod:`pasyans.server.routes.analysis`)."""
-    return _store_new(ctx, game, None)
-
-
-def _store_new(
-    ctx: Context, game: Game | None, entry: Callable[[], Game | None] | None
+def store_new(
+    ctx: Context,
+    game: Game | None,
+    entry: Callable[[], Game | None] | None,
+    daily: str | None = None,
 ) -> dict[str, Any]:
     """Insert the new game (and with ``entry``, claim its pool entry in the same
-    transaction: ``entry`` answers None when the pool has none)."""
+    transaction: ``entry`` answers None when the pool has none); ``daily``: the day whose
+    ranked daily game it is (docs/daily.md)."""
     ctx.end_read()
     with writing(ctx):
         ctx.session.connection(execution_options={"pasyans_write": True})
@@ -284,7 +285,7 @@ def _store_new(
             game = entry()
             if game is None:
                 ctx.session.rollback()
-                raise _Missing
+                raise Missing
         assert game is not None
         view = game.view()
         agent = ctx.request.headers.get("user-agent") if ctx.request is not None else None
@@ -301,13 +302,14 @@ def _store_new(
             start=game.to_saved().get("start"),
             difficulty=game.difficulty,
             generator=game.generator,
+            daily=daily,
         )
         ctx.session.commit()
     checkin(ctx, row, game)
     return describe(row, game, view)
 
 
-class _Missing(Exception):
+class Missing(Exception):
     """The pool has no entry for the request."""
 
 
@@ -341,8 +343,8 @@ def _create_solvable(
 
     for attempt in range(2):
         try:
-            return _store_new(ctx, None, entry)
-        except _Missing:
+            return store_new(ctx, None, entry)
+        except Missing:
             if attempt == 0 and ctx.settings.pool_inline:
                 _make_inline(ctx, game_id, values, key, deal, difficulty)
                 continue
@@ -560,6 +562,8 @@ def _apply(
     row.version += 1
     row.updated_at = t
     store.write_game(conn, row, added)
+    if row.status == "won" and row.daily is not None:
+        boards.record_win(conn, row, len(row.moves))  # a verified daily win (docs/daily.md)
     if row.status != store.PLAYING and row.first_move_at is not None:
         # A game that has just finished joins the player's kept figures, in the same
         # transaction (the ORM's flush hook does the same for rows written by the ORM).

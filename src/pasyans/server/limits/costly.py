@@ -32,10 +32,15 @@ class Costly:
 
 
 NEW_GAME = Costly(
-    "new_game", "POST", re.compile(r"^/api/(?:games|analyses/[^/]+/practice)$"), ("new_game",), True
+    "new_game",
+    "POST",
+    re.compile(r"^/api/(?:(?:daily/)?games|analyses/[^/]+/practice)$"),
+    ("new_game",),
+    True,
 )
-"""A new game (``POST /api/games``: it may run the generator of solvable deals), or a
-practice game from an analysis (it replays the analysed game's line)."""
+"""A new game (``POST /api/games``, ``POST /api/daily/games``: it may run the generator
+of solvable deals), or a practice game from an analysis (it replays the analysed game's
+line)."""
 HINT = Costly("hint", "POST", re.compile(r"^/api/games/[^/]+/(?:hint|winnable)$"), ("hint",))
 """A hint or winnability check; the ``search`` limit is counted later, only when a search
 runs (:mod:`pasyans.server.games.solving`)."""

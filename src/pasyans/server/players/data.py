@@ -16,6 +16,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from pasyans import __version__
+from pasyans.server.daily import boards
 from pasyans.server.players import devices
 from pasyans.server.stats import records as stats
 from pasyans.server.storage import store
@@ -101,6 +102,7 @@ def erase(session: Session, token_hash: str) -> Erased:
     player = store.player_id(session, token_hash)
     if player is None:
         return Erased(0, 0)
+    boards.forget_player(session, player)
     ids = select(GameRow.id).where(GameRow.player_id == player).scalar_subquery()
     session.execute(delete(GameAction).where(GameAction.game_id.in_(ids)))
     games = session.execute(delete(GameRow).where(GameRow.player_id == player))

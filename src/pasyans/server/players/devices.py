@@ -22,10 +22,18 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
+from pasyans.server.daily import boards
 from pasyans.server.errors import ApiError
 from pasyans.server.stats import records as stats
 from pasyans.server.storage import store
-from pasyans.server.storage.models import Device, GameRow, LinkCode, Player, PlayerStats
+from pasyans.server.storage.models import (
+    AnalysisRow,
+    Device,
+    GameRow,
+    LinkCode,
+    Player,
+    PlayerStats,
+)
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base 32: no I, L, O or U, so what is read aloud or copied is not misread."""
@@ -186,6 +194,10 @@ def _merge(session: Session, old: int, target: int, t: datetime) -> int:
     result = session.execute(
         update(GameRow).where(GameRow.player_id == old).values(player_id=target)
     )
+    session.execute(
+        update(AnalysisRow).where(AnalysisRow.player_id == old).values(player_id=target)
+    )
+    boards.forget_player(session, old, target)
     session.execute(delete(PlayerStats).where(PlayerStats.player_id == old))
     session.execute(delete(Player).where(Player.id == old))
     stats.rebuild(session, target)

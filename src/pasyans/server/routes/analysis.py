@@ -184,7 +184,7 @@ def practice(share: str, body: PracticeIn, ctx: ContextDep, charge: NewGameLimit
     game = Game(row.game, row.deal, row.options, start=start, kind=store.PRACTICE)
     ctx.end_read()
     charge()
-    return service.store_new(ctx, game)
+    return service.store_new(ctx, game, None)
 
 
 def way_from(result: dict[str, Any], moves: tuple[str, ...], step: int) -> list[str]:

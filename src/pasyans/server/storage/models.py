@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -38,6 +40,12 @@ class Player(Base):
     """Once the player's token hash; since migration 0010 a random unique value that no
     request reads (identity is :class:`Device`: docs/devices.md)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The display name the player chose for the leaderboards (checked by
+    :func:`pasyans.server.daily.names.check_name`); None: shown as "Player <id>"."""
+    name_reports: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many players reported the current name (hidden from everyone at
+    :data:`pasyans.server.daily.names.HIDE_AFTER`); a new name starts again at 0."""
 
 
 class Device(Base):
@@ -121,8 +129,13 @@ class GameRow(Base):
     last_active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     first_move_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    daily: Mapped[str | None] = mapped_column(String(10), nullable=True, default=None)
+    """The UTC day (``YYYY-MM-DD``) whose daily deal this game is, when it was started as
+    that day's ranked attempt (docs/daily.md); None for every other game, practice games
+    of a past day's deal included."""
 
     __table_args__ = (
+        Index("ix_games_player_daily", "player_id", "daily"),
         Index("ix_games_player_current", "player_id", "game", "options_key", "status"),
         Index("ix_games_player_created", "player_id", "created_at"),
         # One game in progress per player, game and option set: the database refuses a
@@ -189,6 +202,8 @@ class PoolEntry(DealKey, Base):
     measure: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     taken_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    daily: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Made as a daily deal (docs/daily.md): never handed out as a random deal."""
 
     __table_args__ = (
         UniqueConstraint(
@@ -284,6 +299,65 @@ class PlayerStats(Base):
     __table_args__ = (
         PrimaryKeyConstraint("player_id", "game", "options_key", "kind", "difficulty"),
     )
+
+
+_BOARD = ("day", "game", "options_key", "difficulty", "clean")
+"""The columns that name one leaderboard (its clean wins), first in its two indexes."""
+
+
+class DailyResult(Base):
+    """A won ranked daily game (docs/daily.md), written by the server in the transaction
+    of the move that won it, from the stored game: the leaderboards read only this table,
+    top-N through its two indexes."""
+
+    __tablename__ = "daily_results"
+
+    day: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    clean: Mapped[bool] = mapped_column(Boolean)
+    time_ms: Mapped[int] = mapped_column(BigInteger)
+    moves: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("day", "game", "options_key", "difficulty", "player_id"),
+        Index("ix_daily_results_time", *_BOARD, "time_ms", "moves", "finished_at"),
+        Index("ix_daily_results_moves", *_BOARD, "moves", "time_ms", "finished_at"),
+        Index("ix_daily_results_player", "player_id", "day"),
+    )
+
+
+class DailyBoard(Base):
+    """The number of clean wins on one daily deal's leaderboards, kept by
+    :func:`pasyans.server.daily.boards.record_win` in the same transaction as the result:
+    a board's total is one row, whatever the number of players."""
+
+    __tablename__ = "daily_boards"
+
+    day: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    clean_wins: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (PrimaryKeyConstraint("day", "game", "options_key", "difficulty"),)
+
+
+class NameReport(Base):
+    """One player's report of another's display name (one per pair and name)."""
+
+    __tablename__ = "name_reports"
+
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (PrimaryKeyConstraint("player_id", "reporter_id", "name"),)
 
 
 class Health(Base):

@@ -3,6 +3,10 @@
 Rows are read ``FOR UPDATE`` before a change (PostgreSQL locks the row; SQLite's write
 transactions begin ``IMMEDIATE``), so two requests on one game are serialised and the
 loser sees the new version.
+
+Over 400 lines because every query on games and players stays in this one module (the
+hottest ones built once, beside the rows they read); the players' devices, link codes and
+data are in :mod:`pasyans.server.players`.
 """
 
 from __future__ import annotations
@@ -140,6 +144,7 @@ class GameData:
     last_active_at: datetime
     first_move_at: datetime | None
     finished_at: datetime | None
+    daily: str | None = None
     start: dict[str, Any] | None = None
     moves: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
@@ -296,6 +301,7 @@ def add_game(
     start: dict[str, Any] | None = None,
     difficulty: str | None = None,
     generator: int | None = None,
+    daily: str | None = None,
 ) -> GameRow:
     """Insert a new game; the player's unfinished game of the same game id and options
     becomes ``abandoned`` (the new one is now current).
@@ -338,6 +344,7 @@ def add_game(
                                start, t)  # fmt: skip
                 row.difficulty = difficulty
                 row.generator = generator
+                row.daily = daily
                 session.add(row)
                 session.flush()
                 return row

@@ -22,6 +22,7 @@ const pages = {
   replay: () => import("./replay.js"),
   devices: () => import("./devices.js"),
   analysis: () => import("./analysis.js"),
+  daily: () => import("./daily.js"),
 };
 const statsPage = (name) => Promise.all([pages[name](), loadStyle("css/stats.css")]).then(([m]) => m);
 
@@ -65,6 +66,7 @@ async function route() {
     page = await showPlay(main, entry, params, current);
     return;
   }
+  if (path === "/daily") return (await pages.daily()).showDaily(main, games, params);
   if (path === "/stats") return (page = await (await statsPage("stats")).showStats(main, games));
   if (path === "/devices") return (page = await (await statsPage("devices")).showDevices(main));
   if (path === "/history") return (await statsPage("history")).showHistory(main, games, params);

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010_devices"
-down_revision: str | None = "0008_analyses"
+down_revision: str | None = "0009_daily"
 branch_labels: str | None = None
 depends_on: str | None = None
 
