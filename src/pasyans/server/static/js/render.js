@@ -48,6 +48,11 @@ function reset(el, stays) {
  * the first difference (re-inserting every child would restyle the whole pile). */
 function setChildren(parent, kids) {
   const now = parent.children;
+  // A pile's new base (its count or badge changed) takes the old one's place alone.
+  const first = now[0];
+  if (kids[0] && first && first !== kids[0] && first.classList.contains("pile-base") && kids[0].classList.contains("pile-base")) {
+    first.replaceWith(kids[0]);
+  }
   let k = 0;
   while (k < kids.length && now[k] === kids[k]) k++;
   while (now.length > k) now[now.length - 1].remove();
