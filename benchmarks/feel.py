@@ -14,7 +14,8 @@ their classes. From the release of the tap (``pointerup``) it prints, as the med
 
 - **held**: the first frame where the card looks different (a class or its place), from
   the press (``pointerdown``);
-- **moves**: the first frame where the card is somewhere else;
+- **moves**: the first frame after the release where the card is somewhere else (the
+  press's lift is not a move);
 - **at rest**: the last frame where it moved (the run watches 2.5 s);
 - **answer**: when the move's answer reached the page (Resource Timing ``responseEnd``).
 
@@ -162,9 +163,10 @@ def _tap(browser: Any, url: str, device: str, latency: int) -> Tap:
     frames = f["frames"]
     start_rects, start_classes = frames[0][1], frames[0][2]
     changed = [t for t, r, c in frames[1:] if r != start_rects or c != start_classes]
-    moved = [t for t, r, _c in frames[1:] if r != start_rects]
-    rect_changes = [frames[i][0] for i in range(1, len(frames)) if frames[i][1] != frames[i - 1][1]]
     up, down = f["up"], f["down"]
+    # A card lifted by the press (held) is not a move: only frames after the release count.
+    moved = [t for t, r, _c in frames[1:] if r != start_rects and t >= up]
+    rect_changes = [frames[i][0] for i in range(1, len(frames)) if frames[i][1] != frames[i - 1][1]]
     nan = float("nan")
     return Tap(
         held=(changed[0] - down) if changed else nan,

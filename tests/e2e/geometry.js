@@ -54,9 +54,11 @@
       const item = { pile: id, index: i, w: r.width, h: visible.bottom - visible.top, covered: !!next, ...index(el, visible) };
       out.cardW = Math.max(out.cardW, r.width);
       out.font = Math.max(out.font, item.font);
-      // A chain strip, and a covered card of a spine pile (only its lowest card is ever
-      // taken), is read, not picked up.
-      if (el.classList.contains("strip") || (pile.classList.contains("kind-spine") && next)) out.strips.push(item);
+      // A chain strip, a covered card of a spine pile (only its lowest card is ever
+      // taken) and a covered card the layout marks `read` (Nivernais' columns on a low
+      // screen: only the top card plays) is read, not picked up.
+      const read = el.classList.contains("strip") || (el.classList.contains("read") && next);
+      if (read || (pile.classList.contains("kind-spine") && next)) out.strips.push(item);
       else if (!next || column) out.cards.push(item);
     });
   }

@@ -5,7 +5,8 @@
   every pile on the screen above the touch bar), the touch bar is wholly on the screen, the
   game's line is not cut, and counters grown to 999 moves and 59:59 move nothing.
 - Desktop large mode never draws a card narrower than normal mode; Nivernais keeps its card
-  size through its stock's deals; Autocollect appearing never moves the table.
+  size through its stock's deals, on a desktop and on a phone on its side (844x390, where
+  it shrank 66, 48, 32 px); Autocollect appearing never moves the table.
 - Every label on a Russian page is Russian; the deal box shows its whole placeholder; the
   Auto-moves toggle, when off, is a switch at full strength, not a disabled button.
 """
@@ -124,6 +125,65 @@ def test_large_mode_never_makes_cards_smaller(browser: Browser, base_url: str) -
     assert len(set(seen[False])) == 1, f"normal mode rescaled: {seen[False]}"
     assert len(set(seen[True])) == 1, f"large mode rescaled: {seen[True]}"
     assert seen[True][0] >= seen[False][0]
+
+
+def test_nivernais_on_a_phone_on_its_side_keeps_a_legible_card(
+    browser: Browser, base_url: str
+) -> None:
+    """844x390 (touch), normal mode: Nivernais deal 31 through its stock's three deals
+    (columns of 4, 8, 12, then 16 cards) keeps one card size, never under 36 px wide (it
+    was 66, then 48, then 32 px: the page rescaled at every deal), and every layout target
+    holds at each step: whole piles on the screen, the covered cards (only read: only a
+    column's top card plays) with their whole index at 14 px, the top cards 24 px at least."""
+    w, h, dpr, touch = VIEWPORTS["844x390"]
+    ctx = device_context(browser, base_url, (w, h), dpr, touch)
+    ctx.add_init_script(NO_AUTO_MOVES)
+    page = ctx.new_page()
+    page.goto("/play/nivernais?deal=31&kind=random")
+    wait_table(page)
+    widths = [page.evaluate(CARD_W)]
+    problems = [f"start: {p}" for p in measure(page).problems()]
+    for k in range(3):
+        page.locator('.pile[data-pile="stock"] > .pile-base').tap()
+        drained(page)
+        settle(page)
+        widths.append(page.evaluate(CARD_W))
+        longest = page.evaluate(
+            """() => Math.max(...[...document.querySelectorAll('.pile.kind-column')]
+                 .map(p => p.querySelectorAll(':scope > .card').length))"""
+        )
+        assert longest == 4 * (k + 2)
+        problems += [f"deal {k + 1}: {p}" for p in measure(page).problems()]
+    ctx.close()
+    assert len(set(widths)) == 1, f"the card rescaled: {widths}"
+    assert widths[0] >= 36, widths
+    assert not problems, "\n".join(problems)
+
+
+BADGES = """() => [...document.querySelectorAll('.pile.kind-foundation')].map(p => {
+  const b = p.querySelector('.fbadge').getBoundingClientRect();
+  const base = p.querySelector(':scope > .pile-base').getBoundingClientRect();
+  return [p.dataset.pile, b.bottom - base.top, b.height];
+})"""
+
+
+@pytest.mark.parametrize("vp", ["360x640", "390x844"])
+def test_foundation_badges_sit_above_their_piles_on_a_phone(
+    browser: Browser, base_url: str, vp: str
+) -> None:
+    """Nivernais' foundation badges ("↑ A♣") on a phone's narrow card: one line, wholly
+    above the pile (they wrapped to two lines and covered the pile's top edge)."""
+    w, h, dpr, touch = VIEWPORTS[vp]
+    ctx = device_context(browser, base_url, (w, h), dpr, touch)
+    page = ctx.new_page()
+    page.goto("/play/nivernais?deal=5&kind=random")
+    wait_table(page)
+    badges = page.evaluate(BADGES)
+    ctx.close()
+    assert len(badges) == 8
+    over = [f"{pile}: {below:.1f} px over, {tall:.0f} px tall" for pile, below, tall in badges
+            if below > 0.5]  # fmt: skip
+    assert not over, over
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,10 @@ def wait_until_started(
             pass
         assert time.monotonic() < deadline, log.read_text()
         time.sleep(0.1)
+
+
+PASYANS = Path(sys.executable).parent / "pasyans"
+
 
 
 CARD = re.compile(r"^(?:[A2-9TJQK][CDHS])$")

@@ -305,7 +305,15 @@ function spiderSide() {
   };
 }
 
-function nivernaisArr() {
+/** `read`: the covered cards of a column are only read (Nivernais plays only a column's
+ * top card), so its fan may close to their index (they get class `read`). */
+function readFan(c, x, y, cards, bottom, read) {
+  const out = fan(c, x, y, cards, bottom, read);
+  if (read) for (const q of out.slice(0, -1)) q.read = true;
+  return out;
+}
+
+function nivernaisArr(read = false) {
   return {
     slots: 10,
     draw(view, c, height) {
@@ -332,7 +340,7 @@ function nivernaisArr() {
       for (let i = 0; i < 6; i++) {
         const id = `t${i + 1}`;
         const x = slotX(c, i + 2);
-        out[id] = pile(x, y, c, fan(c, x, y, view.piles[id].cards, height));
+        out[id] = pile(x, y, c, readFan(c, x, y, view.piles[id].cards, height, read));
       }
       return out;
     },
@@ -342,7 +350,7 @@ function nivernaisArr() {
 /** Nivernais on a wide screen: the columns from the top edge, so that they have the whole
  * height for their 16 cards; the stock and the up foundations (2 x 2) at the left, the
  * down foundations at the right, the reserve cells (2 x 2) beside the columns. */
-function nivernaisSide() {
+function nivernaisSide(read = false) {
   return {
     slots: 14,
     draw(view, c, height) {
@@ -366,7 +374,7 @@ function nivernaisSide() {
       for (let i = 0; i < 6; i++) {
         const id = `t${i + 1}`;
         const x = slotX(c, i + 4);
-        out[id] = pile(x, c.g, c, fan(c, x, c.g, view.piles[id].cards, height));
+        out[id] = pile(x, c.g, c, readFan(c, x, c.g, view.piles[id].cards, height, read));
       }
       return out;
     },
@@ -495,10 +503,16 @@ function best(view, arrs, width, height, large, capW, base = null) {
  * arrangement would otherwise change and the cards grow mid-game). Columns that grow by
  * the player's own moves are not planned for: their fans compress first. */
 const COLUMN_PLAN = { nivernais: 16 };
+// The arrangements where a column's covered cards are only read, and the columns' length
+// at the start (Nivernais: 4, and each deal of the stock adds 4).
+const READ = { nivernais: () => [nivernaisArr(true), nivernaisSide(true)] };
+const STARTS = { nivernais: 4 };
 
-function planned(view) {
+/** The view with its columns grown to the game's plan (`columns`: every column at exactly
+ * that many cards, longer ones cut). */
+function planned(view, columns = null) {
   const want = (id, p) => {
-    if (p.kind === "column") return COLUMN_PLAN[view.game] || 0;
+    if (p.kind === "column") return columns ?? (COLUMN_PLAN[view.game] || 0);
     if (view.game === "spine" && id === "spine") return Number((view.options || {}).spine) || 0;
     return 0;
   };
@@ -506,27 +520,41 @@ function planned(view) {
   const piles = {};
   for (const [id, p] of Object.entries(view.piles)) {
     const n = want(id, p) - p.cards.length;
-    piles[id] = n > 0 ? { ...p, cards: p.cards.concat(Array(n).fill("AS")) } : p;
-    changed = changed || n > 0;
+    const cut = columns !== null && p.kind === "column" && n < 0;
+    piles[id] = n > 0 ? { ...p, cards: p.cards.concat(Array(n).fill("AS")) } : cut ? { ...p, cards: p.cards.slice(0, columns) } : p;
+    changed = changed || n > 0 || cut;
   }
   return changed ? { ...view, piles } : view;
 }
 
 /** The card for the planned table (else, when that cannot fit, for the table as it is),
  * and the table as it is drawn with it. */
-function choose(view, plan, arrs, width, height, large, capW, base = null) {
+function choose(view, plan, arrs, width, height, large, capW, base = null, canRead = true) {
   let f = best(plan, arrs, width, height, large, capW, base);
   let sized = plan;
-  if (plan !== view && !f.fits) {
+  const read = canRead && READ[view.game];
+  if (!f.fits && read) {
+    // Nivernais on a low screen (a phone on its side): the covered column cards show
+    // their index only (only a column's top card plays); the card is the widest the
+    // planned table fits so, else (large mode's taller strips) the widest the starting
+    // table fits so. It never changes during the game: where the longest columns then
+    // reach below the screen, the page scrolls. Large mode reads so only where normal
+    // mode does (elsewhere its strips stay 1.25x normal mode's).
+    f = best(plan, read(), width, height, large, capW, base);
+    if (!f.fits) f = best(planned(view, STARTS[view.game]), read(), width, height, large, capW, base);
+    f = { ...f, drawnFor: true }; // drawn below for the table as it is
+  } else if (plan !== view && !f.fits) {
     f = best(view, arrs, width, height, large, capW, base);
     sized = view;
   }
   // The least strip of the table the card was sized for (large mode's strips are 1.25x it).
   const shown = shownUp(sized, f);
-  if (sized === view) return { ...f, shown, sized };
+  if (sized === view && !f.drawnFor) return { ...f, shown, sized };
   const piles = f.a.draw(view, f.c, height - f.c.g);
   const e = extent(piles, f.c);
-  return { ...f, piles, e, shown, sized, fits: e.maxY + f.c.g <= height && e.maxX <= width };
+  // A read table keeps its card whatever the table now needs (it fits as it was sized).
+  const fits = f.drawnFor ? f.fits : e.maxY + f.c.g <= height && e.maxX <= width;
+  return { ...f, piles, e, shown, sized, fits };
 }
 
 /** The least offset between two face-up cards of a column on a laid-out table. */
@@ -556,17 +584,18 @@ function shownUp(view, g) {
  * fit does). */
 function sizes(view, plan, arrs, width, height) {
   let normal = choose(view, plan, arrs, width, height, false, CAP);
+  const read = !!normal.drawnFor; // a low screen: large mode reads too
   // Large mode plans for what normal mode could plan for (else the table as it is).
   const lplan = normal.sized === plan ? plan : view;
   const ok = (f) => f && f.fits && f.sized === lplan;
   const base = (n, more) => ({ ...n.c, shown: n.shown, floorW: n.c.w, ...more });
-  const big = (n) => choose(view, lplan, arrs, width, height, true, Math.ceil(n.c.w * 1.25), base(n));
+  const big = (n) => choose(view, lplan, arrs, width, height, true, Math.ceil(n.c.w * 1.25), base(n), read);
   let large = big(normal);
   if (!ok(large) || large.c.w < normal.c.w) {
-    const yielded = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0 }));
+    const yielded = choose(view, lplan, arrs, width, height, true, normal.c.w, base(normal, { floorW: 0 }), read);
     // (Its margin below may be short of a gap: on the screen is enough.)
     if (yielded.sized === lplan && yielded.e.maxY <= height && yielded.c.w < normal.c.w) {
-      normal = choose(view, plan, arrs, width, height, false, yielded.c.w);
+      normal = choose(view, plan, arrs, width, height, false, yielded.c.w, null, read);
       large = big(normal);
       if (!ok(large) || large.c.w < normal.c.w) large = yielded;
     } else {

@@ -4,9 +4,19 @@ import { cardElement } from "./cards.js";
 import { cardName, pileName, t, SUIT_SYMBOL } from "./i18n.js";
 import { reducedMotion } from "./prefs.js";
 
+/** Set an inline custom property only when it changes: custom properties inherit, so
+ * any write restyles everything under the element (a pile: all its cards). */
+function setVar(el, k, v) {
+  if (el.style.getPropertyValue(k) !== v) el.style.setProperty(k, v);
+}
+
+function unsetVar(el, k) {
+  if (el.style.getPropertyValue(k)) el.style.removeProperty(k);
+}
+
 function setPos(el, x, y) {
-  el.style.setProperty("--x", `${x}px`);
-  el.style.setProperty("--y", `${y}px`);
+  setVar(el, "--x", `${x}px`);
+  setVar(el, "--y", `${y}px`);
 }
 
 function pileLabel(id, pile) {
@@ -19,6 +29,38 @@ function pileLabel(id, pile) {
   return s;
 }
 
+// What a card element says of the moment rather than of the card: dropped when the element
+// is drawn again. A card that stays in its place keeps its press and drag (`KEEP`).
+const TRANSIENT = ["from", "gliding", "flip-in", "hint", "selected", "shake"];
+const KEEP = ["held", "dragging", "returning"];
+
+/** A card element of the last render, made ready to be drawn again (`stays`: at the same
+ * place; else it moved, and anything a press or drag did to it is over). */
+function reset(el, stays) {
+  for (const k of [...TRANSIENT, ...(stays ? [] : KEEP)]) if (el.classList.contains(k)) el.classList.remove(k);
+  for (const k of ["--fx", "--fy", "--delay", "--zs", ...(stays ? [] : ["--dx", "--dy"])]) unsetVar(el, k);
+  el.setAttribute("role", "img");
+  el.removeAttribute("tabindex");
+  return el;
+}
+
+/** Make `kids` the children of `parent`, moving as few elements as it takes: those after
+ * the first difference (re-inserting every child would restyle the whole pile). */
+function setChildren(parent, kids) {
+  const now = parent.children;
+  // A pile's new base (its count or badge changed) takes the old one's place alone.
+  const first = now[0];
+  if (kids[0] && first && first !== kids[0] && first.classList.contains("pile-base") && kids[0].classList.contains("pile-base")) {
+    first.replaceWith(kids[0]);
+  }
+  let k = 0;
+  while (k < kids.length && now[k] === kids[k]) k++;
+  while (now.length > k) now[now.length - 1].remove();
+  if (k < kids.length) parent.append(...kids.slice(k));
+}
+
+const FRAME_MS = 16;
+
 export class TableRenderer {
   constructor(root) {
     this.root = root;
@@ -27,44 +69,71 @@ export class TableRenderer {
   }
 
   /** Draw `view` laid out as `geom`; animate from the last render unless `instant`.
-   * Returns how long the animation runs, in ms. */
+   * Returns how long the animation runs, in ms.
+   *
+   * Only what changed is touched: a pile keeps its element, a card that stays where it
+   * was keeps its element (and a press or drag on it), a card that moves takes its element
+   * along, and only cards that appear (a turned card, a stock deal) are built. A move
+   * therefore restyles a handful of elements, not the whole table, and its glide can start
+   * in the frame of the tap. */
   render(view, geom, { events = [], instant = false } = {}) {
     const old = this.placed;
     const animate = !instant && old.length > 0 && !reducedMotion();
     this.geom = geom;
     const root = this.root;
-    root.replaceChildren();
-    root.style.setProperty("--cw", `${geom.c.w}px`);
-    root.style.setProperty("--ch", `${geom.c.h}px`);
-    root.style.setProperty("--tw", `${geom.width}px`);
-    root.style.setProperty("--th", `${geom.height}px`);
-    root.style.setProperty("--strip", `${geom.c.strip || 16}px`);
-    root.style.setProperty("--font", `${geom.c.font || 14}px`);
+    const vars = {
+      "--cw": `${geom.c.w}px`, "--ch": `${geom.c.h}px`,
+      "--strip": `${geom.c.strip || 16}px`, "--font": `${geom.c.font || 14}px`,
+    };
+    for (const [k, v] of Object.entries(vars)) setVar(root, k, v);
+    // The table's size is no custom property: a column growing restyles the table alone.
+    if (root.style.width !== `${geom.width}px`) root.style.width = `${geom.width}px`;
+    if (root.style.height !== `${geom.height}px`) root.style.height = `${geom.height}px`;
     if (geom.c.minUp) root.dataset.strip = String(geom.c.minUp); // the least visible strip
     root.classList.toggle("stack", geom.c.side === false);
+    // The last render's elements, to be taken again: by place, then by card.
+    const oldAt = new Map();
+    const oldByCode = new Map();
+    for (const o of old) {
+      oldAt.set(`${o.pile}/${o.index}`, o);
+      if (o.code) (oldByCode.get(o.code) || oldByCode.set(o.code, []).get(o.code)).push(o);
+    }
+    // Cards in the same place keep their elements first; moved cards then take theirs.
+    const stays = new Set();
+    for (const [id, pile] of Object.entries(view.piles)) {
+      pile.cards.forEach((code, i) => {
+        const o = oldAt.get(`${id}/${i}`);
+        if (o && o.code === code) stays.add(o);
+      });
+    }
+    const taken = new Set(stays);
+    const pileEls = this.pileEls || new Map();
     const placed = [];
     const byPile = {};
+    const order = [];
     for (const [id, pile] of Object.entries(view.piles)) {
       const g = geom.piles[id];
       if (!g) continue;
-      const pel = document.createElement("div");
-      pel.className = `pile kind-${pile.kind}`;
+      const pel = pileEls.get(id) || document.createElement("div");
+      pileEls.set(id, pel);
+      order.push(pel);
+      const cls = [`pile kind-${pile.kind}`];
+      if (pile.locked) cls.push("locked");
+      if (g.chain) cls.push("chain");
+      if (g.across) cls.push("across");
+      if (g.index) cls.push(g.index.side ? "chain-side" : "chain-stack");
+      if (pel.className !== cls.join(" ")) pel.className = cls.join(" ");
       pel.dataset.pile = id;
       pel.setAttribute("role", "group");
       pel.setAttribute("aria-label", pileLabel(id, pile));
-      if (pile.locked) pel.classList.add("locked");
-      if (g.chain) pel.classList.add("chain");
-      if (g.across) pel.classList.add("across");
-      if (g.stripH) pel.style.setProperty("--strip", `${g.stripH}px`);
-      if (g.cw) {
+      const own = {
+        "--strip": g.stripH ? `${g.stripH}px` : null,
         // Wider chain cells than the table's cards (layout.js, a narrow screen).
-        pel.style.setProperty("--cw", `${g.cw}px`);
-        pel.style.setProperty("--ch", `${g.ch}px`);
-      }
-      if (g.index) {
-        pel.style.setProperty("--chain-font", `${g.index.font}px`);
-        pel.classList.add(g.index.side ? "chain-side" : "chain-stack");
-      }
+        "--cw": g.cw ? `${g.cw}px` : null,
+        "--ch": g.cw ? `${g.ch}px` : null,
+        "--chain-font": g.index ? `${g.index.font}px` : null,
+      };
+      for (const [k, v] of Object.entries(own)) v === null ? unsetVar(pel, k) : setVar(pel, k, v);
       setPos(pel, g.x, g.y);
       const base = document.createElement("div");
       base.className = "pile-base";
@@ -72,25 +141,43 @@ export class TableRenderer {
       base.style.setProperty("--h", `${g.h}px`);
       base.setAttribute("aria-hidden", "true");
       this.decorate(base, id, pile, view, g);
-      pel.append(base);
+      // The pile's base as it was, when it shows the same (its focus and role are draw's).
+      const was = pel.firstElementChild;
+      const sig = base.outerHTML;
+      const kids = [was && was.classList.contains("pile-base") && was.dataset.sig === sig ? was : base];
+      kids[0].dataset.sig = sig;
+      if (kids[0] === was) {
+        for (const a of ["role", "tabindex", "aria-label"]) was.removeAttribute(a);
+        was.setAttribute("aria-hidden", "true");
+      }
       byPile[id] = [];
       pile.cards.forEach((code, i) => {
         const q = g.cards[i];
-        const el = cardElement(code);
+        const here = oldAt.get(`${id}/${i}`);
+        const moved = here && here.code === code ? null : (oldByCode.get(code) || []).find((o) => !taken.has(o));
+        let el;
+        if (!moved && here && here.code === code) el = reset(here.el, true);
+        else if (moved) {
+          taken.add(moved);
+          el = reset(moved.el, false);
+        } else el = cardElement(code);
         el.dataset.index = String(i);
         setPos(el, q.x - g.x, q.y - g.y);
-        el.style.setProperty("--z", String(q.z ?? i + 1));
-        if (q.across) {
-          el.classList.add("across");
-          el.style.setProperty("--z", "80");
-        }
-        if (q.strip) el.classList.add("strip");
-        pel.append(el);
+        setVar(el, "--z", q.across ? "80" : String(q.z ?? i + 1));
+        el.classList.toggle("across", !!q.across);
+        el.classList.toggle("strip", !!q.strip);
+        el.classList.toggle("read", !!q.read); // covered, only read (layout.js)
+        kids.push(el);
         placed.push({ pile: id, index: i, code, x: q.x, y: q.y, z: q.z ?? i + 1, el });
         byPile[id].push(placed[placed.length - 1]);
       });
-      root.append(pel);
+      setChildren(pel, kids);
     }
+    for (const id of [...pileEls.keys()]) if (!view.piles[id] || !geom.piles[id]) pileEls.delete(id);
+    // The piles in the view's order; unchanged when they are (no element leaves the page).
+    const now = [...root.children];
+    if (now.length !== order.length || order.some((el, i) => now[i] !== el)) setChildren(root, order);
+    this.pileEls = pileEls;
     this.placed = placed;
     this.byPile = byPile;
     return animate ? this.animate(old, placed, byPile, events) : 0;
@@ -201,7 +288,9 @@ export class TableRenderer {
       const k = step.has(p) ? step.get(p) : dx || dy ? 0 : last;
       p.el.style.setProperty("--fx", `${dx}px`);
       p.el.style.setProperty("--fy", `${dy}px`);
-      p.el.style.setProperty("--delay", `${Math.round(k * ms)}ms`);
+      // The first step starts one frame in: the first frame drawn after the tap already
+      // shows the cards on their way, not still where they were.
+      p.el.style.setProperty("--delay", `${k ? Math.round(k * ms) : -FRAME_MS}ms`);
       if (s.z) p.el.style.setProperty("--zs", String(s.z));
       p.el.classList.add("from");
       if (s.flip) p.el.classList.add("flip-in");

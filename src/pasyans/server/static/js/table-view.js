@@ -26,7 +26,8 @@ export function draw(c, { events = [], instant = false, view = null } = {}) {
   for (const p of c.renderer.placed) {
     if (!p.code) continue;
     p.el.setAttribute("aria-label", cardLabel(view, p.pile, p.index));
-    if (targetsOf(view, p.pile, p.index).length) p.el.classList.add("playable");
+    const playable = targetsOf(view, p.pile, p.index).length > 0;
+    if (p.el.classList.contains("playable") !== playable) p.el.classList.toggle("playable", playable);
   }
   for (const id of Object.keys(view.piles)) {
     const pel = c.renderer.pileEl(id);
