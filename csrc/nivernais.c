@@ -355,15 +355,30 @@ static void from_bytes(const uint8_t *b, NPos *p)
     memcpy(p->stock, o, p->nstock);
 }
 
-static uint64_t hash_bytes(const uint8_t *b, size_t n)
+/* Two 64-bit hashes of the bytes (two lanes of one pass). */
+static void hash_bytes(const uint8_t *b, size_t n, uint64_t *h1, uint64_t *h2)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001B3ull;
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDull;
-    h ^= h >> 33;
-    return h;
+    uint64_t x = 0x9E3779B97F4A7C15ull ^ n, y = 0xD6E8FEB86659FD93ull ^ n, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, b + i, 8);
+        x = (x ^ w) * 0xFF51AFD7ED558CCDull;
+        x ^= x >> 29;
+        y = (y ^ w) * 0xC4CEB9FE1A85EC53ull;
+        y ^= y >> 31;
+    }
+    w = 0;
+    memcpy(&w, b + i, n - i);
+    x = (x ^ w) * 0xFF51AFD7ED558CCDull;
+    y = (y ^ w) * 0xC4CEB9FE1A85EC53ull;
+    x ^= x >> 32;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    x ^= x >> 29;
+    y ^= y >> 29;
+    y *= 0xFF51AFD7ED558CCDull;
+    y ^= y >> 32;
+    *h1 = x;
+    *h2 = y;
 }
 
 /* --- Python conversions ---------------------------------------------------------------- */
@@ -581,13 +596,19 @@ static void sift_down(Item *h, size_t n, size_t i)
     h[i] = x;
 }
 
+/* A table slot: the key's first hash, and 32 bits of its second beside node + 1 (b = 0:
+ * empty). */
+typedef struct {
+    uint64_t a, b;
+} Slot;
+
 typedef struct {
     uint8_t *arena;
     size_t arena_n, arena_cap;
     uint64_t *off; /* node -> its bytes in the arena */
     int32_t *parent;
     size_t nodes, nodes_cap;
-    uint64_t *slot; /* (hash's high 32 bits << 32) | (node + 1), 0 empty */
+    Slot *slot;
     size_t mask;
     Item *heap, *deferred;
     size_t heap_n, heap_cap, def_n, def_cap;
@@ -598,29 +619,23 @@ typedef struct {
 
 static size_t used(const Search *s)
 {
-    return s->arena_cap + s->nodes_cap * 12 + (s->mask + 1) * 8 +
+    return s->arena_cap + s->nodes_cap * 12 + (s->mask + 1) * sizeof(Slot) +
            (s->heap_cap + s->def_cap) * sizeof(Item) + s->spent_cap * 4;
 }
 
 static int grow_table(Search *s)
 {
     size_t n = (s->mask + 1) * 2;
-    uint64_t *t = big_calloc(n, 8);
+    Slot *t = big_calloc(n, sizeof *t);
     if (!t)
         return -1;
     for (size_t i = 0; i <= s->mask; i++) {
-        uint64_t v = s->slot[i];
-        if (!v)
+        if (!s->slot[i].b)
             continue;
-        uint32_t node = (uint32_t)v - 1;
-        uint8_t kb[NV_HEAD + NV_MAX];
-        NPos p;
-        from_bytes(s->arena + s->off[node], &p);
-        uint64_t h = hash_bytes(kb, key_bytes(&p, kb));
-        size_t j = h & (n - 1);
-        while (t[j])
+        size_t j = s->slot[i].a & (n - 1);
+        while (t[j].b)
             j = (j + 1) & (n - 1);
-        t[j] = v;
+        t[j] = s->slot[i];
     }
     free(s->slot);
     s->slot = t;
@@ -629,36 +644,38 @@ static int grow_table(Search *s)
 }
 
 /* Adds p unless its key is in the table: its node, -1 when already reached, -2 out of
- * memory. */
+ * memory. A key is known by 96 bits of its hashes (see docs/solver.md). */
 static int64_t add(Search *s, const NPos *p, int32_t parent)
 {
     uint8_t kb[NV_HEAD + NV_MAX], ob[NV_HEAD + NV_MAX];
     size_t kn = key_bytes(p, kb);
-    uint64_t h = hash_bytes(kb, kn);
-    uint32_t tag = (uint32_t)(h >> 32);
-    size_t j = h & s->mask;
-    for (; s->slot[j]; j = (j + 1) & s->mask) {
-        uint64_t v = s->slot[j];
-        if ((uint32_t)(v >> 32) != tag)
-            continue;
-        NPos q;
-        from_bytes(s->arena + s->off[(uint32_t)v - 1], &q);
-        if (key_bytes(&q, ob) == kn && !memcmp(ob, kb, kn))
+    uint64_t h1, h2;
+    hash_bytes(kb, kn, &h1, &h2);
+    uint64_t tag = h2 & ~(uint64_t)0xFFFFFFFF;
+    size_t j = h1 & s->mask;
+    for (; s->slot[j].b; j = (j + 1) & s->mask)
+        if (s->slot[j].a == h1 && (s->slot[j].b & ~(uint64_t)0xFFFFFFFF) == tag)
             return -1;
+    const uint8_t *bytes = kb;
+    size_t bn = kn;
+    if (settled(p)) {
+        bn = to_bytes(p, ob);
+        bytes = ob;
     }
-    size_t bn = to_bytes(p, ob);
     size_t had = s->nodes_cap;
-    if (GROW_ARRAY(s->arena, s->arena_cap, s->arena_n + bn, 1 << 20) ||
+    if (s->nodes >= 0xFFFFFFF0u ||
+        GROW_ARRAY(s->arena, s->arena_cap, s->arena_n + bn, 1 << 20) ||
         GROW_ARRAY(s->off, s->nodes_cap, s->nodes + 1, 1 << 16))
         return -2;
     if (s->nodes_cap != had && RESIZE_ARRAY(s->parent, s->nodes_cap))
         return -2;
-    memcpy(s->arena + s->arena_n, ob, bn);
+    memcpy(s->arena + s->arena_n, bytes, bn);
     uint32_t node = (uint32_t)s->nodes++;
     s->off[node] = s->arena_n;
     s->arena_n += bn;
     s->parent[node] = parent;
-    s->slot[j] = (uint64_t)tag << 32 | (node + 1);
+    s->slot[j].a = h1;
+    s->slot[j].b = tag | (node + 1);
     if (s->nodes * 2 > s->mask + 1 && grow_table(s))
         return -2;
     return node;
@@ -791,7 +808,7 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
     memset(&s, 0, sizeof s);
     s.memory = (size_t)memory;
     s.mask = (1 << 16) - 1;
-    s.slot = big_calloc(s.mask + 1, 8);
+    s.slot = big_calloc(s.mask + 1, sizeof(Slot));
     if (!s.slot)
         return PyErr_NoMemory();
     int status;

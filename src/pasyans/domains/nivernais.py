@@ -358,6 +358,10 @@ CAP: int | None = 500
 """The final-pass cap each search of :func:`portfolio` starts from (:func:`best_first`;
 measured: docs/solver.md)."""
 
+USE_COMPILED = True
+"""Whether :func:`best_first` runs in C when the core is built (False: the Python
+reference, e.g. for ``benchmarks/solver.py --before``)."""
+
 MEMORY = 1 << 30
 """Bytes the compiled search (:func:`best_first`) may take: 1 GB (measured: docs/solver.md)."""
 
@@ -399,7 +403,7 @@ def best_first(
     same outcome, count and line; tests compare them); None: when the core is built.
     The compiled search answers "unknown" past :data:`MEMORY` bytes."""
     if use_compiled is None:
-        use_compiled = compiled is not None and not DEAD_TEST
+        use_compiled = USE_COMPILED and compiled is not None and not DEAD_TEST
     if use_compiled:
         status, line, count, _ = compiled.nivernais_search(
             root,
