@@ -219,6 +219,109 @@ static int forced(const NPos *p, NPos *out)
     return 0;
 }
 
+/* --- The dead test (nivernais.dead, updown.dead: final pass, one column at a time) ----- */
+
+#define NV_FAR (1 << 20)
+
+/* nivernais._release: the depth of the column to dig to before ``card`` can go up, or -1.
+ * row: the shallowest depth of each rank of the card's suit all of whose copies in play
+ * lie in the column (NV_FAR when not), or NULL. */
+static int release_depth(const NPos *p, uint8_t card, const int *row)
+{
+    if (!row)
+        return -1;
+    int r = (card >> 2) + 1, s = card & 3, u = p->up[s], d = p->down[s], worst = -1;
+    if (r > u) {
+        if (r - u < 2)
+            return -1;
+        int need = NV_FAR;
+        for (int k = u + 1; k < r; k++)
+            need = row[k] < need ? row[k] : need;
+        if (need == NV_FAR)
+            return -1;
+        worst = need;
+    }
+    if (r < d) {
+        if (d - r < 2)
+            return -1;
+        int need = NV_FAR;
+        for (int k = r + 1; k < d; k++)
+            need = row[k] < need ? row[k] : need;
+        if (need == NV_FAR)
+            return -1;
+        worst = need > worst ? need : worst;
+    }
+    return worst;
+}
+
+static int dead(const NPos *p)
+{
+    if (p->red < NV_LAST)
+        return 0;
+    int col_of[52];
+    for (int c = 0; c < 52; c++)
+        col_of[c] = -2;
+    for (int i = 0; i < NV_COLS; i++)
+        for (int k = 0; k < p->len[i]; k++) {
+            int c = p->col[i][k];
+            col_of[c] = col_of[c] == -2 || col_of[c] == i ? i : -1;
+        }
+    for (int j = 0; j < p->ncell; j++)
+        col_of[p->cell[j]] = -1;
+    for (int k = 0; k < p->nstock; k++)
+        col_of[p->stock[k]] = -1;
+    for (int i = 0; i < NV_COLS; i++) {
+        int n = p->len[i];
+        if (n < 2)
+            continue;
+        int first[4][15], have[4] = {0, 0, 0, 0}, any = 0;
+        for (int k = 0; k < n; k++) {
+            int c = p->col[i][k];
+            if (col_of[c] != i)
+                continue;
+            int s = c & 3;
+            if (!have[s]) {
+                have[s] = 1;
+                for (int r = 0; r < 15; r++)
+                    first[s][r] = NV_FAR;
+            }
+            first[s][(c >> 2) + 1] = k;
+            any = 1;
+        }
+        if (!any)
+            continue;
+        int deepest = NV_FAR;
+        for (int s = 0; s < 4; s++)
+            for (int r = 0; have[s] && r < 15; r++)
+                deepest = first[s][r] < deepest ? first[s][r] : deepest;
+        /* updown.cells_overflow: waiting[q], a difference array of the cards in a cell
+         * when index q leaves. */
+        int waiting[NV_MAX + 1];
+        memset(waiting, 0, sizeof(int) * (size_t)(n + 1));
+        for (int j = 0; j < p->ncell; j++) {
+            uint8_t c = p->cell[j];
+            int rel = release_depth(p, c, have[c & 3] ? first[c & 3] : NULL);
+            if (rel >= 0)
+                waiting[rel + 1]++;
+        }
+        for (int j = deepest + 1; j < n; j++) {
+            uint8_t c = p->col[i][j];
+            int rel = release_depth(p, c, have[c & 3] ? first[c & 3] : NULL);
+            if (rel >= 0 && rel < j) {
+                waiting[rel + 1]++;
+                waiting[j + 1]--;
+            }
+        }
+        int running = 0;
+        for (int q = 0; q < n; q++) {
+            running += waiting[q];
+            if (running > NV_CELLS)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int on_foundations(const NPos *p)
 {
     int n = 56;
@@ -531,6 +634,15 @@ static int parse_weights(PyObject *t, int *w)
     return 0;
 }
 
+PyObject *nivernais_dead(PyObject *self, PyObject *args)
+{
+    PyObject *pos;
+    NPos p;
+    if (!PyArg_ParseTuple(args, "O", &pos) || to_npos(pos, &p))
+        return NULL;
+    return PyBool_FromLong(dead(&p));
+}
+
 PyObject *nivernais_score(PyObject *self, PyObject *args)
 {
     PyObject *pos, *wt;
@@ -703,7 +815,8 @@ enum { NV_WON, NV_LOST, NV_UNKNOWN, NV_MEMORY };
  * positions expanded (*count). nodes < 0: no limit; deadline: CLOCK_MONOTONIC seconds (as
  * time.perf_counter), infinite for none; cap < 0: no cap. */
 static int best_first(Search *s, const NPos *root, long long nodes, double deadline,
-                      const int *w, long long cap, uint32_t *end, unsigned long long *count)
+                      const int *w, long long cap, int dead_test, uint32_t *end,
+                      unsigned long long *count)
 {
     *count = 0;
     *end = 0;
@@ -756,7 +869,7 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
         ++*count;
         from_bytes(s->arena + s->off[it.node], &pos);
         int final = pos.red >= NV_LAST;
-        int n = forced(&pos, &kids[0]) ? 1 : children(&pos, kids);
+        int n = dead_test && dead(&pos) ? 0 : forced(&pos, &kids[0]) ? 1 : children(&pos, kids);
         for (int k = 0; k < n; k++) {
             const NPos *t = &kids[k];
             int64_t node = add(s, t, (int32_t)it.node);
@@ -797,11 +910,13 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
 {
     PyObject *pos, *wt;
     long long nodes, cap;
+    int dead_test;
     double deadline;
     unsigned long long memory;
     NPos root;
     int w[4];
-    if (!PyArg_ParseTuple(args, "OLdOLK", &pos, &nodes, &deadline, &wt, &cap, &memory) ||
+    if (!PyArg_ParseTuple(args, "OLdOLKp", &pos, &nodes, &deadline, &wt, &cap, &memory,
+                          &dead_test) ||
         to_npos(pos, &root) || parse_weights(wt, w))
         return NULL;
     Search s;
@@ -815,7 +930,7 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
     uint32_t end;
     unsigned long long count;
     Py_BEGIN_ALLOW_THREADS
-    status = best_first(&s, &root, nodes, deadline, w, cap, &end, &count);
+    status = best_first(&s, &root, nodes, deadline, w, cap, dead_test, &end, &count);
     Py_END_ALLOW_THREADS
     PyObject *line = PyList_New(0);
     if (line && s.nodes) {

@@ -47,7 +47,7 @@ def test_compiled_moves_are_the_engines() -> None:
     """Same legal move set (as resulting positions, exactly) as the engine at every position
     of the play-outs, the Python order kept, and the same forced move and score."""
     passes = set()
-    forced = 0
+    forced = fired = 0
     for spec, state in _positions():
         pos = nv.pack(spec, state)
         mine = core.nivernais_children(pos)
@@ -58,10 +58,13 @@ def test_compiled_moves_are_the_engines() -> None:
         f = core.nivernais_forced(pos)
         assert f == nv.forced(pos)
         forced += f is not None
+        d = core.nivernais_dead(pos)
+        assert d == nv.dead(pos)
+        fired += d
         for w in nv.WEIGHTS:
             assert core.nivernais_score(pos, w) == nv.score(pos, w)
         passes.add((state.redeals, bool(pos[4])))
-    assert forced > 0
+    assert forced > 0 and fired > 0
     assert {(0, True), (1, True), (2, True), (2, False)} <= passes
 
 
@@ -91,7 +94,12 @@ def test_compiled_search_is_the_python_search(deal: int) -> None:
         assert [nv.key(p) for p in a[1]] == [nv.key(p) for p in b[1]]
 
 
-def test_compiled_search_decides_end_games_as_python() -> None:
+@pytest.mark.parametrize("dead_test", [False, True])
+def test_compiled_search_decides_end_games_as_python(
+    dead_test: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same searches with the dead test off and on (``nivernais.DEAD_TEST``)."""
+    monkeypatch.setattr(nv, "DEAD_TEST", dead_test)
     won = lost = 0
     for seed in range(1, 40):
         spec, state = crossing_endgame(seed, 14 + seed % 6, 1 + seed % 2, 6, 4 * (seed % 3))

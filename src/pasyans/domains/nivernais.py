@@ -403,7 +403,7 @@ def best_first(
     same outcome, count and line; tests compare them); None: when the core is built.
     The compiled search answers "unknown" past :data:`MEMORY` bytes."""
     if use_compiled is None:
-        use_compiled = USE_COMPILED and compiled is not None and not DEAD_TEST
+        use_compiled = USE_COMPILED and compiled is not None
     if use_compiled:
         status, line, count, _ = compiled.nivernais_search(
             root,
@@ -412,6 +412,7 @@ def best_first(
             weights,
             -1 if cap is None else cap,
             MEMORY,
+            DEAD_TEST,
         )
         return ("unknown" if status == "memory" else status), line, count
     rkey = key(root)
