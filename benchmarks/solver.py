@@ -125,8 +125,10 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     same order) through the engine's ``legal_moves``/``apply`` and through the compiled
     core's packed rules (``domains/packed.py``), deals 1…N, one after the other. Backbone
     classic twice: its dead-spine test run on every position unpacked (as before) and
-    cached on what it reads (``engine_lock``). Nivernais has no compiled domain: the
-    engine's rate only. ``loop in Python`` is the packed rules with the search's loop in
+    cached on what it reads (``engine_lock``). Nivernais: the engine's depth-first search,
+    then its own best-first search (``domains/nivernais.py``, first score, capped final
+    passes) in Python and in C (``csrc/nivernais.c``, 20 times the nodes). ``loop in
+    Python`` is the packed rules with the search's loop in
     Python (before the restarting search was compiled, ``engine_restarts``); ``compiled``
     runs the loop in C too (Backbone and Backbone classic, whose dead-spine test is then
     compiled too; Spine's plain depth-first loop is still Python). ``10 s`` is the node
@@ -161,9 +163,18 @@ def engine_rate_part(deals: int, nodes: int) -> None:
                 r = search(d, time.perf_counter(), None, nodes)
                 times[name] += time.process_time() - t
                 counts[name] += r.nodes
+            if game == "nivernais":
+                root = nivernais.pack(spec, state)
+                for name, use in (("loop", False), ("compiled", True)):
+                    budget = nodes * (20 if use else 1)
+                    t = time.process_time()
+                    cap = nivernais.CAP
+                    n = nivernais.best_first(root, budget, None, cap=cap, use_compiled=use)
+                    times[name] += time.process_time() - t
+                    counts[name] += n[2]
         rate = {k: counts[k] / max(times[k], 1e-9) for k in times}
-        best = rate["compiled"] if lock_cache is not None else rate["engine"]
-        packed = lock_cache is not None
+        packed = lock_cache is not None or game == "nivernais"
+        best = rate["compiled"] if packed else rate["engine"]
         loop = f"{rate['loop']:.0f}" if packed else "-"
         compiled = f"{rate['compiled']:.0f}" if packed else "-"
         ratio = f"{rate['compiled'] / rate['engine']:.1f}" if packed else "-"

@@ -7,7 +7,8 @@ from typing import Any, Literal, Protocol, TypeVar
 
 _Pos = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int]
 _Step = tuple[int, int, int]
-_NPos = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+_Cards = tuple[int, ...]
+_NPos = tuple[tuple[_Cards, ...], _Cards, _Cards, _Cards, _Cards, int]
 _Outcome = Literal["won", "lost", "unknown"]
 _R_co = TypeVar("_R_co", covariant=True)
 
@@ -81,4 +82,4 @@ def nivernais_search(
     memory: int,
     dead: bool,
     /,
-) -> tuple[Literal['won', 'lost', 'unknown', 'memory'], list[_NPos], int, int]: ...
+) -> tuple[Literal["won", "lost", "unknown", "memory"], list[_NPos], int, int]: ...
