@@ -5,9 +5,8 @@ random play-outs of real deals and end games, and the same searches."""
 from __future__ import annotations
 
 import pytest
-from nivernais_endgames import crossing_endgame
+from nivernais_endgames import crossing_endgame, playout
 
-from pasyans.cards import SplitMix64
 from pasyans.domains import _core as core
 from pasyans.domains import nivernais as nv
 from pasyans.engine.core import apply, initial_state, is_won, legal_moves
@@ -17,29 +16,14 @@ from pasyans.rules.spec import GameSpec
 from pasyans.solver.search import replay, solve
 
 
-def _playout(spec: GameSpec, state: State, seed: int, steps: int) -> list[State]:
-    """Positions along a random play-out (foundation moves preferred, so it gets far)."""
-    rng = SplitMix64(seed)
-    out = [state]
-    for _ in range(steps):
-        moves = legal_moves(spec, state)
-        if not moves:
-            break
-        up = [m for m in moves if m.dst is not None and m.dst.startswith("f")]
-        pick = up if up and rng.below(3) else moves
-        state = apply(spec, state, pick[rng.below(len(pick))])
-        out.append(state)
-    return out
-
-
 def _positions() -> list[tuple[GameSpec, State]]:
     spec = get_game("nivernais")
     out = []
     for deal in range(1, 13):
-        out += [(spec, s) for s in _playout(spec, initial_state(spec, 7000 + deal), deal, 400)]
+        out += [(spec, s) for s in playout(spec, initial_state(spec, 7000 + deal), deal, 400)]
     for seed in range(1, 60):
         spec, state = crossing_endgame(seed, 16 + seed % 8, seed % 3, 8, 4 * (seed % 4))
-        out += [(spec, s) for s in _playout(spec, state, seed, 50)]
+        out += [(spec, s) for s in playout(spec, state, seed, 50)]
     return out
 
 
