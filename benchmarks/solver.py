@@ -248,16 +248,22 @@ def spider_long_part(deals: int, nodes: int) -> None:
     )
 
 
-def curve_part(target: str, deals: str, budgets: list[float], before: bool) -> None:
+def curve_part(
+    target: str, deals: str, budgets: list[float], before: bool, rates: list[float]
+) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
-    Python search beside it: both run on each deal and budget one after the other."""
+    Python search beside it: both run on each deal and budget one after the other.
+    With ``rates`` (positions per CPU second, after[, before]) each budget is the node
+    budget equal to that many seconds of one core instead: reproducible, and the same
+    on a loaded machine."""
     game, _, opt = target.partition(":")
     options = dict([opt.split("=", 1)]) if opt else {}
     spec = get_game(game, options)
     first, last = (int(x) for x in deals.split("-"))
     kinds = ("before", "after") if before else ("after",)
-    print(f"== {target}, deals {first}…{last}: won/lost/unknown against time (wall s) ==")
+    unit = f"node budgets at {rates} positions/s" if rates else "wall s"
+    print(f"== {target}, deals {first}…{last}: won/lost/unknown against time ({unit}) ==")
     head = "".join(f"{k + ' w/l/u':>16}{'decided':>9}{'med cpu s':>10}" for k in kinds)
     print(f"{'budget':>8}{head}")
     for budget in budgets:
@@ -267,7 +273,11 @@ def curve_part(target: str, deals: str, budgets: list[float], before: bool) -> N
             for k in kinds:
                 nivernais.USE_COMPILED = k == "after"
                 t = time.process_time()
-                r = solve(spec, state, seconds=budget)
+                if rates:
+                    rate = rates[-1] if k == "before" else rates[0]
+                    r = solve(spec, state, nodes=round(budget * rate))
+                else:
+                    r = solve(spec, state, seconds=budget)
                 rows[k].append((r.result, time.process_time() - t))
         nivernais.USE_COMPILED = True
         line = f"{budget:>8g}"
@@ -304,6 +314,9 @@ def main() -> None:
     ap.add_argument("--curve-deals", default="1-20", help="A-B")
     ap.add_argument("--budgets", default="0.1,0.3,1,3,10", help="seconds, comma-separated")
     ap.add_argument("--before", action="store_true", help="Nivernais' Python search beside")
+    ap.add_argument(
+        "--per-second", default="", help="AFTER[,BEFORE] positions/s: node budgets, not time"
+    )
     a = ap.parse_args()
     if not a.skip_spine:
         for game, options in variants():
@@ -317,7 +330,8 @@ def main() -> None:
         spider_long_part(a.spider_long, a.long_nodes)
     if a.curve:
         budgets = [float(x) for x in a.budgets.split(",")]
-        curve_part(a.curve, a.curve_deals, budgets, a.before)
+        rates = [float(x) for x in a.per_second.split(",")] if a.per_second else []
+        curve_part(a.curve, a.curve_deals, budgets, a.before, rates)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         only = dict(o.split("=", 1) for o in a.option)
