@@ -5,6 +5,8 @@
     uv run python benchmarks/solver.py --skip-spine --games spider --deals 20 --nodes 30000
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-rate 10 --engine-rate 10
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-long 40
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve nivernais \
+        --curve-deals 1-20 --before
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
 Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
@@ -16,6 +18,10 @@ and through the compiled core's packed rules; Nivernais through the engine only.
 2b also print ten times the compiled rate: the node budget equal to 10 s of this CPU.
 Part 2c (with --spider-long N), whole compiled searches of 4-suit Spider deals 101…100+N at
 --long-nodes each (1,000,000): the long-search rate that sets Spider's 10 s budget.
+Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
+--curve-deals A-B, each solved once per budget of --budgets (0.1, 0.3, 1, 3, 10 s of wall
+time, one process); with --before, Nivernais' search as it was before its compiled core
+(the Python reference) beside it, deal by deal in the same run.
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
@@ -32,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from pasyans.cli.sweep import Task, decide
-from pasyans.domains import spider
+from pasyans.domains import nivernais, spider
 from pasyans.domains.packed import PackedDomain
 from pasyans.engine.core import initial_state
 from pasyans.rules import get_game
@@ -119,8 +125,10 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     same order) through the engine's ``legal_moves``/``apply`` and through the compiled
     core's packed rules (``domains/packed.py``), deals 1…N, one after the other. Backbone
     classic twice: its dead-spine test run on every position unpacked (as before) and
-    cached on what it reads (``engine_lock``). Nivernais has no compiled domain: the
-    engine's rate only. ``loop in Python`` is the packed rules with the search's loop in
+    cached on what it reads (``engine_lock``). Nivernais: the engine's depth-first search,
+    then its own best-first search (``domains/nivernais.py``, first score, capped final
+    passes) in Python and in C (``csrc/nivernais.c``, 20 times the nodes). ``loop in
+    Python`` is the packed rules with the search's loop in
     Python (before the restarting search was compiled, ``engine_restarts``); ``compiled``
     runs the loop in C too (Backbone and Backbone classic, whose dead-spine test is then
     compiled too; Spine's plain depth-first loop is still Python). ``10 s`` is the node
@@ -155,9 +163,18 @@ def engine_rate_part(deals: int, nodes: int) -> None:
                 r = search(d, time.perf_counter(), None, nodes)
                 times[name] += time.process_time() - t
                 counts[name] += r.nodes
+            if game == "nivernais":
+                root = nivernais.pack(spec, state)
+                for name, use in (("loop", False), ("compiled", True)):
+                    budget = nodes * (20 if use else 1)
+                    t = time.process_time()
+                    cap = nivernais.CAP
+                    n = nivernais.best_first(root, budget, None, cap=cap, use_compiled=use)
+                    times[name] += time.process_time() - t
+                    counts[name] += n[2]
         rate = {k: counts[k] / max(times[k], 1e-9) for k in times}
-        best = rate["compiled"] if lock_cache is not None else rate["engine"]
-        packed = lock_cache is not None
+        packed = lock_cache is not None or game == "nivernais"
+        best = rate["compiled"] if packed else rate["engine"]
         loop = f"{rate['loop']:.0f}" if packed else "-"
         compiled = f"{rate['compiled']:.0f}" if packed else "-"
         ratio = f"{rate['compiled'] / rate['engine']:.1f}" if packed else "-"
@@ -231,6 +248,47 @@ def spider_long_part(deals: int, nodes: int) -> None:
     )
 
 
+def curve_part(
+    target: str, deals: str, budgets: list[float], before: bool, rates: list[float]
+) -> None:
+    """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
+    ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
+    Python search beside it: both run on each deal and budget one after the other.
+    With ``rates`` (positions per CPU second, after[, before]) each budget is the node
+    budget equal to that many seconds of one core instead: reproducible, and the same
+    on a loaded machine."""
+    game, _, opt = target.partition(":")
+    options = dict([opt.split("=", 1)]) if opt else {}
+    spec = get_game(game, options)
+    first, last = (int(x) for x in deals.split("-"))
+    kinds = ("before", "after") if before else ("after",)
+    unit = f"node budgets at {rates} positions/s" if rates else "wall s"
+    print(f"== {target}, deals {first}…{last}: won/lost/unknown against time ({unit}) ==")
+    head = "".join(f"{k + ' w/l/u':>16}{'decided':>9}{'med cpu s':>10}" for k in kinds)
+    print(f"{'budget':>8}{head}")
+    for budget in budgets:
+        rows: dict[str, list[tuple[str, float]]] = {k: [] for k in kinds}
+        for deal in range(first, last + 1):
+            state = initial_state(spec, deal)
+            for k in kinds:
+                nivernais.USE_COMPILED = k == "after"
+                t = time.process_time()
+                if rates:
+                    rate = rates[-1] if k == "before" else rates[0]
+                    r = solve(spec, state, nodes=round(budget * rate))
+                else:
+                    r = solve(spec, state, seconds=budget)
+                rows[k].append((r.result, time.process_time() - t))
+        nivernais.USE_COMPILED = True
+        line = f"{budget:>8g}"
+        for k in kinds:
+            res = [x for x, _ in rows[k]]
+            w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
+            med = statistics.median(c for _, c in rows[k])
+            line += f"{f'{w}/{lo}/{u}':>16}{(w + lo) / len(res):>9.0%}{med:>10.2f}"
+        print(line, flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=100)
@@ -252,6 +310,13 @@ def main() -> None:
     ap.add_argument("--long-nodes", type=int, default=1_000_000)
     ap.add_argument("--rate-nodes", type=int, default=5000)
     ap.add_argument("--rate-scale", type=int, default=20, help="compiled budget: this × Python's")
+    ap.add_argument("--curve", default="", help="GAME[:KEY=VALUE]: decided rate against time")
+    ap.add_argument("--curve-deals", default="1-20", help="A-B")
+    ap.add_argument("--budgets", default="0.1,0.3,1,3,10", help="seconds, comma-separated")
+    ap.add_argument("--before", action="store_true", help="Nivernais' Python search beside")
+    ap.add_argument(
+        "--per-second", default="", help="AFTER[,BEFORE] positions/s: node budgets, not time"
+    )
     a = ap.parse_args()
     if not a.skip_spine:
         for game, options in variants():
@@ -263,6 +328,10 @@ def main() -> None:
         engine_rate_part(a.engine_rate, a.rate_nodes)
     if a.spider_long:
         spider_long_part(a.spider_long, a.long_nodes)
+    if a.curve:
+        budgets = [float(x) for x in a.budgets.split(",")]
+        rates = [float(x) for x in a.per_second.split(",")] if a.per_second else []
+        curve_part(a.curve, a.curve_deals, budgets, a.before, rates)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         only = dict(o.split("=", 1) for o in a.option)

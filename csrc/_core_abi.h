@@ -80,6 +80,12 @@ typedef struct {
     {"engine_child_hashes", engine_child_hashes, METH_VARARGS, "The hash of each legal move's child, updated from the position's as the search does."}, \
     {"engine_restarts", engine_restarts, METH_VARARGS, "The restarting depth-first search (search._restarting) on a packed position."}, \
     {"engine_reach", engine_reach, METH_VARARGS, "engine_restarts, answering how many cards its positions brought home at most."}, \
+    {"nivernais_children", nivernais_children, METH_VARARGS, "Every Nivernais position one move away (nivernais.children), in its order."}, \
+    {"nivernais_forced", nivernais_forced, METH_VARARGS, "The position after Nivernais' forced foundation move (nivernais.forced), or None."}, \
+    {"nivernais_dead", nivernais_dead, METH_VARARGS, "Nivernais' dead-position test (nivernais.dead), compiled."}, \
+    {"nivernais_score", nivernais_score, METH_VARARGS, "nivernais.score of a position under the weights."}, \
+    {"nivernais_key", nivernais_key, METH_VARARGS, "The search's key of a Nivernais position, as bytes (columns sorted once settled)."}, \
+    {"nivernais_search", nivernais_search, METH_VARARGS, "nivernais.best_first: (status, line of positions, positions expanded, bytes used)."}, \
     {NULL, NULL, 0, NULL}
 
 #endif

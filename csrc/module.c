@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "nivernais.h"
 #include "spider.h"
 
 /* --- Conversions ---------------------------------------------------------------------- */

@@ -5,6 +5,7 @@ reserve cells and the stock (SplitMix64 from a seed), in a chosen pass."""
 from __future__ import annotations
 
 from pasyans.cards import SplitMix64
+from pasyans.engine.core import apply, legal_moves
 from pasyans.position import State, Table
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -46,3 +47,18 @@ def crossing_endgame(
     for c in cards:
         t.put(spec.index[f"t{1 + rng.below(cols)}"], (c,))
     return spec, t.freeze()
+
+
+def playout(spec: GameSpec, state: State, seed: int, steps: int) -> list[State]:
+    """Positions along a random play-out (foundation moves preferred, so it gets far)."""
+    rng = SplitMix64(seed)
+    out = [state]
+    for _ in range(steps):
+        moves = legal_moves(spec, state)
+        if not moves:
+            break
+        up = [m for m in moves if m.dst is not None and m.dst.startswith("f")]
+        pick = up if up and rng.below(3) else moves
+        state = apply(spec, state, pick[rng.below(len(pick))])
+        out.append(state)
+    return out

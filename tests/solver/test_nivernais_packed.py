@@ -5,9 +5,8 @@ random play-outs of real deals and of small crossing end games."""
 from __future__ import annotations
 
 import pytest
-from nivernais_endgames import crossing_endgame
+from nivernais_endgames import crossing_endgame, playout
 
-from pasyans.cards import SplitMix64
 from pasyans.domains import nivernais as nv
 from pasyans.domains.knowledge import knowledge_for
 from pasyans.domains.updown import dead, forced_move
@@ -18,26 +17,11 @@ from pasyans.rules.spec import GameSpec
 from pasyans.solver.search import replay, solve
 
 
-def _playout(spec: GameSpec, state: State, seed: int, steps: int) -> list[State]:
-    """Positions along a random play-out (foundation moves preferred, so it gets far)."""
-    rng = SplitMix64(seed)
-    out = [state]
-    for _ in range(steps):
-        moves = legal_moves(spec, state)
-        if not moves:
-            break
-        up = [m for m in moves if m.dst is not None and m.dst.startswith("f")]
-        pick = up if up and rng.below(3) else moves
-        state = apply(spec, state, pick[rng.below(len(pick))])
-        out.append(state)
-    return out
-
-
 def _deal_positions() -> list[tuple[GameSpec, State]]:
     spec = get_game("nivernais")
     out = []
     for deal in range(1, 25):
-        out += [(spec, s) for s in _playout(spec, initial_state(spec, deal), deal, 400)]
+        out += [(spec, s) for s in playout(spec, initial_state(spec, deal), deal, 400)]
     return out
 
 
@@ -45,7 +29,7 @@ def _endgame_positions() -> list[tuple[GameSpec, State]]:
     out = []
     for seed in range(1, 120):
         spec, state = crossing_endgame(seed, 16 + seed % 8, 2, 8, seed % 5)
-        out += [(spec, s) for s in _playout(spec, state, seed, 50)]
+        out += [(spec, s) for s in playout(spec, state, seed, 50)]
     return out
 
 

@@ -7,6 +7,8 @@ from typing import Any, Literal, Protocol, TypeVar
 
 _Pos = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int]
 _Step = tuple[int, int, int]
+_Cards = tuple[int, ...]
+_NPos = tuple[tuple[_Cards, ...], _Cards, _Cards, _Cards, _Cards, int]
 _Outcome = Literal["won", "lost", "unknown"]
 _R_co = TypeVar("_R_co", covariant=True)
 
@@ -66,3 +68,18 @@ engine_restarts: _Restarts[tuple[_Outcome, list[int], int]]
 
 engine_reach: _Restarts[tuple[_Outcome, int, int]]
 """(outcome, positions expanded, the most cards on the foundations it reached)."""
+def nivernais_children(pos: _NPos, /) -> list[_NPos]: ...
+def nivernais_forced(pos: _NPos, /) -> _NPos | None: ...
+def nivernais_dead(pos: _NPos, /) -> bool: ...
+def nivernais_score(pos: _NPos, weights: tuple[int, int, int, int], /) -> int: ...
+def nivernais_key(pos: _NPos, /) -> bytes: ...
+def nivernais_search(
+    root: _NPos,
+    nodes: int,
+    deadline: float,
+    weights: tuple[int, int, int, int],
+    cap: int,
+    memory: int,
+    dead: bool,
+    /,
+) -> tuple[Literal["won", "lost", "unknown", "memory"], list[_NPos], int, int]: ...

@@ -40,6 +40,11 @@ from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
 
+try:
+    from pasyans.domains import _core as compiled
+except ImportError:  # pragma: no cover - a machine without the compiled core
+    compiled = None  # type: ignore[assignment]
+
 Cols = tuple[tuple[int, ...], ...]
 Pos = tuple[Cols, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
@@ -353,6 +358,13 @@ CAP: int | None = 500
 """The final-pass cap each search of :func:`portfolio` starts from (:func:`best_first`;
 measured: docs/solver.md)."""
 
+USE_COMPILED = True
+"""Whether :func:`best_first` runs in C when the core is built (False: the Python
+reference, e.g. for ``benchmarks/solver.py --before``)."""
+
+MEMORY = 1 << 30
+"""Bytes the compiled search (:func:`best_first`) may take: 1 GB (measured: docs/solver.md)."""
+
 DEAD_TEST = False
 """Whether :func:`expand` runs the dead-position test (measured: docs/solver.md)."""
 
@@ -374,6 +386,7 @@ def best_first(
     deadline: float | None,
     weights: tuple[int, int, int, int] = WEIGHTS[0],
     cap: int | None = None,
+    use_compiled: bool | None = None,
 ) -> tuple[str, list[Pos], int]:
     """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
     reachable position was expanded, else ``("unknown", …)``; when not won, the line
@@ -384,7 +397,24 @@ def best_first(
     expanded at most ``cap`` times before its positions are set aside, so the search
     turns back to the earlier passes' other choices; when nothing else is left the cap
     doubles and the set-aside positions return. Nothing is dropped: "lost" still means
-    every position was expanded."""
+    every position was expanded.
+
+    ``use_compiled``: run the search in C (``csrc/nivernais.c``, the same search: the
+    same outcome, count and line; tests compare them); None: when the core is built.
+    The compiled search answers "unknown" past :data:`MEMORY` bytes."""
+    if use_compiled is None:
+        use_compiled = USE_COMPILED and compiled is not None
+    if use_compiled:
+        status, line, count, _ = compiled.nivernais_search(
+            root,
+            -1 if nodes is None else nodes,
+            float("inf") if deadline is None else deadline,
+            weights,
+            -1 if cap is None else cap,
+            MEMORY,
+            DEAD_TEST,
+        )
+        return ("unknown" if status == "memory" else status), line, count
     rkey = key(root)
     if is_won(root):
         return "won", [root], 0
