@@ -35,7 +35,7 @@ from pasyans.hints import sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import _macro, _played_out, _sampled
+from pasyans.hints.sampled import _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
@@ -77,6 +77,10 @@ def suggest(
             spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
         )
     if hidden_to_player(spec, state):
+        if budget.player and budget.samples > 0 and spider.applies(spec):
+            decided_line = _player(spec, state, history, budget)
+            if decided_line is not None:
+                return decided_line
         view = visible(spec, state)
         use_macro = bool(budget.macro and budget.nodes and spider.applies(spec))
         planner = budget  # the macro planner's and the samples' shares of the time
