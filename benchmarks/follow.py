@@ -23,6 +23,13 @@ variants of docs/winnability.md, "Hint follower"; the product's hint uses none o
 Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
 Spider 1-suit hint: deal after 10 moves that moved nothing on, when no sample is won.)
 
+``--player N`` (Spider) is the no-peek player of issue 34 (``pasyans.hints.player``) with
+about N playouts a decision, scored by ``--method`` (``rollout``, ``determinized`` or
+``epimc``); ``--budget product`` / ``--budget expert`` name its budgets
+(``hints.PLAYER_BUDGETS``)::
+
+    uv run python benchmarks/follow.py spider -o suits=4 --deals 5827301-5827400 --budget product
+
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
 where it stopped, and the summary covers every row of the file. ``--samples 0`` is the
@@ -44,6 +51,7 @@ from pasyans.cli.sweep import wilson
 from pasyans.engine.core import initial_state
 from pasyans.hints import Budget
 from pasyans.hints.follow import Play, follow
+from pasyans.hints.policy import PLAYER_BUDGETS as BUDGETS
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
 
@@ -97,6 +105,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", playout {budget.playout}" if budget.playout else ""
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", unstick {budget.unstick}" if budget.unstick else ""
+        text += f", player {budget.method} {budget.player}" if budget.player else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -143,6 +152,16 @@ def main() -> None:
     ap.add_argument(
         "--unstick", type=int, default=0, help="Spider: deal after N moves that moved nothing on"
     )
+    ap.add_argument(
+        "--player", type=int, default=0, help="Spider: the no-peek player, N playouts a decision"
+    )
+    ap.add_argument("--method", default="rollout", choices=("rollout", "determinized", "epimc"))
+    ap.add_argument(
+        "--budget",
+        choices=sorted(BUDGETS),
+        default=None,
+        help="the no-peek player's named budget (sets --player)",
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1)
@@ -173,6 +192,8 @@ def main() -> None:
         playout=args.playout,
         dives=args.dives,
         unstick=args.unstick,
+        player=BUDGETS[args.budget] if args.budget else args.player,
+        method=args.method,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -40,7 +40,8 @@ from pasyans import caches
 from pasyans.domains import spider
 from pasyans.domains.spider import DEAL, Pos, SpiderGame, Step
 from pasyans.hints import sampling
-from pasyans.hints.macro import View, _fill, score as view_score
+from pasyans.hints.macro import View, _fill
+from pasyans.hints.macro import score as view_score
 from pasyans.hints.recent import Recent
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
@@ -204,9 +205,7 @@ def _search_score(stock: Sequence[int], pos: Pos, nodes: int, won: int) -> int:
     along its line."""
     if pos[3] >= won:
         return WIN
-    r = compiled.spider_search(
-        tuple(stock), pos[:4], won, nodes, 0.0, spider.MEMORY, True
-    )
+    r = compiled.spider_search(tuple(stock), pos[:4], won, nodes, 0.0, spider.MEMORY, True)
     if r["status"] == "won":
         return WIN
     game = _Bare(stock)
@@ -216,9 +215,7 @@ def _search_score(stock: Sequence[int], pos: Pos, nodes: int, won: int) -> int:
     return points(end, won)
 
 
-def score(
-    stock: Sequence[int], pos: Pos, seed: int, *, won: int, method: str, nodes: int
-) -> int:
+def score(stock: Sequence[int], pos: Pos, seed: int, *, won: int, method: str, nodes: int) -> int:
     """One candidate's score on one sample (``pos``: the sample's position after the
     candidate's line), by ``method`` (module, step 2)."""
     if method == "rollout":
@@ -349,9 +346,7 @@ def hint(
         nxt = game.play(root, rest[0])
         if (nxt[0], nxt[1]) not in avoid:
             return rest[0], d, game
-    d = decide(
-        spec, view, playouts=playouts, seed=seed, method=method, nodes=nodes, avoid=avoid
-    )
+    d = decide(spec, view, playouts=playouts, seed=seed, method=method, nodes=nodes, avoid=avoid)
     if d is None:
         return None
     line = d.chosen.line

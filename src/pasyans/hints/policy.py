@@ -49,6 +49,15 @@ stock, filling the empty columns first (:attr:`Budget.unstick`,
 :func:`pasyans.hints.visible.unstuck`), by (game, number of suits)."""
 
 
+PLAYER_BUDGETS: dict[str, int] = {
+    "product": 64,
+    "expert": 1024,
+}
+"""The no-peek player's playouts a decision (:attr:`Budget.player`), by name: the
+product's and the expert mode's (``pasyans play --auto expert``,
+``benchmarks/follow.py --budget``)."""
+
+
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
     :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`) and ``seconds``,

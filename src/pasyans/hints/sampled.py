@@ -171,9 +171,7 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
 
 
-def _player(
-    spec: GameSpec, state: State, history: Sequence[State], budget: Budget
-) -> Hint | None:
+def _player(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
     """The no-peek player's hint (:mod:`pasyans.hints.player`): the first move of its
     chosen line; None when no line of face-up moves reaches an event."""
     got = _decision(spec, state, history, budget)
@@ -219,7 +217,8 @@ def _packed(spec: GameSpec, state: State) -> macro.View:
 def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
     """The share of the ways the hidden cards could lie that are winnable, from the same
     samples as the hint (with ``budget.player``, Spider: the no-peek player's playouts
-    after its chosen line, :attr:`Estimate.method` ``"rollout"``); None when the player knows every card (or the game is over)."""
+    after its chosen line, :attr:`Estimate.method` ``"rollout"``); None when the player
+    knows every card (or the game is over)."""
     if core.is_won(spec, state) or not hidden_to_player(spec, state) or budget.samples <= 0:
         return None
     if core.is_stuck(spec, visible(spec, state)):
