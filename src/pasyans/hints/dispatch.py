@@ -77,7 +77,8 @@ def suggest(
             spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
         )
     if hidden_to_player(spec, state):
-        if budget.player and budget.samples > 0 and spider.applies(spec):
+        rescue = bool(budget.player and budget.samples > 0 and spider.applies(spec))
+        if rescue and not budget.rescue:
             decided_line = _player(spec, state, history, budget)
             if decided_line is not None:
                 return decided_line
@@ -99,6 +100,10 @@ def suggest(
                 planned = _macro(spec, state, history, planner)
                 if planned is not None:
                     return planned
+            if rescue and not t.won:  # no sample won: the no-peek player
+                decided_line = _player(spec, state, history, budget)
+                if decided_line is not None:
+                    return decided_line
             avoid = _after_seen(spec, history)
             move = sampling.choose(
                 spec,

@@ -99,6 +99,7 @@ class Budget:
     unstick: int = 0
     player: int = 0
     method: str = "rollout"
+    rescue: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

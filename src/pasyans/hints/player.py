@@ -88,8 +88,10 @@ def candidates(
     """The candidate lines of the view ``game.root`` (module, step 1): breadth-first over
     the reveal-free moves (the unproven "no shuffle" rule applied, no position in ``avoid``,
     each position once, at most ``cap`` expanded), each event's resulting view once, by
-    the shortest line; the ``width`` best by the visible score after the event
-    (:func:`pasyans.hints.macro.score`), then the shorter line, then notation order."""
+    the shortest line; the deals only when no line turns a card up or completes a run
+    (a player deals when nothing else moves on); the ``width`` best by the visible score
+    after the event (:func:`pasyans.hints.macro.score`), then the shorter line, then
+    notation order."""
     root = game.root
     seen: set[View] = {(root[0], root[1])}
     queue: list[tuple[tuple[Step, ...], Pos]] = [((), root)]
@@ -115,6 +117,9 @@ def candidates(
             seen.add(v)
             queue.append(((*path, st), after))
     ranked = sorted(found.values(), key=lambda e: (e[0], len(e[1].steps), e[1].line))
+    events = [c for _, c in ranked if c.event != DEAL]
+    if events:  # the deal only when no line turns a card up or completes a run
+        return events[:width]
     return [c for _, c in ranked[:width]]
 
 

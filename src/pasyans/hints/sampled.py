@@ -167,6 +167,10 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     )
     if p is None:
         return None
+    if p.won == 0 and budget.player and budget.rescue:  # no sample won: the no-peek player
+        rescued = _player(spec, state, history, budget)
+        if rescued is not None:
+            return rescued
     code = "hint.macro_deal" if p.deal else "hint.macro_event"
     return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
 
