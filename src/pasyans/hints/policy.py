@@ -7,6 +7,8 @@ The measurements behind each row: docs/notes/2026-12-03-hint-policy.md.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pasyans.hints.model import SAMPLES, Budget
 from pasyans.rules.spec import GameSpec
 
@@ -53,9 +55,22 @@ PLAYER_BUDGETS: dict[str, int] = {
     "product": 64,
     "expert": 1024,
 }
+PLAYER_RESCUE = True
+"""Whether the named budgets use the player only where no sample is won
+(:attr:`Budget.rescue`)."""
 """The no-peek player's playouts a decision (:attr:`Budget.player`), by name: the
 product's and the expert mode's (``pasyans play --auto expert``,
 ``benchmarks/follow.py --budget``)."""
+
+
+def player_budget(spec: GameSpec, name: str) -> Budget:
+    """The follower's budget ``name`` (:data:`PLAYER_BUDGETS`, "product" or "expert") for
+    ``spec``: the product's node budget (:func:`product_budget`, no time cap, so
+    reproducible), with the no-peek player on in Spider."""
+    if name not in PLAYER_BUDGETS:
+        raise ValueError(f"unknown budget {name!r}; one of {', '.join(sorted(PLAYER_BUDGETS))}")
+    base = product_budget(spec, None)
+    return replace(base, player=PLAYER_BUDGETS[name], rescue=PLAYER_RESCUE)
 
 
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
