@@ -30,6 +30,9 @@ about N playouts a decision, scored by ``--method`` (``rollout``, ``determinized
 
     uv run python benchmarks/follow.py spider -o suits=4 --deals 5827301-5827400 --budget product
 
+The deals run on Dask like ``pasyans winnability``: ``--jobs N`` local worker processes
+(1, the default: in this process), or ``--scheduler ADDRESS`` for a real cluster.
+
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
 where it stopped, and the summary covers every row of the file. ``--samples 0`` is the
@@ -44,10 +47,10 @@ import argparse
 import csv
 import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pasyans.cli.sweep import wilson
+from pasyans.cli.winnability import run_on_dask
 from pasyans.engine.core import initial_state
 from pasyans.hints import Budget
 from pasyans.hints.follow import Play, follow
@@ -166,7 +169,8 @@ def main() -> None:
     )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="local Dask workers (1: this process)")
+    ap.add_argument("--scheduler", default=None, help="a Dask scheduler's address instead")
     ap.add_argument("--csv", type=Path, default=None, help="one row per deal; resumes")
     args = ap.parse_args()
     options = _options(args.option)
@@ -217,27 +221,26 @@ def main() -> None:
     tasks: list[Task] = [
         (args.game, options, d, budget, args.max_moves, args.full_nodes) for d in todo
     ]
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for p, full in pool.map(run, tasks):
-            row = {
-                "game": label,
-                "method": method,
-                "deal": str(p.deal),
-                "won": str(int(p.won)),
-                "moves": str(p.moves),
-                "hints": str(p.hints),
-                "seconds": f"{p.seconds:.3f}",
-                "cpu": f"{p.cpu:.3f}",
-                "slowest": f"{p.slowest:.3f}",
-                "ended": p.ended,
-                "sources": " ".join(f"{k}:{v}" for k, v in p.sources),
-                "full": full,
-                "cards": str(p.cards),
-            }
-            rows[p.deal] = row
-            if out is not None:
-                writer.writerow(row)
-                out.flush()
+    for p, full in run_on_dask(run, tasks, args.jobs, args.scheduler):
+        row = {
+            "game": label,
+            "method": method,
+            "deal": str(p.deal),
+            "won": str(int(p.won)),
+            "moves": str(p.moves),
+            "hints": str(p.hints),
+            "seconds": f"{p.seconds:.3f}",
+            "cpu": f"{p.cpu:.3f}",
+            "slowest": f"{p.slowest:.3f}",
+            "ended": p.ended,
+            "sources": " ".join(f"{k}:{v}" for k, v in p.sources),
+            "full": full,
+            "cards": str(p.cards),
+        }
+        rows[p.deal] = row
+        if out is not None:
+            writer.writerow(row)
+            out.flush()
     if out is not None:
         out.close()
     report(label, method, args.deals, [rows[d] for d in wanted if d in rows], args.full_nodes)
