@@ -1,8 +1,8 @@
 """Two follower runs on the same deals, paired: each run's wins with a Wilson 95%
 interval, and an exact two-sided sign test on the deals whose outcome changed.
 
-Reads two ``benchmarks/follow.py --csv`` files (one method each, or pass ``--method`` to
-pick one method's rows out of a shared file) and compares them on the deals both have::
+Reads two ``benchmarks/follow.py --csv`` files (one method each) and compares them on the
+deals both have::
 
     uv run python benchmarks/paired.py /tmp/s4_base.csv /tmp/s4_player.csv
 """
@@ -23,7 +23,7 @@ def sign_test(a: int, b: int) -> float:
     if n == 0:
         return 1.0
     k = min(a, b)
-    p = 2 * sum(comb(n, i) for i in range(k + 1)) / 2**n
+    p: float = 2 * sum(comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, p)
 
 

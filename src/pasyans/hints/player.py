@@ -347,10 +347,10 @@ def hint(
     root = game.root
     cached = PLANS.get(spec, (root[:4], key))
     if cached is not None:
-        rest, d = cached
+        rest, known_d = cached
         nxt = game.play(root, rest[0])
         if (nxt[0], nxt[1]) not in avoid:
-            return rest[0], d, game
+            return rest[0], known_d, game
     d = decide(spec, view, playouts=playouts, seed=seed, method=method, nodes=nodes, avoid=avoid)
     if d is None:
         return None
