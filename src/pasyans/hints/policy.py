@@ -51,6 +51,12 @@ stock, filling the empty columns first (:attr:`Budget.unstick`,
 :func:`pasyans.hints.visible.unstuck`), by (game, number of suits)."""
 
 
+PLAYER_HINTS: dict[tuple[str, int], int] = {}
+"""Where the product's hint uses the no-peek player (:mod:`pasyans.hints.player`) where no
+sample is won (:attr:`Budget.rescue`), by (game, number of suits): its playouts a
+decision. Empty: the paired measurements (docs/winnability.md) did not show it better."""
+
+
 PLAYER_BUDGETS: dict[str, int] = {
     "product": 64,
     "expert": 1024,
@@ -89,4 +95,6 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
         cap=cap,
         playout=PLAYOUT_HINTS.get(key, 0),
         unstick=UNSTICK_HINTS.get(key, 0),
+        player=PLAYER_HINTS.get(key, 0),
+        rescue=key in PLAYER_HINTS,
     )
