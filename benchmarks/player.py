@@ -8,17 +8,26 @@ p50, p95 and max per budget side by side::
 
     uv run python benchmarks/player.py spider -o suits=4 --deals 5827301-5827310 \
         --players 0,1024,4096
+
+``--policy``: instead, the playout policy alone (:func:`pasyans.hints.player.play`, seeing
+only face-up cards, no search) from each deal's start, seeded by the deal number: its
+wins and mean score::
+
+    uv run python benchmarks/player.py spider -o suits=2 --deals 1-200 --policy
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from dataclasses import replace
 
 from pasyans import caches
+from pasyans.domains import spider
+from pasyans.domains.spider import SpiderGame
 from pasyans.engine import core
-from pasyans.hints import suggest
+from pasyans.hints import player, suggest
 from pasyans.hints.policy import product_budget
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -37,11 +46,24 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=200, help="moves followed per deal")
     ap.add_argument("--players", default="0,1024", help="playouts a decision (0: today's hint)")
     ap.add_argument("--rescue", action="store_true", help="the player only where no sample won")
+    ap.add_argument("--policy", action="store_true", help="the playout policy alone")
     args = ap.parse_args()
     options = dict(item.split("=", 1) for item in args.option)
     spec = get_game(args.game, options)
     lo, _, hi = args.deals.partition("-")
     deals = range(int(lo), int(hi or lo) + 1)
+    if args.policy:
+        scores = []
+        for deal in deals:
+            g = SpiderGame(spec, core.initial_state(spec, deal))
+            scores.append(player.play(g.stock, g.root, deal, spider.WON))
+        won = sum(s == player.WIN for s in scores)
+        rest = [s for s in scores if s != player.WIN] or [0]
+        print(
+            f"{args.game} {options}, deals {args.deals}: the policy alone won {won}/"
+            f"{len(scores)}; mean score of the others {statistics.mean(rest):.1f}"
+        )
+        return
     print(f"{args.game} {options}, deals {args.deals}, at most {args.steps} moves each")
     for n in (int(x) for x in args.players.split(",")):
         budget = replace(product_budget(spec, None), player=n, rescue=args.rescue)
