@@ -291,10 +291,8 @@ def decide(
     base = sampling.seed_for(spec, view, seed)
     down = vgame.root[1]
     won_at = spider.WON
-    for r in range(rounds):
+    for _ in range(rounds):
         batch = max(1, playouts // (rounds * len(alive)))
-        if r == rounds - 1:
-            batch = max(batch, 1)
         states = sampling.samples(spec, view, batch, seed, drawn)
         for k, s in enumerate(states):
             g = SpiderGame(spec, s)
