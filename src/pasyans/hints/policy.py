@@ -58,8 +58,8 @@ decision. Empty: the paired measurements (docs/winnability.md) did not show it b
 
 
 PLAYER_BUDGETS: dict[str, int] = {
-    "product": 64,
-    "expert": 1024,
+    "product": 1024,
+    "expert": 8192,
 }
 PLAYER_RESCUE = True
 """Whether the named budgets use the player only where no sample is won
