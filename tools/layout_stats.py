@@ -4,7 +4,10 @@
 
 Prints: the modules and their lines (median, max), the import circles between modules
 (strongly connected parts of the graph of ``pasyans`` imports, the ones under
-``if TYPE_CHECKING:`` left out), and the imports of ``pasyans`` made inside a function.
+``if TYPE_CHECKING:`` left out), the imports of ``pasyans`` made inside a function, and
+the modules over 400 lines and functions over 60 lines (the rule of docs/STYLE: each
+gives a reason in its docstring), each marked ``no reason`` when neither its docstring
+nor, for a function, its module's docstring says "because".
 """
 
 from __future__ import annotations
@@ -96,6 +99,28 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+MODULE_LINES = 400
+FUNCTION_LINES = 60
+
+
+def long_parts(path: Path, tree: ast.Module, lines: int) -> list[str]:
+    """The module if over MODULE_LINES, and its functions over FUNCTION_LINES."""
+    out = []
+    doc = ast.get_docstring(tree) or ""
+    if lines > MODULE_LINES:
+        mark = "" if "because" in doc.lower() else "  (no reason)"
+        out.append(f"    {path}: {lines} lines{mark}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            if length > FUNCTION_LINES:
+                own = (ast.get_docstring(node) or "").lower()
+                named = node.name in doc and "because" in doc.lower()
+                mark = "" if "because" in own or named else "  (no reason)"
+                out.append(f"    {path}:{node.lineno} {node.name}(): {length} lines{mark}")
+    return out
+
+
 def main() -> None:
     root = Path(sys.argv[1] if len(sys.argv) > 1 else "src/pasyans")
     files = sorted(p for p in root.rglob("*.py") if "migrations" not in p.parts)
@@ -104,10 +129,13 @@ def main() -> None:
     graph: dict[str, set[str]] = {}
     inside_total = 0
     lines = []
+    long: list[str] = []
     for name, path in names.items():
         text = path.read_text(encoding="utf-8")
         lines.append(len(text.splitlines()))
-        deps, inside = imports(ast.parse(text), modules)
+        tree = ast.parse(text)
+        long += long_parts(path, tree, lines[-1])
+        deps, inside = imports(tree, modules)
         # a package's own __init__ is not an edge of its submodules
         graph[name] = {d for d in deps if d != name and not name.startswith(d + ".")}
         inside_total += inside
@@ -117,6 +145,10 @@ def main() -> None:
     for c in found:
         print("   ", " <-> ".join(c))
     print(f"imports of pasyans inside a function: {inside_total}")
+    print(f"modules over {MODULE_LINES} lines, functions over {FUNCTION_LINES}: {len(long)}")
+    print(f"    of them with no reason: {sum('(no reason)' in x for x in long)}")
+    for x in long:
+        print(x)
 
 
 if __name__ == "__main__":

@@ -11,13 +11,15 @@ replays whatever generator later makes the deals.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
+from datetime import date
 from functools import lru_cache
 from typing import Any, Literal
 
 from pasyans import caches
 from pasyans.engine import Game, initial_state
-from pasyans.engine.core import deck_for
+from pasyans.engine.core import MAX_DEAL, deck_for
 from pasyans.errors import OptionError, RetiredDealError, SavedGameError
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -39,6 +41,7 @@ __all__ = [
     "KINDS",
     "SolvableDeal",
     "check_difficulty",
+    "daily_number",
     "default_kind",
     "kinds_for",
     "load_game",
@@ -66,6 +69,35 @@ def kinds_for(game_id: str, options: Mapping[str, object] | None = None) -> tupl
     (('random', 'solvable'), ('random', 'solvable'))
     """
     return KINDS
+
+
+DAILY_ATTEMPTS = 3
+"""How many numbers a daily deal may try, in order, when the generator finds no solvable
+layout for the first (``attempt`` of :func:`daily_number`)."""
+
+
+def daily_number(day: date, game: str, options_key: str, difficulty: str, attempt: int = 0) -> int:
+    """The deal number of the daily deal of ``day`` (UTC) for a game, its option set
+    (``options_key``: every option as ``name=value``, sorted by name, joined by ``&``) and
+    a difficulty: the same for everyone, from the date alone, so anyone can reproduce it.
+    ``attempt`` 1, 2 … give the next numbers to try should the generator find no solvable
+    layout for the first. A number in the ordinary range (1 … ``MAX_DEAL``).
+
+    >>> from datetime import date
+    >>> n = daily_number(date(2026, 12, 3), "spine", "empty=kings&runs=single&spine=56", "easy")
+    >>> n == daily_number(date(2026, 12, 3), "spine", "empty=kings&runs=single&spine=56", "easy")
+    True
+    >>> n != daily_number(date(2026, 12, 4), "spine", "empty=kings&runs=single&spine=56", "easy")
+    True
+    >>> 1 <= n <= MAX_DEAL
+    True
+    """
+    check_difficulty(difficulty)
+    if not isinstance(day, date):
+        raise OptionError("a daily deal's day is a date")
+    text = f"pasyans-daily/{day.isoformat()}/{game}/{options_key}/{difficulty}/{attempt}"
+    digest = hashlib.sha256(text.encode()).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % MAX_DEAL
 
 
 def default_kind(game_id: str) -> str:

@@ -146,3 +146,12 @@ def test_statistics_and_history(page: Page, axe_file: Path) -> None:
     expect(page.locator("main h1")).to_be_visible()
     expect(page.locator("main")).not_to_contain_text("Loading")
     clean(page, axe_file)
+
+
+def test_devices_page(page: Page, axe_file: Path) -> None:
+    """The devices page with a code and its QR code shown, and a device in the list."""
+    page.goto("/devices")
+    page.locator('[data-action="code"]').click()
+    expect(page.locator("img.code-qr")).to_be_visible()
+    expect(page.locator("li.device")).to_have_count(1)
+    clean(page, axe_file)

@@ -26,7 +26,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         tables = set(inspect(conn).get_table_names())
         if "games" in tables:
             conn.execute(text("TRUNCATE games, players RESTART IDENTITY CASCADE"))
-        for table in ("deal_pool", "deal_jobs", "verdicts", "rate_limits"):
+        for table in ("deal_pool", "deal_jobs", "verdicts", "rate_limits", "daily_boards"):
             if table in tables:
                 conn.execute(text(f"TRUNCATE {table} RESTART IDENTITY"))
     engine.dispose()

@@ -17,7 +17,13 @@ from starlette.requests import Request
 from pasyans import caches
 from pasyans.server.limits.address import client_address
 from pasyans.server.limits.costly import COSTLY, costly
-from pasyans.server.limits.deps import HintLimit, NewGameLimit, ReplayLimit, UndoRedoLimit
+from pasyans.server.limits.deps import (
+    HintLimit,
+    LinkLimit,
+    NewGameLimit,
+    ReplayLimit,
+    UndoRedoLimit,
+)
 from pasyans.server.limits.rates import Limit, SharedLimits, _gcra
 from pasyans.server.settings import Settings
 
@@ -404,6 +410,7 @@ def test_costly_routes_are_declared_once(make_app: Any) -> None:
             ("hint", HintLimit.__metadata__[0]),
             ("undo_redo", UndoRedoLimit.__metadata__[0]),
             ("replay", ReplayLimit.__metadata__[0]),
+            ("link", LinkLimit.__metadata__[0]),
         )
     }
     app = make_app()
@@ -446,3 +453,39 @@ def test_undo_redo_and_replay_are_rate_limited(make_app: Any) -> None:
     with TestClient(app, client=("192.0.2.9", 5000)) as other:  # another player, address
         h = move(other, new_game(other, options={"suits": 1}))
         assert post(other, h["id"], "undo", version=h["version"]).status_code == 200
+
+
+def test_newcomers_from_one_address_are_never_turned_away(make_app: Any) -> None:
+    """Issue 33, finding 7: new players were limited per address (20 at once, 60 an hour)
+    whether or not they came from a browser, so after a cookieless flood, or past the 85th
+    fresh browser of an office in 75 minutes, a newcomer got an empty table and 429. Now
+    ``new_player`` counts only requests without a cookie: a browser's first request
+    (``GET /api/current``) gets its cookie for free. Default limits; 120 newcomers over a
+    simulated hour, each after three more cookieless new games of a flood from the same
+    address: every newcomer gets a table and plays, the flood stays capped."""
+    app, clock = _app_with_default_limits(make_app, Settings().hint_seconds)
+    defaults = Settings()
+    flood: list[int] = []
+
+    def cookieless() -> None:
+        with TestClient(app) as c:  # a fresh cookie jar: no cookie sent
+            flood.append(c.post("/api/games", json={"game": "spider"}).status_code)
+
+    for _ in range(30):
+        cookieless()
+    assert flood.count(201) == defaults.rate_new_player_burst
+    start = clock[0]
+    for i in range(120):
+        clock[0] = start + i * 30.0  # 120 in an hour
+        for _ in range(3):
+            cookieless()
+        with TestClient(app) as c:
+            r = c.get("/api/current", params={"game": "spider"})
+            assert r.status_code == 200 and r.json() is None
+            r = c.post("/api/games", json={"game": "spider"})
+            assert r.status_code == 201, (i, r.text)
+            g = move(c, r.json())
+            assert g["view"]["counters"]["moves"] == 1
+    # The flood got its burst and at most an hour's allowance more.
+    assert flood.count(201) <= defaults.rate_new_player_burst + defaults.rate_new_player_per_hour
+    assert flood.count(429) >= 3 * 120 - defaults.rate_new_player_per_hour

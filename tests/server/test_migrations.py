@@ -153,3 +153,39 @@ def test_0004_abandons_duplicates_and_fills_the_kept_figures(db_url: str) -> Non
             assert kept["total"]["best_time"]["id"] == "w2"
     finally:
         engine.dispose()
+
+
+def test_0010_makes_each_player_a_device_and_forgets_the_players_token(db_url: str) -> None:
+    """A player stored before 0010 keeps their games under their cookie: their token hash
+    becomes their first device, and ``players.token_hash`` no longer holds it."""
+    from alembic import command
+    from sqlalchemy import text
+    from sqlalchemy.orm import Session
+
+    from pasyans.server.storage import store
+
+    migrate.upgrade(db_url)
+    command.downgrade(migrate.alembic_config(db_url), "0007_actions")
+    engine = create_engine(db_url, poolclass=NullPool)
+    token = store.hash_token("x" * 43)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM games"))
+            conn.execute(text("DELETE FROM players"))
+            conn.execute(
+                text("INSERT INTO players (id, token_hash, created_at) VALUES (7, :h, :t)"),
+                {"h": token, "t": "2026-11-29 10:00:00+00:00"},
+            )
+        migrate.upgrade(db_url)
+        with Session(engine) as s:
+            assert store.player_id(s, token) == 7
+            legacy = s.execute(text("SELECT token_hash FROM players WHERE id = 7")).scalar_one()
+            assert legacy == "p7"
+            assert store.ensure_player(s, token) == 7
+        command.downgrade(migrate.alembic_config(db_url), "0007_actions")
+        with engine.connect() as conn:
+            back = conn.execute(text("SELECT token_hash FROM players WHERE id = 7")).scalar_one()
+            assert back == token
+        migrate.upgrade(db_url)
+    finally:
+        engine.dispose()

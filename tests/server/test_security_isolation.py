@@ -34,6 +34,19 @@ PLAYER_ENDPOINTS = {
     ("GET", "/api/history"),
     ("POST", "/api/stats/reset"),
     ("POST", "/api/games"),
+    ("GET", "/api/devices"),
+    ("POST", "/api/devices/code"),
+    ("POST", "/api/devices/link"),
+    ("POST", "/api/devices/{device_id}/unlink"),
+    ("GET", "/api/me/export"),
+    ("POST", "/api/me/delete"),
+    # Daily deals (docs/daily.md): the player's own games, result, name and reports.
+    ("GET", "/api/daily"),
+    ("GET", "/api/daily/board"),
+    ("POST", "/api/daily/games"),
+    ("POST", "/api/daily/report"),
+    ("GET", "/api/player"),
+    ("PUT", "/api/player/name"),
 }
 PUBLIC_ENDPOINTS = {("GET", "/api/catalog"), ("GET", "/api/messages"), ("GET", "/healthz")}
 # Endpoints with a JSON body: a valid body (game ids filled in by the test).
@@ -41,6 +54,13 @@ BODY_ENDPOINTS: dict[tuple[str, str], dict[str, Any]] = {
     **{k: v for k, v in GAME_ENDPOINTS.items() if v is not None},
     ("POST", "/api/games"): {"game": "spider", "deal": 5},
     ("POST", "/api/stats/reset"): {"confirm": True},
+    ("POST", "/api/devices/code"): {},
+    ("POST", "/api/devices/link"): {"code": "0000-0000-0000"},
+    ("POST", "/api/devices/{device_id}/unlink"): {},
+    ("POST", "/api/me/delete"): {"confirm": True},
+    ("POST", "/api/daily/games"): {"game": "spider", "difficulty": "easy"},
+    ("POST", "/api/daily/report"): {"player": 1},
+    ("PUT", "/api/player/name"): {"name": "Anna"},
 }
 
 
@@ -118,6 +138,15 @@ def test_lists_and_figures_are_per_player(
     # ...and their reset deletes nothing of it.
     r = other.post("/api/stats/reset", json={"confirm": True})
     assert r.status_code == 200 and r.json() == {"deleted": 0}
+    # Their devices, export and deletion are theirs alone too (docs/devices.md).
+    mine = client.get("/api/devices").json()["devices"]
+    assert len(mine) == 1 and other.get("/api/devices").json() == {"devices": []}
+    r = other.post(f"/api/devices/{mine[0]['id']}/unlink", json={})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    assert other.get("/api/me/export").json()["games"] == []
+    r = other.post("/api/me/delete", json={"confirm": True})
+    assert r.status_code == 200 and r.json() == {"games": 0, "devices": 0}
+    assert client.get("/api/devices").json()["devices"] == mine
     assert_owner_untouched(client, owner)
     # Their own game is theirs alone, and the owner's current game stays the owner's.
     theirs = new_game(other, "spider", options={"suits": 1}, deal=9)
@@ -144,7 +173,7 @@ def fresh(client: TestClient) -> Iterator[dict[str, Any]]:
 
 
 def _url(path: str, game: dict[str, Any]) -> str:
-    return path.format(game_id=game["id"])
+    return path.format(game_id=game["id"], device_id="nosuchdevice")
 
 
 def _body(key: tuple[str, str], game: dict[str, Any]) -> dict[str, Any]:

@@ -551,3 +551,37 @@ def test_kept_tally_matches_a_recount(recs: list[Record]) -> None:
     in_progress = sum(r.counted and not r.finished for r in recs)
     kept = stats.figures_of(tally, in_progress, bests, [])
     assert kept == summarize(recs, points=0)
+
+
+def test_a_replay_after_undo_or_redo_plays_only_what_the_line_adds(client: TestClient) -> None:
+    """Issue 33, finding 5: each undo or redo makes a version, and a replay per version
+    rebuilt the whole line. The kept line of the game is reused: an undo plays nothing,
+    a redo or a move one move, and every answer equals a line built from nothing."""
+    from pasyans.server.games import replay
+
+    g = new_game(client, "spider", options={"suits": "2"}, deal=77)
+    rng = random.Random(3)
+    for _ in range(30):
+        g = move(client, g, rng.choice(g["view"]["moves"])["text"])
+    replay.LINES.clear()
+
+    def replayed() -> dict[str, Any]:
+        r = client.get(f"/api/games/{g['id']}/replay", params={"step": 10_000})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    first = replayed()
+    assert replay.LINES.played == first["steps"] == 30
+    for action, steps, played in (("undo", 29, 0), ("redo", 30, 1), ("undo", 29, 0)):
+        g = post(client, g["id"], action, version=g["version"]).json()
+        before = replay.LINES.played
+        got = replayed()
+        assert (got["steps"], replay.LINES.played - before) == (steps, played)
+        assert got["view"]["piles"] == g["view"]["piles"]
+    g = move(client, g, g["view"]["moves"][0]["text"])
+    before = replay.LINES.played
+    got = replayed()
+    assert (got["steps"], replay.LINES.played - before) == (30, 1)
+    assert got["view"]["piles"] == g["view"]["piles"]
+    replay.LINES.clear()  # the same answer from nothing
+    assert replayed() == got and replay.LINES.played == 30

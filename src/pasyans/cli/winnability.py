@@ -220,7 +220,10 @@ def winnability_command(
     as_json: JsonOpt = False,
     progress: ProgressOpt = True,
 ) -> None:
-    """Solve many deals and report how many are winnable, with 95% confidence intervals."""
+    """Solve many deals and report how many are winnable, with 95% confidence intervals.
+
+    Long because of its command-line options (typer reads them from the signature); the work
+    is in :mod:`pasyans.cli.sweep`."""
     kind = "solvable" if solvable else "random"
     try:
         options = parse_options(game, option)

@@ -1,4 +1,5 @@
-"""``pasyans worker``: keep the solvable-deal pool topped up (docs/deploy.md).
+"""``pasyans worker``: keep the solvable-deal pool topped up, and run the analyses of
+finished games (docs/deploy.md, docs/analysis.md).
 
 Runs beside the web processes, on the same database (``PASYANS_DATABASE_URL``): it makes
 the deal numbers players asked for first, each in a child process stopped after
@@ -39,10 +40,15 @@ def worker(
         int | None, Option(help="Stop when the process with this id ends (pasyans serve).")
     ] = None,
 ) -> None:
-    """Make solvable deals ahead of time, into the database the site uses."""
+    """Make solvable deals ahead of time, into the database the site uses.
+
+    Long because of its command-line options (typer reads them from the signature) and the
+    late imports of the web stack: the body is short."""
     # Imported here, not at the top (not to hide a circle): the web stack (FastAPI,
     # SQLAlchemy, uvicorn) loads only for the commands that run it, so `pasyans play`,
     # `deal` and `solve` start without it.
+    from pasyans.server.pool import daily
+    from pasyans.server.pool.analyses import AnalysisRunner
     from pasyans.server.pool.entries import PoolWorker, WorkerConfig
     from pasyans.server.settings import Settings
     from pasyans.server.storage import migrate
@@ -76,7 +82,7 @@ def worker(
     # and stop the writes until the database is checked (server/groupsync.py, Health).
     engine = make_engine(url, pool_size=1, synchronous="NORMAL")
     defer_checkpoints(engine)
-    pool_worker = PoolWorker(make_sessionmaker(engine), config)
+    pool_worker = PoolWorker(make_sessionmaker(engine), config, daily.schedule_ahead)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -93,6 +99,10 @@ def worker(
 
         threading.Thread(target=watch, daemon=True).start()
     pool_worker.stop = stop
+    runner = AnalysisRunner(
+        pool_worker.maker, seconds=settings.analysis_seconds, nice=config.nice, stop=stop
+    )
+    pool_worker.more.append(runner.step)
     try:
         if once:
             while not stop.is_set() and pool_worker.step():

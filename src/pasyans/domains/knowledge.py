@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from pasyans.domains import spinelock
-from pasyans.domains.spider import run_length
+from pasyans.domains.spider import order
 from pasyans.domains.updown import dead, forced_move, settled
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -303,34 +303,12 @@ def shuffle_move(k: Knowledge, state: State, m: Move) -> bool:
 
 
 def guided_priority(k: Knowledge, state: State, m: Move) -> int:
-    """Spider's move order: build same-suit runs, turn cards up, empty columns."""
-    spec = k.spec
+    """Spider's move order: build same-suit runs, turn cards up, empty columns (the
+    packed search's :func:`pasyans.domains.spider.order`, on the engine's piles)."""
     if m.dst is None:
         return -100  # the stock last
-    s, d = spec.index[m.src], spec.index[m.dst]
-    src = state.piles[s]
-    left = len(src) - m.cards
-    lowest = src[left]
-    dst = state.piles[d]
-    value = 0
-    if dst:
-        if dst[-1] - lowest == 4:
-            value += 60 + 3 * (m.cards + run_length(dst, state.down[d]))
-        else:
-            value += 10
-    else:
-        value -= 30
-    if left == 0:
-        value += 40
-    elif state.down[s] >= left:
-        value += 50 - 2 * state.down[s]
-    else:
-        below = src[left - 1]
-        if below - lowest == 4:
-            value -= 60
-        elif (below >> 2) - (lowest >> 2) == 1:
-            value -= 20
-    return value
+    spec = k.spec
+    return order(state.piles, state.down, (spec.index[m.src], spec.index[m.dst], m.cards))
 
 
 def distance(k: Knowledge, state: State) -> int:

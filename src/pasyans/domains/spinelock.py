@@ -143,7 +143,10 @@ def _stranded(
     foundation with them). Reductions that keep the answer: a card that can go onto a
     column goes there at once, and a card going up takes the higher foundation of its
     suit that is below it. The states are (cards left in each pile, each suit's two
-    tops); True when no state with the piles empty is reachable."""
+    tops); True when no state with the piles empty is reachable.
+
+    Long because the relaxed game's moves and its search over states are one small exact
+    search, read best in one place next to the proof it implements."""
     if any(len(tops[s]) != 2 for s in range(4)):
         return False  # not two foundations a suit: not this game's positions
     start = tuple(tuple(sorted(tops[s])) for s in range(4))

@@ -101,6 +101,9 @@ def dead(
     leave first, so a blocked card sits in a reserve cell from when it leaves until then.
     If digging ``c`` past some depth needs more cells at once than there are, the game is
     lost.
+
+    Long because the blocked cards, their release depths and the cells needed per column are
+    one argument (the proof in docs/solver.md) over the same local tables.
     """
     if not final_pass(spec, state):
         return False

@@ -185,7 +185,10 @@ def _generate(
 ) -> list[Move]:
     """The legal moves whose source pile is one of ``sources`` (each a pile a card may
     leave, in order) and, when ``dst`` is given, whose destination is that pile; then the
-    stock click when ``stock`` asks for it."""
+    stock click when ``stock`` asks for it.
+
+    Long because it is the engine's one move generator: every pile kind's moves in one pass
+    over the piles, on the hot path of every search through the engine."""
     piles = state.piles
     kinds = spec.kinds
     to_found = spec.feeds.get(PileKind.FOUNDATION, frozenset())
@@ -435,6 +438,10 @@ def autocollect_moves(
     are interchangeable: a position is the number of cards left in each pile, and a card
     whose lower neighbours (every copy) are all up already is played without trying
     anything else first (playing it can never spoil a win).
+
+    Long because the necessary condition, the two searches and their shared memory are one
+    proof and read the same local tables; the Nivernais search is already apart in
+    :mod:`pasyans.engine.collect`.
     """
     if spec.foundations is Foundations.NONE or is_won(spec, state):
         return None

@@ -21,7 +21,8 @@ from pasyans.server.docs import install_docs
 from pasyans.server.games.cache import GameCache
 from pasyans.server.games.solving import SEARCHES
 from pasyans.server.limits.rates import SharedLimits
-from pasyans.server.routes import catalog, games, health, pages
+from pasyans.server.routes import analysis as analysis_routes
+from pasyans.server.routes import catalog, daily, devices, games, health, pages
 from pasyans.server.routes import messages as messages_routes
 from pasyans.server.routes import stats as stats_routes
 from pasyans.server.security import Security
@@ -94,6 +95,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(messages_routes.router)
     app.include_router(games.router)
     app.include_router(stats_routes.router)
+    app.include_router(devices.router)
+    app.include_router(analysis_routes.router)
+    app.include_router(daily.router)
     app.include_router(health.router)
     app.include_router(pages.router)
     install_docs(app)

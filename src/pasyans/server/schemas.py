@@ -179,6 +179,10 @@ class GameOut(BaseModel):
     status: Literal["playing", "won", "lost", "abandoned"]
     version: int
     time_ms: int
+    daily: str | None = Field(
+        default=None,
+        description="The UTC day (YYYY-MM-DD) whose ranked daily deal this is (docs/daily.md).",
+    )
     view: PlayerView
 
 

@@ -231,7 +231,12 @@ class Security:
         if api:
             token, is_new = self._token(cookie)
             token_hash = hash_token(token)
-            scope.setdefault("state", {})["token_hash"] = token_hash
+            state = scope.setdefault("state", {})
+            state["token_hash"] = token_hash
+            # No valid cookie came: what the ``new_player`` limit counts (a browser's first
+            # request, GET /api/current, gets its cookie for free; docs/security.md,
+            # "Newcomers").
+            state["cookieless"] = is_new
             if is_new:
                 extra.append((b"set-cookie", self._cookie(token, https).encode("latin-1")))
 

@@ -115,13 +115,24 @@ class Settings(BaseSettings):
         "player and (rate_address_factor times) per address; 0: no limit.",
     )
     rate_history_burst: int = Field(default=60, ge=1)
+    rate_link_per_minute: float = Field(
+        default=6,
+        ge=0,
+        description="Link codes made and link codes tried (the ``link`` limit), per player and "
+        "(rate_address_factor times) per address; 0: no limit (docs/devices.md: the "
+        "guessing arithmetic rests on it).",
+    )
+    rate_link_burst: int = Field(default=10, ge=1)
     rate_address_factor: float = Field(
         default=4,
         ge=1,
         description="Per client address: this many times a player's allowance.",
     )
     rate_new_player_per_hour: float = Field(
-        default=60, ge=0, description="New players one client address may create; 0: no cap."
+        default=60,
+        ge=0,
+        description="New games an hour one client address may ask for without a cookie "
+        "(each a new player); a browser has its cookie before its first game. 0: no cap.",
     )
     rate_new_player_burst: int = Field(default=20, ge=1)
     rate_refusal_delay_seconds: float = Field(
@@ -147,6 +158,9 @@ class Settings(BaseSettings):
     )
     pool_job_seconds: float = Field(
         default=60, gt=0, description="Longest time one solvable deal may take to make."
+    )
+    analysis_seconds: float = Field(
+        default=60, gt=0, description="Longest time one game's analysis may take."
     )
     pool_games: str = Field(default="", description="Games the worker fills, comma-separated.")
     pool_worker_nice: int = Field(

@@ -31,10 +31,12 @@ from pasyans.errors import OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import resolve_options
 from pasyans.rules.registry import RULES_VERSION
+from pasyans.server.daily import boards
 from pasyans.server.errors import ApiError, from_engine, storage_code, storage_error
 from pasyans.server.games import actions
 from pasyans.server.games.cache import GameCache
 from pasyans.server.limits.address import client_address
+from pasyans.server.players.devices import device_label
 from pasyans.server.pool import entries as pool
 from pasyans.server.settings import Settings
 from pasyans.server.stats import records as stats
@@ -176,6 +178,7 @@ def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dic
         "status": row.status,
         "version": row.version,
         "time_ms": row.time_ms,
+        "daily": row.daily,
         "view": game.view() if view is None else view,
     }
 
@@ -263,14 +266,18 @@ def create(
     charge()
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     game = deals.new_game(game_id, number, values, kind)
-    return _store_new(ctx, game, None)
+    return store_new(ctx, game, None)
 
 
-def _store_new(
-    ctx: Context, game: Game | None, entry: Callable[[], Game | None] | None
+def store_new(
+    ctx: Context,
+    game: Game | None,
+    entry: Callable[[], Game | None] | None,
+    daily: str | None = None,
 ) -> dict[str, Any]:
     """Insert the new game (and with ``entry``, claim its pool entry in the same
-    transaction: ``entry`` answers None when the pool has none)."""
+    transaction: ``entry`` answers None when the pool has none); ``daily``: the day whose
+    ranked daily game it is (docs/daily.md)."""
     ctx.end_read()
     with writing(ctx):
         ctx.session.connection(execution_options={"pasyans_write": True})
@@ -278,10 +285,11 @@ def _store_new(
             game = entry()
             if game is None:
                 ctx.session.rollback()
-                raise _Missing
+                raise Missing
         assert game is not None
         view = game.view()
-        player = store.ensure_player(ctx.session, ctx.token_hash)
+        agent = ctx.request.headers.get("user-agent") if ctx.request is not None else None
+        player = store.ensure_player(ctx.session, ctx.token_hash, device_label(agent))
         row = store.add_game(
             ctx.session,
             player,
@@ -294,13 +302,14 @@ def _store_new(
             start=game.to_saved().get("start"),
             difficulty=game.difficulty,
             generator=game.generator,
+            daily=daily,
         )
         ctx.session.commit()
     checkin(ctx, row, game)
     return describe(row, game, view)
 
 
-class _Missing(Exception):
+class Missing(Exception):
     """The pool has no entry for the request."""
 
 
@@ -334,8 +343,8 @@ def _create_solvable(
 
     for attempt in range(2):
         try:
-            return _store_new(ctx, None, entry)
-        except _Missing:
+            return store_new(ctx, None, entry)
+        except Missing:
             if attempt == 0 and ctx.settings.pool_inline:
                 _make_inline(ctx, game_id, values, key, deal, difficulty)
                 continue
@@ -545,7 +554,7 @@ def _apply(
     played = _played(line, game.moves) if counts_as_move else 0
     if played:
         row.moves_total += played
-        if row.first_move_at is None:
+        if row.first_move_at is None and row.kind != store.PRACTICE:  # practice: uncounted
             row.first_move_at = t
     if view["flags"]["won"]:
         row.status = "won"
@@ -553,6 +562,8 @@ def _apply(
     row.version += 1
     row.updated_at = t
     store.write_game(conn, row, added)
+    if row.status == "won" and row.daily is not None:
+        boards.record_win(conn, row, len(row.moves))  # a verified daily win (docs/daily.md)
     if row.status != store.PLAYING and row.first_move_at is not None:
         # A game that has just finished joins the player's kept figures, in the same
         # transaction (the ORM's flush hook does the same for rows written by the ORM).

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Costly:
     """One costly route: ``method`` and ``path`` (a pattern of the whole path), the rate
-    limits every such request counts against, and whether a client with no player yet
-    also counts against ``new_player``."""
+    limits every such request counts against, and whether one that brings no cookie also
+    counts against ``new_player``."""
 
     name: str
     method: str
@@ -27,12 +27,20 @@ class Costly:
     new_player: bool = False
 
     def names(self, is_new: bool) -> list[str]:
-        """The limits one request counts against; ``is_new``: it brings no known player."""
+        """The limits one request counts against; ``is_new``: it brings no cookie."""
         return [*self.limits, "new_player"] if self.new_player and is_new else list(self.limits)
 
 
-NEW_GAME = Costly("new_game", "POST", re.compile(r"^/api/games$"), ("new_game",), True)
-"""A new game (``POST /api/games``): it may run the generator of solvable deals."""
+NEW_GAME = Costly(
+    "new_game",
+    "POST",
+    re.compile(r"^/api/(?:(?:daily/)?games|analyses/[^/]+/practice)$"),
+    ("new_game",),
+    True,
+)
+"""A new game (``POST /api/games``, ``POST /api/daily/games``: it may run the generator
+of solvable deals), or a practice game from an analysis (it replays the analysed game's
+line)."""
 HINT = Costly("hint", "POST", re.compile(r"^/api/games/[^/]+/(?:hint|winnable)$"), ("hint",))
 """A hint or winnability check; the ``search`` limit is counted later, only when a search
 runs (:mod:`pasyans.server.games.solving`)."""
@@ -41,10 +49,20 @@ UNDO_REDO = Costly(
     "undo_redo", "POST", re.compile(r"^/api/games/[^/]+/(?:undo|redo)$"), ("history",)
 )
 """Undo and redo: each makes a new version, and a replay per version rebuilds the line."""
-REPLAY = Costly("replay", "GET", re.compile(r"^/api/games/[^/]+/replay$"), ("history",))
-"""A replay step: it rebuilds and checks the game's line."""
+REPLAY = Costly(
+    "replay",
+    "GET",
+    re.compile(r"^/api/(?:games/[^/]+/replay|analyses/[^/]+/position)$"),
+    ("history",),
+)
+"""A replay step, or a position of an analysis (a step of the game, then of the winning
+line): each rebuilds and checks the game's line."""
 
-COSTLY: tuple[Costly, ...] = (NEW_GAME, HINT, UNDO_REDO, REPLAY)
+LINK = Costly("link", "POST", re.compile(r"^/api/devices/(?:code|link)$"), ("link",))
+"""A link code made or tried (docs/devices.md): the limit is what keeps codes from being
+guessed, so a flood of tries is refused before its body is read."""
+
+COSTLY: tuple[Costly, ...] = (NEW_GAME, HINT, UNDO_REDO, REPLAY, LINK)
 
 
 def costly(method: str, path: str) -> Costly | None:

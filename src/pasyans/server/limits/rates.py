@@ -14,8 +14,10 @@ What is limited (docs/server.md lists the settings):
 
 - ``new_game``: every new game, per player and per address (``rate_address_factor`` times
   the player's allowance: a household or an office behind one address);
-- ``new_player``: a new game from a client that has no player yet, per address
-  (the cap on new players one address may create: a fresh cookie is no fresh allowance);
+- ``new_player``: a new game from a request that brought no cookie, per address (a
+  script's flood of fresh players; a browser has its cookie from ``GET /api/current``
+  before its first new game, and is counted under ``new_game`` like anyone:
+  docs/security.md, "Newcomers");
 - ``search``: a hint or winnability check that runs the solver, per player and address
   (the address's share is capped to ``rate_search_address_per_minute``: new cookies do not
   multiply the solver time one address may use). An answer already known for the
@@ -24,6 +26,8 @@ What is limited (docs/server.md lists the settings):
 - ``hint``: every hint and winnability request, a loose flood limit;
 - ``history``: every undo, redo and replay, per player and address (issue 33: one client
   alternating undo and redo while replaying a 5,000-move game took a core).
+- ``link``: every link code made and every code tried, per player (the device's cookie)
+  and address: what bounds guessing a code (docs/devices.md, docs/security.md).
 
 A refusal is made as cheap as it can be, since a flood of refused requests is what a costly
 client sends: each process keeps the newest counter value it has read or written for each
@@ -116,6 +120,7 @@ class SharedLimits:
             ("search", s.rate_search_per_minute, s.rate_search_burst),
             ("hint", s.rate_hint_any_per_minute, s.rate_hint_any_burst),
             ("history", s.rate_history_per_minute, s.rate_history_burst),
+            ("link", s.rate_link_per_minute, s.rate_link_burst),
         ):
             if per_minute > 0:
                 self.player[name] = Limit(name, per_minute, burst)

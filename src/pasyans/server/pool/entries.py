@@ -25,12 +25,12 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, false, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -99,6 +99,7 @@ def take(session: Session, game: str, options_key: str, difficulty: str) -> Pool
         PoolEntry.difficulty == difficulty,
         PoolEntry.generator == generator_version(),
         PoolEntry.taken_at.is_(None),
+        PoolEntry.daily == false(),
     )
     for _ in range(5):
         found = session.scalar(
@@ -128,6 +129,7 @@ def reuse(session: Session, game: str, options_key: str, difficulty: str) -> Poo
         PoolEntry.options_key == options_key,
         PoolEntry.difficulty == difficulty,
         PoolEntry.generator == generator_version(),
+        PoolEntry.daily == false(),
     )
     count = session.scalar(select(func.count()).select_from(PoolEntry).where(*where)) or 0
     if not count:
@@ -285,8 +287,22 @@ def request(
     return "queued", None
 
 
-def add(session: Session, game: str, options_key: str, deal: int, made: SolvableDeal) -> None:
-    """Store a made deal (a duplicate from a racing worker is ignored)."""
+DAILY = "daily"
+"""``requested_by`` of the jobs that make daily deals (:mod:`pasyans.server.pool.daily`):
+their entries are marked ``daily`` and never handed out as random deals."""
+
+
+def add(
+    session: Session,
+    game: str,
+    options_key: str,
+    deal: int,
+    made: SolvableDeal,
+    *,
+    daily: bool = False,
+) -> None:
+    """Store a made deal (a duplicate from a racing worker is ignored); ``daily``: made as
+    a daily deal, never given by :func:`take` or :func:`reuse`."""
     stmt = (
         _insert(session)(PoolEntry)
         .values(
@@ -298,16 +314,33 @@ def add(session: Session, game: str, options_key: str, deal: int, made: Solvable
             start=made.state.to_json(),
             measure=made.measure,
             created_at=store.now(),
+            daily=daily,
         )
         .on_conflict_do_nothing()
     )
     session.execute(stmt)
+    if daily:  # a random top-up made the same number first: it is the daily deal now
+        session.execute(
+            update(PoolEntry)
+            .where(
+                PoolEntry.game == game,
+                PoolEntry.options_key == options_key,
+                PoolEntry.difficulty == made.difficulty,
+                PoolEntry.deal == deal,
+                PoolEntry.generator == made.generator,
+            )
+            .values(daily=True)
+        )
 
 
 def free_counts(session: Session) -> dict[tuple[str, str, str], int]:
     rows = session.execute(
         select(PoolEntry.game, PoolEntry.options_key, PoolEntry.difficulty, func.count())
-        .where(PoolEntry.taken_at.is_(None), PoolEntry.generator == generator_version())
+        .where(
+            PoolEntry.taken_at.is_(None),
+            PoolEntry.generator == generator_version(),
+            PoolEntry.daily == false(),
+        )
         .group_by(PoolEntry.game, PoolEntry.options_key, PoolEntry.difficulty)
     ).all()
     return {(g, k, d): int(n) for g, k, d, n in rows}
@@ -409,15 +442,27 @@ class WorkerConfig:
 class PoolWorker:
     """Makes requested numbers first, then tops the pool up; also prunes what expired."""
 
-    def __init__(self, maker: sessionmaker[Session], config: WorkerConfig) -> None:
+    def __init__(
+        self,
+        maker: sessionmaker[Session],
+        config: WorkerConfig,
+        daily: Callable[[Session, tuple[str, ...]], int] | None = None,
+    ) -> None:
+        """``daily``: queues the daily deals not made yet (``pasyans worker`` passes
+        :func:`pasyans.server.pool.daily.schedule_ahead`); None: no daily deals."""
         self.maker = maker
+        self.daily = daily
         self.config = config
         self.keys = [k for k in all_keys() if not config.games or k[0] in config.games]
         self._backoff: dict[tuple[str, str, str], float] = {}
         self._failures: dict[tuple[str, str, str], int] = {}
         self._pruned = 0.0
+        self._scheduled = -60.0
         self.made = 0
         self.stop = threading.Event()
+        self.more: list[Callable[[], bool]] = []
+        """Other background jobs of this process family, each a step that answers
+        whether it did something (the analyses, :mod:`pasyans.server.pool.analyses`)."""
 
     def _write(self) -> Session:
         session = self.maker()
@@ -460,7 +505,8 @@ class PoolWorker:
             return  # left for the next worker (it will find the job's start is stale)
         with self._write() as session:
             if isinstance(made, SolvableDeal):
-                add(session, job.game, job.options_key, job.deal, made)
+                add(session, job.game, job.options_key, job.deal, made,
+                    daily=job.requested_by == DAILY)  # fmt: skip
                 self.made += 1
             session.execute(
                 update(DealJob)
@@ -524,11 +570,27 @@ class PoolWorker:
             session.execute(delete(Verdict).where(Verdict.created_at < now - timedelta(days=30)))
             session.commit()
 
+    def schedule_daily(self) -> None:
+        """Once a minute: queue the daily deals of today and tomorrow (UTC) that are not
+        made yet, so they come before any random top-up (:mod:`pasyans.server.pool.daily`)."""
+        t = time.monotonic()
+        if self.daily is None or t - self._scheduled < 60:
+            return
+        self._scheduled = t
+        with self._write() as session:
+            queued = self.daily(session, self.config.games)
+            session.commit()
+        if queued:
+            log.info("daily deals queued: %s", queued)
+
     def step(self) -> bool:
         """One unit of work; False when there was nothing to do."""
+        self.schedule_daily()
         job = self.claim_job()
         if job is not None:
             self.run_job(job)
+            return True
+        if any(more() for more in self.more):
             return True
         self.prune()
         key = self.neediest()

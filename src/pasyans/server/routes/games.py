@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import pydantic_core
 from fastapi import APIRouter, Query, Request, Response, status
 
+from pasyans.engine import Game
 from pasyans.rules import resolve_options
 from pasyans.server.deps import ContextDep
 from pasyans.server.games import actions, service
+from pasyans.server.games.service import Context
 from pasyans.server.games.solving import hint_for, winnable_for
 from pasyans.server.limits.deps import HintLimit, NewGameLimit, UndoRedoLimit
 from pasyans.server.schemas import (
@@ -29,8 +32,12 @@ from pasyans.server.schemas import (
 )
 from pasyans.server.stats import records as stats
 from pasyans.server.storage import store
+from pasyans.server.storage.store import GameData
 
 router = APIRouter(prefix="/api", tags=["games"])
+
+# ``service.play`` or ``service.retarget``: a move's step inside ``service.act``.
+MoveStep = Callable[[Game, GameData, str | dict[str, Any], bool], list[dict[str, Any]]]
 
 E: dict[int | str, dict[str, Any]] = {
     202: {"model": ErrorOut, "description": "deal_preparing: ask again after Retry-After"},
@@ -110,21 +117,27 @@ def without_result(out: dict[str, Any], _result: Any) -> dict[str, Any]:
     return out
 
 
-@router.post("/games/{game_id}/moves", responses=E, response_model=EventsOut)
-def play_move(game_id: str, body: MoveIn, ctx: ContextDep) -> Response:
-    """Play a move; ``events`` lists the move and its automatic follow-ups in order."""
+def moved(ctx: Context, game_id: str, body: MoveIn, step: MoveStep) -> Response:
+    """A move or a retarget (``step``: ``service.play`` or ``service.retarget``): one action
+    that counts as a move, its events in the answer."""
     move = body.move_data()
     return acted(
         service.act(
             ctx,
             game_id,
             body.version,
-            lambda g, r: service.play(g, r, move, body.auto),
+            lambda g, r: step(g, r, move, body.auto),
             with_events,
             action_id=body.action,
             counts_as_move=True,
         )
     )
+
+
+@router.post("/games/{game_id}/moves", responses=E, response_model=EventsOut)
+def play_move(game_id: str, body: MoveIn, ctx: ContextDep) -> Response:
+    """Play a move; ``events`` lists the move and its automatic follow-ups in order."""
+    return moved(ctx, game_id, body, service.play)
 
 
 @router.post("/games/{game_id}/retarget", responses=E, response_model=EventsOut)
@@ -133,18 +146,7 @@ def retarget(game_id: str, body: MoveIn, ctx: ContextDep) -> Response:
 
     One move, not an undo: ``undos`` and the move count stay as they were (see
     ``docs/rules-decisions.md``). Refused when the last move turned up a hidden card."""
-    move = body.move_data()
-    return acted(
-        service.act(
-            ctx,
-            game_id,
-            body.version,
-            lambda g, r: service.retarget(g, r, move, body.auto),
-            with_events,
-            action_id=body.action,
-            counts_as_move=True,
-        )
-    )
+    return moved(ctx, game_id, body, service.retarget)
 
 
 @router.post("/games/{game_id}/undo", responses=E, response_model=EventsOut)

@@ -132,6 +132,14 @@ def stats_page() -> Response:
     return index()
 
 
+@router.api_route("/devices", methods=["GET", "HEAD"])
+def devices_page() -> Response:
+    return index()
+@router.api_route("/daily", methods=["GET", "HEAD"])
+def daily_page() -> Response:
+    return index("daily")
+
+
 @router.api_route("/history", methods=["GET", "HEAD"])
 def history_page() -> Response:
     return index()
@@ -139,6 +147,11 @@ def history_page() -> Response:
 
 @router.api_route("/replay/{game_id}", methods=["GET", "HEAD"])
 def replay_page(game_id: str) -> Response:
+    return index()
+
+
+@router.api_route("/analysis/{share}", methods=["GET", "HEAD"])
+def analysis_page(share: str) -> Response:
     return index()
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -28,13 +30,56 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """An anonymous player: only the SHA-256 of their cookie token is stored."""
+    """An anonymous player. Their devices (:class:`Device`) hold the SHA-256 of each
+    device's cookie token: a player is found through a device, never through this row."""
 
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    legacy_key: Mapped[str] = mapped_column("token_hash", String(64), unique=True)
+    """Once the player's token hash; since migration 0010 a random unique value that no
+    request reads (identity is :class:`Device`: docs/devices.md)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    """The display name the player chose for the leaderboards (checked by
+    :func:`pasyans.server.daily.names.check_name`); None: shown as "Player <id>"."""
+    name_reports: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many players reported the current name (hidden from everyone at
+    :data:`pasyans.server.daily.names.HIDE_AFTER`); a new name starts again at 0."""
+
+
+class Device(Base):
+    """One browser (cookie) of a player: the SHA-256 of its cookie token. Linking a device
+    (docs/devices.md) points its row at another player; unlinking deletes the row, so the
+    cookie then names no player."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """A public id (random), what the page shows and unlinks; never the token's hash."""
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    label: Mapped[str] = mapped_column(String(64))
+    """The browser and system, from the User-Agent when the device was added."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """Updated at most once an hour, when the device starts a game or makes a link code."""
+
+    __table_args__ = (Index("ix_devices_player", "player_id"),)
+
+
+class LinkCode(Base):
+    """A one-time code that joins another device to the player (docs/devices.md): only
+    its SHA-256 is kept; one live code per player; deleted when used."""
+
+    __tablename__ = "link_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), unique=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class GameRow(Base):
@@ -84,8 +129,13 @@ class GameRow(Base):
     last_active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     first_move_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    daily: Mapped[str | None] = mapped_column(String(10), nullable=True, default=None)
+    """The UTC day (``YYYY-MM-DD``) whose daily deal this game is, when it was started as
+    that day's ranked attempt (docs/daily.md); None for every other game, practice games
+    of a past day's deal included."""
 
     __table_args__ = (
+        Index("ix_games_player_daily", "player_id", "daily"),
         Index("ix_games_player_current", "player_id", "game", "options_key", "status"),
         Index("ix_games_player_created", "player_id", "created_at"),
         # One game in progress per player, game and option set: the database refuses a
@@ -152,6 +202,8 @@ class PoolEntry(DealKey, Base):
     measure: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     taken_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    daily: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Made as a daily deal (docs/daily.md): never handed out as a random deal."""
 
     __table_args__ = (
         UniqueConstraint(
@@ -249,6 +301,65 @@ class PlayerStats(Base):
     )
 
 
+_BOARD = ("day", "game", "options_key", "difficulty", "clean")
+"""The columns that name one leaderboard (its clean wins), first in its two indexes."""
+
+
+class DailyResult(Base):
+    """A won ranked daily game (docs/daily.md), written by the server in the transaction
+    of the move that won it, from the stored game: the leaderboards read only this table,
+    top-N through its two indexes."""
+
+    __tablename__ = "daily_results"
+
+    day: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    clean: Mapped[bool] = mapped_column(Boolean)
+    time_ms: Mapped[int] = mapped_column(BigInteger)
+    moves: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        PrimaryKeyConstraint("day", "game", "options_key", "difficulty", "player_id"),
+        Index("ix_daily_results_time", *_BOARD, "time_ms", "moves", "finished_at"),
+        Index("ix_daily_results_moves", *_BOARD, "moves", "time_ms", "finished_at"),
+        Index("ix_daily_results_player", "player_id", "day"),
+    )
+
+
+class DailyBoard(Base):
+    """The number of clean wins on one daily deal's leaderboards, kept by
+    :func:`pasyans.server.daily.boards.record_win` in the same transaction as the result:
+    a board's total is one row, whatever the number of players."""
+
+    __tablename__ = "daily_boards"
+
+    day: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(32))
+    options_key: Mapped[str] = mapped_column(String(200))
+    difficulty: Mapped[str] = mapped_column(String(8))
+    clean_wins: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (PrimaryKeyConstraint("day", "game", "options_key", "difficulty"),)
+
+
+class NameReport(Base):
+    """One player's report of another's display name (one per pair and name)."""
+
+    __tablename__ = "name_reports"
+
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (PrimaryKeyConstraint("player_id", "reporter_id", "name"),)
+
+
 class Health(Base):
     """One row that ``/healthz`` writes, to prove the database takes writes."""
 
@@ -256,3 +367,34 @@ class Health(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisRow(Base):
+    """The analysis of one finished game at one version (docs/analysis.md): asked for by
+    ``POST /api/games/{id}/analysis``, made by the deal worker's process family
+    (:mod:`pasyans.server.analyses`), then answered from here. ``share`` is the random
+    name of its public link (``/analysis/<share>``), which shows this game alone."""
+
+    __tablename__ = "analyses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    game_version: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    share: Mapped[str] = mapped_column(String(32), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    """queued, running, done or failed."""
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    method: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """How the player's chance was estimated (``Estimate.method``; ``exact``: every card known)."""
+    error: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "game_version", name="uq_analyses_game_version"),
+        Index("ix_analyses_pending", "status", "requested_at"),
+        Index("ix_analyses_player", "player_id", "status"),
+    )

@@ -3,6 +3,10 @@
 Rows are read ``FOR UPDATE`` before a change (PostgreSQL locks the row; SQLite's write
 transactions begin ``IMMEDIATE``), so two requests on one game are serialised and the
 loser sees the new version.
+
+Over 400 lines because every query on games and players stays in this one module (the
+hottest ones built once, beside the rows they read); the players' devices, link codes and
+data are in :mod:`pasyans.server.players`.
 """
 
 from __future__ import annotations
@@ -13,20 +17,28 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from pasyans.server.storage.models import GameRow, Player
+from pasyans.server.storage.models import Device, GameRow, Player
 
 PLAYING = "playing"
 IS_PLAYING = text("games.status = 'playing'")
 """``status = 'playing'`` written out, not bound: only then may SQLite and PostgreSQL use
 the partial index ``ux_games_one_playing`` (its condition must match the query's)."""
 FINISHED = ("won", "lost", "abandoned")
+
+
+PRACTICE = "practice"
+"""The kind of a practice game ("Try again from here", docs/analysis.md): it starts from a
+position of an analysed game (its ``start``), never counts in the statistics (no
+``first_move_at``), and is kept apart from the player's game in progress of the same
+options (its ``options_key`` ends with :data:`PRACTICE_KEY`)."""
+PRACTICE_KEY = "#practice"
 
 
 def now() -> datetime:
@@ -57,18 +69,40 @@ def options_key(options: Mapping[str, str]) -> str:
 
 
 def player_id(session: Session, token_hash: str) -> int | None:
-    return session.scalar(select(Player.id).where(Player.token_hash == token_hash))
+    """The player of the device whose cookie token hashes to ``token_hash``, or None."""
+    return session.scalar(select(Device.player_id).where(Device.token_hash == token_hash))
 
 
-def ensure_player(session: Session, token_hash: str) -> int:
-    """The player's id, creating the row on their first write."""
+SEEN_EVERY = timedelta(hours=1)
+"""A device's ``last_seen_at`` is moved on at most this often (a write on a new game)."""
+
+
+def new_device_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def ensure_player(session: Session, token_hash: str, label: str = "") -> int:
+    """The player's id, creating the player and this device on their first write; a
+    known device's ``last_seen_at`` moves on (at most once per :data:`SEEN_EVERY`)."""
     found = player_id(session, token_hash)
     if found is not None:
+        t = now()
+        session.execute(
+            update(Device)
+            .where(Device.token_hash == token_hash, Device.last_seen_at < t - SEEN_EVERY)
+            .values(last_seen_at=t)
+        )
         return found
     try:
         with session.begin_nested():
-            player = Player(token_hash=token_hash, created_at=now())
+            t = now()
+            player = Player(legacy_key=secrets.token_hex(32), created_at=t)
             session.add(player)
+            session.flush()
+            session.add(
+                Device(id=new_device_id(), token_hash=token_hash, player_id=player.id,
+                       label=label[:64], created_at=t, last_seen_at=t)
+            )  # fmt: skip
             session.flush()
             return player.id
     except IntegrityError:  # created at the same moment by a parallel request
@@ -110,6 +144,7 @@ class GameData:
     last_active_at: datetime
     first_move_at: datetime | None
     finished_at: datetime | None
+    daily: str | None = None
     start: dict[str, Any] | None = None
     moves: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
@@ -120,7 +155,7 @@ AnyRow = GameRow | GameData
 """A game as the ORM row (tests, inserts, listings) or as :class:`GameData`."""
 
 _GAMES: Table = GameRow.__table__  # type: ignore[assignment]
-_PLAYERS: Table = Player.__table__  # type: ignore[assignment]
+_DEVICES: Table = Device.__table__  # type: ignore[assignment]
 _LINES = ("start", "moves", "redo")
 _SCALARS = [c for c in _GAMES.c if c.name not in _LINES]
 _HOT = [c for c in _SCALARS if c.name != "options"]
@@ -136,9 +171,9 @@ _WRITTEN = (
 def _find(columns: Sequence[Any]) -> Any:
     return (
         select(*columns)
-        .select_from(_GAMES.join(_PLAYERS, _PLAYERS.c.id == _GAMES.c.player_id))
+        .select_from(_GAMES.join(_DEVICES, _DEVICES.c.player_id == _GAMES.c.player_id))
         .where(
-            _GAMES.c.id == bindparam("game_id"), _PLAYERS.c.token_hash == bindparam("token_hash")
+            _GAMES.c.id == bindparam("game_id"), _DEVICES.c.token_hash == bindparam("token_hash")
         )
     )
 
@@ -241,9 +276,9 @@ def current_game(session: Session, token_hash: str, game: str, key: str) -> Game
 
 _CURRENT = (
     select(*_GAMES.c)
-    .select_from(_GAMES.join(_PLAYERS, _PLAYERS.c.id == _GAMES.c.player_id))
+    .select_from(_GAMES.join(_DEVICES, _DEVICES.c.player_id == _GAMES.c.player_id))
     .where(
-        _PLAYERS.c.token_hash == bindparam("token_hash"),
+        _DEVICES.c.token_hash == bindparam("token_hash"),
         _GAMES.c.game == bindparam("game"),
         _GAMES.c.options_key == bindparam("options_key"),
         IS_PLAYING,
@@ -266,6 +301,7 @@ def add_game(
     start: dict[str, Any] | None = None,
     difficulty: str | None = None,
     generator: int | None = None,
+    daily: str | None = None,
 ) -> GameRow:
     """Insert a new game; the player's unfinished game of the same game id and options
     becomes ``abandoned`` (the new one is now current).
@@ -274,8 +310,9 @@ def add_game(
     index ``ux_games_one_playing``). Racing requests of one player queue on the player's
     row; should an insert still be refused (a writer that does not queue there), it is
     tried again in a savepoint, which then sees the other game and abandons it. Either
-    way the newest request's game is current and no game is left unfinished behind it."""
-    key = options_key(options)
+    way the newest request's game is current and no game is left unfinished behind it.
+    Long because of its keyword arguments (the row's columns) and the savepoint's retry."""
+    key = options_key(options) + (PRACTICE_KEY if kind == PRACTICE else "")
     # New games of one player queue here (PostgreSQL; SQLite writers are serial anyway),
     # so the next one sees the game this one makes.
     session.execute(
@@ -307,6 +344,7 @@ def add_game(
                                start, t)  # fmt: skip
                 row.difficulty = difficulty
                 row.generator = generator
+                row.daily = daily
                 session.add(row)
                 session.flush()
                 return row
@@ -374,8 +412,8 @@ def count_activity(row: AnyRow, at: datetime, gap_seconds: float) -> None:
 def list_games(session: Session, token_hash: str, *, limit: int, offset: int) -> Sequence[GameRow]:
     stmt = (
         select(GameRow)
-        .join(Player, Player.id == GameRow.player_id)
-        .where(Player.token_hash == token_hash)
+        .join(Device, Device.player_id == GameRow.player_id)
+        .where(Device.token_hash == token_hash)
         .order_by(GameRow.created_at.desc(), GameRow.id)
         .limit(limit)
         .offset(offset)
@@ -384,12 +422,13 @@ def list_games(session: Session, token_hash: str, *, limit: int, offset: int) ->
 
 
 def saved_record(row: AnyRow) -> dict[str, Any]:
-    """The saved-game record of the row, redo moves included (for ``deals.load_game``)."""
+    """The saved-game record of the row, redo moves included (for ``deals.load_game``); a
+    practice game is a random deal's record with its stored start."""
     return {
         "game": row.game,
         "options": dict(row.options),
         "deal": row.deal,
-        "kind": row.kind,
+        "kind": "random" if row.kind == PRACTICE else row.kind,
         "rules_version": row.rules_version,
         "moves": list(row.moves) + list(row.redo),
         "start": row.start,

@@ -20,6 +20,9 @@ const pages = {
   stats: () => import("./stats.js"),
   history: () => import("./history.js"),
   replay: () => import("./replay.js"),
+  devices: () => import("./devices.js"),
+  analysis: () => import("./analysis.js"),
+  daily: () => import("./daily.js"),
 };
 const statsPage = (name) => Promise.all([pages[name](), loadStyle("css/stats.css")]).then(([m]) => m);
 
@@ -63,10 +66,14 @@ async function route() {
     page = await showPlay(main, entry, params, current);
     return;
   }
+  if (path === "/daily") return (await pages.daily()).showDaily(main, games, params);
   if (path === "/stats") return (page = await (await statsPage("stats")).showStats(main, games));
+  if (path === "/devices") return (page = await (await statsPage("devices")).showDevices(main));
   if (path === "/history") return (await statsPage("history")).showHistory(main, games, params);
   const replay = /^\/replay\/([\w-]+)$/.exec(path);
   if (replay) return (page = await (await statsPage("replay")).showReplay(main, games, replay[1], params));
+  const analysis = /^\/analysis\/([\w-]+)$/.exec(path);
+  if (analysis) return (page = await (await statsPage("analysis")).showAnalysis(main, games, analysis[1]));
   return message("notfound.title");
 }
 

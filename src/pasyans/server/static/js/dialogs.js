@@ -60,6 +60,7 @@ export function showWon(view, elapsedMs, actions, bests = null) {
     h("div.actions", {}, ...choices([
       ["new", "btn.new", actions.newGame, "primary"],
       ["replay", "btn.replay", actions.replay, ""],
+      ...(actions.analyse ? [["analyse", "analysis.open", actions.analyse, ""]] : []),
       ["close", "btn.close", () => {}, ""],
     ], () => dialog.close())),
   );
@@ -73,6 +74,7 @@ export function stuckActions(actions, before) {
     ...(actions.undo ? [["undo", "btn.undo", actions.undo, "primary"]] : []),
     ["replay", "btn.replay", actions.replay, actions.undo ? "" : "primary"],
     ["new", "btn.new", actions.newGame, ""],
+    ...(actions.analyse ? [["analyse", "analysis.open", actions.analyse, ""]] : []),
   ], before);
 }
 

@@ -1,5 +1,6 @@
 // The history page: the player's counted games, newest first, a page at a time, each with
 // its replay, the same deal to play fresh, and a share link.
+import { analyse } from "./analyse.js";
 import { title } from "./catalog.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -50,6 +51,10 @@ function row(games, item, refresh) {
     );
   } else {
     actions.push(
+      h("button.act.linkish", { type: "button", "data-action": "analyse", onclick: async (e) => {
+        const err = await analyse(item.id);
+        if (err) e.target.replaceWith(h("span.message.error", { role: "alert" }, err));
+      } }, t("analysis.open")),
       playAgainLink(entry, item, t("act.play"), { class: "act" }),
       h("button.act.linkish", { type: "button", "data-action": "share", onclick: () => copyLink(shareUrl(entry, item)) }, t("act.share")),
     );

@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { dealKinds, defaultKind, options, otherTitle, title } from "./catalog.js";
 import { formatTime, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
+import { dailySection } from "./daily.js";
 import { miniTable } from "./home-mini.js";
 import { prefs, setPref } from "./prefs.js";
 
@@ -176,13 +177,18 @@ async function continueList(games) {
 export function showHome(main, games) {
   document.title = t("brand");
   const slot = h("div.continue-slot");
+  const daily = h("div.daily-slot");
   main.replaceChildren(
     h("h1", {}, t("home.title")),
     h("p.lead", {}, t("home.lead")),
     slot,
+    daily,
     h("ul.games", {}, games.map(tile)),
   );
   continueList(games).then((section) => {
     if (section && slot.isConnected) slot.replaceWith(section);
+  });
+  dailySection(games).then((section) => {
+    if (section && daily.isConnected) daily.replaceWith(section);
   });
 }

@@ -360,7 +360,7 @@ class StatsPage {
       "div.page-head",
       {},
       h("h1", {}, t("stats.title")),
-      h("div.page-links", {}, h("a", { href: "/history" }, t("nav.history")), reset),
+      h("div.page-links", {}, h("a", { href: "/history" }, t("nav.history")), h("a", { href: "/devices", "data-link": "devices" }, t("devices.nav")), reset),
     );
     const parts = [head, h("p.lead", {}, t("stats.lead"))];
     if (empty) {

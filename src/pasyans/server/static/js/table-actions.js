@@ -17,8 +17,9 @@ import { autoMoves, refuse, say, tell, update } from "./table-view.js";
 export async function load(c, current = null) {
   say(c, t("loading"));
   try {
-    let g = await (current || api.currentGame(c.entry.id, c.options));
-    const want = c.askedDeal;
+    // A practice game ("Try again from here", docs/analysis.md) is opened by its id.
+    let g = c.askedId ? await api.getGame(c.askedId) : await (current || api.currentGame(c.entry.id, c.options));
+    const want = c.askedId ? null : c.askedDeal;
     const kindOk = (x) => !c.kind || !x.kind || x.kind === c.kind;
     if (want !== null && !(g && g.view.deal === want && kindOk(g))) g = null;
     if (!g && want !== null) g = await lastGame(c, want, kindOk);
@@ -26,7 +27,7 @@ export async function load(c, current = null) {
     setGame(c, g, { instant: true });
     // Without network: the game as this browser last showed it, until the network returns.
     c.fromBrowser = api.wasKeptInBrowser(g);
-    say(c, c.fromBrowser ? t("net.from_browser") : "");
+    say(c, c.fromBrowser ? t("net.from_browser") : g.kind === "practice" ? t("analysis.practice") : "");
   } catch (e) {
     c.fail(e);
   }
@@ -116,12 +117,14 @@ function followUps(move, events) {
   return same ? rest : events;
 }
 
-export async function play(c, move, { cycle = null } = {}) {
+/** Send `move` with `request` (api.playMove or api.retarget); the request leaves first,
+ * then the cards are drawn on their way while it is out. Returns the answer (null when
+ * refused) and whether the cards were drawn ahead. */
+async function sendAhead(c, move, request) {
   let back = null;
   const res = await c.run(
     async (g) => {
-      // The request leaves first; the cards are drawn on their way while it is out.
-      const req = api.playMove(g.id, move.text ?? move, g.version, autoMoves());
+      const req = request(g.id, move.text ?? move, g.version, autoMoves());
       back = showAhead(c, move);
       const out = await req;
       if (back) await c.animationDone(); // the move seen whole, unless input waits
@@ -129,11 +132,16 @@ export async function play(c, move, { cycle = null } = {}) {
     },
     { undo: () => back && back() },
   );
+  return { res, ahead: back !== null };
+}
+
+export async function play(c, move, { cycle = null } = {}) {
+  const { res, ahead } = await sendAhead(c, move, api.playMove);
   if (!res) return false;
   c.game = { ...c.game, ...res };
   c.cycle = cycle;
   const events = res.events || [];
-  update(c, { events: back ? followUps(move, events) : events });
+  update(c, { events: ahead ? followUps(move, events) : events });
   describe(c, move, events);
   return true;
 }
@@ -148,21 +156,11 @@ export function toggleAuto(c) {
 /** Smart-move cycling: the last move's cards go to `move`'s destination instead (one
  * move, not an undo: the server's retarget). */
 export async function retarget(c, move) {
-  let back = null;
-  const res = await c.run(
-    async (g) => {
-      const req = api.retarget(g.id, move.text ?? move, g.version, autoMoves());
-      back = showAhead(c, move);
-      const out = await req;
-      if (back) await c.animationDone(); // the move seen whole, unless input waits
-      return out;
-    },
-    { undo: () => back && back() },
-  );
+  const { res, ahead } = await sendAhead(c, move, api.retarget);
   if (!res) return false;
   c.game = { ...c.game, ...res };
   const events = (res.events || []).filter((e) => e.type !== "retarget");
-  update(c, { events: back ? followUps(move, events) : events });
+  update(c, { events: ahead ? followUps(move, events) : events });
   describe(c, move, events);
   return true;
 }

@@ -34,6 +34,8 @@ export class TableController {
     this.difficulty = ["easy", "medium", "hard"].includes(difficulty) ? difficulty : null;
     const deal = Number(params.get("deal"));
     this.askedDeal = Number.isInteger(deal) && deal > 0 ? deal : null;
+    const id = params.get("id");
+    this.askedId = id && /^[\w-]{8,32}$/.test(id) ? id : null;
     this.game = null; // {id, version, view, kind?, status?, difficulty?}
     this.busy = false; // a request is out
     this.queue = []; // inputs waiting their turn: {fn, resolve}

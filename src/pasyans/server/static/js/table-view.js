@@ -1,6 +1,7 @@
 // The table's drawing: the game through the renderer, the counters, the messages and the
 // end-of-game dialogs. Functions of the controller `c` (table-controller.js).
 import { title } from "./catalog.js";
+import { analyse } from "./analyse.js";
 import * as api from "./api.js";
 import { showStuck, showWon, closeDialogs, stuckActions } from "./dialogs.js";
 import { announce, formatTime, h } from "./dom.js";
@@ -118,6 +119,9 @@ export function endActions(c) {
   // The dialog's choices are inputs like any other: they wait their turn.
   const out = { newGame: () => c.act("newGame"), replay: () => c.act("replay") };
   if (c.game.view.flags.can_undo) out.undo = () => c.act("undo");
+  // The analysis of this game (docs/analysis.md); a stuck game is given up first.
+  const g = c.game;
+  out.analyse = () => analyse(g.id, { giveUpAt: g.status === "playing" ? g.version : null }).then((e) => e && say(c, e));
   return out;
 }
 

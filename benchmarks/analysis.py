@@ -1,0 +1,108 @@
+"""The analysis of finished games (docs/analysis.md): time per game and the decided share.
+
+For each game and option set, deals 1…N are played by the simple player
+(:func:`pasyans.analysis.simple.play_simply`: a card to a foundation when it can, else a
+random move to an unseen position, at most ``--cap`` moves; Spine and Backbone from
+their solvable layouts, as the site deals them) and each game is analysed with the
+default :class:`~pasyans.analysis.Limits`. Prints per game: the moves, the analysis's
+seconds (median, p95, max), when the first progress came, the share of positions whose
+full-information outcome is decided (median and min), and the verdicts. With ``--check``
+the "lost here" move of each game is checked against fresh searches with an ample budget
+(``--ample`` seconds): the position before it won, the one after lost::
+
+    uv run python benchmarks/analysis.py --deals 3
+    uv run python benchmarks/analysis.py --games spine,backbone --deals 10 --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections import Counter
+
+from pasyans import deals
+from pasyans.analysis import analyse, line_of
+from pasyans.analysis.simple import play_simply
+from pasyans.rules import get_game
+from pasyans.solver.search import solve
+
+SETS = {
+    "spine": ("spine", {}),
+    "backbone": ("backbone", {}),
+    "backbone-classic": ("backbone-classic", {}),
+    "spider1": ("spider", {"suits": "1"}),
+    "spider2": ("spider", {"suits": "2"}),
+    "spider4": ("spider", {"suits": "4"}),
+    "nivernais": ("nivernais", {}),
+}
+SOLVABLE = {"spine", "backbone"}
+
+
+def p95(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, round(0.95 * (len(s) - 1)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--games", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
+    ap.add_argument("--deals", type=int, default=3)
+    ap.add_argument("--cap", type=int, default=200, help="the simple player's moves at most")
+    ap.add_argument("--check", action="store_true", help="check each lost-here move")
+    ap.add_argument("--ample", type=float, default=60.0, help="--check's budget, seconds")
+    args = ap.parse_args()
+    print(f"load average before: {os.getloadavg()}")
+    print(
+        f"{'game':17} {'n':>3} {'moves':>6} {'p50 s':>6} {'p95 s':>6} {'max s':>6}"
+        f" {'1st prog s':>10} {'decided p50':>11} {'min':>5}  verdicts / checked"
+    )
+    for name in args.games.split(","):
+        gid, options = SETS[name]
+        spec = get_game(gid, options)
+        times: list[float] = []
+        first: list[float] = []
+        decided: list[float] = []
+        moves: list[int] = []
+        said: Counter[str] = Counter()
+        checked = exact = 0
+        for deal in range(1, args.deals + 1):
+            start = (
+                deals.start_position(spec, deal, "solvable", "easy") if name in SOLVABLE else None
+            )
+            game = play_simply(gid, deal, options, seed=deal, cap=args.cap, start=start)
+            seen: list[float] = []
+            t0 = time.perf_counter()
+            a = analyse(
+                game,
+                progress=lambda share, t0=t0, seen=seen: (
+                    seen or seen.append(time.perf_counter() - t0)
+                ),
+            )
+            times.append(time.perf_counter() - t0)
+            first.append(seen[0] if seen else float("nan"))
+            decided.append(a.decided)
+            moves.append(len(a.steps))
+            said[a.verdict.code] += 1
+            if args.check and a.lost_at is not None:
+                states, _ = line_of(game)
+                before = solve(spec, states[a.lost_at - 1], seconds=args.ample).result
+                after = solve(spec, states[a.lost_at], seconds=args.ample).result
+                checked += 1
+                exact += before == "won" and after == "lost"
+        check = f" checked {exact}/{checked}" if args.check else ""
+        cells = [
+            f"{name:17} {len(times):>3} {statistics.median(moves):>6.0f}",
+            f"{statistics.median(times):>6.1f} {p95(times):>6.1f} {max(times):>6.1f}",
+            f"{max(first):>10.2f} {statistics.median(decided):>11.1%} {min(decided):>5.0%}",
+            f" {dict(said)}{check}",
+        ]
+        print(" ".join(cells), flush=True)
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

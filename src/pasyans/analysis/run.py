@@ -1,0 +1,222 @@
+"""Analyse a finished game: each position's full-information outcome, the chance the
+player could see, the graded moves and the verdict (docs/analysis.md).
+
+The outcomes reuse each other. A game's positions follow one another by legal moves, so
+if position ``k + 1`` can be won so can ``k``, and if ``k`` is lost so is ``k + 1``: the
+outcomes along a game are a won prefix, then (where a budget ran out) unknowns, then a
+lost suffix. So the boundary is found by bisection, a few searches (about ``log2 n``)
+instead of one per position; every other outcome is inferred from them, and a found
+win's line that follows the played moves proves the positions along it won as well. An
+unknown probe splits the widest gap still open instead. Only searched outcomes and
+these two inferences are ever written: the "lost here" move needs a proven won position
+before it and a proven lost one after it.
+
+The chance is :func:`pasyans.hints.estimate` (the player's view only) at each position
+with a hidden card, with a node budget so it is reproducible; where every card is known,
+the chance is the outcome itself (1, 0, or none when unknown).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pasyans import hints
+from pasyans.analysis.grading import Grade, grade
+from pasyans.analysis.model import Analysis, Point, Proof, Step
+from pasyans.analysis.verdict import Outcome, lost_at, verdict
+from pasyans.cards import card_code
+from pasyans.engine import core
+from pasyans.engine.game import Game
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
+from pasyans.solver.search import solve
+
+Progress = Callable[[float], None]
+"""Told the share of the work done (0…1), at least after every search and estimate."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The work of one analysis: each position's search gets ``seconds`` (and ``nodes``
+    when given); the searches together stop after ``search_total`` seconds and the whole
+    analysis after ``total`` (positions left unsearched stay unknown, chances left
+    unestimated stay none); ``estimate`` is each chance's budget (nodes, so reproducible)."""
+
+    seconds: float = 2.0
+    nodes: int | None = None
+    search_total: float = 18.0
+    total: float = 27.0
+    estimate: hints.Budget = field(
+        default_factory=lambda: hints.Budget(seconds=None, nodes=4000, samples=8)
+    )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seconds": self.seconds,
+            "nodes": self.nodes,
+            "search_total": self.search_total,
+            "total": self.total,
+            "estimate": {"nodes": self.estimate.nodes, "samples": self.estimate.samples},
+        }
+
+
+def line_of(game: Game) -> tuple[list[State], list[Move]]:
+    """The positions ``0 … n`` of the game's line (its moves up to the current one)."""
+    states = [game.start]
+    for m in game.moves:
+        states.append(core.apply(game.spec, states[-1], m))
+    return states, game.moves
+
+
+def unseen(spec: GameSpec, state: State) -> int:
+    """How many cards the player cannot see (face down, or in a stock)."""
+    stock = len(state.piles[spec.index["stock"]]) if spec.has_pile("stock") else 0
+    return sum(state.down) + stock
+
+
+def moved_cards(spec: GameSpec, state: State, move: Move) -> tuple[str, ...]:
+    """The codes of the face-up cards ``move`` carries, bottom of the run first."""
+    if move.dst is None:
+        return ()
+    pile = state.piles[spec.index[move.src]]
+    return tuple(card_code(c) for c in pile[len(pile) - move.cards :])
+
+
+class Outcomes:
+    """The bisection of the module's text over positions ``0 … n``."""
+
+    def __init__(self, spec: GameSpec, states: list[State], moves: list[Move]) -> None:
+        self.spec, self.states, self.moves = spec, states, moves
+        n = len(moves)
+        self.won = -1  # the last position proven won
+        self.lost = n + 1  # the first position proven lost
+        self.unknown: set[int] = set()
+        self.searched: set[int] = set()
+        self.way: tuple[Move, ...] = ()
+        if core.is_won(spec, states[-1]):
+            self.won = n
+
+    def next_probe(self) -> int | None:
+        """The middle of the widest gap between decided or unknown positions, or None."""
+        marks = sorted({self.won, self.lost, *self.unknown})
+        best: tuple[int, int] | None = None
+        for a, b in itertools.pairwise(marks):
+            if b - a > 1 and (best is None or b - a > best[1] - best[0]):
+                best = (a, b)
+        if best is None:
+            return None
+        a, b = best
+        if b == len(self.moves) + 1 and a + 1 < len(self.moves) and not self.searched:
+            return len(self.moves)  # the end first: a stuck end is proven lost at once
+        return (a + b) // 2
+
+    def search(self, k: int, seconds: float, nodes: int | None) -> None:
+        r = solve(self.spec, self.states[k], seconds=seconds, nodes=nodes)
+        self.searched.add(k)
+        if r.result == "lost":
+            self.lost = k
+            self.unknown = {u for u in self.unknown if u < k}
+        elif r.result == "won":
+            line = r.moves
+            while k < len(self.moves) and line and line[0] == self.moves[k]:
+                k, line = k + 1, line[1:]  # the found win follows the game: won further on
+            if k > self.won:
+                self.won, self.way = k, line
+            self.unknown = {u for u in self.unknown if u > k}
+        else:
+            self.unknown.add(k)
+
+    def outcome(self, k: int) -> tuple[Outcome, Proof]:
+        if k <= self.won:
+            if k == self.won and k == len(self.moves) and not self.way and k not in self.searched:
+                return "won", "played"
+            return "won", "searched" if k in self.searched else "inferred"
+        if k >= self.lost:
+            return "lost", "searched" if k in self.searched else "inferred"
+        return "unknown", "searched" if k in self.searched else "none"
+
+
+def analyse(game: Game, limits: Limits | None = None, progress: Progress | None = None) -> Analysis:
+    """The analysis of ``game``'s line (see the module's text); ``progress`` is told how
+    far it is."""
+    limits = limits or Limits()
+    t0 = time.perf_counter()
+    spec = game.spec
+    states, moves = line_of(game)
+    n = len(moves)
+    tell = progress or (lambda share: None)
+    tell(0.0)  # started: a page shows progress before the first search ends
+    found = Outcomes(spec, states, moves)
+    expected = max(1.0, 2 * (n + 2).bit_length())  # the searches a bisection needs
+    search_end = t0 + min(limits.search_total, limits.total)
+    while (k := found.next_probe()) is not None:
+        left = search_end - time.perf_counter()
+        if left <= 0:
+            break
+        found.search(k, min(limits.seconds, left), limits.nodes)
+        tell(0.3 * min(1.0, len(found.searched) / expected))
+    tell(0.3)
+    outcomes = [found.outcome(k) for k in range(n + 1)]
+    hidden = [unseen(spec, s) > 0 and hints.hidden_to_player(spec, s) for s in states]
+    chances: list[float | None] = []
+    samples: list[int] = []
+    method = ""
+    end = t0 + limits.total
+    for k, s in enumerate(states):
+        e = None
+        if hidden[k] and time.perf_counter() < end:
+            e = hints.estimate(spec, s, limits.estimate)
+        if e is not None:
+            method = method or str(getattr(e, "method", "determinized"))
+            chances.append(e.share)
+            samples.append(e.samples)
+        else:
+            o = outcomes[k][0]
+            known = not hidden[k] or o == "lost" or core.is_won(spec, s)
+            chances.append(None if o == "unknown" or not known else float(o == "won"))
+            samples.append(0)
+        tell(0.3 + 0.7 * (k + 1) / (n + 1))
+    steps = []
+    for k, m in enumerate(moves):
+        revealed = unseen(spec, states[k + 1]) < unseen(spec, states[k])
+        a, b = chances[k], chances[k + 1]
+        drop = None if a is None or b is None else a - b
+        steps.append(Step(game.saved_moves()[k], moved_cards(spec, states[k], m), revealed,
+                          drop, grade(a, b, revealed=revealed)))  # fmt: skip
+    points = tuple(
+        Point(o, proof, chances[k], samples[k], hidden[k]) for k, (o, proof) in enumerate(outcomes)
+    )
+    plain = [o for o, _ in outcomes]
+    grades: list[Grade | None] = [s.grade for s in steps]
+    said = verdict(plain, won=core.is_won(spec, states[-1]), grades=grades, hidden=hidden,
+                   moves=[s.text for s in steps], cards=[s.cards for s in steps])  # fmt: skip
+    where = lost_at(plain)
+    return Analysis(
+        game=spec.id,
+        options=dict(spec.option_values),
+        deal=game.deal,
+        points=points,
+        steps=tuple(steps),
+        lost_at=where,
+        worst=worst_move(steps, where),
+        way_from=found.won if found.won >= 0 else None,
+        way=tuple(m.to_str() for m in found.way),
+        verdict=said,
+        method=method or "exact",
+        searches=len(found.searched),
+        seconds=time.perf_counter() - t0,
+        limits=limits.to_json(),
+    )
+
+
+def worst_move(steps: list[Step], where: int | None) -> int | None:
+    """The move to try again: the graded move with the largest drop of the chance (the
+    earliest among equals), else the "lost here" move, else None."""
+    graded = [(s.drop or 0.0, -k, k) for k, s in enumerate(steps, 1) if s.grade is not None]
+    if graded:
+        return max(graded)[2]
+    return where

@@ -1,0 +1,1 @@
+"""Daily deals, their leaderboards and display names (docs/daily.md)."""

@@ -1,0 +1,83 @@
+"""The analysis of whole games: outcomes reused along the line, exact on Spine, honest
+where the budget runs out."""
+
+from __future__ import annotations
+
+import pytest
+
+from pasyans import deals
+from pasyans.analysis import Limits, analyse, line_of
+from pasyans.analysis.simple import play_simply
+from pasyans.engine.core import is_won
+from pasyans.engine.moves import Move
+from pasyans.rules import get_game
+from pasyans.solver.search import replay, solve
+
+
+def spine_game(deal: int):  # type: ignore[no-untyped-def]
+    start = deals.start_position(get_game("spine"), deal, "solvable", "easy")
+    return play_simply("spine", deal, start=start, seed=deal)
+
+
+@pytest.mark.parametrize("deal", [1, 2, 3])
+def test_spine_lost_here_is_exact(deal: int) -> None:
+    """A solvable Spine deal the simple player lost: every outcome decided, and the
+    "lost here" move checked against fresh searches with an ample budget."""
+    game = spine_game(deal)
+    a = analyse(game)
+    assert not game.won and a.decided == 1.0
+    assert a.lost_at is not None and a.verdict.code == "lost_at"
+    states, _ = line_of(game)
+    assert solve(game.spec, states[a.lost_at - 1], seconds=30).result == "won"
+    assert solve(game.spec, states[a.lost_at], seconds=30).result == "lost"
+    # no hidden card in Spine: the chance is the outcome, and the lost move is a blunder
+    assert [p.chance for p in a.points] == [float(p.outcome == "won") for p in a.points]
+    assert a.steps[a.lost_at - 1].grade == "blunder" and a.worst == a.lost_at
+    # the way from the last won position wins
+    assert a.way_from == a.lost_at - 1
+    end = replay(game.spec, states[a.way_from], [Move.parse(t) for t in a.way])
+    assert is_won(game.spec, end)
+    assert len(a.to_json()["points"]) == len(a.steps) + 1
+
+
+def test_spider_one_suit_lost_game() -> None:
+    """Spider (hidden cards): the outcomes are monotone along the line and the "lost
+    here" move is between a proven won and a proven lost position."""
+    game = play_simply("spider", 3, {"suits": "1"}, seed=3)
+    a = analyse(game)
+    order = {"won": 0, "unknown": 1, "lost": 2}
+    ranks = [order[p.outcome] for p in a.points]
+    assert ranks == sorted(ranks)
+    assert a.lost_at is not None
+    assert a.points[a.lost_at - 1].outcome == "won" and a.points[a.lost_at].outcome == "lost"
+    assert a.method == "determinized"
+    chances = [p.chance for p in a.points if p.hidden]
+    assert chances and all(c is None or 0.0 <= c <= 1.0 for c in chances)
+
+
+def test_no_budget_no_false_verdict() -> None:
+    """With one position per search, nothing deep is decided: the outcomes left unknown
+    are said to be, and no move is called "lost here"."""
+    game = spine_game(1)
+    a = analyse(game, Limits(seconds=5, nodes=1))
+    assert any(p.outcome == "unknown" for p in a.points)
+    assert a.lost_at is None
+    assert a.verdict.code in {"unknown", "won_until"}
+    assert all(p.chance is None for p in a.points if p.outcome == "unknown")
+
+
+def test_a_won_game_needs_no_search() -> None:
+    start = deals.start_position(get_game("spine"), 1, "solvable", "easy")
+    game = play_simply("spine", 1, start=start, cap=0)
+    line = solve(game.spec, game.start, seconds=30)
+    for m in line.moves:
+        game.play(m)
+    a = analyse(game)
+    assert game.won and a.verdict.code == "won" and a.searches == 0
+    assert all(p.outcome == "won" for p in a.points)
+
+
+def test_progress_is_told_and_reaches_the_end() -> None:
+    seen: list[float] = []
+    analyse(spine_game(2), progress=seen.append)
+    assert seen and seen == sorted(seen) and seen[-1] == 1.0
