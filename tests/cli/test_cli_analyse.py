@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
-from conftest import Invoke
+from typer.testing import Result
+
 from pasyans.analysis.simple import play_simply
+
+Invoke = Callable[..., Result]  # the `invoke` fixture of tests/cli/conftest.py
 
 
 def saved(tmp_path: Path) -> Path:

@@ -16,7 +16,7 @@ from pasyans import deals
 from pasyans.server.daily import names
 from pasyans.server.pool import daily
 from pasyans.server.storage import store
-from pasyans.server.storage.models import DailyResult
+from pasyans.server.storage.models import DailyBoard, DailyResult
 
 SPINE_KEY = "empty=kings&runs=single&spine=56"
 
@@ -45,6 +45,10 @@ def seed(data: Path, others: int = 0) -> int:
                               difficulty="easy", player_id=player, game_id=row.id,
                               clean=i % 5 != 4, time_ms=row.time_ms, moves=104 + 3 * (i % 4),
                               finished_at=t))  # fmt: skip
+        if others:  # the board's count, as the server keeps it
+            clean = sum(i % 5 != 4 for i in range(others))
+            board = {"day": today.isoformat(), "game": "spine", "options_key": SPINE_KEY}
+            s.add(DailyBoard(**board, difficulty="easy", clean_wins=clean))
         s.commit()
     engine.dispose()
     return number
@@ -111,7 +115,7 @@ def test_screenshots_phone_and_desktop(page: Page, tmp_path: Path, shots: Path) 
             page.screenshot(path=str(shots / f"daily-home-{width}.png"))
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             page.goto(url + f"/daily?game=spine&difficulty=easy&{SPINE_KEY}")
-            expect(page.locator(".daily-result .big")).to_contain_text("Your rank")
+            expect(page.locator(".daily-result .big")).to_have_text("Your rank: 1 of 11")
             expect(page.locator("table.daily-board tbody tr")).to_have_count(11)
             page.screenshot(path=str(shots / f"daily-board-{width}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -27,6 +27,9 @@ from pasyans.server.security import COOKIE
 GAME_ENDPOINTS: dict[tuple[str, str], dict[str, Any] | None] = {
     (method, "/api/games/{game_id}" + tail): body for method, tail, body in GAME_ACTIONS
 }
+# The analysis of a game (docs/analysis.md) is the owner's alone, like its actions.
+GAME_ENDPOINTS[("POST", "/api/games/{game_id}/analysis")] = {}
+GAME_ENDPOINTS[("GET", "/api/games/{game_id}/analysis")] = None
 PLAYER_ENDPOINTS = {
     ("GET", "/api/games"),
     ("GET", "/api/current"),
@@ -49,6 +52,13 @@ PLAYER_ENDPOINTS = {
     ("PUT", "/api/player/name"),
 }
 PUBLIC_ENDPOINTS = {("GET", "/api/catalog"), ("GET", "/api/messages"), ("GET", "/healthz")}
+# An analysis's share name is its capability: whoever holds it sees that game alone
+# (tests/server/test_api_analysis.py).
+SHARED_ENDPOINTS = {
+    ("GET", "/api/analyses/{share}"),
+    ("GET", "/api/analyses/{share}/position"),
+    ("POST", "/api/analyses/{share}/practice"),
+}
 # Endpoints with a JSON body: a valid body (game ids filled in by the test).
 BODY_ENDPOINTS: dict[tuple[str, str], dict[str, Any]] = {
     **{k: v for k, v in GAME_ENDPOINTS.items() if v is not None},
@@ -70,7 +80,10 @@ def schema_operations(app: FastAPI) -> set[tuple[str, str]]:
 
 
 def test_tables_cover_every_endpoint(app: FastAPI) -> None:
-    assert schema_operations(app) == set(GAME_ENDPOINTS) | PLAYER_ENDPOINTS | PUBLIC_ENDPOINTS
+    assert (
+        schema_operations(app)
+        == set(GAME_ENDPOINTS) | PLAYER_ENDPOINTS | PUBLIC_ENDPOINTS | SHARED_ENDPOINTS
+    )
 
 
 # --- isolation ----------------------------------------------------------------------------

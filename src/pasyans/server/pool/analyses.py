@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pasyans import deals
@@ -95,8 +96,12 @@ def ask(session: Session, row: AnyRow) -> tuple[Asked, AnalysisRow | None]:
         progress=0.0,
         requested_at=store.now(),
     )
-    session.add(made)
-    session.flush()
+    try:
+        with session.begin_nested():  # a racing request of the same game may insert first
+            session.add(made)
+    except IntegrityError:
+        again = find(session, row.id, row.version)
+        return ("kept", again) if again is not None else ("busy", None)
     return "new", made
 
 

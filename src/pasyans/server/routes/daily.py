@@ -41,7 +41,7 @@ class NameIn(StrictIn):
 
 
 class ReportIn(StrictIn):
-    player: StrictInt = Field(ge=1, description="The player number a leaderboard shows.")
+    player: StrictInt = Field(ge=1, le=2**31 - 1, description="A leaderboard's player number.")
 
 
 class PlayerOut(BaseModel):

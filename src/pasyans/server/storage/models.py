@@ -372,7 +372,7 @@ class Health(Base):
 class AnalysisRow(Base):
     """The analysis of one finished game at one version (docs/analysis.md): asked for by
     ``POST /api/games/{id}/analysis``, made by the deal worker's process family
-    (:mod:`pasyans.server.analyses`), then answered from here. ``share`` is the random
+    (:mod:`pasyans.server.pool.analyses`), then answered from here. ``share`` is the random
     name of its public link (``/analysis/<share>``), which shows this game alone."""
 
     __tablename__ = "analyses"

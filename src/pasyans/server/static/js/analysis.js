@@ -133,13 +133,13 @@ class AnalysisPage {
     // As wide as the page (a phone's chart is not a shrunk desktop one), 150 units high.
     const W = Math.round(Math.max(320, Math.min(900, this.main.clientWidth || 600))), H = 150, top = 8, bottom = 118;
     this.chartWidth = this.main.clientWidth || 0;
-    const x = (k) => 30 + (k / n) * (W - 40);
+    const x = (k) => 40 + (k / n) * (W - 50);
     const y = (c) => bottom - c * (bottom - top);
     const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-chart", role: "img", "aria-label": t("analysis.chart"), "data-chart": "chance" });
     el.append(svg("title", {}, t("analysis.chart")));
     for (const c of [0, 0.5, 1]) {
-      el.append(svg("line", { x1: 30, x2: W - 10, y1: y(c), y2: y(c), class: "grid" }));
-      const label = svg("text", { x: 26, y: y(c) + 4, class: "axis", "text-anchor": "end" });
+      el.append(svg("line", { x1: 40, x2: W - 10, y1: y(c), y2: y(c), class: "grid" }));
+      const label = svg("text", { x: 36, y: y(c) + 4, class: "axis", "text-anchor": "end" });
       label.textContent = `${Math.round(c * 100)}%`;
       el.append(label);
     }
@@ -150,7 +150,7 @@ class AnalysisPage {
       path += `${cmd}${x(k).toFixed(1)},${y(p.chance).toFixed(1)}`;
     });
     el.append(svg("path", { d: path.trim() || "M0,0", class: "chance" }));
-    const w = Math.max(1, (W - 40) / (n + 1));
+    const w = Math.max(1, (W - 50) / (n + 1));
     r.points.forEach((p, k) => el.append(svg("rect", { x: x(k) - w / 2, y: 126, width: w, height: 10, class: `outcome ${p.outcome}` })));
     if (r.lost_at) {
       el.append(svg("line", { x1: x(r.lost_at), x2: x(r.lost_at), y1: top, y2: 138, class: "lost-here", "data-lost-at": r.lost_at },
@@ -167,7 +167,7 @@ class AnalysisPage {
     el.append(this.cursor);
     el.addEventListener("click", (e) => {
       const box = el.getBoundingClientRect();
-      const k = Math.round(((e.clientX - box.left) / box.width * W - 30) / (W - 40) * n);
+      const k = Math.round(((e.clientX - box.left) / box.width * W - 40) / (W - 50) * n);
       this.go(Math.max(0, Math.min(r.moves, k)), 0);
     });
     this.xOf = x;
