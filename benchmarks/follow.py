@@ -23,6 +23,16 @@ variants of docs/winnability.md, "Hint follower"; the product's hint uses none o
 Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
 Spider 1-suit hint: deal after 10 moves that moved nothing on, when no sample is won.)
 
+``--player N`` (Spider) is the no-peek player of issue 34 (``pasyans.hints.player``) with
+about N playouts a decision, scored by ``--method`` (``rollout``, ``determinized`` or
+``epimc``); ``--budget product`` / ``--budget expert`` name its budgets
+(``hints.PLAYER_BUDGETS``)::
+
+    uv run python benchmarks/follow.py spider -o suits=4 --deals 5827301-5827400 --budget product
+
+The deals run on Dask like ``pasyans winnability``: ``--jobs N`` local worker processes
+(1, the default: in this process), or ``--scheduler ADDRESS`` for a real cluster.
+
 ``--csv`` keeps one row per deal and makes a run resumable: a deal already in the file
 (for the same game, options and method) is not played again, so a killed run continues
 where it stopped, and the summary covers every row of the file. ``--samples 0`` is the
@@ -37,13 +47,14 @@ import argparse
 import csv
 import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pasyans.cli.sweep import wilson
+from pasyans.cli.winnability import run_on_dask
 from pasyans.engine.core import initial_state
 from pasyans.hints import Budget
 from pasyans.hints.follow import Play, follow
+from pasyans.hints.policy import PLAYER_BUDGETS as BUDGETS
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
 
@@ -97,6 +108,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", playout {budget.playout}" if budget.playout else ""
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", unstick {budget.unstick}" if budget.unstick else ""
+        text += f", player {budget.method} {budget.player}" if budget.player else ""
+        text += " when no sample won" if budget.player and budget.rescue else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -143,9 +156,21 @@ def main() -> None:
     ap.add_argument(
         "--unstick", type=int, default=0, help="Spider: deal after N moves that moved nothing on"
     )
+    ap.add_argument(
+        "--player", type=int, default=0, help="Spider: the no-peek player, N playouts a decision"
+    )
+    ap.add_argument("--rescue", action="store_true", help="the player only where no sample is won")
+    ap.add_argument("--method", default="rollout", choices=("rollout", "determinized", "epimc"))
+    ap.add_argument(
+        "--budget",
+        choices=sorted(BUDGETS),
+        default=None,
+        help="the no-peek player's named budget (sets --player)",
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="local Dask workers (1: this process)")
+    ap.add_argument("--scheduler", default=None, help="a Dask scheduler's address instead")
     ap.add_argument("--csv", type=Path, default=None, help="one row per deal; resumes")
     args = ap.parse_args()
     options = _options(args.option)
@@ -173,6 +198,9 @@ def main() -> None:
         playout=args.playout,
         dives=args.dives,
         unstick=args.unstick,
+        player=BUDGETS[args.budget] if args.budget else args.player,
+        method=args.method,
+        rescue=args.rescue,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
@@ -193,27 +221,26 @@ def main() -> None:
     tasks: list[Task] = [
         (args.game, options, d, budget, args.max_moves, args.full_nodes) for d in todo
     ]
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for p, full in pool.map(run, tasks):
-            row = {
-                "game": label,
-                "method": method,
-                "deal": str(p.deal),
-                "won": str(int(p.won)),
-                "moves": str(p.moves),
-                "hints": str(p.hints),
-                "seconds": f"{p.seconds:.3f}",
-                "cpu": f"{p.cpu:.3f}",
-                "slowest": f"{p.slowest:.3f}",
-                "ended": p.ended,
-                "sources": " ".join(f"{k}:{v}" for k, v in p.sources),
-                "full": full,
-                "cards": str(p.cards),
-            }
-            rows[p.deal] = row
-            if out is not None:
-                writer.writerow(row)
-                out.flush()
+    for p, full in run_on_dask(run, tasks, args.jobs, args.scheduler):
+        row = {
+            "game": label,
+            "method": method,
+            "deal": str(p.deal),
+            "won": str(int(p.won)),
+            "moves": str(p.moves),
+            "hints": str(p.hints),
+            "seconds": f"{p.seconds:.3f}",
+            "cpu": f"{p.cpu:.3f}",
+            "slowest": f"{p.slowest:.3f}",
+            "ended": p.ended,
+            "sources": " ".join(f"{k}:{v}" for k, v in p.sources),
+            "full": full,
+            "cards": str(p.cards),
+        }
+        rows[p.deal] = row
+        if out is not None:
+            writer.writerow(row)
+            out.flush()
     if out is not None:
         out.close()
     report(label, method, args.deals, [rows[d] for d in wanted if d in rows], args.full_nodes)

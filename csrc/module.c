@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "nivernais.h"
+#include "player.h"
 #include "spider.h"
 
 /* --- Conversions ---------------------------------------------------------------------- */
@@ -271,6 +272,24 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
                          "nodes", (unsigned long long)r.nodes, "positions",
                          (unsigned long long)r.positions, "memory",
                          (unsigned long long)r.memory, "dropped", r.dropped ? Py_True : Py_False);
+}
+
+/* spider_rollout(stock, pos, won, seed, limit) -> the no-peek policy playout's score */
+static PyObject *spider_rollout(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos;
+    int won, limit, score;
+    unsigned long long seed;
+    SpiderGame g;
+    SPos p;
+    if (!PyArg_ParseTuple(args, "OOiKi", &stock, &pos, &won, &seed, &limit) ||
+        parse(stock, pos, &g, &p))
+        return NULL;
+    g.won = won;
+    Py_BEGIN_ALLOW_THREADS
+    score = pl_rollout(&g, &p, (uint64_t)seed, limit);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(score);
 }
 
 /* spider_attempt(k) -> (positions per stage, positions kept per deal) of attempt k */

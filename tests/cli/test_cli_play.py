@@ -327,3 +327,14 @@ def test_retarget_sends_the_last_card_elsewhere_without_an_undo(invoke: Invoke) 
 def test_auto_moves_follow_a_move_when_switched_on(invoke: Invoke) -> None:
     out = invoke(["play", "backbone", "-d", "3", "--auto"], stdin="stock\n" * 30 + "q\n").stdout
     assert re.search(r"\(.*auto [a-z0-9]+>f\d", out)
+
+
+def test_autoplay_follows_every_hint_and_says_how_it_ended(invoke: Invoke) -> None:
+    result = invoke(["play", "spider", "-o", "suits=1", "-d", "3", "--autoplay", "product"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    moves = [line for line in lines if re.match(r"^\d+: ", line)]
+    assert [int(line.split(":")[0]) for line in moves] == list(range(1, len(moves) + 1))
+    assert re.fullmatch(rf"(won|not won) after {len(moves)} moves, \d+ cards home", lines[-1])
+    bad = invoke(["play", "spider", "-d", "3", "--autoplay", "peek"])
+    assert bad.exit_code != 0 and "unknown budget 'peek'" in bad.output

@@ -34,8 +34,11 @@ from pasyans.cli.common import (
 )
 from pasyans.deals import new_game
 from pasyans.engine import Game, apply, parse_move
+from pasyans.engine.core import cards_on_foundations, is_won
 from pasyans.errors import PasyansError
 from pasyans.hints import suggest
+from pasyans.hints.follow import progress
+from pasyans.hints.policy import player_budget
 from pasyans.position import Event, State
 
 HELP = """\
@@ -226,6 +229,32 @@ class Session:
         return states[:-1]
 
 
+def _autoplay(g: Game, name: str) -> None:
+    """Follow every hint of the budget ``name`` (:func:`player_budget`) from the deal's
+    start, no undo, printing each move; stop at a win, when no move is left, after 600
+    moves, or after 100 moves in a row that moved nothing on."""
+    try:
+        budget = player_budget(g.spec, name)
+    except ValueError as e:
+        fail(str(e))
+    out = Output()
+    history: list[State] = []
+    mark, still = progress(g.spec, g.state), 0
+    while len(history) < 600 and not is_won(g.spec, g.state) and still < 100:
+        hint = suggest(g.spec, g.state, history=history, budget=budget)
+        if hint.move is None:
+            break
+        history.append(g.state)
+        g.play(str(hint.move))
+        out.line(f"{len(history)}: {hint.move} ({hint.source})")
+        now = progress(g.spec, g.state)
+        still = 0 if now != mark else still + 1
+        mark = now
+    won = is_won(g.spec, g.state)
+    cards = cards_on_foundations(g.spec, g.state)
+    out.line(f"{'won' if won else 'not won'} after {len(history)} moves, {cards} cards home")
+
+
 def _input_lines(interactive: bool) -> Iterator[str]:
     if not interactive:
         yield from sys.stdin
@@ -248,6 +277,13 @@ def play_command(
     auto: Annotated[
         bool, typer.Option("--auto/--no-auto", help="Safe auto-moves to the foundations.")
     ] = False,
+    autoplay: Annotated[
+        str | None,
+        typer.Option(
+            "--autoplay",
+            help="Play by following every hint (no undo): product or expert budget.",
+        ),
+    ] = None,
 ) -> None:
     """Play in the terminal; moves in the notation (t3>f1, t3>t5:4, stock), u, r, q, ?.
 
@@ -260,6 +296,9 @@ def play_command(
         g = new_game(game, number, options, kind, difficulty if kind == "solvable" else None)
     except PasyansError as e:
         fail(error_line(e))
+    if autoplay is not None:
+        _autoplay(g, autoplay)
+        return
     interactive = sys.stdin.isatty()
     session = Session(g, Output(), echo=not interactive, auto=auto)
     if interactive:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -24,6 +24,9 @@ from pasyans.cli.app import app
 from pasyans.cli.common import GameArg, OptionsOpt, Output, error_line, fail, parse_options
 from pasyans.cli.sweep import Summary, Task, decide, parse_range, summarize
 from pasyans.errors import PasyansError
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 DealsOpt = Annotated[str, Option("--deals", help="Deal numbers, e.g. 1-1000 or 1-50,90.")]
 JobsOpt = Annotated[
@@ -118,13 +121,21 @@ def read_done(path: Path, budget: str) -> dict[int, dict[str, Any]]:
 def run_tasks(
     tasks: list[Task], jobs: int, scheduler: str | None = None
 ) -> Iterator[dict[str, Any]]:
-    """One row per task, as each finishes (in any order), computed on Dask: the cluster at
-    ``scheduler``, else a local cluster of ``jobs`` processes (one thread each: the solver
-    is pure Python). ``jobs == 1`` without a scheduler runs here, in this process."""
+    """One row per task, as each finishes (in any order), computed on Dask
+    (:func:`run_on_dask` of :func:`decide`)."""
+    yield from run_on_dask(decide, tasks, jobs, scheduler)
+
+
+def run_on_dask(
+    fn: Callable[[T], R], tasks: Sequence[T], jobs: int, scheduler: str | None = None
+) -> Iterator[R]:
+    """``fn`` of each task, as each finishes (in any order), computed on Dask: the cluster
+    at ``scheduler``, else a local cluster of ``jobs`` processes (one thread each: the
+    solver is pure Python). ``jobs == 1`` without a scheduler runs here, in this process."""
     if not tasks:
         return
     if scheduler is None and jobs == 1:
-        yield from map(decide, tasks)
+        yield from map(fn, tasks)
         return
     from dask.distributed import Client, LocalCluster, as_completed
 
@@ -146,17 +157,17 @@ def run_tasks(
         threads = max(1, sum(client.nthreads().values()))
         window = IN_FLIGHT_PER_WORKER * threads
         queue = iter(tasks)
-        first = [client.submit(decide, t, pure=False) for t in _take(queue, window)]
+        first = [client.submit(fn, t, pure=False) for t in _take(queue, window)]
         running = as_completed(first)  # type: ignore[no-untyped-call]
         for future in running:
             yield future.result()
             future.release()
             for t in _take(queue, 1):
-                running.add(client.submit(decide, t, pure=False))  # type: ignore[no-untyped-call]
+                running.add(client.submit(fn, t, pure=False))  # type: ignore[no-untyped-call]
 
 
-def _take(queue: Iterator[Task], n: int) -> list[Task]:
-    out: list[Task] = []
+def _take(queue: Iterator[T], n: int) -> list[T]:
+    out: list[T] = []
     for t in queue:
         out.append(t)
         if len(out) >= n:

@@ -43,6 +43,14 @@ def spider_play(stock: Sequence[int], pos: tuple[Any, ...], step: _Step, /) -> _
 def spider_distance(stock: Sequence[int], pos: tuple[Any, ...], /) -> int: ...
 def spider_hash(stock: Sequence[int], pos: tuple[Any, ...], /) -> int: ...
 def spider_attempt(k: int, /) -> tuple[int, int]: ...
+def spider_rollout(
+    stock: Sequence[int],
+    pos: tuple[Any, ...],
+    won: int,
+    seed: int,
+    limit: int,
+    /,
+) -> int: ...
 def spider_search(
     stock: Sequence[int],
     pos: tuple[Any, ...],

@@ -35,7 +35,7 @@ from pasyans.hints import sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import _macro, _played_out, _sampled
+from pasyans.hints.sampled import _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
@@ -77,6 +77,11 @@ def suggest(
             spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
         )
     if hidden_to_player(spec, state):
+        rescue = bool(budget.player and budget.samples > 0 and spider.applies(spec))
+        if rescue and not budget.rescue:
+            decided_line = _player(spec, state, history, budget)
+            if decided_line is not None:
+                return decided_line
         view = visible(spec, state)
         use_macro = bool(budget.macro and budget.nodes and spider.applies(spec))
         planner = budget  # the macro planner's and the samples' shares of the time
@@ -95,6 +100,10 @@ def suggest(
                 planned = _macro(spec, state, history, planner)
                 if planned is not None:
                     return planned
+            if rescue and not t.won:  # no sample won: the no-peek player
+                decided_line = _player(spec, state, history, budget)
+                if decided_line is not None:
+                    return decided_line
             avoid = _after_seen(spec, history)
             move = sampling.choose(
                 spec,

@@ -97,6 +97,9 @@ class Budget:
     playout: int = 0
     dives: int = 1
     unstick: int = 0
+    player: int = 0
+    method: str = "rollout"
+    rescue: bool = False
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
@@ -111,11 +114,14 @@ class Budget:
 class Estimate:
     """Is this still winnable, with hidden cards: of ``samples`` ways the hidden cards
     could lie, ``won`` were found winnable and ``lost`` proven lost within the budget
-    (the rest undecided). An estimate, never a verdict."""
+    (the rest undecided). An estimate, never a verdict. ``method``: how a sample was
+    judged: ``"determinized"`` (the full-information search of each sample) or the no-peek
+    player's (``"rollout"``: its policy playouts after its chosen line, ``lost`` then 0)."""
 
     won: int
     lost: int
     samples: int
+    method: str = "determinized"
 
     @property
     def share(self) -> float:

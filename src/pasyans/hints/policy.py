@@ -7,6 +7,8 @@ The measurements behind each row: docs/notes/2026-12-03-hint-policy.md.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pasyans.hints.model import SAMPLES, Budget
 from pasyans.rules.spec import GameSpec
 
@@ -49,6 +51,34 @@ stock, filling the empty columns first (:attr:`Budget.unstick`,
 :func:`pasyans.hints.visible.unstuck`), by (game, number of suits)."""
 
 
+PLAYER_HINTS: dict[tuple[str, int], int] = {}
+"""Where the product's hint uses the no-peek player (:mod:`pasyans.hints.player`) where no
+sample is won (:attr:`Budget.rescue`), by (game, number of suits): its playouts a
+decision. Empty: the paired measurements (docs/winnability.md) did not show it better."""
+
+
+PLAYER_BUDGETS: dict[str, int] = {
+    "product": 1024,
+    "expert": 8192,
+}
+PLAYER_RESCUE = True
+"""Whether the named budgets use the player only where no sample is won
+(:attr:`Budget.rescue`)."""
+"""The no-peek player's playouts a decision (:attr:`Budget.player`), by name: the
+product's and the expert mode's (``pasyans play --auto expert``,
+``benchmarks/follow.py --budget``)."""
+
+
+def player_budget(spec: GameSpec, name: str) -> Budget:
+    """The follower's budget ``name`` (:data:`PLAYER_BUDGETS`, "product" or "expert") for
+    ``spec``: the product's node budget (:func:`product_budget`, no time cap, so
+    reproducible), with the no-peek player on in Spider."""
+    if name not in PLAYER_BUDGETS:
+        raise ValueError(f"unknown budget {name!r}; one of {', '.join(sorted(PLAYER_BUDGETS))}")
+    base = product_budget(spec, None)
+    return replace(base, player=PLAYER_BUDGETS[name], rescue=PLAYER_RESCUE)
+
+
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
     :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`) and ``seconds``,
@@ -65,4 +95,6 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
         cap=cap,
         playout=PLAYOUT_HINTS.get(key, 0),
         unstick=UNSTICK_HINTS.get(key, 0),
+        player=PLAYER_HINTS.get(key, 0),
+        rescue=key in PLAYER_HINTS,
     )

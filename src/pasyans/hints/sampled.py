@@ -11,7 +11,7 @@ from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import macro, playout, sampling
+from pasyans.hints import macro, player, playout, sampling
 from pasyans.hints.exact import _leaning, _search
 from pasyans.hints.model import SAMPLE_LINE, Budget, Estimate, Hint, Winnable
 from pasyans.hints.recent import Recent
@@ -167,8 +167,38 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     )
     if p is None:
         return None
+    if p.won == 0 and budget.player and budget.rescue:  # no sample won: the no-peek player
+        rescued = _player(spec, state, history, budget)
+        if rescued is not None:
+            return rescued
     code = "hint.macro_deal" if p.deal else "hint.macro_event"
     return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
+
+
+def _player(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
+    """The no-peek player's hint (:mod:`pasyans.hints.player`): the first move of its
+    chosen line; None when no line of face-up moves reaches an event."""
+    got = _decision(spec, state, history, budget)
+    if got is None:
+        return None
+    step, d, game = got
+    code = "hint.player_deal" if d.chosen.event == spider.DEAL else "hint.player_event"
+    return Hint.of(game.move(step), "player", None, code, won=d.won, samples=d.samples)
+
+
+def _decision(
+    spec: GameSpec, state: State, history: Sequence[State], budget: Budget
+) -> tuple[spider.Step, player.Decision, spider.SpiderGame] | None:
+    return player.hint(
+        spec,
+        known(spec, state),
+        playouts=budget.player,
+        seed=budget.seed,
+        method=budget.method,
+        nodes=budget.nodes or 1000,
+        avoid={_packed(spec, h) for h in history},
+        key=budget,
+    )
 
 
 _PACKED: dict[tuple[int, State], macro.View] = caches.register(
@@ -190,10 +220,17 @@ def _packed(spec: GameSpec, state: State) -> macro.View:
 
 def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
     """The share of the ways the hidden cards could lie that are winnable, from the same
-    samples as the hint; None when the player knows every card (or the game is over)."""
+    samples as the hint (with ``budget.player``, Spider: the no-peek player's playouts
+    after its chosen line, :attr:`Estimate.method` ``"rollout"``); None when the player
+    knows every card (or the game is over)."""
     if core.is_won(spec, state) or not hidden_to_player(spec, state) or budget.samples <= 0:
         return None
     if core.is_stuck(spec, visible(spec, state)):
         return None
+    if budget.player and spider.applies(spec):
+        got = _decision(spec, state, (), budget)
+        if got is not None:
+            d = got[1]
+            return Estimate(d.won, 0, d.samples, d.method)
     t = sampled(spec, known(spec, state), budget)
     return Estimate(t.won, t.lost, t.samples)

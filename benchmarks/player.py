@@ -1,0 +1,98 @@
+"""The no-peek player's hint latency (issue 34's target: p95 at most 1 s a hint).
+
+For each budget, deals in a range are followed (every hint played, no undo, as
+``benchmarks/follow.py``) for at most ``--steps`` moves, with the memories cleared before
+each deal; every hint is timed (wall and CPU, in this process, without HTTP). A hint that
+follows the chosen line to its event costs no new decision, as in the product. Prints
+p50, p95 and max per budget side by side::
+
+    uv run python benchmarks/player.py spider -o suits=4 --deals 5827301-5827310 \
+        --players 0,1024,4096
+
+``--policy``: instead, the playout policy alone (:func:`pasyans.hints.player.play`, seeing
+only face-up cards, no search) from each deal's start, seeded by the deal number: its
+wins and mean score::
+
+    uv run python benchmarks/player.py spider -o suits=2 --deals 1-200 --policy
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import replace
+
+from pasyans import caches
+from pasyans.domains import spider
+from pasyans.domains.spider import SpiderGame
+from pasyans.engine import core
+from pasyans.hints import player, suggest
+from pasyans.hints.policy import product_budget
+from pasyans.position import State
+from pasyans.rules import get_game
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("-o", "--option", action="append", default=[], help="key=value")
+    ap.add_argument("--deals", default="5827301-5827310")
+    ap.add_argument("--steps", type=int, default=200, help="moves followed per deal")
+    ap.add_argument("--players", default="0,1024", help="playouts a decision (0: today's hint)")
+    ap.add_argument("--rescue", action="store_true", help="the player only where no sample won")
+    ap.add_argument("--policy", action="store_true", help="the playout policy alone")
+    args = ap.parse_args()
+    options = dict(item.split("=", 1) for item in args.option)
+    spec = get_game(args.game, options)
+    lo, _, hi = args.deals.partition("-")
+    deals = range(int(lo), int(hi or lo) + 1)
+    if args.policy:
+        scores = []
+        for deal in deals:
+            g = SpiderGame(spec, core.initial_state(spec, deal))
+            scores.append(player.play(g.stock, g.root, deal, spider.WON))
+        won = sum(s == player.WIN for s in scores)
+        rest = [s for s in scores if s != player.WIN] or [0]
+        print(
+            f"{args.game} {options}, deals {args.deals}: the policy alone won {won}/"
+            f"{len(scores)}; mean score of the others {statistics.mean(rest):.1f}"
+        )
+        return
+    print(f"{args.game} {options}, deals {args.deals}, at most {args.steps} moves each")
+    for n in (int(x) for x in args.players.split(",")):
+        budget = replace(product_budget(spec, None), player=n, rescue=args.rescue)
+        wall: list[float] = []
+        cpu: list[float] = []
+        for deal in deals:
+            caches.clear()
+            state = core.initial_state(spec, deal)
+            history: list[State] = []
+            for _ in range(args.steps):
+                if core.is_won(spec, state):
+                    break
+                t0, c0 = time.perf_counter(), time.process_time()
+                hint = suggest(spec, state, history=history, budget=budget)
+                wall.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
+                if hint.move is None:
+                    break
+                history.append(state)
+                state = core.apply(spec, state, hint.move)
+        print(
+            f"  player {n:>5}{' (rescue)' if args.rescue and n else ''}: {len(wall)} hints; "
+            f"wall p50 {1000 * percentile(wall, 0.5):.0f} ms, "
+            f"p95 {1000 * percentile(wall, 0.95):.0f} ms, max {1000 * max(wall):.0f} ms; "
+            f"CPU p50 {1000 * percentile(cpu, 0.5):.0f} ms, "
+            f"p95 {1000 * percentile(cpu, 0.95):.0f} ms",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,363 @@
+"""The no-peek player (issue 34): Spider decisions where cards turn up, scored by policy
+playouts that never look under a card.
+
+1. **Candidates** (:func:`candidates`): from the player's view, breadth-first over the moves
+   among face-up cards that reveal nothing (no card turned up, no run completed, no deal;
+   positions deduplicated, none already played, at most ``cap`` expanded). Every move out
+   of a walked position that *does* reveal or commit (a card turned up, a run completed,
+   the stock dealt) ends a candidate line; the lines are grouped by the position the event
+   leaves in the view (the first line found to it is kept). The decision is between these
+   lines, not between single moves: a line is played up to its event, then the player
+   decides again with the new card.
+2. **Scores** (:func:`score`): each candidate is played on completions of the hidden cards
+   (:func:`pasyans.hints.sampling.samples`, uniform over what the player has not seen), then
+   followed by a fast policy (:func:`rollout`) that reads only face-up cards (the steps,
+   :func:`pasyans.domains.spider.order` and :func:`~pasyans.domains.spider.shuffle` read
+   no face-down card, and the stock only by its size); cards turn up as the playout
+   reaches them. A playout scores :data:`WIN` when it wins, else the cards in completed
+   runs plus twice the cards turned up. ``"determinized"`` (method (a)) scores the
+   candidate instead by the full-information search of that sample (it knows the sample's
+   cards: strategy fusion), and ``"epimc"`` (method (c)) plays the policy for
+   :data:`EPIMC_DEPTH` moves and only then searches with full information.
+3. **Bandit** (:func:`decide`): successive halving over the candidates in batches of
+   samples: every round each surviving candidate is played on the next batch, and the
+   better half (by mean score) survives, so most samples go to the candidates that could
+   be best.
+
+Only the view (:func:`pasyans.hints.sampling.known`) and the samples drawn from it are
+read, so two positions that differ only in hidden cards get the same decision under the
+same seed. The playouts run in C (``csrc/player.c``) when the core is built; this module is
+the reference (``tests/hints/test_player.py`` checks the two agree).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from pasyans import caches
+from pasyans.domains import spider
+from pasyans.domains.spider import DEAL, Pos, SpiderGame, Step
+from pasyans.hints import sampling
+from pasyans.hints.macro import View, _fill
+from pasyans.hints.macro import score as view_score
+from pasyans.hints.recent import Recent
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
+
+try:
+    from pasyans.domains import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
+
+METHODS = ("rollout", "determinized", "epimc")
+WIN = 1000
+"""A won playout's score (more than any unfinished one: at most 104 + 2 * 44)."""
+LIMIT = 500
+"""Moves a playout plays at most."""
+STILL = 40
+"""Moves in a row that turn nothing up after which a playout deals (or stops)."""
+EPIMC_DEPTH = 20
+"""Method (c): policy moves before the full-information search."""
+MASK = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A line of face-up moves (``steps``, from the view) and the event that ends it
+    (``event``: a card turned up, a run completed, or :data:`~spider.DEAL`); ``before``:
+    the view's position just before the event."""
+
+    steps: tuple[Step, ...]
+    event: Step
+    before: Pos
+
+    @property
+    def line(self) -> tuple[Step, ...]:
+        return (*self.steps, self.event)
+
+
+def _reveals(before: Pos, after: Pos) -> bool:
+    return sum(after[1]) < sum(before[1]) or after[3] > before[3]
+
+
+def candidates(
+    game: SpiderGame, *, cap: int, avoid: Collection[View] = (), width: int = 16
+) -> list[Candidate]:
+    """The candidate lines of the view ``game.root`` (module, step 1): breadth-first over
+    the reveal-free moves (the unproven "no shuffle" rule applied, no position in ``avoid``,
+    each position once, at most ``cap`` expanded), each event's resulting view once, by
+    the shortest line; the deals only when no line turns a card up or completes a run
+    (a player deals when nothing else moves on); the ``width`` best by the visible score
+    after the event (:func:`pasyans.hints.macro.score`), then the shorter line, then
+    notation order."""
+    root = game.root
+    seen: set[View] = {(root[0], root[1])}
+    queue: list[tuple[tuple[Step, ...], Pos]] = [((), root)]
+    found: dict[tuple[object, ...], tuple[int, Candidate]] = {}
+    head = 0
+    while head < len(queue) and head < cap:
+        path, pos = queue[head]
+        head += 1
+        for st in game.steps(pos):
+            if st != DEAL and spider.shuffle(pos[0], pos[1], st):
+                continue
+            after = game.play(pos, st)
+            v = (after[0], after[1])
+            if v in avoid:
+                continue
+            if st == DEAL or _reveals(pos, after):
+                key = after[:4]
+                if key not in found:
+                    found[key] = (view_score(after), Candidate(path, st, pos))
+                continue
+            if v in seen:
+                continue
+            seen.add(v)
+            queue.append(((*path, st), after))
+    ranked = sorted(found.values(), key=lambda e: (e[0], len(e[1].steps), e[1].line))
+    events = [c for _, c in ranked if c.event != DEAL]
+    if events:  # the deal only when no line turns a card up or completes a run
+        return events[:width]
+    return [c for _, c in ranked[:width]]
+
+
+# --- The playout policy (mirrored by csrc/player.c) --------------------------------------
+
+
+def _next(x: int) -> tuple[int, int]:
+    """splitmix64: the next state and its output (the C playouts use the same)."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return x, z ^ (z >> 31)
+
+
+def points(pos: Pos, won: int) -> int:
+    """A playout's score at ``pos``: :data:`WIN` when won, else the cards in completed
+    runs plus twice the cards turned up (of the 44 a Spider deal starts face down)."""
+    if pos[3] >= won:
+        return WIN
+    return pos[3] + 2 * (44 - sum(pos[1]))
+
+
+def rollout(stock: Sequence[int], pos: Pos, seed: int, *, won: int, limit: int = LIMIT) -> int:
+    """The policy playout from ``pos`` (a sample's full position; its stock ``stock``):
+    each move the legal step of highest :func:`spider.order` plus a jitter of 0–7 (from
+    ``seed``), never a shuffle (:func:`spider.shuffle`), never back to a position of this
+    playout; a move worth less than 0 only when the stock cannot be dealt, else the deal;
+    after :data:`STILL` moves that turned nothing up, the deal (or the end when none).
+    Reads no face-down card and no stock card before it is dealt. Returns
+    :func:`points` at the end (at most ``limit`` moves)."""
+    return points(_walk(stock, pos, seed, won, limit)[0], won)
+
+
+def _walk(
+    stock: Sequence[int], pos: Pos, seed: int, won: int, limit: int
+) -> tuple[Pos, list[Step]]:
+    """:func:`rollout`'s end position and the steps it played."""
+    game = _Bare(stock)
+    x = seed & MASK
+    seen = {(pos[0], pos[1], pos[2])}
+    still = 0
+    out: list[Step] = []
+    for _ in range(limit):
+        if pos[3] >= won:
+            break
+        cols, down = pos[0], pos[1]
+        best: Step | None = None
+        best_value = -(1 << 30)
+        deal = False
+        for st in game.steps(pos):
+            if st == DEAL:
+                deal = True
+                continue
+            if spider.shuffle(cols, down, st):
+                continue
+            x, r = _next(x)
+            value = 8 * spider.order(cols, down, st) + (r & 7)
+            if value > best_value:
+                after = game.play(pos, st)
+                if (after[0], after[1], after[2]) in seen:
+                    continue
+                best, best_value = st, value
+        if deal and (best is None or best_value < 0 or still >= STILL):
+            best = DEAL
+        elif best is None or still >= STILL:
+            break
+        before = pos
+        pos = game.play(pos, best)
+        out.append(best)
+        seen.add((pos[0], pos[1], pos[2]))
+        still = 0 if best == DEAL or _reveals(before, pos) else still + 1
+    return pos, out
+
+
+class _Bare(SpiderGame):
+    """The packed rules over a known stock, without a spec (the playouts' game)."""
+
+    def __init__(self, stock: Sequence[int]) -> None:
+        self.stock = tuple(stock)
+        self.width = 10
+        self._moves = {}
+
+
+def _search_score(stock: Sequence[int], pos: Pos, nodes: int, won: int) -> int:
+    """Method (a)'s score of a sample's position: :data:`WIN` when the full-information
+    search of ``nodes`` wins from it, else :func:`points` of the position nearest a win
+    along its line."""
+    if pos[3] >= won:
+        return WIN
+    r = compiled.spider_search(tuple(stock), pos[:4], won, nodes, 0.0, spider.MEMORY, True)
+    if r["status"] == "won":
+        return WIN
+    game = _Bare(stock)
+    end = pos
+    for i, c, m in r["line"]:
+        end = game.play(end, (i, c, m))
+    return points(end, won)
+
+
+def score(stock: Sequence[int], pos: Pos, seed: int, *, won: int, method: str, nodes: int) -> int:
+    """One candidate's score on one sample (``pos``: the sample's position after the
+    candidate's line), by ``method`` (module, step 2)."""
+    if method == "rollout":
+        return play(stock, pos, seed, won)
+    if method == "determinized":
+        return _search_score(stock, pos, nodes, won)
+    if method == "epimc":
+        end = _walk(stock, pos, seed, won, EPIMC_DEPTH)[0]
+        return _search_score(stock, end, nodes, won)
+    raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS)}")
+
+
+def play(stock: Sequence[int], pos: Pos, seed: int, won: int, limit: int = LIMIT) -> int:
+    """:func:`rollout`, compiled when the core is built."""
+    if compiled is not None and hasattr(compiled, "spider_rollout"):
+        return int(compiled.spider_rollout(tuple(stock), pos[:4], won, seed & MASK, limit))
+    return rollout(stock, pos, seed, won=won, limit=limit)
+
+
+# --- The decision ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The chosen candidate, every candidate's (total score, samples played) in the order
+    of :func:`candidates`, and of the chosen one's samples how many playouts won."""
+
+    chosen: Candidate
+    candidates: tuple[Candidate, ...]
+    scores: tuple[tuple[int, int], ...]
+    won: int
+    samples: int
+    method: str
+
+
+def _rounds(n: int) -> int:
+    return max(1, math.ceil(math.log2(n))) if n > 1 else 1
+
+
+def decide(
+    spec: GameSpec,
+    view: State,
+    *,
+    playouts: int,
+    seed: int = 0,
+    method: str = "rollout",
+    nodes: int = 1000,
+    cap: int = 200,
+    width: int = 16,
+    avoid: Collection[View] = (),
+) -> Decision | None:
+    """The player's decision for ``view`` (a :func:`sampling.known` Spider position):
+    the candidates (:func:`candidates`), scored by ``method`` on samples of the hidden
+    cards by successive halving with about ``playouts`` playouts in all (``nodes``: each
+    search of methods (a) and (c)). None when no line reaches an event."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS)}")
+    vgame = SpiderGame(spec, view)
+    cands = candidates(vgame, cap=cap, avoid=avoid, width=width)
+    if not cands:
+        return None
+    rounds = _rounds(len(cands))
+    alive = list(range(len(cands)))
+    totals = [0] * len(cands)
+    counts = [0] * len(cands)
+    wins = [0] * len(cands)
+    drawn = 0
+    base = sampling.seed_for(spec, view, seed)
+    down = vgame.root[1]
+    won_at = spider.WON
+    for _ in range(rounds):
+        batch = max(1, playouts // (rounds * len(alive)))
+        states = sampling.samples(spec, view, batch, seed, drawn)
+        for k, s in enumerate(states):
+            g = SpiderGame(spec, s)
+            for c in alive:
+                cand = cands[c]
+                pos = _fill(cand.before, g.root, down)
+                pos = g.play(pos, cand.event)
+                x = (base + 0x9E3779B97F4A7C15 * (drawn + k + 1) + 7919 * c) & MASK
+                pts = score(g.stock, pos, x, won=won_at, method=method, nodes=nodes)
+                totals[c] += pts
+                counts[c] += 1
+                wins[c] += pts == WIN
+        drawn += batch
+        if len(alive) > 1:
+            alive.sort(key=lambda c: (-totals[c] / counts[c], c))
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+    best = min(alive, key=lambda c: (-totals[c] / counts[c], c))
+    return Decision(
+        cands[best],
+        tuple(cands),
+        tuple(zip(totals, counts, strict=True)),
+        wins[best],
+        counts[best],
+        method,
+    )
+
+
+PLANS: Recent[tuple[tuple[Step, ...], Decision]] = caches.register(
+    "hints.player_plans", Recent(20_000), bound=20_000
+)
+"""The chosen line's rest by (spec, packed view, budget key): following the line up to
+its event, or asking again, costs no new decision. Keys hold only the player's view."""
+
+
+def hint(
+    spec: GameSpec,
+    view: State,
+    *,
+    playouts: int,
+    seed: int,
+    method: str,
+    nodes: int,
+    avoid: Collection[View] = (),
+    key: object = None,
+) -> tuple[Step, Decision, SpiderGame] | None:
+    """The next step of the player's chosen line from ``view`` (a :func:`sampling.known`
+    Spider position), the decision it comes from and the view's game; remembered along
+    the line (:data:`PLANS`) up to its event. None when no line reaches an event."""
+    game = SpiderGame(spec, view)
+    root = game.root
+    cached = PLANS.get(spec, (root[:4], key))
+    if cached is not None:
+        rest, known_d = cached
+        nxt = game.play(root, rest[0])
+        if (nxt[0], nxt[1]) not in avoid:
+            return rest[0], known_d, game
+    d = decide(spec, view, playouts=playouts, seed=seed, method=method, nodes=nodes, avoid=avoid)
+    if d is None:
+        return None
+    line = d.chosen.line
+    pos = root
+    plans: list[tuple[object, tuple[tuple[Step, ...], Decision]]] = []
+    for j, st in enumerate(line[:-1]):  # the event's own position is decided again
+        plans.append(((pos[:4], key), (line[j:], d)))
+        pos = game.play(pos, st)
+    plans.append(((pos[:4], key), (line[-1:], d)))
+    PLANS.put_all(spec, plans)
+    return line[0], d, game

@@ -1,0 +1,165 @@
+"""The no-peek player (issue 34): candidate lines end at the first event and move only
+face-up cards; the policy playouts read no hidden card; the compiled playouts agree with
+the Python reference; the hint and the estimate read only the player's view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pasyans import caches
+from pasyans.domains import spider
+from pasyans.domains.spider import DEAL, SpiderGame
+from pasyans.engine.core import apply, initial_state
+from pasyans.hints import Budget, estimate, player, suggest
+from pasyans.hints.follow import follow
+from pasyans.hints.sampling import known, samples, visible
+from pasyans.rules import get_game
+
+
+@pytest.mark.parametrize("suits", ["1", "2", "4"])
+def test_candidates_end_at_their_first_event_and_are_distinct(suits: str) -> None:
+    spec = get_game("spider", {"suits": suits})
+    for deal in (3, 4, 5827301):
+        game = SpiderGame(spec, known(spec, initial_state(spec, deal)))
+        root = game.root
+        cands = player.candidates(game, cap=200, width=64)
+        assert cands
+        ends = set()
+        for c in cands:
+            pos = root
+            for st in c.steps:  # the line before the event reveals and commits nothing
+                assert st != DEAL and st in game.steps(pos)
+                after = game.play(pos, st)
+                assert sum(after[1]) == sum(pos[1]) and after[3] == pos[3]
+                pos = after
+            assert pos == c.before and c.event in game.steps(pos)
+            end = game.play(pos, c.event)
+            assert c.event == DEAL or sum(end[1]) < sum(pos[1]) or end[3] > pos[3]
+            ends.add(end[:4])
+        assert len(ends) == len(cands)  # grouped: each event's result once
+
+
+def test_candidates_are_bounded_and_never_go_back() -> None:
+    spec = get_game("spider", {"suits": "2"})
+    game = SpiderGame(spec, known(spec, initial_state(spec, 8)))
+    root = game.root
+    first = game.play(root, game.steps(root)[0])
+    avoid = {(first[0], first[1])}
+    assert len(player.candidates(game, cap=200, width=3)) <= 3
+    for c in player.candidates(game, cap=200, avoid=avoid, width=64):
+        pos = root
+        for st in c.line:
+            pos = game.play(pos, st)
+            assert (pos[0], pos[1]) not in avoid
+
+
+def test_a_playout_reads_no_hidden_card() -> None:
+    """Two samples that differ only in cards the playout never turns up score alike:
+    the policy's choices depend on face-up cards alone, so the cards it never reached
+    (face-down at its end, still in the stock) cannot change them."""
+    spec = get_game("spider", {"suits": "4"})
+    state = initial_state(spec, 11)
+    game = SpiderGame(spec, state)
+    for seed in range(6):
+        end, steps = player._walk(game.stock, game.root, seed, spider.WON, 60)
+        # Swap two cards that stayed face down at the end, in the start position.
+        cols = [list(c) for c in game.root[0]]
+        hidden = [(j, k) for j, d in enumerate(end[1]) for k in range(d)]
+        (a, b), (c, d) = hidden[0], hidden[-1]
+        if cols[a][b] == cols[c][d]:
+            continue
+        cols[a][b], cols[c][d] = cols[c][d], cols[a][b]
+        other = (tuple(tuple(x) for x in cols), *game.root[1:])
+        _, steps2 = player._walk(game.stock, other, seed, spider.WON, 60)
+        assert steps2 == steps
+
+
+@pytest.mark.parametrize("suits", ["1", "2", "4"])
+def test_the_compiled_playout_agrees_with_the_reference(suits: str) -> None:
+    """Along random playouts (random positions reached by random legal moves), the C
+    playout and the Python reference give the same score under the same seed."""
+    spec = get_game("spider", {"suits": suits})
+    rng = random.Random(int(suits))
+    for deal in (1, 2):
+        game = SpiderGame(spec, initial_state(spec, deal))
+        pos = game.root
+        for step in range(4):
+            for seed in (step, 2**63 + 17 * step):
+                ref = player.rollout(game.stock, pos, seed, won=spider.WON, limit=200)
+                assert player.play(game.stock, pos, seed, spider.WON, 200) == ref
+            for _ in range(15):
+                steps = game.steps(pos)
+                if not steps:
+                    break
+                pos = game.play(pos, rng.choice(steps))
+
+
+def test_compiled_and_python_decisions_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same candidates and the same scores, compiled or not (fixed seed, small
+    budget)."""
+    spec = get_game("spider", {"suits": "2"})
+    view = known(spec, initial_state(spec, 5827301))
+    fast = player.decide(spec, view, playouts=24, seed=3)
+    monkeypatch.setattr(player, "compiled", None)
+    slow = player.decide(spec, view, playouts=24, seed=3)
+    assert fast is not None and fast == slow
+    assert sum(n for _, n in fast.scores) >= 24 // 2
+
+
+def test_the_hint_and_estimate_read_only_the_view() -> None:
+    budget = Budget(seconds=None, nodes=2000, samples=8, player=24, seed=2)
+    for suits in ("2", "4"):
+        spec = get_game("spider", {"suits": suits})
+        a = initial_state(spec, 6)
+        b = samples(spec, known(spec, a), 1, seed=9)[0]  # same view, other hidden cards
+        assert a != b and visible(spec, a) == visible(spec, b)
+        out = []
+        for s in (a, b):
+            caches.clear()
+            out.append((suggest(spec, s, budget=budget), estimate(spec, s, budget)))
+        assert out[0] == out[1] and out[0][0].source == "player"
+        e = out[0][1]
+        assert e is not None and e.method == "rollout" and e.samples > 0
+        m = out[0][0].move
+        assert m is not None
+        a2, b2 = apply(spec, a, m), apply(spec, b, m)
+        if visible(spec, a2) == visible(spec, b2):
+            caches.clear()
+            x = suggest(spec, a2, history=[a], budget=budget)
+            caches.clear()
+            assert x == suggest(spec, b2, history=[b], budget=budget)
+
+
+def test_following_the_line_costs_no_new_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = get_game("spider", {"suits": "4"})
+    budget = Budget(seconds=None, nodes=2000, samples=8, player=24)
+    state = initial_state(spec, 5827302)
+    caches.clear()
+    first = suggest(spec, state, budget=budget)
+    assert first.move is not None
+    calls: list[int] = []
+    real = player.decide
+    monkeypatch.setattr(player, "decide", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert suggest(spec, state, budget=budget) == first
+    assert calls == []
+
+
+@pytest.mark.parametrize("method", ["determinized", "epimc"])
+def test_the_other_methods_decide_too(method: str) -> None:
+    spec = get_game("spider", {"suits": "2"})
+    view = known(spec, initial_state(spec, 12))
+    d = player.decide(spec, view, playouts=8, seed=1, method=method, nodes=200)
+    assert d is not None and d.method == method
+    assert all(n > 0 for _, n in d.scores)
+    with pytest.raises(ValueError, match="unknown method"):
+        player.decide(spec, view, playouts=8, method="peek")
+
+
+def test_the_follower_is_reproducible_with_the_player() -> None:
+    budget = Budget(seconds=None, nodes=2000, samples=8, player=16)
+    a = follow("spider", {"suits": "2"}, 5827303, budget, max_moves=60)
+    b = follow("spider", {"suits": "2"}, 5827303, budget, max_moves=60)
+    assert (a.won, a.moves, a.cards, a.sources) == (b.won, b.moves, b.cards, b.sources)
+    assert dict(a.sources).get("player", 0) > 0
