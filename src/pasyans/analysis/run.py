@@ -142,7 +142,8 @@ class Outcomes:
 
 def analyse(game: Game, limits: Limits | None = None, progress: Progress | None = None) -> Analysis:
     """The analysis of ``game``'s line (see the module's text); ``progress`` is told how
-    far it is."""
+    far it is. Long because its phases (outcomes, chances, grades, the verdict) share one
+    time limit and one progress count; each phase's work is a helper above."""
     limits = limits or Limits()
     t0 = time.perf_counter()
     spec = game.spec

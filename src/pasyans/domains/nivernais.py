@@ -391,7 +391,9 @@ def best_first(
     """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
     reachable position was expanded, else ``("unknown", …)``; when not won, the line
     leads to the position with the most cards on the foundations the search reached
-    (the best :func:`score` among those).
+    (the best :func:`score` among those). Long because it is the reference the compiled
+    search (``csrc/nivernais.c``) is checked against position for position: its loop is
+    kept in one piece to read side by side with the C.
 
     ``cap``: each final pass (the positions from one made by the last redeal) is
     expanded at most ``cap`` times before its positions are set aside, so the search

@@ -63,7 +63,8 @@ def suggest(
     otherwise from searches of samples of the hidden cards (:mod:`sampling`), then the
     visible heuristic. ``history``: positions already played (not suggested again).
     ``budget`` (or just ``seconds``) bounds the work. While any move is left the hint
-    names one."""
+    names one. Long because it is the one place that orders the sources (exact, sampled,
+    the no-peek player, visible) and their fallbacks; each source is its own module."""
     begun = time.perf_counter()
     exact_nodes = None  # the product's exact search (every card known): the time cap alone
     if budget is None:

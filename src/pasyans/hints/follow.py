@@ -54,7 +54,8 @@ def follow(
 ) -> Play:
     """Play deal ``deal`` by always following the hint; give up (``ended="stalled"``)
     after ``stall`` moves in a row that turn nothing up, put nothing away and leave the
-    stock alone (the hint is then going round in circles)."""
+    stock alone (the hint is then going round in circles). Long because it resets the
+    hint's caches and counts what the benchmark reports inline, next to the loop."""
     spec = get_game(game, options)
     state = core.initial_state(spec, deal)
     hints.LINES.clear()

@@ -216,7 +216,9 @@ def value(
     ``width`` most frequent) and the ``extra`` lines are the candidates, each valued in
     every sample (``nodes`` for each search; a sample whose own line starts with a
     candidate is won after it without a new search). ``deadline`` (``time.process_time``):
-    past it no new search starts; a candidate not valued in every sample is left out."""
+    past it no new search starts; a candidate not valued in every sample is left out.
+    Long because one pass over the samples both finds the candidates and values them
+    (a sample's own won line values its candidate without a second search)."""
 
     def late() -> bool:
         return deadline is not None and time.process_time() >= deadline

@@ -3,7 +3,8 @@
 bodies; and a log filter that escapes control characters.
 
 Pure ASGI (no ``BaseHTTPMiddleware``), so it costs little and sees every answer,
-errors included.
+errors included. Over 400 lines because the checks that must run before any work (the
+cookie, the body, the costly routes' slots) live in this one middleware, in their order.
 """
 
 from __future__ import annotations
@@ -207,6 +208,10 @@ class Security:
         return (forwarded or "").split(",")[0].strip() == "https"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check one request before the app sees it, and dress its answer. Long because
+        its steps must run in this order before any work (the cookie read once and
+        removed, the headers of the answer, the body's size and type, the costly routes'
+        slots), and each refusal answers at once; each step's rule is a helper."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

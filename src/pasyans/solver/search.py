@@ -366,7 +366,9 @@ def _dive(
     position it proves lost: when a strongly connected component of the positions it
     reached closes (Tarjan's lowlinks) without a win, every position in it is lost, as
     everything reachable from them was searched (dropped children are lost already, or
-    dropped by a proven rule). ``rng`` perturbs the move order (None: as ordered)."""
+    dropped by a proven rule). ``rng`` perturbs the move order (None: as ordered).
+    Long because the iterative Tarjan walk keeps its stack, lowlinks and budget in local
+    variables of one loop (the hot path; a helper per step costs a call per position)."""
     root = d.root
     rkey = d.key(root)
     if rkey in lost:

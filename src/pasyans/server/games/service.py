@@ -509,6 +509,10 @@ def _apply(
     action: Callable[[Game, GameData], T],
     counts_as_move: bool,
 ) -> tuple[Game, dict[str, Any], T]:
+    """Apply ``action`` to the stored game at ``version`` and write the row, in the
+    caller's transaction. Long because every write of an action happens here, in one
+    order that the durability and statistics rules depend on (the checks, the action,
+    the counters, the row, a daily win, the kept figures)."""
     if row.status != store.PLAYING:
         raise ApiError("game_over", extra=read(ctx, row, conn))
     if row.version != version:

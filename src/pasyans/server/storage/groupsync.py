@@ -21,6 +21,10 @@ fall from one per write to one per batch, and the locks are never held across on
 
 What an acknowledged write survives is what ``FULL`` gave: a crash of the process or of
 the machine. A failed fsync answers 503 (:func:`flush_owed`), the write unacknowledged.
+
+Over 400 lines because the flusher, its failure rule (no acknowledgement after a
+failed fsync until the database is checked) and the path it flushes belong together:
+splitting them would spread one durability argument over several files.
 """
 
 from __future__ import annotations
