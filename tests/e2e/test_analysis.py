@@ -91,7 +91,8 @@ def test_lose_analyse_show_the_way_and_try_again(page: Page, runner: None, shots
     expect(table).to_have_attribute("data-along", "1")
     page.locator('[data-action="way"]').click()
     expect(page.locator('[data-action="way"]')).to_have_attribute("aria-pressed", "true")
-    expect(table).to_have_attribute("data-won", "true", timeout=90000)
+    # One step per 0.52 s (within the history limit) plus each request's time.
+    expect(table).to_have_attribute("data-won", "true", timeout=180000)
 
     # Try again from the position before the worst move: a practice game at the table.
     page.locator(".analysis-marks li[data-move='30'] button").click()

@@ -20,13 +20,16 @@ from pasyans.server.games import replay, service
 from pasyans.server.games.service import writing
 from pasyans.server.limits.deps import NewGameLimit, ReplayLimit
 from pasyans.server.pool import analyses
-from pasyans.server.schemas import ErrorOut, PlayerView, StrictIn
+from pasyans.server.schemas import EmptyIn, ErrorOut, PlayerView, StrictIn
 from pasyans.server.storage import store
 from pasyans.server.storage.models import AnalysisRow, GameRow
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 
 E: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "The body is not JSON"},
+    413: {"model": ErrorOut, "description": "The body is too large"},
+    415: {"model": ErrorOut, "description": "The body is not application/json"},
     404: {"model": ErrorOut, "description": "No such game for this player, or no analysis"},
     409: {"model": ErrorOut, "description": "The game is still being played"},
     429: {"model": ErrorOut, "description": "Another analysis of this player is running"},
@@ -87,7 +90,7 @@ def answer(job: AnalysisRow, row: GameRow) -> Response:
 
 
 @router.post("/games/{game_id}/analysis", responses=E, status_code=202)
-def start_analysis(game_id: str, ctx: ContextDep) -> Response:
+def start_analysis(game_id: str, ctx: ContextDep, body: EmptyIn | None = None) -> Response:
     """Queue the analysis of a finished game (won, given up or abandoned): ``202`` while
     it is queued or running (poll the ``GET``), ``200`` once done (answered from storage).
     One queued or running analysis per player: another game's answers ``429``."""

@@ -11,7 +11,9 @@ import { TableRenderer } from "./render.js";
 import { copyLink, entryOf, errorText, optionsLabel, request } from "./stats.js";
 
 const WAY_MS = 650;
-const WAY_MS_REDUCED = 120; // no animation to wait for
+// No animation to wait for, but a step is a request of the `history` limit (120 a
+// minute by default, docs/security.md): one step per half second keeps within it.
+const WAY_MS_REDUCED = 520;
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -210,6 +212,8 @@ class AnalysisPage {
       this.wayLength = p.way;
       this.view = p.view;
     } catch (e) {
+      // Playing the way and asked to slow down: the tick asks again after Retry-After.
+      if (e.status === 429 && this.timer) return e.retryAfter || 1;
       this.pause();
       this.els.error.hidden = false;
       this.els.error.textContent = errorText(e);
@@ -218,6 +222,7 @@ class AnalysisPage {
     this.els.error.hidden = true;
     this.draw(instant || along === 0);
     this.showStatus();
+    return 0;
   }
 
   showStatus() {
@@ -264,8 +269,9 @@ class AnalysisPage {
     announce(t("analysis.show_way"));
     const tick = async () => {
       if (this.along >= this.wayLength) return this.pause();
-      await this.go(this.step, this.along + 1);
-      if (this.timer) this.timer = setTimeout(tick, reducedMotion() ? WAY_MS_REDUCED : WAY_MS);
+      const wait = await this.go(this.step, this.along + 1);
+      const next = reducedMotion() ? WAY_MS_REDUCED : WAY_MS;
+      if (this.timer) this.timer = setTimeout(tick, wait ? wait * 1000 : next);
       return null;
     };
     this.timer = setTimeout(tick, 0);
