@@ -146,9 +146,12 @@ def main() -> None:
     print(f"\n| figure | before (median of {args.rounds}) | this tree | ratio this / before |")
     print("|---|---:|---:|---:|")
     for key, by_tree in figures.items():
-        b = statistics.median(by_tree["before"])
-        t = statistics.median(by_tree["this tree"])
-        print(f"| {key} | {b:,.1f} | {t:,.1f} | {t / b:.2f} |")
+        # A figure one tree alone prints (a search compiled since) has no ratio.
+        pair = (by_tree["before"], by_tree["this tree"])
+        b, t = (statistics.median(v) if v else None for v in pair)
+        shown = ["–" if v is None else f"{v:,.1f}" for v in (b, t)]
+        ratio = f"{t / b:.2f}" if b and t else "–"
+        print(f"| {key} | {shown[0]} | {shown[1]} | {ratio} |")
 
 
 if __name__ == "__main__":
