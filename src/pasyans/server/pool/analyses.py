@@ -27,7 +27,7 @@ from pasyans import deals
 from pasyans.analysis import analyse
 from pasyans.errors import PasyansError
 from pasyans.rules.registry import RULES_VERSION
-from pasyans.server.pool.entries import _exit_with, lower_priority
+from pasyans.server.pool.entries import _exit_with, claim_oldest, lower_priority, write_session
 from pasyans.server.storage import store
 from pasyans.server.storage.models import AnalysisRow, GameRow
 from pasyans.server.storage.store import AnyRow
@@ -121,6 +121,10 @@ def _child(conn: Any, saved: dict[str, Any], nice: int, parent: int) -> None:
         conn.close()
 
 
+def _mark_running(job: AnalysisRow) -> None:
+    job.status, job.started_at, job.progress = "running", store.now(), 0.0
+
+
 class AnalysisRunner:
     """Claims queued analyses and runs each in a bounded child process."""
 
@@ -139,9 +143,7 @@ class AnalysisRunner:
         self.done = 0
 
     def _write(self) -> Session:
-        session = self.maker()
-        session.connection(execution_options={"pasyans_write": True})
-        return session
+        return write_session(self.maker)
 
     def claim(self) -> AnalysisRow | None:
         """The oldest queued analysis (or one whose worker died), marked running; read
@@ -156,18 +158,7 @@ class AnalysisRunner:
             .order_by(AnalysisRow.requested_at, AnalysisRow.id)
             .limit(1)
         )
-        with self.maker() as session:
-            if session.scalar(pending.with_only_columns(AnalysisRow.id)) is None:
-                return None
-        with self._write() as session:
-            job = session.scalar(pending.with_for_update(skip_locked=True))
-            if job is None:
-                return None
-            job.status, job.started_at, job.progress = "running", store.now(), 0.0
-            session.commit()
-            session.refresh(job)
-            session.expunge(job)
-            return job
+        return claim_oldest(self.maker, pending, AnalysisRow.id, _mark_running)
 
     def _set(self, job_id: int, **values: Any) -> None:
         with self._write() as session:

@@ -28,9 +28,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from sqlalchemy import delete, false, func, select, update
+from sqlalchemy import Select, delete, false, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -439,6 +439,39 @@ class WorkerConfig:
     not lowered."""
 
 
+R = TypeVar("R")
+
+
+def write_session(maker: sessionmaker[Session]) -> Session:
+    """A session whose transaction writes (the storage layer's write path)."""
+    session = maker()
+    session.connection(execution_options={"pasyans_write": True})
+    return session
+
+
+def claim_oldest(
+    maker: sessionmaker[Session], pending: Select[R], key: Any, mark: Callable[[R], None]
+) -> R | None:
+    """The first row of ``pending`` (a select of at most one row), ``mark``ed and
+    committed, or None. Whether there is one is read first, without a write transaction:
+    the workers ask every second, and on SQLite each write transaction takes the one write
+    lock. Two workers never claim one row (``FOR UPDATE SKIP LOCKED``)."""
+    with maker() as session:
+        if session.scalar(pending.with_only_columns(key)) is None:
+            return None
+    with write_session(maker) as session:
+        row = session.scalar(pending.with_for_update(skip_locked=True))
+        if row is None:
+            return None
+        mark(row)
+        session.commit()
+        return row
+
+
+def _mark_started(job: DealJob) -> None:
+    job.started_at = store.now()
+
+
 class PoolWorker:
     """Makes requested numbers first, then tops the pool up; also prunes what expired."""
 
@@ -465,9 +498,7 @@ class PoolWorker:
         whether it did something (the analyses, :mod:`pasyans.server.pool.analyses`)."""
 
     def _write(self) -> Session:
-        session = self.maker()
-        session.connection(execution_options={"pasyans_write": True})
-        return session
+        return write_session(self.maker)
 
     def claim_job(self) -> DealJob | None:
         """The oldest pending job (or one whose worker died), marked started.
@@ -484,16 +515,7 @@ class PoolWorker:
             .order_by(DealJob.requested_at, DealJob.id)
             .limit(1)
         )
-        with self.maker() as session:
-            if session.scalar(pending.with_only_columns(DealJob.id)) is None:
-                return None
-        with self._write() as session:
-            job = session.scalar(pending.with_for_update(skip_locked=True))
-            if job is None:
-                return None
-            job.started_at = store.now()
-            session.commit()
-            return job
+        return claim_oldest(self.maker, pending, DealJob.id, _mark_started)
 
     def run_job(self, job: DealJob) -> None:
         options = _options_of(job.game, job.options_key)

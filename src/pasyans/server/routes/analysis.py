@@ -20,6 +20,7 @@ from pasyans.server.games import replay, service
 from pasyans.server.games.service import writing
 from pasyans.server.limits.deps import NewGameLimit, ReplayLimit
 from pasyans.server.pool import analyses
+from pasyans.server.routes.games import E as GAME_ERRORS
 from pasyans.server.schemas import EmptyIn, ErrorOut, PlayerView, StrictIn
 from pasyans.server.storage import store
 from pasyans.server.storage.models import AnalysisRow, GameRow
@@ -27,9 +28,7 @@ from pasyans.server.storage.models import AnalysisRow, GameRow
 router = APIRouter(prefix="/api", tags=["analysis"])
 
 E: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut, "description": "The body is not JSON"},
-    413: {"model": ErrorOut, "description": "The body is too large"},
-    415: {"model": ErrorOut, "description": "The body is not application/json"},
+    **{code: GAME_ERRORS[code] for code in (400, 413, 415)},
     404: {"model": ErrorOut, "description": "No such game for this player, or no analysis"},
     409: {"model": ErrorOut, "description": "The game is still being played"},
     429: {"model": ErrorOut, "description": "Another analysis of this player is running"},
