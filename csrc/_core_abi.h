@@ -28,6 +28,13 @@ enum { SP_UNKNOWN = 0, SP_WON = 1, SP_EXHAUSTED = 2, SP_NOMEMORY = 3 };
 #define SP_STOCK 4 /* Spider's distance: a card still in the stock. */
 #define SP_SHAPE 4 /* Spider's seeds past the (16,000, 16) attempt: each kept position of the same shape adds this. */
 #define SP_COARSE 4 /* Spider's last attempt of the four-fold growth. */
+#define PL_DOWN 10 /* The no-peek playout policy's evaluation (player.c): a face-down card costs this. */
+#define PL_DIRTY 6 /* The playout policy's evaluation: a column with a face-down card costs this more. */
+#define PL_EMPTY 4 /* The playout policy's evaluation: an empty column is worth this. */
+#define PL_INSUIT 3 /* The playout policy's evaluation: two face-up cards in suit and sequence are worth this. */
+#define PL_OFFSUIT 4 /* The playout policy's evaluation: two face-up cards in sequence of different suits cost this. */
+#define PL_BREAK 8 /* The playout policy's evaluation: two face-up cards out of sequence cost this. */
+#define PL_RUN 60 /* The playout policy's evaluation: a completed run is worth this. */
 
 /* A move code: source pile, destination pile and cards moved, a byte each; CLICK is the stock. */
 #define MOVE_SRC(code) ((int)((code) >> 16 & 255))

@@ -1,21 +1,28 @@
 /* The no-peek player's policy playout in Spider (issue 34).
  *
  * This mirrors rollout() in src/pasyans/hints/player.py step for step (the Python is the
- * reference; tests/hints/test_player.py checks the two agree along random playouts): each
- * move the legal step of highest order() (spider.py's order) times 8 plus a jitter of 0-7
- * from a splitmix64 stream, never a "shuffle" (a unit off its same-suit parent), never
- * back to a position of this playout; the deal instead of a move worth less than 0, and
- * after STILL moves that turned nothing up. The policy reads no face-down card: the
- * steps, order() and the shuffle test look only at face-up cards, and the stock only by
- * its size until a deal hands its cards out.
+ * reference; tests/solver/test_hints_player.py checks the two agree along random
+ * playouts). The policy scores a position by an evaluation of its face-up cards (value()
+ * below, the weights PL_* of csrc/abi.toml) and plays:
+ *
+ * 1. the move that raises the evaluation most (8 times the gain plus a jitter of 0-7 from
+ *    a splitmix64 stream), never a "shuffle" (a unit off its same-suit parent, the Spider
+ *    domain's sp_shuffle);
+ * 2. else the best two-move line whose first move turns nothing up and whose sum is a
+ *    gain (the one-step reveal-free lookahead);
+ * 3. else, with cards in the stock, fills the empty columns (the least harmful move into
+ *    each) and deals; else it stops.
+ *
+ * Each gain is exact for the position after the move, and a card turned up adds no pair
+ * (the only face-up card of its column), so the gain never reads a face-down card and the
+ * evaluation rises along the playout: no position comes back, no table of seen positions
+ * is needed. The stock is read only by its size until a deal hands its cards out.
  */
 #include "player.h"
 
 #include <string.h>
 
 #define WIN 1000
-#define STILL 40
-#define SEEN_BITS 11 /* the seen table: 2048 slots, for playouts of at most 1024 moves */
 
 static inline uint64_t next(uint64_t *x)
 {
@@ -25,80 +32,65 @@ static inline uint64_t next(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-/* The columns in place, their face-down counts and the stock's size (the Python key
- * (cols, down, left)), hashed. */
-static uint64_t key(const SpiderGame *g, const SPos *p)
+/* A column's worth: its first n cards, the first down of them face down. */
+static int value(const uint8_t *col, int n, int down)
 {
-    uint64_t h = 0x8A5CD789635D2DFFull ^ p->left;
-    int o = 0;
-    for (int j = 0; j < g->width; j++) {
-        h = (h ^ ((uint64_t)p->len[j] << 8 | p->down[j])) * 0x100000001B3ull;
-        for (int k = 0; k < p->len[j]; k++)
-            h = (h ^ p->cards[o + k]) * 0x100000001B3ull;
-        h ^= h >> 29;
-        o += p->len[j];
+    if (!n)
+        return PL_EMPTY;
+    int v = -PL_DOWN * down - (down ? PL_DIRTY : 0);
+    for (int j = down; j < n - 1; j++) {
+        int a = col[j], b = col[j + 1];
+        if (a - b == 4)
+            v += PL_INSUIT;
+        else if ((a >> 2) - (b >> 2) == 1)
+            v -= PL_OFFSUIT;
+        else
+            v -= PL_BREAK;
     }
-    return h | 1; /* 0 marks an empty slot */
+    return v;
 }
 
-static int seen_add(uint64_t *table, uint64_t k) /* 1 when already there */
+static int completes(const uint8_t *col, int n, int down)
 {
-    size_t mask = ((size_t)1 << SEEN_BITS) - 1, i = (size_t)(k >> 7) & mask;
-    while (table[i]) {
-        if (table[i] == k)
-            return 1;
-        i = (i + 1) & mask;
-    }
-    table[i] = k;
-    return 0;
-}
-
-static int seen_has(const uint64_t *table, uint64_t k)
-{
-    size_t mask = ((size_t)1 << SEEN_BITS) - 1, i = (size_t)(k >> 7) & mask;
-    while (table[i]) {
-        if (table[i] == k)
-            return 1;
-        i = (i + 1) & mask;
-    }
-    return 0;
-}
-
-/* spider.py's shuffle() and order(); col points at the column's first card. */
-static int shuffle(const uint8_t *src, int n, int down, int m)
-{
-    int left = n - m;
-    if (left == 0 || down >= left)
+    if (n - down < 13 || col[n - 1] >= 4 || col[n - 13] != col[n - 1] + 48)
         return 0;
-    return src[left - 1] - src[left] == 4;
+    for (int j = n - 13; j < n - 1; j++)
+        if (col[j] - col[j + 1] != 4)
+            return 0;
+    return 1;
 }
 
-static int order(const SPos *p, const int *off, Step st)
+/* The evaluation's gain by st (a move, not the deal); *reveals: it turns a card up or
+ * completes a run. Reads only face-up cards: the column a move uncovers keeps one
+ * face-up card, which adds no pair. */
+static int gain(const SPos *p, const int *off, Step st, int *reveals)
 {
     int i = st.src, c = st.dst, m = st.cards;
-    const uint8_t *src = p->cards + off[i];
-    int left = p->len[i] - m, lowest = src[left], value = 0;
-    if (p->len[c]) {
-        const uint8_t *dst = p->cards + off[c];
-        if (dst[p->len[c] - 1] - lowest == 4)
-            value += 60 + 3 * (m + sp_run_length(dst, p->len[c], p->down[c]));
-        else
-            value += 10;
-    } else {
-        value -= 30;
+    const uint8_t *src = p->cards + off[i], *dst = p->cards + off[c];
+    int n = p->len[i], left = n - m, ds = p->down[i], dn = p->len[c], dd = p->down[c];
+    uint8_t to[MAXCARDS + 13];
+    int up = left && ds >= left;
+    if (up)
+        ds = left - 1;
+    memcpy(to, dst, (size_t)dn);
+    memcpy(to + dn, src + left, (size_t)m);
+    int tn = dn + m, run = completes(to, tn, dd);
+    if (run) {
+        tn -= 13;
+        if (tn && dd >= tn)
+            dd = tn - 1;
     }
-    if (left == 0) {
-        value += 40;
-    } else if (p->down[i] >= left) {
-        value += 50 - 2 * p->down[i];
-    } else {
-        int below = src[left - 1];
-        if (below - lowest == 4)
-            value -= 60;
-        else if ((below >> 2) - (lowest >> 2) == 1)
-            value -= 20;
-    }
-    return value;
+    *reveals = up || run;
+    return value(src, left, ds) + value(to, tn, dd) + PL_RUN * run -
+           value(src, n, p->down[i]) - value(dst, dn, p->down[c]);
+}
+
+static int empties(const SpiderGame *g, const SPos *p)
+{
+    int e = 0;
+    for (int j = 0; j < g->width; j++)
+        e += !p->len[j];
+    return e;
 }
 
 static int total_down(const SpiderGame *g, const SPos *p)
@@ -109,59 +101,112 @@ static int total_down(const SpiderGame *g, const SPos *p)
     return d;
 }
 
-int pl_rollout(const SpiderGame *g, const SPos *start, uint64_t seed, int limit)
+/* Step 2: the best two-move line (first in order on ties) whose first move reveals
+ * nothing and whose gains sum above 0; 0 when none. */
+static int lookahead(const SpiderGame *g, const SPos *p, Step *first, Step *second)
 {
-    static _Thread_local uint64_t table[(size_t)1 << SEEN_BITS];
-    SPos pos = *start, after;
-    Step steps[MAXSTEPS];
-    uint64_t x = seed;
-    int still = 0;
-    if (limit > (1 << (SEEN_BITS - 1)))
-        limit = 1 << (SEEN_BITS - 1);
-    memset(table, 0, sizeof table);
-    seen_add(table, key(g, &pos));
-    for (int t = 0; t < limit; t++) {
-        if (pos.done >= g->won)
-            break;
-        int n = sp_steps(g, &pos, steps), off[MAXW + 1], o = 0, deal = 0, have = 0;
-        int best_value = -(1 << 30);
-        Step best = {0, 0, 0};
-        for (int j = 0; j < g->width; j++) {
-            off[j] = o;
-            o += pos.len[j];
+    Step a[MAXSTEPS], b[MAXSTEPS];
+    int off[MAXW + 1], qoff[MAXW + 1], best = 0, r;
+    SPos q;
+    int n = sp_steps(g, p, a);
+    sp_offsets(g, p, off);
+    for (int s = 0; s < n; s++) {
+        if (!a[s].cards || sp_shuffle(p, off, a[s]))
+            continue;
+        int d1 = gain(p, off, a[s], &r);
+        if (r)
+            continue;
+        sp_play(g, p, a[s], &q);
+        sp_offsets(g, &q, qoff);
+        int k = sp_steps(g, &q, b);
+        for (int t = 0; t < k; t++) {
+            Step st = b[t];
+            if (!st.cards || sp_shuffle(&q, qoff, st))
+                continue;
+            if (st.src == a[s].dst && st.dst == a[s].src && st.cards == a[s].cards)
+                continue;
+            int d = d1 + gain(&q, qoff, st, &r);
+            if (d > best) {
+                best = d;
+                *first = a[s];
+                *second = st;
+            }
         }
+    }
+    return best > 0;
+}
+
+/* Step 3's fill: the move into an empty column of highest gain (first on ties). */
+static int fill(const SpiderGame *g, const SPos *p, Step *out)
+{
+    Step a[MAXSTEPS];
+    int off[MAXW + 1], have = 0, best = 0, r;
+    int n = sp_steps(g, p, a);
+    sp_offsets(g, p, off);
+    for (int s = 0; s < n; s++) {
+        if (!a[s].cards || p->len[a[s].dst])
+            continue;
+        int d = gain(p, off, a[s], &r);
+        if (!have || d > best) {
+            best = d;
+            *out = a[s];
+            have = 1;
+        }
+    }
+    return have;
+}
+
+int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SPos *end)
+{
+    SPos pos = *start, after;
+    Step steps[MAXSTEPS], line[2 + MAXW];
+    uint64_t x = seed;
+    int t = 0;
+    while (t < limit && pos.done < g->won) {
+        int n = sp_steps(g, &pos, steps), off[MAXW + 1], r, best_value = 0, k = 0;
+        sp_offsets(g, &pos, off);
         for (int s = 0; s < n; s++) {
             Step st = steps[s];
-            if (!st.cards) {
-                deal = 1;
+            if (!st.cards || sp_shuffle(&pos, off, st))
                 continue;
-            }
-            if (shuffle(pos.cards + off[st.src], pos.len[st.src], pos.down[st.src], st.cards))
-                continue;
-            int value = 8 * order(&pos, off, st) + (int)(next(&x) & 7);
-            if (value > best_value) {
-                sp_play(g, &pos, st, &after);
-                if (seen_has(table, key(g, &after)))
-                    continue;
-                best = st;
-                best_value = value;
-                have = 1;
+            int v = 8 * gain(&pos, off, st, &r) + (int)(next(&x) & 7);
+            if (v >= 8 && v > best_value) {
+                best_value = v;
+                line[0] = st;
+                k = 1;
             }
         }
-        if (deal && (!have || best_value < 0 || still >= STILL))
-            best = (Step){0, 0, 0};
-        else if (!have || still >= STILL)
-            break;
-        int before_down = total_down(g, &pos), before_done = pos.done;
-        sp_play(g, &pos, best, &after);
-        pos = after;
-        seen_add(table, key(g, &pos));
-        if (!best.cards || total_down(g, &pos) < before_down || pos.done > before_done)
-            still = 0;
-        else
-            still++;
+        if (!k && lookahead(g, &pos, &line[0], &line[1]))
+            k = 2;
+        if (!k) {
+            if (!pos.left)
+                break;
+            /* Fill the empty columns on a copy: the deal needs them all filled. */
+            SPos q = pos;
+            for (int e = empties(g, &q); e > 0; e--) {
+                if (!fill(g, &q, &line[k]))
+                    break;
+                sp_play(g, &q, line[k++], &after);
+                q = after;
+            }
+            if (empties(g, &q))
+                break;
+            line[k++] = (Step){0, 0, 0};
+        }
+        for (int j = 0; j < k && t < limit; j++, t++) {
+            sp_play(g, &pos, line[j], &after);
+            pos = after;
+        }
     }
-    if (pos.done >= g->won)
+    *end = pos;
+    return t;
+}
+
+int pl_rollout(const SpiderGame *g, const SPos *start, uint64_t seed, int limit)
+{
+    SPos end;
+    pl_walk(g, start, seed, limit, &end);
+    if (end.done >= g->won)
         return WIN;
-    return pos.done + 2 * (44 - total_down(g, &pos));
+    return end.done + 2 * (44 - total_down(g, &end));
 }

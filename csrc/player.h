@@ -6,6 +6,10 @@
 
 #include "spider.h"
 
+/* The policy's playout from p, at most limit moves: its end position (end) and its moves. */
+int pl_walk(const SpiderGame *g, const SPos *p, uint64_t seed, int limit, SPos *end);
+/* pl_walk's score: 1000 when won, else the cards in completed runs plus twice the cards
+ * turned up (of 44). */
 int pl_rollout(const SpiderGame *g, const SPos *p, uint64_t seed, int limit);
 
 #endif

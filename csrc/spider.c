@@ -30,7 +30,7 @@ static int complete(const uint8_t *col, int n, int down)
     return 1;
 }
 
-static inline void offsets(const SpiderGame *g, const SPos *p, int *off)
+void sp_offsets(const SpiderGame *g, const SPos *p, int *off)
 {
     int o = 0;
     for (int j = 0; j < g->width; j++) {
@@ -50,11 +50,18 @@ int sp_run_length(const uint8_t *col, int n, int down)
     return n - i;
 }
 
+int sp_shuffle(const SPos *p, const int *off, Step st)
+{
+    int i = st.src, left = p->len[i] - st.cards;
+    const uint8_t *src = p->cards + off[i];
+    return st.cards && left && p->down[i] < left && src[left - 1] - src[left] == 4;
+}
+
 int sp_steps(const SpiderGame *g, const SPos *p, Step *out)
 {
     int w = g->width, off[MAXW + 1], nout = 0;
     int by_rank[15][MAXW], nrank[15] = {0}, empty[MAXW], nempty = 0;
-    offsets(g, p, off);
+    sp_offsets(g, p, off);
     for (int c = 0; c < w; c++) {
         if (p->len[c]) {
             int r = p->cards[off[c] + p->len[c] - 1] >> 2;
@@ -89,7 +96,7 @@ void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
 {
     int w = g->width, off[MAXW + 1], o = 0, left = p->left;
     int i = st.src, c = st.dst, m = st.cards;
-    offsets(g, p, off);
+    sp_offsets(g, p, off);
     for (int j = 0; j < w; j++) {
         int n = p->len[j];
         if (m && j == i)
@@ -162,7 +169,7 @@ static int column_cost(const uint8_t *col, int n, int down)
 int sp_distance(const SpiderGame *g, const SPos *p)
 {
     int off[MAXW + 1], score = SP_STOCK * p->left;
-    offsets(g, p, off);
+    sp_offsets(g, p, off);
     for (int j = 0; j < g->width; j++)
         score += column_cost(p->cards + off[j], p->len[j], p->down[j]);
     return score;
@@ -191,7 +198,7 @@ static uint64_t column_term(const uint8_t *col, int n, int down, int place)
 uint64_t sp_hash(const SpiderGame *g, const SPos *p)
 {
     int off[MAXW + 1];
-    offsets(g, p, off);
+    sp_offsets(g, p, off);
     uint64_t h = mix64(0x2545f4914f6cdd1dULL + p->left);
     for (int j = 0; j < g->width; j++)
         h += column_term(p->cards + off[j], p->len[j], p->down[j], p->left ? j : -1);
@@ -234,7 +241,7 @@ int sp_children(const SpiderGame *g, const SPos *p, int prune, Step *out, int *d
     Step steps[MAXSTEPS];
     int values[MAXSTEPS], off[MAXW + 1], first_empty = -1, nkept = 0;
     int n = sp_steps(g, p, steps);
-    offsets(g, p, off);
+    sp_offsets(g, p, off);
     for (int c = 0; c < g->width; c++)
         if (!p->len[c]) {
             first_empty = c;
@@ -242,7 +249,7 @@ int sp_children(const SpiderGame *g, const SPos *p, int prune, Step *out, int *d
         }
     for (int x = 0; x < n; x++) {
         Step st = steps[x];
-        int i = st.src, m = st.cards;
+        int m = st.cards;
         if (m && !p->len[st.dst] && st.dst != first_empty) {
             /* One unit into several empty columns: one is enough (proven once the stock
              * is empty; a guess before). */
@@ -252,13 +259,9 @@ int sp_children(const SpiderGame *g, const SPos *p, int prune, Step *out, int *d
                 *dropped = 1;
                 continue;
             }
-        } else if (prune && m) {
-            int left = p->len[i] - m;
-            const uint8_t *src = p->cards + off[i];
-            if (left && p->down[i] < left && src[left - 1] - src[left] == 4) {
-                *dropped = 1; /* a shuffle: the unit sits on its same-suit parent */
-                continue;
-            }
+        } else if (prune && sp_shuffle(p, off, st)) {
+            *dropped = 1; /* a shuffle: the unit sits on its same-suit parent */
+            continue;
         }
         /* Insertion sort, higher first, stable. */
         int v = order(p, off, st), y = nkept;
@@ -550,7 +553,7 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
      * so a child's key and distance are the parent's, updated. */
     int off[MAXW + 1], cost[MAXW], pdist = SP_STOCK * p.left, pdown = 0;
     uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
-    offsets(g, &p, off);
+    sp_offsets(g, &p, off);
     for (int j = 0; j < g->width; j++) {
         term[j] = column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
         cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j]);

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from pasyans import caches
+from pasyans.domains import _core_abi as abi
 from pasyans.domains import spider
 from pasyans.domains.spider import DEAL, SpiderGame
 from pasyans.engine.core import apply, initial_state
@@ -163,3 +164,38 @@ def test_the_follower_is_reproducible_with_the_player() -> None:
     b = follow("spider", {"suits": "2"}, 5827303, budget, max_moves=60)
     assert (a.won, a.moves, a.cards, a.sources) == (b.won, b.moves, b.cards, b.sources)
     assert dict(a.sources).get("player", 0) > 0
+
+
+def _evaluation(pos: spider.Pos) -> int:
+    """The policy's evaluation of a whole position (module player's weights)."""
+    cols, down = pos[0], pos[1]
+    return sum(player._value(c, len(c), d) for c, d in zip(cols, down, strict=True)) + (
+        abi.PL_RUN * (pos[3] // 13)
+    )
+
+
+@pytest.mark.parametrize("suits", ["1", "2", "4"])
+def test_a_moves_gain_is_the_evaluations_difference(suits: str) -> None:
+    """For every legal move along random playouts, the policy's gain (read from face-up
+    cards only) is exactly the evaluation after the move minus before, cards turned up
+    and completed runs included; so the policy's playout never comes back to a position."""
+    spec = get_game("spider", {"suits": suits})
+    rng = random.Random(7)
+    checked = 0
+    for deal in (3, 4):
+        game = SpiderGame(spec, initial_state(spec, deal))
+        pos = game.root
+        for _ in range(120):
+            steps = game.steps(pos)
+            if not steps:
+                break
+            for st in steps:
+                if st == DEAL:
+                    continue
+                after = game.play(pos, st)
+                g, event = player.gain(pos, st)
+                assert g == _evaluation(after) - _evaluation(pos)
+                assert event == (sum(after[1]) < sum(pos[1]) or after[3] > pos[3])
+                checked += 1
+            pos = game.play(pos, rng.choice(steps))
+    assert checked > 500

@@ -67,6 +67,20 @@ SP_SHAPE: Final = 4
 """Spider's seeds past the (16,000, 16) attempt: each kept position of the same shape adds this."""
 SP_COARSE: Final = 4
 """Spider's last attempt of the four-fold growth."""
+PL_DOWN: Final = 10
+"""The no-peek playout policy's evaluation (player.c): a face-down card costs this."""
+PL_DIRTY: Final = 6
+"""The playout policy's evaluation: a column with a face-down card costs this more."""
+PL_EMPTY: Final = 4
+"""The playout policy's evaluation: an empty column is worth this."""
+PL_INSUIT: Final = 3
+"""The playout policy's evaluation: two face-up cards in suit and sequence are worth this."""
+PL_OFFSUIT: Final = 4
+"""The playout policy's evaluation: two face-up cards in sequence of different suits cost this."""
+PL_BREAK: Final = 8
+"""The playout policy's evaluation: two face-up cards out of sequence cost this."""
+PL_RUN: Final = 60
+"""The playout policy's evaluation: a completed run is worth this."""
 
 
 def move_code(src: int, dst: int, cards: int) -> int:

@@ -11,9 +11,10 @@ playouts that never look under a card.
    decides again with the new card.
 2. **Scores** (:func:`score`): each candidate is played on completions of the hidden cards
    (:func:`pasyans.hints.sampling.samples`, uniform over what the player has not seen), then
-   followed by a fast policy (:func:`rollout`) that reads only face-up cards (the steps,
-   :func:`pasyans.domains.spider.order` and :func:`~pasyans.domains.spider.shuffle` read
-   no face-down card, and the stock only by its size); cards turn up as the playout
+   followed by a fast policy (:func:`rollout`, :func:`_walk`: the move that raises an
+   evaluation of the face-up cards most, else a two-move line up to a card turned up,
+   else the empty columns filled and the deal) that reads only face-up cards (the gains
+   read no face-down card, and the stock only by its size); cards turn up as the playout
    reaches them. A playout scores :data:`WIN` when it wins, else the cards in completed
    runs plus twice the cards turned up. ``"determinized"`` (method (a)) scores the
    candidate instead by the full-information search of that sample (it knows the sample's
@@ -37,6 +38,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pasyans import caches
+from pasyans.domains import _core_abi as abi
 from pasyans.domains import spider
 from pasyans.domains.spider import DEAL, Pos, SpiderGame, Step
 from pasyans.hints import sampling
@@ -56,8 +58,6 @@ WIN = 1000
 """A won playout's score (more than any unfinished one: at most 104 + 2 * 44)."""
 LIMIT = 500
 """Moves a playout plays at most."""
-STILL = 40
-"""Moves in a row that turn nothing up after which a playout deals (or stops)."""
 EPIMC_DEPTH = 20
 """Method (c): policy moves before the full-information search."""
 MASK = (1 << 64) - 1
@@ -144,54 +144,138 @@ def points(pos: Pos, won: int) -> int:
 
 
 def rollout(stock: Sequence[int], pos: Pos, seed: int, *, won: int, limit: int = LIMIT) -> int:
-    """The policy playout from ``pos`` (a sample's full position; its stock ``stock``):
-    each move the legal step of highest :func:`spider.order` plus a jitter of 0–7 (from
-    ``seed``), never a shuffle (:func:`spider.shuffle`), never back to a position of this
-    playout; a move worth less than 0 only when the stock cannot be dealt, else the deal;
-    after :data:`STILL` moves that turned nothing up, the deal (or the end when none).
-    Reads no face-down card and no stock card before it is dealt. Returns
-    :func:`points` at the end (at most ``limit`` moves)."""
+    """The policy playout from ``pos`` (a sample's full position; its stock ``stock``),
+    at most ``limit`` moves; :func:`points` at its end. The policy (:func:`_walk`) reads
+    no face-down card and no stock card before it is dealt."""
     return points(_walk(stock, pos, seed, won, limit)[0], won)
+
+
+def _value(col: Sequence[int], n: int, down: int) -> int:
+    """A column's worth in the policy's evaluation: its first ``n`` cards, the first
+    ``down`` of them face down (the weights ``PL_*`` of csrc/abi.toml)."""
+    if not n:
+        return abi.PL_EMPTY
+    v = -abi.PL_DOWN * down - (abi.PL_DIRTY if down else 0)
+    for j in range(down, n - 1):
+        a, b = col[j], col[j + 1]
+        if a - b == 4:
+            v += abi.PL_INSUIT
+        elif (a >> 2) - (b >> 2) == 1:
+            v -= abi.PL_OFFSUIT
+        else:
+            v -= abi.PL_BREAK
+    return v
+
+
+def gain(pos: Pos, step: Step) -> tuple[int, bool]:
+    """The evaluation's gain by ``step`` (a move, not the deal) and whether it turns a
+    card up or completes a run. Reads only face-up cards: a column the move uncovers
+    keeps one face-up card, which adds no pair."""
+    cols, down = pos[0], pos[1]
+    i, c, m = step
+    src, dst = cols[i], cols[c]
+    n = len(src)
+    left = n - m
+    ds = down[i]
+    up = bool(left) and ds >= left
+    if up:
+        ds = left - 1
+    to = dst + src[left:]
+    tn, dd = len(to), down[c]
+    run = spider._complete(to, dd)
+    if run:
+        tn -= 13
+        if tn and dd >= tn:
+            dd = tn - 1
+    g = (
+        _value(src, left, ds)
+        + _value(to, tn, dd)
+        + abi.PL_RUN * run
+        - _value(src, n, down[i])
+        - _value(dst, len(dst), down[c])
+    )
+    return g, up or run
+
+
+def _lookahead(game: SpiderGame, pos: Pos) -> tuple[Step, Step] | None:
+    """The policy's step 2: the best two-move line (the first in order on ties) whose
+    first move reveals nothing and whose gains sum above 0."""
+    best, line = 0, None
+    for a in game.steps(pos):
+        if a == DEAL or spider.shuffle(pos[0], pos[1], a):
+            continue
+        d1, r = gain(pos, a)
+        if r:
+            continue
+        q = game.play(pos, a)
+        for b in game.steps(q):
+            if b == DEAL or spider.shuffle(q[0], q[1], b) or b == (a[1], a[0], a[2]):
+                continue
+            d = d1 + gain(q, b)[0]
+            if d > best:
+                best, line = d, (a, b)
+    return line
+
+
+def _filling(game: SpiderGame, pos: Pos) -> Step | None:
+    """The policy's move into an empty column of highest gain (the first on ties)."""
+    best: tuple[int, Step] | None = None
+    for st in game.steps(pos):
+        if st != DEAL and not pos[0][st[1]]:
+            d = gain(pos, st)[0]
+            if best is None or d > best[0]:
+                best = (d, st)
+    return best[1] if best else None
 
 
 def _walk(
     stock: Sequence[int], pos: Pos, seed: int, won: int, limit: int
 ) -> tuple[Pos, list[Step]]:
-    """:func:`rollout`'s end position and the steps it played."""
+    """The policy's playout (mirrored by csrc/player.c): its end position and moves.
+
+    1. The move of the highest gain (:func:`gain`), above 0: 8 times the gain plus a
+       jitter of 0–7 (splitmix64 from ``seed``), never a shuffle (:func:`spider.shuffle`);
+    2. else the best two-move line of :func:`_lookahead`;
+    3. else, with cards in the stock, the empty columns filled (:func:`_filling`) and the
+       deal; else the end.
+
+    Every gain is exact, so the evaluation rises along the playout: no position comes
+    back."""
     game = _Bare(stock)
     x = seed & MASK
-    seen = {(pos[0], pos[1], pos[2])}
-    still = 0
     out: list[Step] = []
-    for _ in range(limit):
-        if pos[3] >= won:
-            break
-        cols, down = pos[0], pos[1]
-        best: Step | None = None
-        best_value = -(1 << 30)
-        deal = False
+    while len(out) < limit and pos[3] < won:
+        line: list[Step] = []
+        best_value = 0
         for st in game.steps(pos):
-            if st == DEAL:
-                deal = True
-                continue
-            if spider.shuffle(cols, down, st):
+            if st == DEAL or spider.shuffle(pos[0], pos[1], st):
                 continue
             x, r = _next(x)
-            value = 8 * spider.order(cols, down, st) + (r & 7)
-            if value > best_value:
-                after = game.play(pos, st)
-                if (after[0], after[1], after[2]) in seen:
-                    continue
-                best, best_value = st, value
-        if deal and (best is None or best_value < 0 or still >= STILL):
-            best = DEAL
-        elif best is None or still >= STILL:
-            break
-        before = pos
-        pos = game.play(pos, best)
-        out.append(best)
-        seen.add((pos[0], pos[1], pos[2]))
-        still = 0 if best == DEAL or _reveals(before, pos) else still + 1
+            v = 8 * gain(pos, st)[0] + (r & 7)
+            if v >= 8 and v > best_value:
+                best_value, line = v, [st]
+        if not line:
+            pair = _lookahead(game, pos)
+            if pair is not None:
+                line = list(pair)
+        if not line:
+            if not pos[2]:
+                break
+            q = pos
+            while any(not c for c in q[0]):
+                into = _filling(game, q)
+                if into is None:
+                    break
+                line.append(into)
+                q = game.play(q, into)
+            if any(not c for c in q[0]):
+                break
+            line.append(DEAL)
+        for st in line:
+            if len(out) >= limit:
+                break
+            pos = game.play(pos, st)
+            out.append(st)
     return pos, out
 
 
