@@ -50,16 +50,6 @@ static int value(const uint8_t *col, int n, int down)
     return v;
 }
 
-static int completes(const uint8_t *col, int n, int down)
-{
-    if (n - down < 13 || col[n - 1] >= 4 || col[n - 13] != col[n - 1] + 48)
-        return 0;
-    for (int j = n - 13; j < n - 1; j++)
-        if (col[j] - col[j + 1] != 4)
-            return 0;
-    return 1;
-}
-
 /* The evaluation's gain by st (a move, not the deal); *reveals: it turns a card up or
  * completes a run. Reads only face-up cards: the column a move uncovers keeps one
  * face-up card, which adds no pair. */
@@ -74,7 +64,7 @@ static int gain(const SPos *p, const int *off, Step st, int *reveals)
         ds = left - 1;
     memcpy(to, dst, (size_t)dn);
     memcpy(to + dn, src + left, (size_t)m);
-    int tn = dn + m, run = completes(to, tn, dd);
+    int tn = dn + m, run = sp_complete(to, tn, dd);
     if (run) {
         tn -= 13;
         if (tn && dd >= tn)

@@ -20,7 +20,7 @@
 
 /* --- Rules ---------------------------------------------------------------------------- */
 
-static int complete(const uint8_t *col, int n, int down)
+int sp_complete(const uint8_t *col, int n, int down)
 {
     if (n - down < 13 || col[n - 1] >= 4 || col[n - 13] != col[n - 1] + 48)
         return 0;
@@ -124,7 +124,7 @@ void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
         int touched = !m || j == i || j == c;
         if (touched) {
             uint8_t *col = q->cards + o;
-            if (n && col[n - 1] < 4 && complete(col, n, q->down[j])) {
+            if (n && col[n - 1] < 4 && sp_complete(col, n, q->down[j])) {
                 memmove(col + n - 13, col + n, (size_t)(total - (o + n)));
                 n -= 13;
                 total -= 13;
@@ -142,7 +142,7 @@ void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
  * its top card is turned up. */
 static inline void settle(uint8_t *col, int *n, int *down, int *done)
 {
-    if (*n && col[*n - 1] < 4 && complete(col, *n, *down)) {
+    if (*n && col[*n - 1] < 4 && sp_complete(col, *n, *down)) {
         *n -= 13;
         *done += 13;
     }

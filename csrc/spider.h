@@ -57,6 +57,8 @@ int sp_distance(const SpiderGame *g, const SPos *p);
 uint64_t sp_hash(const SpiderGame *g, const SPos *p);
 int sp_children(const SpiderGame *g, const SPos *p, int prune, Step *out, int *dropped);
 int sp_run_length(const uint8_t *col, int n, int down);
+/* The column (n cards, down face down) ends in a face-up King-to-Ace run of one suit. */
+int sp_complete(const uint8_t *col, int n, int down);
 uint64_t sp_per_stage(uint32_t k);
 uint64_t sp_kept_per_deal(uint32_t k);
 void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, SearchResult *r);
