@@ -11,7 +11,7 @@ p50, p95 and max per budget side by side::
 
 ``--policy``: instead, the playout policy alone (:func:`pasyans.hints.player.play`, seeing
 only face-up cards, no search) from each deal's start, seeded by the deal number: its
-wins and mean score::
+wins, mean score and median CPU a playout::
 
     uv run python benchmarks/player.py spider -o suits=2 --deals 1-200 --policy
 """
@@ -54,14 +54,18 @@ def main() -> None:
     deals = range(int(lo), int(hi or lo) + 1)
     if args.policy:
         scores = []
+        cpu = []
         for deal in deals:
             g = SpiderGame(spec, core.initial_state(spec, deal))
+            c0 = time.process_time()
             scores.append(player.play(g.stock, g.root, deal, spider.WON))
+            cpu.append(time.process_time() - c0)
         won = sum(s == player.WIN for s in scores)
         rest = [s for s in scores if s != player.WIN] or [0]
         print(
             f"{args.game} {options}, deals {args.deals}: the policy alone won {won}/"
-            f"{len(scores)}; mean score of the others {statistics.mean(rest):.1f}"
+            f"{len(scores)}; mean score of the others {statistics.mean(rest):.1f}; "
+            f"CPU a playout median {1e6 * statistics.median(cpu):.0f} us"
         )
         return
     print(f"{args.game} {options}, deals {args.deals}, at most {args.steps} moves each")
