@@ -127,8 +127,17 @@ def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> N
     caches.clear()
     mine = suggest(spec, state, seconds=None)
     caches.clear()
-    bench = Budget(seconds=None, nodes=nodes, samples=samples_, macro=width, cap=cap)
-    assert mine == suggest(spec, state, budget=bench) and mine.source == "macro"
+    playouts = hints.PLAYER_HINTS["spider", 4]  # the no-peek player where no sample won
+    bench = Budget(
+        seconds=None,
+        nodes=nodes,
+        samples=samples_,
+        macro=width,
+        cap=cap,
+        player=playouts,
+        rescue=True,
+    )
+    assert mine == suggest(spec, state, budget=bench) and mine.source in ("macro", "player")
 
 
 def test_a_time_budget_bounds_the_macro_hint() -> None:

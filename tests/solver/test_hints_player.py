@@ -199,3 +199,43 @@ def test_a_moves_gain_is_the_evaluations_difference(suits: str) -> None:
                 checked += 1
             pos = game.play(pos, rng.choice(steps))
     assert checked > 500
+
+
+def test_the_estimate_comes_from_the_hints_samples_where_the_player_rescues() -> None:
+    """With ``rescue``, the estimate is the samples' tally where a sample is won (as the
+    hint, which then is not the player's) and the player's playouts where none is; the
+    server's Winnable? uses the hint's budget where the product's hint uses the player."""
+    from pasyans.hints.policy import PLAYER_HINTS, product_budget
+    from pasyans.hints.sampled import sampled
+    from pasyans.server.games.solving import _estimate_budget
+
+    spec = get_game("spider", {"suits": "2"})
+    budget = Budget(seconds=None, nodes=2000, samples=8, player=24, rescue=True, seed=2)
+    state = initial_state(spec, 6)
+    caches.clear()
+    tally = sampled(spec, known(spec, state), budget)
+    e = estimate(spec, state, budget)
+    h = suggest(spec, state, budget=budget)
+    assert e is not None
+    if tally.won:
+        assert (e.won, e.samples, e.method) == (tally.won, tally.samples, "determinized")
+        assert h.source != "player"
+    else:
+        assert e.method == "rollout" and h.source == "player"
+    four = get_game("spider", {"suits": "4"})
+    assert ("spider", 4) in PLAYER_HINTS
+    assert _estimate_budget(four, 0.2) == product_budget(four, 0.2)
+    assert _estimate_budget(spec, 0.2) == Budget(seconds=0.2)
+
+
+def test_a_decision_past_its_deadline_stops_after_one_sample() -> None:
+    """The server's hint has a time cap: past the deadline the player starts no sample
+    after the first, so every candidate is scored on that one sample alone; without a
+    deadline it plays about the playouts asked for."""
+    spec = get_game("spider", {"suits": "4"})
+    view = known(spec, initial_state(spec, 5827301))
+    late = player.decide(spec, view, playouts=256, seed=3, deadline=0.0)
+    free = player.decide(spec, view, playouts=256, seed=3)
+    assert late is not None and free is not None
+    assert all(n == 1 for _, n in late.scores)
+    assert sum(n for _, n in free.scores) >= 256 // 2

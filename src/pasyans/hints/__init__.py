@@ -22,6 +22,7 @@ from pasyans.hints.model import SAMPLES, Budget, Estimate, Hint, Winnable
 from pasyans.hints.policy import (
     HINT_BUDGETS,
     MACRO_HINTS,
+    PLAYER_HINTS,
     PLAYOUT_HINTS,
     UNSTICK_HINTS,
     product_budget,
@@ -35,6 +36,7 @@ __all__ = [
     "HINT_BUDGETS",
     "LINES",
     "MACRO_HINTS",
+    "PLAYER_HINTS",
     "PLAYOUT_HINTS",
     "SAMPLES",
     "TALLIES",

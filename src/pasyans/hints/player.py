@@ -34,6 +34,7 @@ the reference (``tests/hints/test_player.py`` checks the two agree).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -355,11 +356,14 @@ def decide(
     cap: int = 200,
     width: int = 16,
     avoid: Collection[View] = (),
+    deadline: float | None = None,
 ) -> Decision | None:
     """The player's decision for ``view`` (a :func:`sampling.known` Spider position):
     the candidates (:func:`candidates`), scored by ``method`` on samples of the hidden
     cards by successive halving with about ``playouts`` playouts in all (``nodes``: each
-    search of methods (a) and (c)). None when no line reaches an event."""
+    search of methods (a) and (c)). With a ``deadline`` (:func:`time.perf_counter`), no
+    sample after the first is started past it: the candidates still alive have had the
+    same samples. None when no line reaches an event."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS)}")
     vgame = SpiderGame(spec, view)
@@ -378,7 +382,11 @@ def decide(
     for _ in range(rounds):
         batch = max(1, playouts // (rounds * len(alive)))
         states = sampling.samples(spec, view, batch, seed, drawn)
+        late = False
         for k, s in enumerate(states):
+            if deadline is not None and drawn + k and time.perf_counter() > deadline:
+                late = True
+                break
             g = SpiderGame(spec, s)
             for c in alive:
                 cand = cands[c]
@@ -390,6 +398,8 @@ def decide(
                 counts[c] += 1
                 wins[c] += pts == WIN
         drawn += batch
+        if late:
+            break
         if len(alive) > 1:
             alive.sort(key=lambda c: (-totals[c] / counts[c], c))
             alive = alive[: max(1, (len(alive) + 1) // 2)]
@@ -421,6 +431,7 @@ def hint(
     nodes: int,
     avoid: Collection[View] = (),
     key: object = None,
+    deadline: float | None = None,
 ) -> tuple[Step, Decision, SpiderGame] | None:
     """The next step of the player's chosen line from ``view`` (a :func:`sampling.known`
     Spider position), the decision it comes from and the view's game; remembered along
@@ -433,7 +444,16 @@ def hint(
         nxt = game.play(root, rest[0])
         if (nxt[0], nxt[1]) not in avoid:
             return rest[0], known_d, game
-    d = decide(spec, view, playouts=playouts, seed=seed, method=method, nodes=nodes, avoid=avoid)
+    d = decide(
+        spec,
+        view,
+        playouts=playouts,
+        seed=seed,
+        method=method,
+        nodes=nodes,
+        avoid=avoid,
+        deadline=deadline,
+    )
     if d is None:
         return None
     line = d.chosen.line

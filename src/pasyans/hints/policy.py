@@ -51,10 +51,14 @@ stock, filling the empty columns first (:attr:`Budget.unstick`,
 :func:`pasyans.hints.visible.unstuck`), by (game, number of suits)."""
 
 
-PLAYER_HINTS: dict[tuple[str, int], int] = {}
+PLAYER_HINTS: dict[tuple[str, int], int] = {
+    ("spider", 4): 1024,
+}
 """Where the product's hint uses the no-peek player (:mod:`pasyans.hints.player`) where no
-sample is won (:attr:`Budget.rescue`), by (game, number of suits): its playouts a
-decision. Empty: the paired measurements (docs/winnability.md) did not show it better."""
+sample is won (:attr:`Budget.rescue`), and the Winnable? estimate the same samples (the
+player's playouts there), by (game, number of suits): its playouts a decision. 4 suits
+only: the paired measurement (docs/winnability.md) showed it at least as good there, not
+on 2 suits."""
 
 
 PLAYER_BUDGETS: dict[str, int] = {

@@ -150,6 +150,7 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     """Spider's macro hint (:mod:`pasyans.hints.macro`), or None when no line of
     visible moves reaches an event and the stock cannot be dealt."""
     assert budget.nodes is not None
+    begun = time.perf_counter()
     kv = known(spec, state)
     avoid = {_packed(spec, h) for h in history}
     p = macro.plan(
@@ -168,17 +169,24 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     if p is None:
         return None
     if p.won == 0 and budget.player and budget.rescue:  # no sample won: the no-peek player
-        rescued = _player(spec, state, history, budget)
+        rescued = _player(spec, state, history, budget, begun)
         if rescued is not None:
             return rescued
     code = "hint.macro_deal" if p.deal else "hint.macro_event"
     return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
 
 
-def _player(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
+def _player(
+    spec: GameSpec,
+    state: State,
+    history: Sequence[State],
+    budget: Budget,
+    begun: float | None = None,
+) -> Hint | None:
     """The no-peek player's hint (:mod:`pasyans.hints.player`): the first move of its
-    chosen line; None when no line of face-up moves reaches an event."""
-    got = _decision(spec, state, history, budget)
+    chosen line; None when no line of face-up moves reaches an event. Within the hint's
+    ``budget.seconds`` from ``begun`` (the hint's start; None: now)."""
+    got = _decision(spec, state, history, budget, begun)
     if got is None:
         return None
     step, d, game = got
@@ -187,8 +195,15 @@ def _player(spec: GameSpec, state: State, history: Sequence[State], budget: Budg
 
 
 def _decision(
-    spec: GameSpec, state: State, history: Sequence[State], budget: Budget
+    spec: GameSpec,
+    state: State,
+    history: Sequence[State],
+    budget: Budget,
+    begun: float | None = None,
 ) -> tuple[spider.Step, player.Decision, spider.SpiderGame] | None:
+    deadline = None
+    if budget.seconds is not None:
+        deadline = (time.perf_counter() if begun is None else begun) + budget.seconds
     return player.hint(
         spec,
         known(spec, state),
@@ -198,6 +213,7 @@ def _decision(
         nodes=budget.nodes or 1000,
         avoid={_packed(spec, h) for h in history},
         key=budget,
+        deadline=deadline,
     )
 
 
@@ -221,16 +237,22 @@ def _packed(spec: GameSpec, state: State) -> macro.View:
 def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
     """The share of the ways the hidden cards could lie that are winnable, from the same
     samples as the hint (with ``budget.player``, Spider: the no-peek player's playouts
-    after its chosen line, :attr:`Estimate.method` ``"rollout"``); None when the player
+    after its chosen line, :attr:`Estimate.method` ``"rollout"``; with ``budget.rescue``
+    too, only where no sample is won, as the hint); None when the player
     knows every card (or the game is over)."""
     if core.is_won(spec, state) or not hidden_to_player(spec, state) or budget.samples <= 0:
         return None
     if core.is_stuck(spec, visible(spec, state)):
         return None
+    t = None
+    if budget.player and budget.rescue:  # as the hint: the player only where no sample won
+        t = sampled(spec, known(spec, state), budget)
+        if t.won:
+            return Estimate(t.won, t.lost, t.samples)
     if budget.player and spider.applies(spec):
         got = _decision(spec, state, (), budget)
         if got is not None:
             d = got[1]
             return Estimate(d.won, 0, d.samples, d.method)
-    t = sampled(spec, known(spec, state), budget)
+    t = t or sampled(spec, known(spec, state), budget)
     return Estimate(t.won, t.lost, t.samples)

@@ -38,6 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from pasyans import caches, hints
 from pasyans.engine import Game, apply, core
 from pasyans.engine.moves import Move
+from pasyans.hints.policy import PLAYER_HINTS, product_budget
 from pasyans.hints.sampling import known, visible
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -138,6 +139,15 @@ def _hint_in_child(
     return found, time.thread_time() - t0
 
 
+def _estimate_budget(spec: GameSpec, seconds: float) -> hints.Budget:
+    """The Winnable? estimate's budget: the time cap alone, or where the product's hint
+    uses the no-peek player (:data:`pasyans.hints.policy.PLAYER_HINTS`) the hint's own
+    budget, so the estimate comes from the hint's samples and playouts."""
+    if (spec.id, len(spec.deck_suits)) in PLAYER_HINTS:
+        return product_budget(spec, seconds)
+    return hints.Budget(seconds=seconds)
+
+
 def _winnable_in_child(
     game_id: str, options: dict[str, str], state: State, budget: float
 ) -> tuple[tuple[Result, dict[str, Any] | None], float]:
@@ -151,7 +161,7 @@ def _winnable_in_child(
     found = None
     left = share - (time.thread_time() - t0)  # one budget for both
     if result == "unknown" and left > 0.01:
-        found = hints.estimate(spec, state, hints.Budget(seconds=left))
+        found = hints.estimate(spec, state, _estimate_budget(spec, left))
     return (result, None if found is None else found.to_json()), time.thread_time() - t0
 
 
