@@ -85,8 +85,9 @@ def main() -> None:
         print(deal, " ".join(f"{b}:{r[-1][1]:.2f}/{r[-1][3]:.2f}" for b, r in rows.items()),
               f"{cpu[-1]:.2f}s", flush=True)  # fmt: skip
     q = statistics.quantiles(cpu, n=20) if len(cpu) > 1 else [cpu[0]] * 19
-    print(f"\n{a.game} {a.options or '(default)'} deals {a.start}-{a.start + a.deals - 1}"
-          f" generator {a.generator}; felt player {name!r}; second {a.second} playouts")  # fmt: skip
+    last = a.start + a.deals - 1
+    print(f"\n{a.game} {a.options or '(default)'} deals {a.start}-{last} generator"
+          f" {a.generator}; felt player {name!r}; second {a.second} playouts")  # fmt: skip
     print("| band | felt win rate (ranked) | felt win rate (fresh) | felt lost progress (fresh)"
           " | second win rate | second progress |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|")

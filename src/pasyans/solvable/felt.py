@@ -5,8 +5,9 @@ the cards a person sees and plays the layout to its end; :data:`PLAYOUTS` of its
 each with its own fixed seed, give the layout's **win rate** and the mean **progress** of
 the games it lost (0 to 1). The players:
 
-- **Spider** (``"policy"``): the no-peek policy of the Spider player
-  (:func:`pasyans.hints.player.play`, compiled in ``csrc/player.c``): the face-up move of
+- **Spider** (``"policy"``): the no-peek playout policy of the Spider player
+  (``_core.spider_rollout`` in ``csrc/player.c``, the compiled
+  :func:`pasyans.hints.player.rollout`; the hints layer is not imported here): the face-up move of
   highest order plus a random jitter, no shuffling moves, the deal when nothing turns up.
   It plays the real deal: a face-down card is read only when it turns up, the stock only
   by its size. Progress: its points (cards in completed runs plus twice the cards turned
@@ -38,10 +39,14 @@ from pasyans.cards import SplitMix64
 from pasyans.domains import spider
 from pasyans.engine.core import apply, cards_on_foundations, deck_for, is_won, legal_moves
 from pasyans.engine.moves import Move
-from pasyans.hints import player as spider_player
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
 from pasyans.solvable import difficulty, forward
+
+try:
+    from pasyans.domains import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
 
 PLAYOUTS = 32
 """Games of the felt player per layout."""
@@ -54,6 +59,12 @@ Game = Callable[[GameSpec, State, int], tuple[bool, float]]
 
 _SPIDER_MOST = 104 + 2 * 44
 """The most points a Spider policy game scores without winning (every run, every card)."""
+
+_WIN = 1000
+"""What ``spider_rollout`` answers for a won game (``WIN`` in ``csrc/player.c``)."""
+_LIMIT = 500
+"""Moves a Spider policy game plays at most (the player's ``LIMIT``)."""
+_MASK = (1 << 64) - 1
 
 _FEEDERS = (PileKind.SPINE, PileKind.TAILBONE, PileKind.WASTE)
 
@@ -102,9 +113,11 @@ def measure(spec: GameSpec, state: State, playouts: int = PLAYOUTS, seed: int = 
 
 
 def _spider_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    if compiled is None:  # pragma: no cover - the build compiles it (uv sync)
+        raise RuntimeError("Spider's felt player needs the compiled core (uv sync)")
     g = spider.SpiderGame(spec, state)
-    points = spider_player.play(g.stock, g.root, seed, spider.WON)
-    if points == spider_player.WIN:
+    points = compiled.spider_rollout(tuple(g.stock), g.root[:4], spider.WON, seed & _MASK, _LIMIT)
+    if points == _WIN:
         return True, 1.0
     return False, min(1.0, points / _SPIDER_MOST)
 

@@ -165,7 +165,11 @@ def _bands(
     wanted = BAND_CANDIDATES if generator >= 4 else BAND_CANDIDATES_V3
     ranked: list[tuple[float, int, State]] = []
     for n, kept in enumerate(candidates(spec, deal, generator)):
-        m = felt.measure(spec, kept.state).measure if generator >= 4 else measure(spec, kept.state).measure
+        m = (
+            felt.measure(spec, kept.state).measure
+            if generator >= 4
+            else measure(spec, kept.state).measure
+        )
         ranked.append((m, n, kept.state))
         if len(ranked) == wanted:
             break
