@@ -15,6 +15,10 @@ CPU seconds per number, all three bands, p50 and p95) and plays each band's layo
   choices within its priorities). ``--second`` playouts with seeds unrelated to the
   felt player's, win rate and mean progress.
 
+With ``--follow``, also the **hint follower** (:func:`pasyans.hints.follow.follow` with the
+product's hint budget, no time cap): the share of each band's deals it wins, and the share
+of the cards it brings home (slow: seconds to tens of seconds a deal).
+
 Prints per band the means over the deals, and on how many deals easy's second-player
 result beat hard's (win rate, then progress).
 
@@ -30,11 +34,15 @@ import time
 
 from pasyans.cards import SplitMix64
 from pasyans.engine.core import cards_on_foundations, is_won
+from pasyans.hints.follow import follow
+from pasyans.hints.policy import product_budget
+from pasyans.position import State
 from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
 from pasyans.solvable import difficulty, felt, generate
 
 
-def second(spec, state, playouts: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def second(spec: GameSpec, state: State, playouts: int) -> tuple[float, float]:
     """The second player's win rate and mean progress on ``state``."""
     name, _ = felt.player_for(spec)
     wins = 0
@@ -54,6 +62,13 @@ def second(spec, state, playouts: int) -> tuple[float, float]:  # type: ignore[n
     return wins / playouts, done / playouts
 
 
+def follower(spec: GameSpec, deal: int, state: State) -> tuple[float, float]:
+    """The hint follower (the product's hint budget, no time cap) on ``state``: won (1.0
+    or 0.0) and the share of the cards it brought home."""
+    p = follow(spec.id, dict(spec.option_values), deal, product_budget(spec, None), start=state)
+    return float(p.won), p.cards / 104
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", required=True)
@@ -62,6 +77,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--generator", type=int, default=generate.GENERATOR_VERSION)
     ap.add_argument("--second", type=int, default=32, help="second-player playouts per layout")
+    ap.add_argument("--follow", action="store_true", help="also the hint follower per band")
     a = ap.parse_args()
     options = dict(kv.split("=", 1) for kv in a.options.split(",") if kv)
     spec = get_game(a.game, options)
@@ -79,7 +95,8 @@ def main() -> None:
             f = felt.measure(spec, sd.state)
             fresh = felt.measure(spec, sd.state, a.second, seed=0xF2E5 << 16)
             s = second(spec, sd.state, a.second)
-            rows[band].append((f.win_rate, fresh.win_rate, fresh.progress, *s))
+            played = follower(spec, deal, sd.state) if a.follow else (0.0, 0.0)
+            rows[band].append((f.win_rate, fresh.win_rate, fresh.progress, *s, *played))
             results[band] = s
         beats += results["easy"] > results["hard"]
         print(deal, " ".join(f"{b}:{r[-1][1]:.2f}/{r[-1][3]:.2f}" for b, r in rows.items()),
@@ -89,10 +106,10 @@ def main() -> None:
     print(f"\n{a.game} {a.options or '(default)'} deals {a.start}-{last} generator"
           f" {a.generator}; felt player {name!r}; second {a.second} playouts")  # fmt: skip
     print("| band | felt win rate (ranked) | felt win rate (fresh) | felt lost progress (fresh)"
-          " | second win rate | second progress |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|")
+          " | second win rate | second progress | follower won | follower cards |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for band, r in rows.items():
-        cols = [statistics.fmean(x[i] for x in r) for i in range(5)]
+        cols = [statistics.fmean(x[i] for x in r) for i in range(7)]
         print(f"| {band} | " + " | ".join(f"{c:.3f}" for c in cols) + " |")
     print(f"easy beats hard for the second player on {beats} of {a.deals} deals")
     print(f"generate.bands CPU s per number: p50 {statistics.median(cpu):.2f}  p95 {q[18]:.2f}")
