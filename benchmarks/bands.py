@@ -29,6 +29,7 @@ result beat hard's (win rate, then progress).
 from __future__ import annotations
 
 import argparse
+import signal
 import statistics
 import time
 
@@ -69,6 +70,10 @@ def follower(spec: GameSpec, deal: int, state: State) -> tuple[float, float]:
     return float(p.won), p.cards / 104
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", required=True)
@@ -85,24 +90,31 @@ def main() -> None:
     cpu: list[float] = []
     rows: dict[str, list[tuple[float, ...]]] = {b: [] for b in generate.DIFFICULTIES}
     beats = 0
-    for deal in range(a.start, a.start + a.deals):
-        generate._bands.cache_clear()
-        c0 = time.process_time()
-        made = generate.bands(spec, deal, a.generator)
-        cpu.append(time.process_time() - c0)
-        results = {}
-        for band, sd in made.items():
-            f = felt.measure(spec, sd.state)
-            fresh = felt.measure(spec, sd.state, a.second, seed=0xF2E5 << 16)
-            s = second(spec, sd.state, a.second)
-            played = follower(spec, deal, sd.state) if a.follow else (0.0, 0.0)
-            rows[band].append((f.win_rate, fresh.win_rate, fresh.progress, *s, *played))
-            results[band] = s
-        beats += results["easy"] > results["hard"]
-        print(deal, " ".join(f"{b}:{r[-1][1]:.2f}/{r[-1][3]:.2f}" for b, r in rows.items()),
-              f"{cpu[-1]:.2f}s", flush=True)  # fmt: skip
+    signal.signal(signal.SIGTERM, _stop)  # a run cut short (timeout) still prints its figures
+    try:
+        for deal in range(a.start, a.start + a.deals):
+            generate._bands.cache_clear()
+            c0 = time.process_time()
+            made = generate.bands(spec, deal, a.generator)
+            cpu.append(time.process_time() - c0)
+            results = {}
+            for band, sd in made.items():
+                f = felt.measure(spec, sd.state)
+                fresh = felt.measure(spec, sd.state, a.second, seed=0xF2E5 << 16)
+                s = second(spec, sd.state, a.second)
+                played = follower(spec, deal, sd.state) if a.follow else (0.0, 0.0)
+                rows[band].append((f.win_rate, fresh.win_rate, fresh.progress, *s, *played))
+                results[band] = s
+            beats += results["easy"] > results["hard"]
+            print(deal, " ".join(f"{b}:{r[-1][1]:.2f}/{r[-1][3]:.2f}" for b, r in rows.items()),
+                  f"{cpu[-1]:.2f}s", flush=True)  # fmt: skip
+    except KeyboardInterrupt:
+        print("stopped early", flush=True)
+    done = len(cpu) if len(rows["hard"]) == len(cpu) else len(cpu) - 1
+    cpu = cpu[:done]
+    rows = {b: r[:done] for b, r in rows.items()}
     q = statistics.quantiles(cpu, n=20) if len(cpu) > 1 else [cpu[0]] * 19
-    last = a.start + a.deals - 1
+    last = a.start + done - 1
     print(f"\n{a.game} {a.options or '(default)'} deals {a.start}-{last} generator"
           f" {a.generator}; felt player {name!r}; second {a.second} playouts")  # fmt: skip
     print("| band | felt win rate (ranked) | felt win rate (fresh) | felt lost progress (fresh)"
@@ -111,7 +123,7 @@ def main() -> None:
     for band, r in rows.items():
         cols = [statistics.fmean(x[i] for x in r) for i in range(7)]
         print(f"| {band} | " + " | ".join(f"{c:.3f}" for c in cols) + " |")
-    print(f"easy beats hard for the second player on {beats} of {a.deals} deals")
+    print(f"easy beats hard for the second player on {beats} of {done} deals")
     print(f"generate.bands CPU s per number: p50 {statistics.median(cpu):.2f}  p95 {q[18]:.2f}")
 
 
