@@ -224,15 +224,17 @@ def saved_start(
     game's whole deck in its piles, or :class:`SavedGameError` is raised. A solvable game
     saved with no layout by generator version 1 (``generator`` 1 or None: games saved
     before layouts were stored) raises :class:`RetiredDealError`: version 1 is out of the
-    library, and another version's layout would not replay its moves."""
+    library, and another version's layout would not replay its moves. A solvable game of
+    a later version saved without its layout is made again by that version."""
     if stored is None and kind == "solvable" and generator in (None, 1):
         raise RetiredDealError(
             "this game was dealt by generator version 1, which is retired, and was saved"
             " without its layout: it can no longer be rebuilt"
         )
     if stored is None:
-        version = GENERATOR_VERSION if kind != "solvable" else check_generator(generator)
-        return start_position(spec, deal, kind, difficulty, version)
+        # A solvable game is rebuilt by the version that dealt it (not None: refused above).
+        version = check_generator(generator) if kind == "solvable" and generator else 0
+        return start_position(spec, deal, kind, difficulty, version or GENERATOR_VERSION)
     try:
         state = State.from_json(stored)
     except ValueError as e:
