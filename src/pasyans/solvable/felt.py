@@ -7,8 +7,9 @@ the games it lost (0 to 1). The players:
 
 - **Spider** (``"policy"``): the no-peek playout policy of the Spider player
   (``_core.spider_rollout`` in ``csrc/player.c``, the compiled
-  :func:`pasyans.hints.player.rollout`; the hints layer is not imported here): the face-up move of
-  highest order plus a random jitter, no shuffling moves, the deal when nothing turns up.
+  :func:`pasyans.hints.player.rollout`; the hints layer is not imported here): the
+  face-up move of highest order plus a random jitter, no shuffling moves, the deal when
+  nothing turns up.
   It plays the real deal: a face-down card is read only when it turns up, the stock only
   by its size. Progress: its points (cards in completed runs plus twice the cards turned
   up) over the most it can score.
@@ -16,11 +17,17 @@ the games it lost (0 to 1). The players:
   (foundation moves, reserve cells first; a column's top card into a cell when that
   uncovers a card a foundation wants; then the stock; then any cell move), on the real
   layout: the stock's cards are seen as they land. Progress: cards on the foundations.
-- **Spine, Backbone, Backbone classic** (``"hurried"``): :func:`hurried_playout`, the
-  "obvious moves" player of :mod:`pasyans.solvable.autoplay` with random choices within
-  each of its priorities (a foundation move; a build from the spine, tailbone or waste; a
-  build between columns; the stock; a move to an empty column), never back to a position
-  of the same game. Progress: cards on the foundations.
+- **Spine, Backbone, Backbone classic** (``"random"``): the randomised simple player of
+  :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
+  move to a position this game has not seen). These games have no cheap player that wins
+  more of them. Progress: cards on the foundations.
+
+**The hurried player** (:func:`hurried_game`), not a felt player: the "obvious moves"
+player of :mod:`pasyans.solvable.autoplay` with random choices within each of its
+priorities (a foundation move; a build from the spine, tailbone or waste; a build between
+columns; the stock; a move to an empty column), never back to a position of the same
+game. It is the independent second player that checks the bands of the games whose felt
+player is the randomised simple player (``benchmarks/bands.py``).
 
 The **measure** is ``1 - (wins + p) / (PLAYOUTS + 1)`` where ``wins`` counts the won
 playouts and ``p`` is the lost ones' mean progress (1 when none was lost): ranking by it
@@ -133,6 +140,7 @@ def _random_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
 
 
 def hurried_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    """One game of the hurried player (module docstring): won, progress."""
     end = hurried_playout(spec, state, SplitMix64(seed))
     return is_won(spec, end), cards_on_foundations(spec, end) / 104
 
