@@ -9,15 +9,30 @@ through the same index, so a request's work is bounded whatever the number of pl
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Connection, delete, func, select, true, tuple_, update
+from sqlalchemy import (
+    Connection,
+    Row,
+    TextClause,
+    bindparam,
+    delete,
+    func,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
+from starlette.requests import Request
 
 from pasyans.server.daily import names
+from pasyans.server.daily.topcache import TopCache, TopRow
 from pasyans.server.storage import store
 from pasyans.server.storage.models import DailyBoard, DailyResult, GameRow, NameReport, Player
 
@@ -39,8 +54,12 @@ def record_win(conn: Connection, row: store.AnyRow, moves: int) -> None:
     assert row.daily is not None and row.finished_at is not None
     insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
     clean = is_clean(row.hints, row.undos, row.restarts)
-    board = {"day": row.daily, "game": row.game, "options_key": row.options_key,
-             "difficulty": row.difficulty or ""}  # fmt: skip
+    board = {
+        "day": row.daily,
+        "game": row.game,
+        "options_key": row.options_key,
+        "difficulty": row.difficulty or "",
+    }
     added = conn.execute(
         insert(DailyResult)
         .values(
@@ -125,48 +144,137 @@ class BoardKey:
         )
 
 
-def leaderboard(
-    session: Session, key: BoardKey, by: Board, viewer: int | None, limit: int = TOP
-) -> dict[str, Any]:
-    """The top ``limit`` clean wins of a daily deal (fastest or fewest moves; a tie goes
-    to the earlier win), the number of clean wins, and the viewer's own result and rank:
-    index reads bounded whatever the number of players."""
-    order = _order(by)
-    clean = (*key.where(), DailyResult.clean == true())
-    seen = NameReport.__table__.alias("seen")  # the viewer's own reports hide a name
+def forget_tops(request: Request | None) -> None:
+    """After a name is set or reported, or a player's results move or go: the app's cached
+    tops are read again (another worker's within :attr:`TopCache.ttl`)."""
+    cache = None if request is None else getattr(request.app.state, "top_cache", None)
+    if cache is not None:
+        cache.clear()
+
+
+def _top(session: Session, key: BoardKey, by: Board, limit: int) -> list[TopRow]:
+    """The top ``limit`` clean wins, with each name as everyone sees it."""
     rows = session.execute(
-        select(DailyResult, Player.name, Player.name_reports, seen.c.reporter_id)
-        .join(Player, Player.id == DailyResult.player_id)
-        .outerjoin(
-            seen,
-            (seen.c.player_id == DailyResult.player_id)
-            & (seen.c.reporter_id == (viewer or 0))
-            & (seen.c.name == Player.name),
+        select(
+            DailyResult.player_id,
+            DailyResult.time_ms,
+            DailyResult.moves,
+            Player.name,
+            Player.name_reports,
         )
-        .where(*clean)
-        .order_by(*order)
+        .join(Player, Player.id == DailyResult.player_id)
+        .where(*key.where(), DailyResult.clean == true())
+        .order_by(*_order(by))
         .limit(limit)
     ).all()
+    return [
+        TopRow(r.player_id, names.shown(r.name, r.name_reports, False), r.time_ms, r.moves)
+        for r in rows
+    ]
+
+
+_ORDER_COLUMNS = {
+    "time": ("time_ms", "moves", "finished_at"),
+    "moves": ("moves", "time_ms", "finished_at"),
+}
+
+
+def _board_of(alias: str) -> str:
+    return " AND ".join(
+        f"{alias}.{column} = :{name}"
+        for column, name in (
+            ("day", "day"),
+            ("game", "game"),
+            ("options_key", "key"),
+            ("difficulty", "band"),
+        )
+    )
+
+
+def _ordered(alias: str, by: Board) -> str:
+    return "(" + ", ".join(f"{alias}.{c}" for c in _ORDER_COLUMNS[by]) + ")"
+
+
+@functools.cache
+def _viewer_sql(by: Board) -> TextClause:
+    """One statement for what is the viewer's own (:func:`leaderboard`): the player of
+    the device's token, their result on the board and its rank (a count of the better clean wins
+    through the board's index, stopped at ``:exact``), the board's clean wins (the cached
+    top's stamp), and how many of the cached top's names this viewer reported."""
+    return text(
+        "SELECT d.player_id AS player, b.clean_wins, m.clean, m.time_ms, m.moves, m.game_id,"
+        " CASE WHEN m.clean = :yes THEN (SELECT count(*) FROM (SELECT 1 FROM daily_results x"
+        f" WHERE {_board_of('x')} AND x.clean = :yes AND {_ordered('x', by)} < {_ordered('m', by)}"
+        " LIMIT :exact) AS better) END AS better,"
+        " (SELECT count(*) FROM name_reports n WHERE n.player_id IN :named"
+        " AND n.reporter_id = d.player_id) AS reported"
+        " FROM (SELECT 1 AS one) AS o"
+        " LEFT JOIN devices d ON d.token_hash = :token"
+        f" LEFT JOIN daily_results m ON {_board_of('m')} AND m.player_id = d.player_id"
+        f" LEFT JOIN daily_boards b ON {_board_of('b')}"
+    ).bindparams(bindparam("named", expanding=True))
+
+
+def leaderboard(
+    session: Session,
+    cache: TopCache,
+    key: BoardKey,
+    by: Board,
+    token_hash: str,
+    deal_of: Callable[[], int | None],
+) -> dict[str, Any]:
+    """The top :data:`TOP` clean wins of a daily deal (fastest or fewest moves; a tie goes
+    to the earlier win), the number of clean wins, the deal's number (``deal_of``), and
+    the viewer's own result and rank.
+
+    One statement when the app's cached top of the board still holds (its stamp, the
+    board's clean wins, unchanged, and younger than :data:`TopCache.ttl`); otherwise the
+    top is read again and cached. Every read is through an index and bounded whatever
+    the number of players (docs/daily.md)."""
+    found = cache.get(key, by)
+    params = {
+        "day": key.day,
+        "game": key.game,
+        "key": key.options_key,
+        "band": key.difficulty,
+        "yes": True,
+        "exact": RANK_EXACT,
+        "token": token_hash,
+    }
+    named = [r.player for r in found.rows if r.name is not None] if found else []
+    me = session.execute(_viewer_sql(by), {**params, "named": named}).one()
+    total = me.clean_wins or 0
+    if found is None or found.stamp != total:
+        found = cache.put(key, by, total, _top(session, key, by, TOP), deal_of())
+        named = [r.player for r in found.rows if r.name is not None]
+        reported = bool(named) and me.player is not None
+    else:
+        reported = bool(me.reported)
+    hidden: set[int] = set()
+    if reported:  # the viewer's own reports hide those names from them at once
+        hidden = set(
+            session.scalars(
+                select(NameReport.player_id)
+                .join(Player, Player.id == NameReport.player_id)
+                .where(
+                    NameReport.reporter_id == me.player,
+                    NameReport.player_id.in_(named),
+                    NameReport.name == Player.name,
+                )
+            )
+        )
     top = [
         {
             "rank": i + 1,
-            "player": r.DailyResult.player_id,
-            "name": names.shown(r.name, r.name_reports, r.reporter_id is not None),
-            "you": r.DailyResult.player_id == viewer,
-            "time_ms": r.DailyResult.time_ms,
-            "moves": r.DailyResult.moves,
+            "player": r.player,
+            "name": None if r.player in hidden else r.name,
+            "you": r.player == me.player,
+            "time_ms": r.time_ms,
+            "moves": r.moves,
         }
-        for i, r in enumerate(rows)
+        for i, r in enumerate(found.rows)
     ]
-    total = session.scalar(
-        select(DailyBoard.clean_wins).where(
-            DailyBoard.day == key.day,
-            DailyBoard.game == key.game,
-            DailyBoard.options_key == key.options_key,
-            DailyBoard.difficulty == key.difficulty,
-        )
-    )
-    return {"top": top, "total": total or 0, "you": _mine(session, key, by, viewer)}
+    return {"top": top, "total": total, "deal": found.deal, "you": _mine(me)}
 
 
 RANK_EXACT = 10_000
@@ -174,36 +282,25 @@ RANK_EXACT = 10_000
 below it the answer says "over 10,000"."""
 
 
-def _mine(session: Session, key: BoardKey, by: Board, viewer: int | None) -> dict[str, Any] | None:
-    """The viewer's result and, for a clean win, its rank: the count of the better clean
-    wins through the board's index, stopped at :data:`RANK_EXACT` (``rank_over``)."""
-    if viewer is None:
+def _mine(me: Row[Any]) -> dict[str, Any] | None:
+    """The viewer's result and, for a clean win, its rank (``rank_over`` past
+    :data:`RANK_EXACT`)."""
+    if me.game_id is None:
         return None
-    mine = session.scalar(select(DailyResult).where(*key.where(), DailyResult.player_id == viewer))
-    if mine is None:
-        return None
+    clean = bool(me.clean)
     rank = over = None
-    if mine.clean:
-        order = _order(by)
-        values = tuple(getattr(mine, c.key) for c in order)
-        better = (
-            select(DailyResult.player_id)
-            .where(*key.where(), DailyResult.clean == true(), tuple_(*order) < tuple_(*values))
-            .limit(RANK_EXACT)
-            .subquery()
-        )
-        found = session.scalar(select(func.count()).select_from(better)) or 0
-        if found < RANK_EXACT:
-            rank = found + 1
+    if clean:
+        if me.better < RANK_EXACT:
+            rank = me.better + 1
         else:
             over = RANK_EXACT
     return {
         "rank": rank,
         "rank_over": over,
-        "clean": mine.clean,
-        "time_ms": mine.time_ms,
-        "moves": mine.moves,
-        "game_id": mine.game_id,
+        "clean": clean,
+        "time_ms": me.time_ms,
+        "moves": me.moves,
+        "game_id": me.game_id,
     }
 
 
