@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from devtools import pool_collectable
-from e2e_helpers import wait_table
+from e2e_helpers import device_context, wait_table
 from e2e_server import serve_app
-from e2e_helpers import device_context
 from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
@@ -155,14 +154,29 @@ def test_screenshots_phone_and_desktop(page: Page, tmp_path: Path, shots: Path) 
         page.locator('section.daily .daily-row[data-game="spine"] [data-band="easy"]').click()
         page.wait_for_url("**/play/spine?**")
         wait_table(page)
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
+        page.set_viewport_size({"width": 390, "height": 844})
         page.locator('[data-action="autocollect"]').click()
-        expect(page.locator('dialog[data-dialog="won"]')).to_be_visible(timeout=20000)
+        won = page.locator('dialog[data-dialog="won"]')
+        expect(won).to_be_visible(timeout=20000)
+        won.get_by_role("button", name="Share result").click()
+        expect(won.locator("output.daily-shared")).to_be_visible()
+        page.screenshot(path=str(shots / "daily-won-390.png"))
         for width, height in ((390, 844), (1366, 768)):
             page.set_viewport_size({"width": width, "height": height})
             page.goto(url + "/")
             expect(page.locator("section.daily .daily-calendar a.won")).to_have_count(1)
             page.screenshot(path=str(shots / f"daily-home-{width}.png"))
             assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # Every cell inside the section's box (none cut off at its edge on a phone).
+            assert page.evaluate(
+                """() => {
+                  const box = document.querySelector("section.daily").getBoundingClientRect();
+                  const cells = [...document.querySelectorAll("section.daily .daily-cell")];
+                  return cells.length === 15
+                    && cells.every((c) => c.getBoundingClientRect().right <= box.right - 1);
+                }"""
+            )
             page.goto(url + f"/daily?game=spine&difficulty=easy&{SPINE_KEY}")
             expect(page.locator(".daily-result .big")).to_have_text("Your rank: 1 of 11")
             expect(page.locator("table.daily-board tbody tr")).to_have_count(11)

@@ -4,6 +4,7 @@ cannot post a time), past days as practice, display names and their reports."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -215,3 +216,31 @@ def test_linking_and_deleting_keep_the_boards_true(app: Any, near_won: None) -> 
             mine = d.get(BOARD + "&by=moves").json()
             assert mine["you"]["moves"] == 3 and mine["total"] == 2
             assert e.get("/api/player").json()["name"] == "Dee"
+
+
+def test_two_workers_cached_tops_follow_new_wins_and_names(
+    make_app: Any, near_won: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two apps on one database, as two workers: a worker's cached top of a board is read
+    again as soon as another worker records a clean win (its count moved); a name set
+    through the other worker shows once the cache's time is up, through this one at once."""
+    one, two = make_app(), make_app()
+    with TestClient(one) as a, TestClient(two) as b, TestClient(one) as viewer:
+        win(a, start(a))
+        assert [r["moves"] for r in viewer.get(BOARD + "&by=moves").json()["top"]] == [1]
+        win(b, start(b), detour=True)  # recorded by the other worker
+        board = viewer.get(BOARD + "&by=moves").json()
+        assert board["total"] == 2 and [r["moves"] for r in board["top"]] == [1, 3]
+        # A name through the other worker: this worker's top is its cache's until it ages.
+        assert b.put("/api/player/name", json={"name": "Bea"}).status_code == 200
+        assert viewer.get(BOARD + "&by=moves").json()["top"][1]["name"] is None
+        one.state.top_cache.clear()  # what its time limit does (TopCache.ttl)
+        assert viewer.get(BOARD + "&by=moves").json()["top"][1]["name"] == "Bea"
+        # Through this worker: at once; the other worker's cached top ages out.
+        monkeypatch.setattr(two.state.top_cache, "ttl", 3.0)
+        assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] is None  # cached by two
+        assert a.put("/api/player/name", json={"name": "Ann"}).status_code == 200
+        assert viewer.get(BOARD + "&by=moves").json()["top"][0]["name"] == "Ann"
+        assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] is None  # two's cache
+        time.sleep(3.1)
+        assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] == "Ann"
