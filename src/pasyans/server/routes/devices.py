@@ -3,7 +3,7 @@ code, list and unlink devices, download or delete the player's data (docs/device
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -11,7 +11,7 @@ import segno
 from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, StrictBool
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from pasyans.server.daily import boards
 from pasyans.server.deps import ContextDep
@@ -166,7 +166,7 @@ def export(ctx: ContextDep) -> Response:
     )
 
 
-def _streamed(maker: sessionmaker[Session], token_hash: str) -> Iterator[bytes]:
+def _streamed(maker: Callable[[], Session], token_hash: str) -> Iterator[bytes]:
     """The export's pieces, read in a session of their own (the request's closes when the
     route returns, before the body is sent): memory bounded whatever the number of games."""
     with maker() as session:
