@@ -9,7 +9,6 @@ through the same index, so a request's work is bounded whatever the number of pl
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -195,7 +194,6 @@ def _ordered(alias: str, by: Board) -> str:
     return "(" + ", ".join(f"{alias}.{c}" for c in _ORDER_COLUMNS[by]) + ")"
 
 
-@functools.cache
 def _viewer_sql(by: Board) -> TextClause:
     """One statement for what is the viewer's own (:func:`leaderboard`): the player of
     the device's token, their result on the board and its rank (a count of the better clean wins
@@ -213,6 +211,9 @@ def _viewer_sql(by: Board) -> TextClause:
         f" LEFT JOIN daily_results m ON {_board_of('m')} AND m.player_id = d.player_id"
         f" LEFT JOIN daily_boards b ON {_board_of('b')}"
     ).bindparams(bindparam("named", expanding=True))
+
+
+_VIEWER_SQL = {by: _viewer_sql(by) for by in ("time", "moves")}
 
 
 def leaderboard(
@@ -242,7 +243,7 @@ def leaderboard(
         "token": token_hash,
     }
     named = [r.player for r in found.rows if r.name is not None] if found else []
-    me = session.execute(_viewer_sql(by), {**params, "named": named}).one()
+    me = session.execute(_VIEWER_SQL[by], {**params, "named": named}).one()
     total = me.clean_wins or 0
     if found is None or found.stamp != total:
         found = cache.put(key, by, total, _top(session, key, by, TOP), deal_of())
