@@ -244,3 +244,33 @@ def test_two_workers_cached_tops_follow_new_wins_and_names(
         assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] is None  # two's cache
         time.sleep(3.1)
         assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] == "Ann"
+
+
+@pytest.mark.parametrize("step", [1, 2, 100])
+def test_ranks_through_the_ladder_match_the_board(
+    app: Any, near_won: None, monkeypatch: pytest.MonkeyPatch, step: int
+) -> None:
+    """A rank is the cached ladder's count plus a count from its last key below the
+    player's (boards._better): for every step, each player's rank is their place on the
+    board, by time and by moves, and past RANK_EXACT it is "over"."""
+    monkeypatch.setattr(boards, "LADDER_STEP", step)
+    clients = [TestClient(app) for _ in range(5)]
+    for i, c in enumerate(clients):
+        c.__enter__()
+        win(c, start(c), detour=i % 2 == 1)
+    try:
+        for by in ("", "&by=moves"):
+            for c in clients:
+                board = c.get(BOARD + by).json()
+                place = [r["you"] for r in board["top"]].index(True) + 1
+                assert board["you"]["rank"] == place and board["total"] == 5
+        monkeypatch.setattr(boards, "RANK_EXACT", 3)
+        app.state.top_cache.clear()
+        for c in clients:
+            board = c.get(BOARD + "&by=moves").json()
+            place = [r["you"] for r in board["top"]].index(True) + 1
+            want = (place, None) if place <= 3 else (None, 3)
+            assert (board["you"]["rank"], board["you"]["rank_over"]) == want
+    finally:
+        for c in clients:
+            c.__exit__(None, None, None)

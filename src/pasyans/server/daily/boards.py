@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import Request
 
 from pasyans.server.daily import names
-from pasyans.server.daily.topcache import TopCache, TopRow
+from pasyans.server.daily.topcache import Top, TopCache, TopRow
 from pasyans.server.storage import store
 from pasyans.server.storage.models import DailyBoard, DailyResult, GameRow, NameReport, Player
 
@@ -194,16 +194,13 @@ def _ordered(alias: str, by: Board) -> str:
     return "(" + ", ".join(f"{alias}.{c}" for c in _ORDER_COLUMNS[by]) + ")"
 
 
-def _viewer_sql(by: Board) -> TextClause:
-    """One statement for what is the viewer's own (:func:`leaderboard`): the player of
-    the device's token, their result on the board and its rank (a count of the better clean wins
-    through the board's index, stopped at ``:exact``), the board's clean wins (the cached
-    top's stamp), and how many of the cached top's names this viewer reported."""
+def _viewer_sql() -> TextClause:
+    """One statement for what is the viewer's own (:func:`leaderboard`): the player of the
+    device's token, their result on the board, the board's clean wins (the cached top's
+    stamp), and how many of the cached top's names this viewer reported."""
     return text(
-        "SELECT d.player_id AS player, b.clean_wins, m.clean, m.time_ms, m.moves, m.game_id,"
-        " CASE WHEN m.clean = :yes THEN (SELECT count(*) FROM (SELECT 1 FROM daily_results x"
-        f" WHERE {_board_of('x')} AND x.clean = :yes AND {_ordered('x', by)} < {_ordered('m', by)}"
-        " LIMIT :exact) AS better) END AS better,"
+        "SELECT d.player_id AS player, b.clean_wins, m.clean, m.time_ms, m.moves,"
+        " m.finished_at, m.game_id,"
         " (SELECT count(*) FROM name_reports n WHERE n.player_id IN :named"
         " AND n.reporter_id = d.player_id) AS reported"
         " FROM (SELECT 1 AS one) AS o"
@@ -213,7 +210,57 @@ def _viewer_sql(by: Board) -> TextClause:
     ).bindparams(bindparam("named", expanding=True))
 
 
-_VIEWER_SQL = {by: _viewer_sql(by) for by in ("time", "moves")}
+def _ladder_sql(by: Board) -> TextClause:
+    """Every :data:`LADDER_STEP`-th of the first ``:exact`` clean wins in the board's
+    order: its order key, and how many wins come strictly before it (``rank() - 1``)."""
+    order = ", ".join(_ORDER_COLUMNS[by])
+    return text(
+        f"SELECT {order}, before FROM (SELECT {order},"
+        f" row_number() OVER (ORDER BY {order}) AS n,"
+        f" rank() OVER (ORDER BY {order}) - 1 AS before FROM (SELECT {order}"
+        f" FROM daily_results x WHERE {_board_of('x')} AND x.clean = :yes"
+        f" ORDER BY {order} LIMIT :exact) AS firsts) AS ranked WHERE n % :step = 0 ORDER BY n"
+    )
+
+
+def _window_sql(by: Board, lower: bool) -> TextClause:
+    """The clean wins before the viewer's (``:m0``-``:m2``, their order key) and, with
+    ``lower``, not before a ladder's key (``:l0``-``:l2``); at most ``:most`` of them."""
+    since = f" AND {_ordered('x', by)} >= (:l0, :l1, :l2)" if lower else ""
+    return text(
+        "SELECT count(*) FROM (SELECT 1 FROM daily_results x"
+        f" WHERE {_board_of('x')} AND x.clean = :yes{since}"
+        f" AND {_ordered('x', by)} < (:m0, :m1, :m2) LIMIT :most) AS better"
+    )
+
+
+_VIEWER_SQL = _viewer_sql()
+_LADDER_SQL = {by: _ladder_sql(by) for by in ("time", "moves")}
+_WINDOW_SQL = {(by, lower): _window_sql(by, lower) for by in ("time", "moves")
+               for lower in (False, True)}  # fmt: skip
+LADDER_STEP = 100
+"""The ladder's step: a rank counts at most about this many index entries."""
+
+
+def _better(session: Session, top: Top, by: Board, params: dict[str, Any], mine: Row[Any]) -> int:
+    """How many clean wins are better than the viewer's (at most :data:`RANK_EXACT`): the
+    cached ladder's count before the last of its keys below the viewer's, and a count
+    through the index from there (bounded by the step)."""
+    key = tuple(getattr(mine, c) for c in _ORDER_COLUMNS[by])
+    lower: tuple[Any, ...] | None = None
+    base = 0
+    for step_key, before in top.ladder:
+        if not step_key < key:
+            break
+        lower, base = step_key, before
+    most = RANK_EXACT - base
+    if most <= 0:
+        return RANK_EXACT
+    values = {**params, "most": most, **{f"m{i}": v for i, v in enumerate(key)}}
+    if lower is not None:
+        values |= {f"l{i}": v for i, v in enumerate(lower)}
+    found = session.execute(_WINDOW_SQL[(by, lower is not None)], values).scalar() or 0
+    return base + int(found)
 
 
 def leaderboard(
@@ -229,9 +276,10 @@ def leaderboard(
     the viewer's own result and rank.
 
     One statement when the app's cached top of the board still holds (its stamp, the
-    board's clean wins, unchanged, and younger than :data:`TopCache.ttl`); otherwise the
-    top is read again and cached. Every read is through an index and bounded whatever
-    the number of players (docs/daily.md)."""
+    board's clean wins, unchanged, and younger than :data:`TopCache.ttl`), and a second
+    for a clean result's rank (:func:`_better`); otherwise the top and its ladder are
+    read again and cached. Every read is through an index and bounded whatever the
+    number of players (docs/daily.md)."""
     found = cache.get(key, by)
     params = {
         "day": key.day,
@@ -243,10 +291,14 @@ def leaderboard(
         "token": token_hash,
     }
     named = [r.player for r in found.rows if r.name is not None] if found else []
-    me = session.execute(_VIEWER_SQL[by], {**params, "named": named}).one()
+    me = session.execute(_VIEWER_SQL, {**params, "named": named}).one()
     total = me.clean_wins or 0
     if found is None or found.stamp != total:
-        found = cache.put(key, by, total, _top(session, key, by, TOP), deal_of())
+        ladder = session.execute(_LADDER_SQL[by], {**params, "step": LADDER_STEP}).all()
+        found = cache.put(
+            key, by, total, _top(session, key, by, TOP), deal_of(),
+            tuple((tuple(r[:3]), int(r[3])) for r in ladder),
+        )  # fmt: skip
         named = [r.player for r in found.rows if r.name is not None]
         reported = bool(named) and me.player is not None
     else:
@@ -275,7 +327,8 @@ def leaderboard(
         }
         for i, r in enumerate(found.rows)
     ]
-    return {"top": top, "total": total, "deal": found.deal, "you": _mine(me)}
+    better = _better(session, found, by, params, me) if me.clean else 0
+    return {"top": top, "total": total, "deal": found.deal, "you": _mine(me, better)}
 
 
 RANK_EXACT = 10_000
@@ -283,7 +336,7 @@ RANK_EXACT = 10_000
 below it the answer says "over 10,000"."""
 
 
-def _mine(me: Row[Any]) -> dict[str, Any] | None:
+def _mine(me: Row[Any], better: int) -> dict[str, Any] | None:
     """The viewer's result and, for a clean win, its rank (``rank_over`` past
     :data:`RANK_EXACT`)."""
     if me.game_id is None:
@@ -291,8 +344,8 @@ def _mine(me: Row[Any]) -> dict[str, Any] | None:
     clean = bool(me.clean)
     rank = over = None
     if clean:
-        if me.better < RANK_EXACT:
-            rank = me.better + 1
+        if better < RANK_EXACT:
+            rank = better + 1
         else:
             over = RANK_EXACT
     return {

@@ -32,6 +32,9 @@ class Top:
     rows: tuple[TopRow, ...]
     deal: int | None
     until: float
+    ladder: tuple[tuple[tuple[Any, ...], int], ...] = ()
+    """Every 100th order key of the first 10,000 clean wins, with how many wins come
+    strictly before it (a rank then counts at most about 100 index entries)."""
 
 
 class TopCache:
@@ -53,8 +56,16 @@ class TopCache:
             self._entries.move_to_end((board, by))
             return found
 
-    def put(self, board: Any, by: str, stamp: int, rows: list[TopRow], deal: int | None) -> Top:
-        top = Top(stamp, tuple(rows), deal, time.monotonic() + self.ttl)
+    def put(
+        self,
+        board: Any,
+        by: str,
+        stamp: int,
+        rows: list[TopRow],
+        deal: int | None,
+        ladder: tuple[tuple[tuple[Any, ...], int], ...] = (),
+    ) -> Top:
+        top = Top(stamp, tuple(rows), deal, time.monotonic() + self.ttl, ladder)
         with self._lock:
             self._entries[(board, by)] = top
             self._entries.move_to_end((board, by))
