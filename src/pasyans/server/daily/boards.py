@@ -3,8 +3,15 @@
 Every figure comes from stored games: a ranked daily game that is won is written to
 ``daily_results`` by the server, in the transaction of the move that won it
 (:func:`record_win`), with the server's own time and the moves of its stored line. A
-leaderboard is a top-N read through an index of that table, and a player's rank one count
-through the same index, so a request's work is bounded whatever the number of players.
+leaderboard is a top-N read through an index of that table, cached in the app while the
+board's count of clean wins stands (:mod:`pasyans.server.daily.topcache`), and a player's
+rank a count of at most about :data:`LADDER_STEP` entries through the same index from the
+cached ladder, so a request's work is bounded whatever the number of players.
+
+Long (~440 lines; :func:`leaderboard`, ~65, with the viewer's hidden names and the
+rows it answers) because a result's write (:func:`record_win`, :func:`forget_player`) and
+the reads of its boards (the top, the ladder, the rank, the streaks) share the table's
+keys and its two orders; split, each half would restate them.
 """
 
 from __future__ import annotations
