@@ -74,7 +74,8 @@ typedef struct {
     {"spider_distance", spider_distance, METH_VARARGS, "How far a position looks from a win."}, \
     {"spider_hash", spider_hash, METH_VARARGS, "The position's 64-bit table key."}, \
     {"spider_attempt", spider_attempt, METH_VARARGS, "The size of the staged search's attempt k."}, \
-    {"spider_rollout", spider_rollout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score."}, \
+    {"spider_rollout", spider_rollout, METH_VARARGS, "The felt player's policy playout (generator version 4's difficulty, unchanged): its score."}, \
+    {"spider_playout", spider_playout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score."}, \
     {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS, "The staged best-first search."}, \
     {"engine_spec", engine_spec, METH_VARARGS, "A foundation game's rules, packed."}, \
     {"engine_moves", engine_moves, METH_VARARGS, "Every legal move code, in the engine's order."}, \

@@ -274,8 +274,9 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
                          (unsigned long long)r.memory, "dropped", r.dropped ? Py_True : Py_False);
 }
 
-/* spider_rollout(stock, pos, won, seed, limit) -> the no-peek policy playout's score */
-static PyObject *spider_rollout(PyObject *self, PyObject *args)
+/* A policy playout's score from (stock, pos, won, seed, limit). */
+static PyObject *playout(PyObject *args, int (*policy)(const SpiderGame *, const SPos *,
+                                                       uint64_t, int))
 {
     PyObject *stock, *pos;
     int won, limit, score;
@@ -287,9 +288,22 @@ static PyObject *spider_rollout(PyObject *self, PyObject *args)
         return NULL;
     g.won = won;
     Py_BEGIN_ALLOW_THREADS
-    score = pl_rollout(&g, &p, (uint64_t)seed, limit);
+    score = policy(&g, &p, (uint64_t)seed, limit);
     Py_END_ALLOW_THREADS
     return PyLong_FromLong(score);
+}
+
+/* spider_rollout(stock, pos, won, seed, limit) -> the felt player's policy playout's score
+ * (generator version 4, unchanged) */
+static PyObject *spider_rollout(PyObject *self, PyObject *args)
+{
+    return playout(args, pl_felt);
+}
+
+/* spider_playout(stock, pos, won, seed, limit) -> the no-peek player's playout's score */
+static PyObject *spider_playout(PyObject *self, PyObject *args)
+{
+    return playout(args, pl_rollout);
 }
 
 /* spider_attempt(k) -> (positions per stage, positions kept per deal) of attempt k */

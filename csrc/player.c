@@ -23,6 +23,8 @@
 #include <string.h>
 
 #define WIN 1000
+#define STILL 40     /* pl_felt: moves without a reveal before it deals */
+#define SEEN_BITS 11 /* pl_felt's seen table: 2048 slots, playouts of at most 1024 moves */
 
 static inline uint64_t next(uint64_t *x)
 {
@@ -199,4 +201,106 @@ int pl_rollout(const SpiderGame *g, const SPos *start, uint64_t seed, int limit)
     if (end.done >= g->won)
         return WIN;
     return end.done + 2 * (44 - total_down(g, &end));
+}
+
+/* --- The felt player's policy (generator version 4's difficulty, solvable/felt.py) ------
+ *
+ * The policy of sessions 1-2, kept unchanged because version 4's Spider bands were ranked
+ * by it (a change would move layouts: a new generator version). Python reference:
+ * felt_rollout() in src/pasyans/hints/player.py. Each move the legal step of highest
+ * sp_order times 8 plus a jitter of 0-7, never a shuffle, never back to a position of
+ * this playout; the deal instead of a move worth less than 0, and after STILL moves that
+ * turned nothing up. */
+
+/* The columns in place, their face-down counts and the stock's size (the Python key
+ * (cols, down, left)), hashed. */
+static uint64_t key(const SpiderGame *g, const SPos *p)
+{
+    uint64_t h = 0x8A5CD789635D2DFFull ^ p->left;
+    int o = 0;
+    for (int j = 0; j < g->width; j++) {
+        h = (h ^ ((uint64_t)p->len[j] << 8 | p->down[j])) * 0x100000001B3ull;
+        for (int k = 0; k < p->len[j]; k++)
+            h = (h ^ p->cards[o + k]) * 0x100000001B3ull;
+        h ^= h >> 29;
+        o += p->len[j];
+    }
+    return h | 1; /* 0 marks an empty slot */
+}
+
+static int seen_add(uint64_t *table, uint64_t k) /* 1 when already there */
+{
+    size_t mask = ((size_t)1 << SEEN_BITS) - 1, i = (size_t)(k >> 7) & mask;
+    while (table[i]) {
+        if (table[i] == k)
+            return 1;
+        i = (i + 1) & mask;
+    }
+    table[i] = k;
+    return 0;
+}
+
+static int seen_has(const uint64_t *table, uint64_t k)
+{
+    size_t mask = ((size_t)1 << SEEN_BITS) - 1, i = (size_t)(k >> 7) & mask;
+    while (table[i]) {
+        if (table[i] == k)
+            return 1;
+        i = (i + 1) & mask;
+    }
+    return 0;
+}
+
+int pl_felt(const SpiderGame *g, const SPos *start, uint64_t seed, int limit)
+{
+    static _Thread_local uint64_t table[(size_t)1 << SEEN_BITS];
+    SPos pos = *start, after;
+    Step steps[MAXSTEPS];
+    uint64_t x = seed;
+    int still = 0;
+    if (limit > (1 << (SEEN_BITS - 1)))
+        limit = 1 << (SEEN_BITS - 1);
+    memset(table, 0, sizeof table);
+    seen_add(table, key(g, &pos));
+    for (int t = 0; t < limit; t++) {
+        if (pos.done >= g->won)
+            break;
+        int n = sp_steps(g, &pos, steps), off[MAXW + 1], deal = 0, have = 0;
+        int best_value = -(1 << 30);
+        Step best = {0, 0, 0};
+        sp_offsets(g, &pos, off);
+        for (int s = 0; s < n; s++) {
+            Step st = steps[s];
+            if (!st.cards) {
+                deal = 1;
+                continue;
+            }
+            if (sp_shuffle(&pos, off, st))
+                continue;
+            int value = 8 * sp_order(&pos, off, st) + (int)(next(&x) & 7);
+            if (value > best_value) {
+                sp_play(g, &pos, st, &after);
+                if (seen_has(table, key(g, &after)))
+                    continue;
+                best = st;
+                best_value = value;
+                have = 1;
+            }
+        }
+        if (deal && (!have || best_value < 0 || still >= STILL))
+            best = (Step){0, 0, 0};
+        else if (!have || still >= STILL)
+            break;
+        int before_down = total_down(g, &pos), before_done = pos.done;
+        sp_play(g, &pos, best, &after);
+        pos = after;
+        seen_add(table, key(g, &pos));
+        if (!best.cards || total_down(g, &pos) < before_down || pos.done > before_done)
+            still = 0;
+        else
+            still++;
+    }
+    if (pos.done >= g->won)
+        return WIN;
+    return pos.done + 2 * (44 - total_down(g, &pos));
 }

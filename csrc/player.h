@@ -12,4 +12,7 @@ int pl_walk(const SpiderGame *g, const SPos *p, uint64_t seed, int limit, SPos *
  * turned up (of 44). */
 int pl_rollout(const SpiderGame *g, const SPos *p, uint64_t seed, int limit);
 
+/* The felt player's policy (generator version 4, kept unchanged): its score as pl_rollout's. */
+int pl_felt(const SpiderGame *g, const SPos *p, uint64_t seed, int limit);
+
 #endif

@@ -205,7 +205,7 @@ uint64_t sp_hash(const SpiderGame *g, const SPos *p)
     return h ? h : 1;
 }
 
-static int order(const SPos *p, const int *off, Step st)
+int sp_order(const SPos *p, const int *off, Step st)
 {
     int i = st.src, c = st.dst, m = st.cards;
     if (!m)
@@ -264,7 +264,7 @@ int sp_children(const SpiderGame *g, const SPos *p, int prune, Step *out, int *d
             continue;
         }
         /* Insertion sort, higher first, stable. */
-        int v = order(p, off, st), y = nkept;
+        int v = sp_order(p, off, st), y = nkept;
         while (y > 0 && values[y - 1] < v) {
             values[y] = values[y - 1];
             out[y] = out[y - 1];

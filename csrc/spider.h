@@ -52,6 +52,8 @@ int sp_steps(const SpiderGame *g, const SPos *p, Step *out);
 void sp_offsets(const SpiderGame *g, const SPos *p, int *off); /* each column's first card */
 /* A unit moved off its same-suit parent (spider.py's shuffle); off: sp_offsets. */
 int sp_shuffle(const SPos *p, const int *off, Step st);
+/* A move's place in the depth-first order, higher first (spider.py's order). */
+int sp_order(const SPos *p, const int *off, Step st);
 void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q);
 int sp_distance(const SpiderGame *g, const SPos *p);
 uint64_t sp_hash(const SpiderGame *g, const SPos *p);

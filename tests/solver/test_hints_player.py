@@ -239,3 +239,25 @@ def test_a_decision_past_its_deadline_stops_after_one_sample() -> None:
     assert late is not None and free is not None
     assert all(n == 1 for _, n in late.scores)
     assert sum(n for _, n in free.scores) >= 256 // 2
+
+
+@pytest.mark.parametrize("suits", ["1", "2", "4"])
+def test_the_felt_players_compiled_policy_agrees_with_its_reference(suits: str) -> None:
+    """Generator version 4's felt player (``_core.spider_rollout``, kept unchanged) equals
+    :func:`player.felt_rollout` along random positions under the same seeds."""
+    from pasyans.domains import _core
+
+    spec = get_game("spider", {"suits": suits})
+    rng = random.Random(int(suits))
+    for deal in (1, 2):
+        game = SpiderGame(spec, initial_state(spec, deal))
+        pos = game.root
+        for step in range(4):
+            for seed in (step, 2**63 + 17 * step):
+                ref = player.felt_rollout(game.stock, pos, seed, won=spider.WON, limit=200)
+                assert _core.spider_rollout(game.stock, pos[:4], spider.WON, seed, 200) == ref
+            for _ in range(15):
+                steps = game.steps(pos)
+                if not steps:
+                    break
+                pos = game.play(pos, rng.choice(steps))

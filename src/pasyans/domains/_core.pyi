@@ -51,6 +51,14 @@ def spider_rollout(
     limit: int,
     /,
 ) -> int: ...
+def spider_playout(
+    stock: Sequence[int],
+    pos: tuple[Any, ...],
+    won: int,
+    seed: int,
+    limit: int,
+    /,
+) -> int: ...
 def spider_search(
     stock: Sequence[int],
     pos: tuple[Any, ...],

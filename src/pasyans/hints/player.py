@@ -25,6 +25,11 @@ playouts that never look under a card.
    better half (by mean score) survives, so most samples go to the candidates that could
    be best.
 
+The module also keeps the felt player's policy (:func:`felt_rollout`, generator version
+4's difficulty), the reference of its compiled twin; with the candidates, the policy, the
+bandit and the hint's cache it is over 400 lines: they are one method, mirrored by
+csrc/player.c.
+
 Only the view (:func:`pasyans.hints.sampling.known`) and the samples drawn from it are
 read, so two positions that differ only in hidden cards get the same decision under the
 same seed. The playouts run in C (``csrc/player.c``) when the core is built; this module is
@@ -280,6 +285,65 @@ def _walk(
     return pos, out
 
 
+# --- The felt player's policy (mirrored by pl_felt in csrc/player.c) -----------------------
+
+
+FELT_STILL = 40
+"""The felt policy: moves in a row that turn nothing up after which it deals (or stops)."""
+
+
+def felt_rollout(stock: Sequence[int], pos: Pos, seed: int, *, won: int, limit: int = LIMIT) -> int:
+    """The policy of sessions 1-2, kept unchanged as generator version 4's felt player
+    (:mod:`pasyans.solvable.felt`, ``_core.spider_rollout``; a change would move that
+    version's Spider layouts): each move the legal step of highest :func:`spider.order`
+    plus a jitter of 0–7 (from ``seed``), never a shuffle, never back to a position of
+    this playout; a move worth less than 0 only when the stock cannot be dealt, else the
+    deal; after :data:`FELT_STILL` moves that turned nothing up, the deal (or the end).
+    Returns :func:`points` at the end."""
+    return points(_felt_walk(stock, pos, seed, won, limit)[0], won)
+
+
+def _felt_walk(
+    stock: Sequence[int], pos: Pos, seed: int, won: int, limit: int
+) -> tuple[Pos, list[Step]]:
+    """:func:`felt_rollout`'s end position and the steps it played."""
+    game = _Bare(stock)
+    x = seed & MASK
+    seen = {(pos[0], pos[1], pos[2])}
+    still = 0
+    out: list[Step] = []
+    for _ in range(limit):
+        if pos[3] >= won:
+            break
+        cols, down = pos[0], pos[1]
+        best: Step | None = None
+        best_value = -(1 << 30)
+        deal = False
+        for st in game.steps(pos):
+            if st == DEAL:
+                deal = True
+                continue
+            if spider.shuffle(cols, down, st):
+                continue
+            x, r = _next(x)
+            value = 8 * spider.order(cols, down, st) + (r & 7)
+            if value > best_value:
+                after = game.play(pos, st)
+                if (after[0], after[1], after[2]) in seen:
+                    continue
+                best, best_value = st, value
+        if deal and (best is None or best_value < 0 or still >= FELT_STILL):
+            best = DEAL
+        elif best is None or still >= FELT_STILL:
+            break
+        before = pos
+        pos = game.play(pos, best)
+        out.append(best)
+        seen.add((pos[0], pos[1], pos[2]))
+        still = 0 if best == DEAL or _reveals(before, pos) else still + 1
+    return pos, out
+
+
 class _Bare(SpiderGame):
     """The packed rules over a known stock, without a spec (the playouts' game)."""
 
@@ -320,8 +384,8 @@ def score(stock: Sequence[int], pos: Pos, seed: int, *, won: int, method: str, n
 
 def play(stock: Sequence[int], pos: Pos, seed: int, won: int, limit: int = LIMIT) -> int:
     """:func:`rollout`, compiled when the core is built."""
-    if compiled is not None and hasattr(compiled, "spider_rollout"):
-        return int(compiled.spider_rollout(tuple(stock), pos[:4], won, seed & MASK, limit))
+    if compiled is not None and hasattr(compiled, "spider_playout"):
+        return int(compiled.spider_playout(tuple(stock), pos[:4], won, seed & MASK, limit))
     return rollout(stock, pos, seed, won=won, limit=limit)
 
 

@@ -7,7 +7,7 @@ the games it lost (0 to 1). The players:
 
 - **Spider** (``"policy"``): the no-peek playout policy of the Spider player
   (``_core.spider_rollout`` in ``csrc/player.c``, the compiled
-  :func:`pasyans.hints.player.rollout`; the hints layer is not imported here): the
+  :func:`pasyans.hints.player.felt_rollout`; the hints layer is not imported here): the
   face-up move of highest order plus a random jitter, no shuffling moves, the deal when
   nothing turns up.
   It plays the real deal: a face-down card is read only when it turns up, the stock only
