@@ -12,8 +12,10 @@ per move)`` is the most moves one worker can serve on one core::
 
 ``--mode serve``: real ``pasyans serve`` processes (one worker, SQLite), each tree in turn,
 driven by ``benchmarks/load.py``'s players with no think time (a closed loop): requests/s,
-the server's CPU ms per request, p50/p99 move latency. Client and server share the
-machine, so this is the throughput of a busy small machine, not of one worker alone::
+the server's CPU ms per request (all its processes, the deal worker included) and the web
+worker's alone (``worker ms/req``: ``1000 /`` it is requests per CPU-second of the worker),
+p50/p99 move latency, and the load average. Client and server share the machine, so
+requests/s is the throughput of a busy small machine, not of one worker alone::
 
     uv run python benchmarks/move_cpu.py --mode serve --baseline 5f7a610 --players 16
 
