@@ -7,6 +7,8 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from powercut import Image, recorder
 from server_helpers import move, new_game
 from servers import sqlite_app
 from sqlalchemy import text
@@ -444,23 +447,9 @@ def test_the_check_after_a_failed_fsync_rewrites_what_a_partial_checkpoint_copie
     acknowledged write lost after the check (finding 2; the flaky power-cut test). The
     check rewrites the whole file before it syncs it. Run under the power-cut recorder;
     the database the cut leaves must hold row 1's acknowledged value."""
-    from powercut import Image, build_shim
-
-    shim = build_shim(tmp_path / "powercut.so")
-    volume = tmp_path / "volume"
-    volume.mkdir()
-    journal, trigger = tmp_path / "journal.bin", tmp_path / "fail-one-fsync"
-    env = {
-        **os.environ,
-        "LD_PRELOAD": str(shim),
-        "PCUT_JOURNAL": str(journal),
-        "PCUT_TRACK": os.path.realpath(volume),
-        "PCUT_FAIL": str(trigger),
-        "PCUT_FAIL_SUFFIX": ".sqlite3",
-    }
-    import subprocess
-    import sys
-
+    rec = recorder(tmp_path, fail_suffix=".sqlite3")
+    volume, journal, trigger = rec.volume, rec.journal, rec.trigger
+    env = {**os.environ, **rec.env}
     out = subprocess.run(
         [sys.executable, "-c", _PARTIAL_THEN_FAILED, str(volume / "t.sqlite3"), str(trigger)],
         env=env, capture_output=True, text=True, timeout=120,
