@@ -3,13 +3,15 @@ player lost, given up, analysed from the history page: the chart and the verdict
 "Show the way" plays the solver's line to a win from chunks of the line (a request for
 many moves, not one a move), a fast drag of the slider stays within the history limit,
 "Try again from here" opens a practice game, and the stuck dialog's "Analyse" gives a
-stuck game up and opens its analysis. The analysis runs in a runner beside the live server, as the deal worker
-runs it. Screenshots at 390x844 and 1366x768 go to the shots directory."""
+stuck game up and opens its analysis. The analysis runs in a runner beside the live
+server, as the deal worker runs it. Screenshots at 390x844 and 1366x768 go to the shots
+directory."""
 
 from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -112,17 +114,20 @@ def test_lose_analyse_show_the_way_and_try_again(page: Page, runner: None, shots
     y = box["y"] + box["height"] / 2
     page.mouse.move(box["x"] + 2, y)
     page.mouse.down()
+    began = time.monotonic()
     for i in range(120):  # back and forth over the whole game, about 2 s
         f = abs((i % 40) - 20) / 20
         page.mouse.move(box["x"] + 2 + f * (box["width"] - 4), y)
         page.wait_for_timeout(15)
     page.mouse.move(box["x"] + box["width"] / 2, y)
     page.mouse.up()
+    dragged = time.monotonic() - began
     end = int(slider.input_value())
     expect(table).to_have_attribute("data-step", str(end), timeout=10000)
     expect(table).to_have_attribute("data-along", "0")
     positions = [u for u in asked if "/position?" in u]
-    assert 1 <= len(positions) <= 8 and 429 not in answers, (positions, answers)
+    # One request per 0.6 s of dragging at most (120 input events), and the last one.
+    assert 1 <= len(positions) <= dragged / 0.6 + 2 and 429 not in answers, (dragged, positions)
 
     # Try again from the position before the worst move: a practice game at the table.
     page.locator(".analysis-marks li[data-move='30'] button").click()

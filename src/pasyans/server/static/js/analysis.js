@@ -45,6 +45,7 @@ class AnalysisPage {
     this.ahead = { step: -1, from: 0, views: [] }; // the way's views fetched in one request
     this.target = null; // the slider's position still to show
     this.seeking = null;
+    this.seekAt = 0; // when the slider last asked for a position
     this.onResize = () => {
       this.draw(true);
       this.redrawChart();
@@ -268,11 +269,10 @@ class AnalysisPage {
     const sleep = (ms) => new Promise((done) => { setTimeout(done, ms); });
     this.seeking = (async () => {
       let shown = null;
-      let since = 0;
       while (this.target !== shown) {
-        await sleep(Math.max(0, SEEK_MS - (Date.now() - since)));
+        await sleep(Math.max(0, SEEK_MS - (Date.now() - this.seekAt)));
         shown = this.target;
-        since = Date.now();
+        this.seekAt = Date.now();
         const wait = await this.go(shown, 0, false, true);
         if (wait) { shown = null; await sleep(wait * 1000); }
       }
