@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from pasyans import hints
 from pasyans.engine import core
-from pasyans.hints import Budget, macro, playout
 from pasyans.engine.moves import Move
+from pasyans.hints import Budget, macro, playout
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
