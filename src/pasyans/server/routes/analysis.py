@@ -36,6 +36,8 @@ E: dict[int | str, dict[str, Any]] = {
 }
 
 RETRY_SECONDS = 1
+Moves = Annotated[int, Query(ge=0, le=100_000)]
+"""A query parameter counting moves (of the game, or of its winning line)."""
 
 
 class AnalysisOut(BaseModel):
@@ -143,8 +145,8 @@ def get_position(
     share: str,
     ctx: ContextDep,
     _limit: ReplayLimit,
-    step: Annotated[int, Query(ge=0, le=100_000)] = 0,
-    along: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    step: Moves = 0,
+    along: Moves = 0,
 ) -> PositionOut:
     """The position after ``step`` moves of the game and then ``along`` moves of the
     solver's winning line from there (only where the analysis knows one), as a player
@@ -177,8 +179,8 @@ def get_way(
     share: str,
     ctx: ContextDep,
     _limit: ReplayLimit,
-    step: Annotated[int, Query(ge=0, le=100_000)] = 0,
-    along: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    step: Moves = 0,
+    along: Moves = 0,
     count: Annotated[int, Query(ge=1, le=WAY_CHUNK)] = WAY_CHUNK,
 ) -> WayOut:
     """The winning line from the position after ``step`` moves of the game, after its
