@@ -77,19 +77,30 @@ def test_a_playout_reads_no_hidden_card() -> None:
         assert steps2 == steps
 
 
+def _felt_compiled(stock: tuple[int, ...], pos: spider.Pos, seed: int, won: int, limit: int) -> int:
+    from pasyans.domains import _core
+
+    return _core.spider_rollout(stock, pos[:4], won, seed, limit)
+
+
 @pytest.mark.parametrize("suits", ["1", "2", "4"])
-def test_the_compiled_playout_agrees_with_the_reference(suits: str) -> None:
+@pytest.mark.parametrize("felt", [False, True])
+def test_the_compiled_playout_agrees_with_the_reference(suits: str, felt: bool) -> None:
     """Along random playouts (random positions reached by random legal moves), the C
-    playout and the Python reference give the same score under the same seed."""
+    playout and the Python reference give the same score under the same seed: the
+    player's policy (``spider_playout``) and generator version 4's felt player's, kept
+    unchanged (``spider_rollout``, :func:`player.felt_rollout`)."""
     spec = get_game("spider", {"suits": suits})
     rng = random.Random(int(suits))
+    reference = player.felt_rollout if felt else player.rollout
+    compiled = _felt_compiled if felt else player.play
     for deal in (1, 2):
         game = SpiderGame(spec, initial_state(spec, deal))
         pos = game.root
         for step in range(4):
             for seed in (step, 2**63 + 17 * step):
-                ref = player.rollout(game.stock, pos, seed, won=spider.WON, limit=200)
-                assert player.play(game.stock, pos, seed, spider.WON, 200) == ref
+                ref = reference(game.stock, pos, seed, won=spider.WON, limit=200)
+                assert compiled(game.stock, pos, seed, spider.WON, 200) == ref
             for _ in range(15):
                 steps = game.steps(pos)
                 if not steps:
@@ -239,25 +250,3 @@ def test_a_decision_past_its_deadline_stops_after_one_sample() -> None:
     assert late is not None and free is not None
     assert all(n == 1 for _, n in late.scores)
     assert sum(n for _, n in free.scores) >= 256 // 2
-
-
-@pytest.mark.parametrize("suits", ["1", "2", "4"])
-def test_the_felt_players_compiled_policy_agrees_with_its_reference(suits: str) -> None:
-    """Generator version 4's felt player (``_core.spider_rollout``, kept unchanged) equals
-    :func:`player.felt_rollout` along random positions under the same seeds."""
-    from pasyans.domains import _core
-
-    spec = get_game("spider", {"suits": suits})
-    rng = random.Random(int(suits))
-    for deal in (1, 2):
-        game = SpiderGame(spec, initial_state(spec, deal))
-        pos = game.root
-        for step in range(4):
-            for seed in (step, 2**63 + 17 * step):
-                ref = player.felt_rollout(game.stock, pos, seed, won=spider.WON, limit=200)
-                assert _core.spider_rollout(game.stock, pos[:4], spider.WON, seed, 200) == ref
-            for _ in range(15):
-                steps = game.steps(pos)
-                if not steps:
-                    break
-                pos = game.play(pos, rng.choice(steps))
