@@ -335,6 +335,11 @@ def _derived_curve(target: str, deals: str, budgets: list[float], rates: list[fl
             f"{budget:>8g}{cap:>12,}{f'{w}/{lo}/{u}':>12}{(w + lo) / len(res):>9.0%}"
             f"{w / len(res):>7.0%}"
         )
+    one = round(rates[0])  # 1 s: the deals decided only past it, with their counts
+    late = [
+        f"{first + i} ({n:,})" for i, (x, n, _) in enumerate(found) if x != "unknown" and n > one
+    ]
+    print(f"decided past 1 s (positions): {', '.join(late) or '-'}")
     unknown = [first + i for i, (x, _, _) in enumerate(found) if x == "unknown"]
     cpu = statistics.median(c for _, _, c in found)
     print(f"unknown at the largest budget: {unknown or '-'}; median CPU {cpu:.2f} s")
