@@ -263,6 +263,7 @@ def curve_part(
     before: bool,
     rates: list[float],
     derive: bool = False,
+    each: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -299,6 +300,11 @@ def curve_part(
                 else:
                     r = solve(spec, state, seconds=budget)
                 rows[k].append((r.result, time.process_time() - t))
+                if each:
+                    print(
+                        f"  {k} deal {deal} at {budget:g}: {r.result}, {r.nodes:,} positions",
+                        flush=True,
+                    )
         nivernais.USE_COMPILED = True
         line = f"{budget:>8g}"
         for k in kinds:
@@ -418,6 +424,7 @@ def main() -> None:
         "--per-second", default="", help="AFTER[,BEFORE] positions/s: node budgets, not time"
     )
     ap.add_argument("--derive", action="store_true", help="Spider curve: one search per deal")
+    ap.add_argument("--each", action="store_true", help="curve: print every deal's answer")
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
     if not a.skip_spine:
@@ -433,7 +440,7 @@ def main() -> None:
     if a.curve:
         budgets = [float(x) for x in a.budgets.split(",")]
         rates = [float(x) for x in a.per_second.split(",")] if a.per_second else []
-        curve_part(a.curve, a.curve_deals, budgets, a.before, rates, a.derive)
+        curve_part(a.curve, a.curve_deals, budgets, a.before, rates, a.derive, a.each)
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)
     if not a.skip_sweep:
