@@ -33,6 +33,7 @@ import heapq
 import time
 from array import array
 from collections.abc import Hashable
+from typing import cast
 
 from pasyans.domains.registry import NIVERNAIS, domain_for
 from pasyans.domains.updown import cells_overflow
@@ -421,7 +422,8 @@ def best_first(
     if use_compiled is None:
         use_compiled = USE_COMPILED and compiled is not None
     if use_compiled:
-        skip = array("Q", sorted(memo)) if memo else array("Q")
+        # The compiled search's memo holds ints (hashes), the Python one's keys.
+        skip = array("Q", sorted(cast(set[int], memo))) if memo else array("Q")
         status, line, count, _, seen = compiled.nivernais_search(
             root,
             -1 if nodes is None else nodes,
