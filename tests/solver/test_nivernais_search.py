@@ -128,3 +128,24 @@ def test_memo_of_final_passes_keeps_answers_sound(use_compiled: bool) -> None:
                 skipping += 1
     assert skipping > 0
     assert won > 0
+
+
+def test_budget_the_memo_leaves_proves_losses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The portfolio with the memo: when the first search's share is too small to prove a
+    loss and the later ones run dry on final passes the memo holds, the budget they left
+    goes to the first score again without the memo, which proves the loss."""
+    proven = 0
+    for loose, stock, seed in MEMO_GAMES:
+        spec, state = crossing_endgame(seed, loose, 1, 8, stock)
+        if exhaustive(spec, state):
+            continue
+        root = nv.pack(spec, state)
+        _, _, need = nv.best_first(root, None, None, nv.WEIGHTS[0], nv.CAP)
+        if need < 4:
+            continue
+        budget = len(nv.WEIGHTS) * (need - 1)  # the first share stops one short
+        assert nv.best_first(root, need - 1, None, nv.WEIGHTS[0], nv.CAP)[0] == "unknown"
+        outcome, _, used = nv.portfolio(root, budget, None, 0.0)
+        assert outcome in ("lost", "unknown") and used <= budget
+        proven += outcome == "lost"
+    assert proven > 0

@@ -534,7 +534,9 @@ def portfolio(
     """:func:`best_first` once per score of :data:`WEIGHTS`, each with an equal share of
     the budget (``nodes``, and ``seconds`` from ``start``), until one wins or proves the
     loss (any of them exhausting the positions is a proof: the pruning does not depend on
-    the order). Not won: the line with the most cards home of all the searches."""
+    the order). Not won: the line with the most cards home of all the searches. With
+    the memo (:data:`SHARE_FINAL_PASSES`), a budget the searches left unspent goes to the
+    first score again without it."""
     k = len(WEIGHTS)
     used = 0
     memo: set[Hashable] | None = set() if SHARE_FINAL_PASSES else None
@@ -552,6 +554,18 @@ def portfolio(
             best = (on_foundations(line[-1]), line)
         if nodes is None and seconds is None:
             break  # pragma: no cover - an unbounded search always decides
+    left = None if nodes is None else nodes - used
+    end = None if seconds is None else start + seconds
+    spare = left > 0 if left is not None else end is not None and time.perf_counter() < end
+    if memo and spare:
+        # What the memo left unspent (later searches ran dry on final passes it held, so
+        # they could not prove a loss): the first score again, without the memo.
+        outcome, line, n = best_first(root, left, end, WEIGHTS[0], CAP)
+        used += n
+        if outcome != "unknown":
+            return outcome, line, used
+        if on_foundations(line[-1]) > best[0]:
+            best = (on_foundations(line[-1]), line)
     return "unknown", best[1], used
 
 
