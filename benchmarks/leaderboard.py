@@ -10,12 +10,17 @@ no network), ``--repeats`` requests of each:
 
 - the hot leaderboard (100,000 results), by time and by moves, for a player ranked in the
   middle (their rank is a count through the index) and for one with no result;
+- the hot leaderboard for the ranked player with the app's cached top forgotten before
+  each request (what a new clean win causes: the top and its rank ladder read again);
 - a small leaderboard (a few hundred results) for the same player, side by side;
 - ``GET /api/daily`` (the player's 30 days and streak);
 - ``POST /api/daily/games`` by new visitors: the first players of the day starting today's
   deal, already in the pool (the deal worker makes it the day before).
 
-Prints p50 and p95 in ms, and the ratio of the hot board's p50 to the small one's.
+Prints p50 and p95 in ms, the CPU time per request of the app's process (the test client
+included) and of PostgreSQL's processes (what a request costs whatever the machine's load),
+the hot board's ratios to the floor (``GET /api/player``: a device lookup and one read) and
+to the small board, and the load average.
 
     uv run python benchmarks/leaderboard.py                       # 100,000 players, 1,000,000 games
     uv run python benchmarks/leaderboard.py --players 10000 --games 100000 --repeats 100
@@ -25,14 +30,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
@@ -91,6 +98,11 @@ def fill(engine: object, players: int, games: int) -> None:
             for i in range(1, players + 1):
                 cp.write_row((i, hash_token(token(i)), t0, 0))
         cur.execute("SELECT setval('players_id_seq', %s)", (players,))
+        # Each player's one device: what the cookie's token names (docs/devices.md).
+        columns = "id, token_hash, player_id, label, created_at, last_seen_at"
+        with cur.copy(f"COPY devices ({columns}) FROM STDIN") as cp:
+            for i in range(1, players + 1):
+                cp.write_row((f"d{i}", hash_token(token(i)), i, "benchmark", t0, t0))
         seen: set[tuple[str, str, str, str, int]] = set()
         results = []
         with cur.copy(f"COPY games ({GAME_COLUMNS}) FROM STDIN") as cg:
@@ -154,14 +166,39 @@ def _json(d: dict[str, str]) -> str:
     return "{" + ", ".join(f'"{k}": "{v}"' for k, v in d.items()) + "}"
 
 
-def timed(client: TestClient, path: str, repeats: int) -> list[float]:
+def timed(
+    client: TestClient, path: str, repeats: int, before: Callable[[], None] = lambda: None
+) -> list[float]:
     out = []
     for _ in range(repeats):
+        before()
         t = time.perf_counter()
         r = client.get(path)
         out.append((time.perf_counter() - t) * 1000)
         assert r.status_code == 200, r.text
     return out
+
+
+def postgres_cpu(engine: Any) -> float:
+    """CPU seconds used so far by the cluster's processes (the postmaster's children, read
+    from /proc): with the process's own CPU time, the work of a request whatever the
+    machine's load."""
+    with engine.connect() as c:
+        data = c.scalar(text("SHOW data_directory"))
+    try:
+        postmaster = int((Path(data) / "postmaster.pid").read_text().split()[0])
+    except OSError:
+        return float("nan")  # another machine's server (--url)
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == postmaster:  # ppid; utime, stime: fields 14, 15 of stat
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
 
 
 def p95(xs: list[float]) -> float:
@@ -177,6 +214,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.games < args.players:
         raise SystemExit("--games must be at least --players (everyone plays the hot deal)")
+    load = os.getloadavg()
     with postgres(args.url) as url:
         app = create_app(
             Settings(
@@ -214,32 +252,57 @@ def main() -> None:
         rows = []
         with TestClient(app) as mid, TestClient(app) as newcomer:
             mid.cookies.set("pasyans_player", token(middle))
-            cases = [
-                ("hot board, by time, ranked player", mid, hot),
-                ("hot board, by moves, ranked player", mid, hot + "&by=moves"),
-                ("hot board, by time, new visitor", newcomer, hot),
-                ("small board, by time, same player", mid, small_path),
-                ("GET /api/daily (30 days, streak)", mid, "/api/daily"),
-                ("GET /api/player (one read: the floor)", mid, "/api/player"),
+
+            def reread() -> None:  # as after a new clean win: the top is read again
+                app.state.top_cache.clear()
+
+            def nothing() -> None:
+                pass
+
+            cases: list[tuple[str, TestClient, str, Callable[[], None]]] = [
+                ("hot board, by time, ranked player", mid, hot, nothing),
+                ("hot board, by moves, ranked player", mid, hot + "&by=moves", nothing),
+                ("hot board, by time, new visitor", newcomer, hot, nothing),
+                ("hot board, ranked, top read again", mid, hot, reread),
+                ("small board, by time, same player", mid, small_path, nothing),
+                ("GET /api/daily (30 days, streak)", mid, "/api/daily", nothing),
+                ("GET /api/player (one read: the floor)", mid, "/api/player", nothing),
             ]
-            for name, client, path in cases:
-                timed(client, path, 5)  # warm-up
-                xs = timed(client, path, args.repeats)
-                rows.append((name, statistics.median(xs), p95(xs)))
+            mine = mid.get(hot).json()["you"]
+            assert mine is not None and mine["clean"], mine  # the middle player is ranked
+            for name, client, path, before in cases:
+                timed(client, path, 5, before)  # warm-up
+                cpu, pg = time.process_time(), postgres_cpu(app.state.engine)
+                xs = timed(client, path, args.repeats, before)
+                cpu = (time.process_time() - cpu) * 1000 / args.repeats
+                pg = (postgres_cpu(app.state.engine) - pg) * 1000 / args.repeats
+                rows.append((name, statistics.median(xs), p95(xs), cpu, pg))
         # The first players of the day: each a new visitor starting today's hot deal, made
         # ahead of time by the worker (a pool lookup and the game's insert).
         xs = []
+        cpu, pg = time.process_time(), postgres_cpu(app.state.engine)
         for _ in range(args.repeats):
             with TestClient(app) as first:
                 t = time.perf_counter()
                 r = first.post("/api/daily/games", json={"game": "spine", "difficulty": "medium"})
                 xs.append((time.perf_counter() - t) * 1000)
                 assert r.status_code == 201, r.text
-        rows.append(("POST /api/daily/games (a new player)", statistics.median(xs), p95(xs)))
-        print(f"{'request':40} {'p50 ms':>8} {'p95 ms':>8}   ({args.repeats} requests each)")
-        for name, p50, p in rows:
-            print(f"{name:40} {p50:8.1f} {p:8.1f}")
-        print(f"hot / small board p50 ratio: {rows[0][1] / rows[3][1]:.2f}")
+        cpu = (time.process_time() - cpu) * 1000 / args.repeats
+        pg = (postgres_cpu(app.state.engine) - pg) * 1000 / args.repeats
+        rows.append(("POST /api/daily/games (a new player)", statistics.median(xs), p95(xs),
+                     cpu, pg))  # fmt: skip
+        print(f"{'request':40} {'p50 ms':>8} {'p95 ms':>8} {'app CPU':>8} {'PG CPU':>8}"
+              f"   ({args.repeats} requests each; CPU: ms per request)")  # fmt: skip
+        for name, p50, p, cpu, pg in rows:
+            print(f"{name:40} {p50:8.1f} {p:8.1f} {cpu:8.2f} {pg:8.2f}")
+        floor = rows[6]
+        print(f"hot board (by time, ranked) / floor: p50 {rows[0][1] / floor[1]:.2f},"
+              f" p95 {rows[0][2] / floor[2]:.2f}, CPU {rows[0][3] / floor[3]:.2f};"
+              f" hot / small board p50: {rows[0][1] / rows[4][1]:.2f}")  # fmt: skip
+        print(
+            "load average (1, 5, 15 min) at the start: {:.1f} {:.1f} {:.1f}; at the end:"
+            " {:.1f} {:.1f} {:.1f}".format(*load, *os.getloadavg())
+        )
         app.state.engine.dispose()
 
 

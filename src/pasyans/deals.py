@@ -106,10 +106,16 @@ def default_kind(game_id: str) -> str:
 
 
 def start_position(
-    spec: GameSpec, deal: int, kind: str = "random", difficulty: str | None = None
+    spec: GameSpec,
+    deal: int,
+    kind: str = "random",
+    difficulty: str | None = None,
+    generator: int = GENERATOR_VERSION,
 ) -> State:
     """The starting layout of deal ``deal`` of the given kind (same number, same layout);
-    ``difficulty`` (default ``medium``) chooses among solvable layouts."""
+    ``difficulty`` (default ``medium``) chooses among solvable layouts, as generator
+    version ``generator`` made them (an older version's number keeps its layout; an
+    unknown version is an :class:`OptionError`)."""
     if kind == "random":
         return initial_state(spec, deal)
     if kind == "solvable":
@@ -120,15 +126,17 @@ def start_position(
                 "solvable_unavailable",
             )
         band = check_difficulty(difficulty)
-        return _solvable(spec.id, tuple(sorted(spec.option_values.items())), deal, band).state
+        check_generator(generator)
+        options = tuple(sorted(spec.option_values.items()))
+        return _solvable(spec.id, options, deal, band, generator).state
     raise OptionError(f"deal kind {str(kind)[:20]!r} is not available (kinds: random, solvable)")
 
 
 @lru_cache(maxsize=256)
 def _solvable(
-    game_id: str, options: tuple[tuple[str, str], ...], deal: int, difficulty: str
+    game_id: str, options: tuple[tuple[str, str], ...], deal: int, difficulty: str, generator: int
 ) -> SolvableDeal:
-    return make_solvable(game_id, dict(options), deal, difficulty)
+    return make_solvable(game_id, dict(options), deal, difficulty, generator)
 
 
 caches.register("deals.solvable", _solvable, bound=256, memory=False)
@@ -141,10 +149,13 @@ def new_game(
     kind: str | None = None,
     difficulty: str | None = None,
     start: State | None = None,
+    generator: int = GENERATOR_VERSION,
 ) -> Game:
     """A fresh game of deal ``deal``; ``kind`` defaults to the game's default kind.
 
-    A solvable game gets ``difficulty`` (default ``medium``; ignored for random deals).
+    A solvable game gets ``difficulty`` (default ``medium``; ignored for random deals),
+    made by generator version ``generator`` (default the current one; an older version
+    deals the number as it did then).
     ``start`` is a layout the caller already has (the server's deal pool, made by
     :func:`make_solvable` for the same game, options, number and difficulty): it is
     checked to hold the game's deck and used as it is; without it the layout is made here.
@@ -156,14 +167,13 @@ def new_game(
     if k == "random":
         return Game(game_id, deal, options, start=start_position(spec, deal, k), kind=k)
     band = check_difficulty(difficulty)
+    check_generator(generator)
     layout = (
-        start_position(spec, deal, k, band)
+        start_position(spec, deal, k, band, generator)
         if start is None
         else saved_start(spec, deal, k, start.to_json())
     )
-    return Game(
-        game_id, deal, options, start=layout, kind=k, difficulty=band, generator=GENERATOR_VERSION
-    )
+    return Game(game_id, deal, options, start=layout, kind=k, difficulty=band, generator=generator)
 
 
 def load_game(saved: Mapping[str, Any], *, trusted: bool = False) -> Game:
@@ -214,14 +224,17 @@ def saved_start(
     game's whole deck in its piles, or :class:`SavedGameError` is raised. A solvable game
     saved with no layout by generator version 1 (``generator`` 1 or None: games saved
     before layouts were stored) raises :class:`RetiredDealError`: version 1 is out of the
-    library, and another version's layout would not replay its moves."""
+    library, and another version's layout would not replay its moves. A solvable game of
+    a later version saved without its layout is made again by that version."""
     if stored is None and kind == "solvable" and generator in (None, 1):
         raise RetiredDealError(
             "this game was dealt by generator version 1, which is retired, and was saved"
             " without its layout: it can no longer be rebuilt"
         )
     if stored is None:
-        return start_position(spec, deal, kind, difficulty)
+        # A solvable game is rebuilt by the version that dealt it (not None: refused above).
+        version = check_generator(generator) if kind == "solvable" and generator else 0
+        return start_position(spec, deal, kind, difficulty, version or GENERATOR_VERSION)
     try:
         state = State.from_json(stored)
     except ValueError as e:

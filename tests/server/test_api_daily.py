@@ -4,6 +4,7 @@ cannot post a time), past days as practice, display names and their reports."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -215,3 +216,61 @@ def test_linking_and_deleting_keep_the_boards_true(app: Any, near_won: None) -> 
             mine = d.get(BOARD + "&by=moves").json()
             assert mine["you"]["moves"] == 3 and mine["total"] == 2
             assert e.get("/api/player").json()["name"] == "Dee"
+
+
+def test_two_workers_cached_tops_follow_new_wins_and_names(
+    make_app: Any, near_won: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two apps on one database, as two workers: a worker's cached top of a board is read
+    again as soon as another worker records a clean win (its count moved); a name set
+    through the other worker shows once the cache's time is up, through this one at once."""
+    one, two = make_app(), make_app()
+    with TestClient(one) as a, TestClient(two) as b, TestClient(one) as viewer:
+        win(a, start(a))
+        assert [r["moves"] for r in viewer.get(BOARD + "&by=moves").json()["top"]] == [1]
+        win(b, start(b), detour=True)  # recorded by the other worker
+        board = viewer.get(BOARD + "&by=moves").json()
+        assert board["total"] == 2 and [r["moves"] for r in board["top"]] == [1, 3]
+        # A name through the other worker: this worker's top is its cache's until it ages.
+        assert b.put("/api/player/name", json={"name": "Bea"}).status_code == 200
+        assert viewer.get(BOARD + "&by=moves").json()["top"][1]["name"] is None
+        one.state.top_cache.clear()  # what its time limit does (TopCache.ttl)
+        assert viewer.get(BOARD + "&by=moves").json()["top"][1]["name"] == "Bea"
+        # Through this worker: at once; the other worker's cached top ages out.
+        monkeypatch.setattr(two.state.top_cache, "ttl", 3.0)
+        assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] is None  # cached by two
+        assert a.put("/api/player/name", json={"name": "Ann"}).status_code == 200
+        assert viewer.get(BOARD + "&by=moves").json()["top"][0]["name"] == "Ann"
+        assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] is None  # two's cache
+        time.sleep(3.1)
+        assert b.get(BOARD + "&by=moves").json()["top"][0]["name"] == "Ann"
+
+
+@pytest.mark.parametrize("step", [1, 2, 100])
+def test_ranks_through_the_ladder_match_the_board(
+    app: Any, near_won: None, monkeypatch: pytest.MonkeyPatch, step: int
+) -> None:
+    """A rank is the cached ladder's count plus a count from its last key below the
+    player's (boards._better): for every step, each player's rank is their place on the
+    board, by time and by moves, and past RANK_EXACT it is "over"."""
+    monkeypatch.setattr(boards, "LADDER_STEP", step)
+    clients = [TestClient(app) for _ in range(5)]
+    for i, c in enumerate(clients):
+        c.__enter__()
+        win(c, start(c), detour=i % 2 == 1)
+    try:
+        for by in ("", "&by=moves"):
+            for c in clients:
+                board = c.get(BOARD + by).json()
+                place = [r["you"] for r in board["top"]].index(True) + 1
+                assert board["you"]["rank"] == place and board["total"] == 5
+        monkeypatch.setattr(boards, "RANK_EXACT", 3)
+        app.state.top_cache.clear()
+        for c in clients:
+            board = c.get(BOARD + "&by=moves").json()
+            place = [r["you"] for r in board["top"]].index(True) + 1
+            want = (place, None) if place <= 3 else (None, 3)
+            assert (board["you"]["rank"], board["you"]["rank_over"]) == want
+    finally:
+        for c in clients:
+            c.__exit__(None, None, None)

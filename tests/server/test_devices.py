@@ -5,6 +5,7 @@ devices are listed and unlinked; the data is exported and deleted (docs/devices.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient
 from server_helpers import assert_no_hidden, move, new_game, post
 from sqlalchemy import func, select
 
-from pasyans.server.players import devices
+from pasyans.server.players import data, devices
 from pasyans.server.storage import store
 from pasyans.server.storage.models import Device, GameRow, LinkCode, Player
 
@@ -227,6 +228,41 @@ def test_export_holds_every_game_and_no_hidden_card(two: tuple[TestClient, TestC
     assert_no_hidden(out)
     empty = b.get("/api/me/export").json()
     assert empty["games"] == [] and empty["player"] is None
+
+
+def test_export_streams_the_same_json_as_the_whole_export(
+    app: FastAPI, two: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player with many games: the download comes in pieces, holds at most a batch of
+    games at a time, and is the same text as the export built in memory."""
+    a, _ = two
+    played(a)
+    token_hash = store.hash_token(str(a.cookies.get("pasyans_player")))
+    with app.state.sessionmaker() as s:
+        player = store.player_id(s, token_hash)
+        assert player is not None
+        for i in range(300):
+            store.add_game(s, player, game="spider", options={"suits": "1"}, deal=1000 + i,
+                           kind="random", rules_version=1, summary={})  # fmt: skip
+        s.commit()
+    monkeypatch.setattr(data, "CHUNK", 4096)
+    monkeypatch.setattr(data, "GAMES_PER_READ", 25)
+    frozen = store.now()
+    monkeypatch.setattr(store, "now", lambda: frozen)
+    r = a.get("/api/me/export")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+    assert "attachment" in r.headers["content-disposition"]
+    with app.state.sessionmaker() as s:
+        whole = data.export(s, token_hash)
+        assert r.text == json.dumps(whole, ensure_ascii=False, default=str)
+        assert len(json.loads(r.text)["games"]) == 302  # valid JSON, every game
+        held = []
+        pieces = []
+        for piece in data.export_json(s, token_hash):
+            pieces.append(piece)
+            held.append(sum(isinstance(o, GameRow) for o in s.identity_map.values()))
+        assert "".join(pieces) == r.text and len(pieces) > 10
+        assert max(held) <= 25  # a batch of games at a time, whatever their number
 
 
 def test_delete_needs_confirmation_then_removes_everything(

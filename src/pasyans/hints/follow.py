@@ -51,13 +51,15 @@ def follow(
     budget: Budget,
     max_moves: int = 600,
     stall: int = 100,
+    start: State | None = None,
 ) -> Play:
     """Play deal ``deal`` by always following the hint; give up (``ended="stalled"``)
     after ``stall`` moves in a row that turn nothing up, put nothing away and leave the
     stock alone (the hint is then going round in circles). Long because it resets the
-    hint's caches and counts what the benchmark reports inline, next to the loop."""
+    hint's caches and counts what the benchmark reports inline, next to the loop.
+    ``start``: the layout to play (a solvable deal's) instead of deal ``deal``'s random one."""
     spec = get_game(game, options)
-    state = core.initial_state(spec, deal)
+    state = core.initial_state(spec, deal) if start is None else start
     hints.LINES.clear()
     hints.TALLIES.clear()
     macro.PLANS.clear()

@@ -17,6 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from pasyans import __version__
 from pasyans.server import errors
+from pasyans.server.daily.topcache import TopCache
 from pasyans.server.docs import install_docs
 from pasyans.server.games.cache import GameCache
 from pasyans.server.games.solving import SEARCHES
@@ -88,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.game_cache = GameCache(settings.game_cache_size)
+    app.state.top_cache = TopCache()
     app.state.write_lock = threading.Lock() if engine.dialect.name == "sqlite" else None
     app.state.limits = SharedLimits(settings, app.state.sessionmaker, app.state.write_lock)
     errors.install(app)

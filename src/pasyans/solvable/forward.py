@@ -74,6 +74,21 @@ def play_layout(spec: GameSpec, state: State, seed: int) -> list[Move] | None:
     return None if made is None else made[1]
 
 
+def play_end(spec: GameSpec, state: State, seed: int) -> State:
+    """Where the forward player's game from the real layout ``state`` ends (won, stuck,
+    or :data:`MAX_MOVES` moves), its random choices seeded by ``seed`` as in
+    :func:`play_layout`. It reads only face-up cards: the stock's are seen as they land."""
+    play = _Play(spec, SplitMix64(seed), 0.0)
+    for _ in range(MAX_MOVES):
+        if is_won(spec, state):
+            break
+        m = play.choose(state)
+        if m is None:
+            break
+        state = apply(spec, state, m)
+    return state
+
+
 def solvable_by_play(spec: GameSpec, deal: int) -> State | None:
     """The first layout of ``deal``'s stream whose forward play wins and replays, or None."""
     stream = SplitMix64(deal)

@@ -16,12 +16,15 @@ Nivernais) or the solver proves it won (Spine, Spider, Backbone), and it is not 
 no autocollect before the first move and not won by the simple player
 (:func:`pasyans.solvable.difficulty.is_trivial`).
 
-**Difficulty.** The first :data:`BAND_CANDIDATES` kept candidates of a deal number are
-ranked by the difficulty measure (:func:`pasyans.solvable.difficulty.measure`, ties by
-order in the stream): ``easy`` gets the lowest, ``medium`` the middle one, ``hard`` the
-highest. Bands are therefore order statistics of three draws from the game's own
-solvable deals: no threshold fitted to a deal range, and each band's measure is lower
-than the next one's on every deal number.
+**Difficulty** (version 4). The first :data:`BAND_CANDIDATES` kept candidates of a deal
+number are ranked by how often the game's no-peek *felt player* wins them
+(:func:`pasyans.solvable.felt.measure`: the win rate of its playouts, then how far its lost
+games got; ties by order in the stream): ``easy`` gets the one it wins most, ``hard`` the
+one it wins least, ``medium`` the middle one. Bands are order statistics of five draws from
+the game's own solvable deals: no threshold fitted to a deal range, and each band's measure
+is at most the next one's on every deal number. Versions 2 and 3 ranked
+:data:`BAND_CANDIDATES_V3` candidates by the randomised simple player's progress
+(:func:`pasyans.solvable.difficulty.measure`).
 
 The same game, options, number and difficulty give the same layout on every machine
 within one :data:`GENERATOR_VERSION`.
@@ -41,26 +44,31 @@ from pasyans.errors import IllegalMoveError, OptionError, PasyansError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
-from pasyans.solvable import forward, nearby
+from pasyans.solvable import felt, forward, nearby
 from pasyans.solvable.difficulty import is_trivial, measure
 from pasyans.solver.search import solve
 
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 """Bumped whenever the same (game, options, deal, difficulty) could give another layout.
 1: Spine's backward walk, the first solvable candidate, no difficulty
 (``benchmarks/legacy/generate_v1.py``). 2: this module, Nivernais' stock chosen as it comes
-out (leaning). 3: Nivernais from real shuffles. Every version stays reproducible:
+out (leaning). 3: Nivernais from real shuffles. 4: bands by the felt player's win rate among five
+candidates (:mod:`pasyans.solvable.felt`). Every version stays reproducible:
 :func:`make_solvable` takes ``generator``."""
 
-GENERATORS: tuple[int, ...] = (2, 3)
+GENERATORS: tuple[int, ...] = (2, 3, 4)
 """The versions this code makes. Version 1 is out of the package
 (``benchmarks/legacy/generate_v1.py``): its deals live on in the games that stored them."""
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
 DEFAULT_DIFFICULTY = "medium"
 
-BAND_CANDIDATES = 3
-"""Kept candidates ranked per deal number, one per difficulty."""
+BAND_CANDIDATES = 5
+"""Kept candidates ranked per deal number (version 4): the first, middle and last by the
+felt measure are the three difficulties."""
+
+BAND_CANDIDATES_V3 = 3
+"""Kept candidates ranked per deal number by versions 2 and 3, one per difficulty."""
 
 SPINE_VERIFY_NODES = 20_000
 """Node budget of the exact search that must also prove a Spine candidate won."""
@@ -154,17 +162,31 @@ def _bands(
     game_id: str, options: tuple[tuple[str, str], ...], deal: int, generator: int
 ) -> tuple[tuple[str, SolvableDeal], ...]:
     spec = get_game(game_id, dict(options))
+    wanted = BAND_CANDIDATES if generator >= 4 else BAND_CANDIDATES_V3
     ranked: list[tuple[float, int, State]] = []
     for n, kept in enumerate(candidates(spec, deal, generator)):
-        ranked.append((measure(spec, kept.state).measure, n, kept.state))
-        if len(ranked) == BAND_CANDIDATES:
+        m = (
+            felt.measure(spec, kept.state).measure
+            if generator >= 4
+            else measure(spec, kept.state).measure
+        )
+        ranked.append((m, n, kept.state))
+        if len(ranked) == wanted:
             break
     ranked.sort(key=lambda r: (r[0], r[1]))
     out = []
-    for i, band in enumerate(DIFFICULTIES):
-        pick = ranked[min(i, len(ranked) - 1)]
+    for band, i in zip(DIFFICULTIES, _picks(len(ranked), generator), strict=True):
+        pick = ranked[i]
         out.append((band, SolvableDeal(pick[2], band, pick[0], generator)))
     return tuple(out)
+
+
+def _picks(n: int, generator: int) -> tuple[int, int, int]:
+    """Which of ``n`` ranked candidates are easy, medium and hard: the first, middle and
+    last (version 4), or the first three (versions 2 and 3; the last again when fewer)."""
+    if generator >= 4:
+        return 0, (n - 1) // 2, n - 1
+    return 0, min(1, n - 1), min(2, n - 1)
 
 
 caches.register("solvable.bands", _bands, bound=32, memory=False)

@@ -3,21 +3,42 @@
 Every figure comes from stored games: a ranked daily game that is won is written to
 ``daily_results`` by the server, in the transaction of the move that won it
 (:func:`record_win`), with the server's own time and the moves of its stored line. A
-leaderboard is a top-N read through an index of that table, and a player's rank one count
-through the same index, so a request's work is bounded whatever the number of players.
+leaderboard is a top-N read through an index of that table, cached in the app while the
+board's count of clean wins stands (:mod:`pasyans.server.daily.topcache`), and a player's
+rank a count of at most about :data:`LADDER_STEP` entries through the same index from the
+cached ladder, so a request's work is bounded whatever the number of players.
+
+Long (~440 lines; :func:`leaderboard`, ~65, with the viewer's hidden names and the
+rows it answers) because a result's write (:func:`record_win`, :func:`forget_player`) and
+the reads of its boards (the top, the ladder, the rank, the streaks) share the table's
+keys and its two orders; split, each half would restate them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Connection, delete, func, select, true, tuple_, update
+from sqlalchemy import (
+    Connection,
+    Row,
+    TextClause,
+    bindparam,
+    delete,
+    func,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
+from starlette.requests import Request
 
 from pasyans.server.daily import names
+from pasyans.server.daily.topcache import Top, TopCache, TopRow
 from pasyans.server.storage import store
 from pasyans.server.storage.models import DailyBoard, DailyResult, GameRow, NameReport, Player
 
@@ -39,8 +60,12 @@ def record_win(conn: Connection, row: store.AnyRow, moves: int) -> None:
     assert row.daily is not None and row.finished_at is not None
     insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
     clean = is_clean(row.hints, row.undos, row.restarts)
-    board = {"day": row.daily, "game": row.game, "options_key": row.options_key,
-             "difficulty": row.difficulty or ""}  # fmt: skip
+    board = {
+        "day": row.daily,
+        "game": row.game,
+        "options_key": row.options_key,
+        "difficulty": row.difficulty or "",
+    }
     added = conn.execute(
         insert(DailyResult)
         .values(
@@ -125,48 +150,192 @@ class BoardKey:
         )
 
 
-def leaderboard(
-    session: Session, key: BoardKey, by: Board, viewer: int | None, limit: int = TOP
-) -> dict[str, Any]:
-    """The top ``limit`` clean wins of a daily deal (fastest or fewest moves; a tie goes
-    to the earlier win), the number of clean wins, and the viewer's own result and rank:
-    index reads bounded whatever the number of players."""
-    order = _order(by)
-    clean = (*key.where(), DailyResult.clean == true())
-    seen = NameReport.__table__.alias("seen")  # the viewer's own reports hide a name
+def forget_tops(request: Request | None) -> None:
+    """After a name is set or reported, or a player's results move or go: the app's cached
+    tops are read again (another worker's within :attr:`TopCache.ttl`)."""
+    cache = None if request is None else getattr(request.app.state, "top_cache", None)
+    if cache is not None:
+        cache.clear()
+
+
+def _top(session: Session, key: BoardKey, by: Board, limit: int) -> list[TopRow]:
+    """The top ``limit`` clean wins, with each name as everyone sees it."""
     rows = session.execute(
-        select(DailyResult, Player.name, Player.name_reports, seen.c.reporter_id)
-        .join(Player, Player.id == DailyResult.player_id)
-        .outerjoin(
-            seen,
-            (seen.c.player_id == DailyResult.player_id)
-            & (seen.c.reporter_id == (viewer or 0))
-            & (seen.c.name == Player.name),
+        select(
+            DailyResult.player_id,
+            DailyResult.time_ms,
+            DailyResult.moves,
+            Player.name,
+            Player.name_reports,
         )
-        .where(*clean)
-        .order_by(*order)
+        .join(Player, Player.id == DailyResult.player_id)
+        .where(*key.where(), DailyResult.clean == true())
+        .order_by(*_order(by))
         .limit(limit)
     ).all()
+    return [
+        TopRow(r.player_id, names.shown(r.name, r.name_reports, False), r.time_ms, r.moves)
+        for r in rows
+    ]
+
+
+_ORDER_COLUMNS = {
+    "time": ("time_ms", "moves", "finished_at"),
+    "moves": ("moves", "time_ms", "finished_at"),
+}
+
+
+def _board_of(alias: str) -> str:
+    return " AND ".join(
+        f"{alias}.{column} = :{name}"
+        for column, name in (
+            ("day", "day"),
+            ("game", "game"),
+            ("options_key", "key"),
+            ("difficulty", "band"),
+        )
+    )
+
+
+def _ordered(alias: str, by: Board) -> str:
+    return "(" + ", ".join(f"{alias}.{c}" for c in _ORDER_COLUMNS[by]) + ")"
+
+
+def _viewer_sql() -> TextClause:
+    """One statement for what is the viewer's own (:func:`leaderboard`): the player of the
+    device's token, their result on the board, the board's clean wins (the cached top's
+    stamp), and how many of the cached top's names this viewer reported."""
+    return text(
+        "SELECT d.player_id AS player, b.clean_wins, m.clean, m.time_ms, m.moves,"
+        " m.finished_at, m.game_id,"
+        " (SELECT count(*) FROM name_reports n WHERE n.player_id IN :named"
+        " AND n.reporter_id = d.player_id) AS reported"
+        " FROM (SELECT 1 AS one) AS o"
+        " LEFT JOIN devices d ON d.token_hash = :token"
+        f" LEFT JOIN daily_results m ON {_board_of('m')} AND m.player_id = d.player_id"
+        f" LEFT JOIN daily_boards b ON {_board_of('b')}"
+    ).bindparams(bindparam("named", expanding=True))
+
+
+def _ladder_sql(by: Board) -> TextClause:
+    """Every :data:`LADDER_STEP`-th of the first ``:exact`` clean wins in the board's
+    order: its order key, and how many wins come strictly before it (``rank() - 1``)."""
+    order = ", ".join(_ORDER_COLUMNS[by])
+    return text(
+        f"SELECT {order}, before FROM (SELECT {order},"
+        f" row_number() OVER (ORDER BY {order}) AS n,"
+        f" rank() OVER (ORDER BY {order}) - 1 AS before FROM (SELECT {order}"
+        f" FROM daily_results x WHERE {_board_of('x')} AND x.clean = :yes"
+        f" ORDER BY {order} LIMIT :exact) AS firsts) AS ranked WHERE n % :step = 0 ORDER BY n"
+    )
+
+
+def _window_sql(by: Board, lower: bool) -> TextClause:
+    """The clean wins before the viewer's (``:m0``-``:m2``, their order key) and, with
+    ``lower``, not before a ladder's key (``:l0``-``:l2``); at most ``:most`` of them."""
+    since = f" AND {_ordered('x', by)} >= (:l0, :l1, :l2)" if lower else ""
+    return text(
+        "SELECT count(*) FROM (SELECT 1 FROM daily_results x"
+        f" WHERE {_board_of('x')} AND x.clean = :yes{since}"
+        f" AND {_ordered('x', by)} < (:m0, :m1, :m2) LIMIT :most) AS better"
+    )
+
+
+_VIEWER_SQL = _viewer_sql()
+_LADDER_SQL = {by: _ladder_sql(by) for by in ("time", "moves")}
+_WINDOW_SQL = {(by, lower): _window_sql(by, lower) for by in ("time", "moves")
+               for lower in (False, True)}  # fmt: skip
+LADDER_STEP = 100
+"""The ladder's step: a rank counts at most about this many index entries."""
+
+
+def _better(session: Session, top: Top, by: Board, params: dict[str, Any], mine: Row[Any]) -> int:
+    """How many clean wins are better than the viewer's (at most :data:`RANK_EXACT`): the
+    cached ladder's count before the last of its keys below the viewer's, and a count
+    through the index from there (bounded by the step)."""
+    key = tuple(getattr(mine, c) for c in _ORDER_COLUMNS[by])
+    lower: tuple[Any, ...] | None = None
+    base = 0
+    for step_key, before in top.ladder:
+        if not step_key < key:
+            break
+        lower, base = step_key, before
+    most = RANK_EXACT - base
+    if most <= 0:
+        return RANK_EXACT
+    values = {**params, "most": most, **{f"m{i}": v for i, v in enumerate(key)}}
+    if lower is not None:
+        values |= {f"l{i}": v for i, v in enumerate(lower)}
+    found = session.execute(_WINDOW_SQL[(by, lower is not None)], values).scalar() or 0
+    return base + int(found)
+
+
+def leaderboard(
+    session: Session,
+    cache: TopCache,
+    key: BoardKey,
+    by: Board,
+    token_hash: str,
+    deal_of: Callable[[], int | None],
+) -> dict[str, Any]:
+    """The top :data:`TOP` clean wins of a daily deal (fastest or fewest moves; a tie goes
+    to the earlier win), the number of clean wins, the deal's number (``deal_of``), and
+    the viewer's own result and rank.
+
+    One statement when the app's cached top of the board still holds (its stamp, the
+    board's clean wins, unchanged, and younger than :data:`TopCache.ttl`), and a second
+    for a clean result's rank (:func:`_better`); otherwise the top and its ladder are
+    read again and cached. Every read is through an index and bounded whatever the
+    number of players (docs/daily.md)."""
+    found = cache.get(key, by)
+    params = {
+        "day": key.day,
+        "game": key.game,
+        "key": key.options_key,
+        "band": key.difficulty,
+        "yes": True,
+        "exact": RANK_EXACT,
+        "token": token_hash,
+    }
+    named = [r.player for r in found.rows if r.name is not None] if found else []
+    me = session.execute(_VIEWER_SQL, {**params, "named": named}).one()
+    total = me.clean_wins or 0
+    if found is None or found.stamp != total:
+        ladder = session.execute(_LADDER_SQL[by], {**params, "step": LADDER_STEP}).all()
+        found = cache.put(
+            key, by, total, _top(session, key, by, TOP), deal_of(),
+            tuple((tuple(r[:3]), int(r[3])) for r in ladder),
+        )  # fmt: skip
+        named = [r.player for r in found.rows if r.name is not None]
+        reported = bool(named) and me.player is not None
+    else:
+        reported = bool(me.reported)
+    hidden: set[int] = set()
+    if reported:  # the viewer's own reports hide those names from them at once
+        hidden = set(
+            session.scalars(
+                select(NameReport.player_id)
+                .join(Player, Player.id == NameReport.player_id)
+                .where(
+                    NameReport.reporter_id == me.player,
+                    NameReport.player_id.in_(named),
+                    NameReport.name == Player.name,
+                )
+            )
+        )
     top = [
         {
             "rank": i + 1,
-            "player": r.DailyResult.player_id,
-            "name": names.shown(r.name, r.name_reports, r.reporter_id is not None),
-            "you": r.DailyResult.player_id == viewer,
-            "time_ms": r.DailyResult.time_ms,
-            "moves": r.DailyResult.moves,
+            "player": r.player,
+            "name": None if r.player in hidden else r.name,
+            "you": r.player == me.player,
+            "time_ms": r.time_ms,
+            "moves": r.moves,
         }
-        for i, r in enumerate(rows)
+        for i, r in enumerate(found.rows)
     ]
-    total = session.scalar(
-        select(DailyBoard.clean_wins).where(
-            DailyBoard.day == key.day,
-            DailyBoard.game == key.game,
-            DailyBoard.options_key == key.options_key,
-            DailyBoard.difficulty == key.difficulty,
-        )
-    )
-    return {"top": top, "total": total or 0, "you": _mine(session, key, by, viewer)}
+    better = _better(session, found, by, params, me) if me.clean else 0
+    return {"top": top, "total": total, "deal": found.deal, "you": _mine(me, better)}
 
 
 RANK_EXACT = 10_000
@@ -174,36 +343,25 @@ RANK_EXACT = 10_000
 below it the answer says "over 10,000"."""
 
 
-def _mine(session: Session, key: BoardKey, by: Board, viewer: int | None) -> dict[str, Any] | None:
-    """The viewer's result and, for a clean win, its rank: the count of the better clean
-    wins through the board's index, stopped at :data:`RANK_EXACT` (``rank_over``)."""
-    if viewer is None:
+def _mine(me: Row[Any], better: int) -> dict[str, Any] | None:
+    """The viewer's result and, for a clean win, its rank (``rank_over`` past
+    :data:`RANK_EXACT`)."""
+    if me.game_id is None:
         return None
-    mine = session.scalar(select(DailyResult).where(*key.where(), DailyResult.player_id == viewer))
-    if mine is None:
-        return None
+    clean = bool(me.clean)
     rank = over = None
-    if mine.clean:
-        order = _order(by)
-        values = tuple(getattr(mine, c.key) for c in order)
-        better = (
-            select(DailyResult.player_id)
-            .where(*key.where(), DailyResult.clean == true(), tuple_(*order) < tuple_(*values))
-            .limit(RANK_EXACT)
-            .subquery()
-        )
-        found = session.scalar(select(func.count()).select_from(better)) or 0
-        if found < RANK_EXACT:
-            rank = found + 1
+    if clean:
+        if better < RANK_EXACT:
+            rank = better + 1
         else:
             over = RANK_EXACT
     return {
         "rank": rank,
         "rank_over": over,
-        "clean": mine.clean,
-        "time_ms": mine.time_ms,
-        "moves": mine.moves,
-        "game_id": mine.game_id,
+        "clean": clean,
+        "time_ms": me.time_ms,
+        "moves": me.moves,
+        "game_id": me.game_id,
     }
 
 

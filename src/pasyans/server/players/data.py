@@ -9,6 +9,8 @@ and generator version (docs/devices.md).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,8 +50,8 @@ def _game(row: GameRow) -> dict[str, Any]:
     return out
 
 
-def export(session: Session, token_hash: str) -> dict[str, Any]:
-    """Everything stored about this device's player, as JSON values."""
+def _head(session: Session, token_hash: str) -> tuple[dict[str, Any], int | None]:
+    """The export without its games (``games`` empty), and the player (None: none yet)."""
     player = store.player_id(session, token_hash)
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -62,12 +64,10 @@ def export(session: Session, token_hash: str) -> dict[str, Any]:
         "games": [],
     }
     if player is None:
-        return out
+        return out, None
     row = session.get(Player, player)
     assert row is not None
-    # ``name`` arrives with display names (issue 31, item 2); read it if the row has it.
-    out["player"] = {"created_at": store.aware(row.created_at).isoformat(),
-                     "name": getattr(row, "name", None)}  # fmt: skip
+    out["player"] = {"created_at": store.aware(row.created_at).isoformat(), "name": row.name}
     out["devices"] = [
         {
             "id": d.id,
@@ -79,14 +79,65 @@ def export(session: Session, token_hash: str) -> dict[str, Any]:
         for d in devices.listing(session, token_hash)
     ]
     out["statistics"] = stats.kept_statistics(session, player)
-    games = session.scalars(
+    return out, player
+
+
+GAMES_PER_READ = 200
+"""Games read (and held) at a time while the export streams."""
+
+
+def _games(session: Session, player: int | None) -> Iterator[dict[str, Any]]:
+    """The player's games, oldest first, read :data:`GAMES_PER_READ` at a time (a
+    server-side cursor on PostgreSQL), each dropped from the session once written."""
+    if player is None:
+        return
+    rows = session.scalars(
         select(GameRow)
         .where(GameRow.player_id == player)
         .order_by(GameRow.created_at, GameRow.id)
-        .execution_options(yield_per=500)
+        .execution_options(yield_per=GAMES_PER_READ)
     )
-    out["games"] = [_game(g) for g in games]
+    for g in rows:
+        yield _game(g)
+        session.expunge(g)
+
+
+def export(session: Session, token_hash: str) -> dict[str, Any]:
+    """Everything stored about this device's player, as one JSON value (built in memory:
+    :func:`export_json` streams the same text)."""
+    out, player = _head(session, token_hash)
+    out["games"] = list(_games(session, player))
     return out
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+CHUNK = 64 * 1024
+"""Characters gathered before a piece of the streamed export is handed on."""
+
+
+def export_json(session: Session, token_hash: str) -> Iterator[str]:
+    """:func:`export` as JSON text, in pieces of about :data:`CHUNK` characters: the same
+    text as ``json.dumps(export(...), ensure_ascii=False)``, while at most
+    :data:`GAMES_PER_READ` games and one piece are held at a time."""
+    head, player = _head(session, token_hash)
+    del head["games"]
+    text = _dumps(head)
+    parts = [text[:-1], ', "games": [']  # the head's "}" closes the games' list instead
+    size = sum(map(len, parts))
+    first = True
+    for game in _games(session, player):
+        piece = ("" if first else ", ") + _dumps(game)
+        first = False
+        parts.append(piece)
+        size += len(piece)
+        if size >= CHUNK:
+            yield "".join(parts)
+            parts, size = [], 0
+    parts.append("]}")
+    yield "".join(parts)
 
 
 @dataclass(frozen=True)

@@ -145,14 +145,14 @@ def leaderboard(
     there are, and the player's own result and rank. Options as query parameters."""
     the_day = start.check_day(day)
     values, key = start.key_of(game, _options(request, ("game", "difficulty", "day", "by")))
-    viewer = _viewer(ctx)
     board = boards.leaderboard(
-        ctx.session, boards.BoardKey(the_day.isoformat(), game, key, difficulty), by, viewer
-    )
-    resolved = pool_daily.resolve(ctx.session, the_day, game, key, difficulty)
+        ctx.session, request.app.state.top_cache,
+        boards.BoardKey(the_day.isoformat(), game, key, difficulty), by, ctx.token_hash,
+        lambda: pool_daily.resolve(ctx.session, the_day, game, key, difficulty).deal,
+    )  # fmt: skip
     return BoardOut(
-        day=the_day.isoformat(), game=game, options=values, difficulty=difficulty,
-        deal=resolved.deal, by=by, **board,
+        day=the_day.isoformat(), game=game, options=values, difficulty=difficulty, by=by,
+        **board,
     )  # fmt: skip
 
 
@@ -180,6 +180,7 @@ def set_name(body: NameIn, ctx: ContextDep) -> PlayerOut:
         viewer = store.ensure_player(ctx.session, ctx.token_hash)
         names.set_name(ctx.session, viewer, name)
         ctx.session.commit()
+    boards.forget_tops(ctx.request)
     return PlayerOut(player=viewer, name=name)
 
 
@@ -195,4 +196,5 @@ def report(body: ReportIn, ctx: ContextDep) -> dict[str, bool]:
             ctx.session.rollback()
             raise ApiError("not_found", text="ui.daily.error_no_name", status=404)
         ctx.session.commit()
+    boards.forget_tops(ctx.request)
     return {"reported": True}

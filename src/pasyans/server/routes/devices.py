@@ -3,14 +3,17 @@ code, list and unlink devices, download or delete the player's data (docs/device
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated, Any
 
 import segno
 from fastapi import APIRouter, Path, Request, Response
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, StrictBool
+from sqlalchemy.orm import Session
 
+from pasyans.server.daily import boards
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
 from pasyans.server.games import service
@@ -124,6 +127,7 @@ def link(body: LinkIn, request: Request, ctx: ContextDep, _limit: LinkLimit) -> 
             ctx.session.rollback()
             raise
         ctx.session.commit()
+    boards.forget_tops(ctx.request)
     return LinkOut(games_moved=linked.games_moved, devices=_listing(ctx))
 
 
@@ -155,12 +159,19 @@ def export(ctx: ContextDep) -> Response:
     """Everything stored about this player as one JSON file (a download): games with
     their moves, statistics, devices. Starting layouts are left out (they would show
     hidden cards)."""
-    body = json.dumps(data.export(ctx.session, ctx.token_hash), ensure_ascii=False, default=str)
-    return Response(
-        body,
+    return StreamingResponse(
+        _streamed(ctx.maker, ctx.token_hash),
         media_type="application/json",
         headers={"Content-Disposition": 'attachment; filename="pasyans-data.json"'},
     )
+
+
+def _streamed(maker: Callable[[], Session], token_hash: str) -> Iterator[bytes]:
+    """The export's pieces, read in a session of their own (the request's closes when the
+    route returns, before the body is sent): memory bounded whatever the number of games."""
+    with maker() as session:
+        for piece in data.export_json(session, token_hash):
+            yield piece.encode()
 
 
 @router.post("/me/delete", responses=E_BODY, response_model=ErasedOut)
@@ -173,4 +184,5 @@ def erase(body: ConfirmIn, ctx: ContextDep) -> ErasedOut:
         ctx.session.connection(execution_options={"pasyans_write": True})
         gone = data.erase(ctx.session, ctx.token_hash)
         ctx.session.commit()
+    boards.forget_tops(ctx.request)
     return ErasedOut(games=gone.games, devices=gone.devices)

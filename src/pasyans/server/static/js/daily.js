@@ -138,6 +138,18 @@ export function shareText(entry, opts, board, mine) {
   return `${t("daily.share_title", { game: title(entry), day: board.day, difficulty: t(`difficulty.${board.difficulty}`) })}\n${figures}${rank}\n${url}`;
 }
 
+/** The share text of the player's ranked result of a daily game just won (its board
+ * read from the server: the rank, time and moves are the server's), or null. */
+export async function wonShareText(entry, game) {
+  const q = new URLSearchParams({ game: entry.id, difficulty: game.difficulty, day: game.daily, ...game.options });
+  try {
+    const board = await api.call("GET", `/api/daily/board?${q}`);
+    return board.you ? shareText(entry, game.options, board, board.you) : null;
+  } catch {
+    return null;
+  }
+}
+
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);

@@ -39,8 +39,32 @@ function choices(list, before) {
     { type: "button", "data-answer": answer, onclick: () => { before(answer); fn(); } }, t(label)));
 }
 
-export function showWon(view, elapsedMs, actions, bests = null) {
+/** The won dialog's "Share result" (a ranked daily win, docs/daily.md): one tap copies
+ * `text`, which the dialog then shows (selectable when the copy fails). */
+function shareButton(text) {
+  const status = h("output.daily-shared", { hidden: true });
+  const note = h("p.daily-copied", { role: "status" });
+  const button = h("button.btn", {
+    type: "button",
+    "data-action": "share",
+    onclick: async () => {
+      let copied = true;
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch {
+        copied = false;
+      }
+      status.textContent = text;
+      status.hidden = false;
+      note.textContent = t(copied ? "daily.copied" : "daily.copy_failed");
+    },
+  }, t("daily.share_result"));
+  return { button, status: [note, status] };
+}
+
+export function showWon(view, elapsedMs, actions, bests = null, shareText = null) {
   closeAll();
+  const share = shareText ? shareButton(shareText) : null;
   const c = view.counters;
   const dialog = h(
     "dialog.end.won",
@@ -59,10 +83,12 @@ export function showWon(view, elapsedMs, actions, bests = null) {
     ),
     h("div.actions", {}, ...choices([
       ["new", "btn.new", actions.newGame, "primary"],
+    ], () => dialog.close()), share ? share.button : null, ...choices([
       ["replay", "btn.replay", actions.replay, ""],
       ...(actions.analyse ? [["analyse", "analysis.open", actions.analyse, ""]] : []),
       ["close", "btn.close", () => {}, ""],
     ], () => dialog.close())),
+    ...(share ? share.status : []),
   );
   return open(dialog);
 }

@@ -160,8 +160,8 @@ export function checkEnd(c, animating) {
     const actions = endActions(c);
     if (v.flags.won) {
       announce(t("won.title"));
-      const [best] = await Promise.all([bests(c), celebrate(c)]);
-      if (still()) showWon(v, c.timer.elapsed(), actions, best);
+      const [best, share] = await Promise.all([bests(c), dailyShare(c), celebrate(c)]);
+      if (still()) showWon(v, c.timer.elapsed(), actions, best, share);
     } else {
       const dialog = showStuck(actions);
       dialog.addEventListener("close", () => {
@@ -171,6 +171,14 @@ export function checkEnd(c, animating) {
       announce(t("stuck.title"));
     }
   }, delay);
+}
+
+/** The share text of a ranked daily deal just won (docs/daily.md), read before the won
+ * dialog opens so that one tap copies it; null for any other game. */
+async function dailyShare(c) {
+  if (!c.game.daily) return null;
+  const daily = await import("./daily.js");
+  return daily.wonShareText(c.entry, c.game);
 }
 
 /** The win celebration: the foundations' cards leap in a wave (skipped when the player

@@ -1,0 +1,131 @@
+"""Do the difficulty bands feel different? Both players per band, and the time per number.
+
+For deals ``--start`` … ``--start + --deals - 1`` of one game and option set, makes the
+three bands with ``generate.bands`` (generator ``--generator``, default the current one;
+CPU seconds per number, all three bands, p50 and p95) and plays each band's layout with:
+
+- the **felt player** of :mod:`pasyans.solvable.felt` (what version 4 ranks by): its win
+  rate in the playouts the ranking used, and on ``--second`` fresh playouts (other seeds,
+  so the ranking's luck does not count) its win rate and the lost games' mean progress;
+- a **second, independent player**: the randomised simple player of
+  :mod:`pasyans.solvable.difficulty` (uniform among new positions, foundation moves first)
+  where the felt player is another one (Spider, Nivernais), and where the felt player *is*
+  the randomised simple player (Spine, Backbone), the hurried player
+  (:func:`pasyans.solvable.felt.hurried_game`: the obvious-moves player with random
+  choices within its priorities). ``--second`` playouts with seeds unrelated to the
+  felt player's, win rate and mean progress.
+
+With ``--follow``, also the **hint follower** (:func:`pasyans.hints.follow.follow` with the
+product's hint budget, no time cap): the share of each band's deals it wins, and the share
+of the cards it brings home (slow: seconds to tens of seconds a deal).
+
+Prints per band the means over the deals, and on how many deals easy's second-player
+result beat hard's (win rate, then progress).
+
+    uv run python benchmarks/bands.py --game spider --options suits=1 --deals 20
+    uv run python benchmarks/bands.py --game nivernais --deals 20 --generator 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import statistics
+import time
+
+from pasyans.cards import SplitMix64
+from pasyans.engine.core import cards_on_foundations, is_won
+from pasyans.hints.follow import follow
+from pasyans.hints.policy import product_budget
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+from pasyans.solvable import difficulty, felt, generate
+
+
+def second(spec: GameSpec, state: State, playouts: int) -> tuple[float, float]:
+    """The second player's win rate and mean progress on ``state``."""
+    name, _ = felt.player_for(spec)
+    wins = 0
+    done = 0.0
+    for n in range(playouts):
+        rng_seed = 0x5EC0 + 7919 * n
+        if name == "random":
+            won, progress = felt.hurried_game(spec, state, rng_seed)
+        else:
+            end = difficulty.playout(spec, state, SplitMix64(rng_seed))
+            won = is_won(spec, end)
+            progress = 1.0 if won else difficulty.progress(spec, end)
+            if name == "forward":
+                progress = cards_on_foundations(spec, end) / 104
+        wins += won
+        done += progress
+    return wins / playouts, done / playouts
+
+
+def follower(spec: GameSpec, deal: int, state: State) -> tuple[float, float]:
+    """The hint follower (the product's hint budget, no time cap) on ``state``: won (1.0
+    or 0.0) and the share of the cards it brought home."""
+    p = follow(spec.id, dict(spec.option_values), deal, product_budget(spec, None), start=state)
+    return float(p.won), p.cards / 104
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--options", default="")
+    ap.add_argument("--start", type=int, default=1)
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--generator", type=int, default=generate.GENERATOR_VERSION)
+    ap.add_argument("--second", type=int, default=32, help="second-player playouts per layout")
+    ap.add_argument("--follow", action="store_true", help="also the hint follower per band")
+    a = ap.parse_args()
+    options = dict(kv.split("=", 1) for kv in a.options.split(",") if kv)
+    spec = get_game(a.game, options)
+    name, _ = felt.player_for(spec)
+    cpu: list[float] = []
+    rows: dict[str, list[tuple[float, ...]]] = {b: [] for b in generate.DIFFICULTIES}
+    beats = 0
+    signal.signal(signal.SIGTERM, _stop)  # a run cut short (timeout) still prints its figures
+    try:
+        for deal in range(a.start, a.start + a.deals):
+            generate._bands.cache_clear()
+            c0 = time.process_time()
+            made = generate.bands(spec, deal, a.generator)
+            cpu.append(time.process_time() - c0)
+            results = {}
+            for band, sd in made.items():
+                f = felt.measure(spec, sd.state)
+                fresh = felt.measure(spec, sd.state, a.second, seed=0xF2E5 << 16)
+                s = second(spec, sd.state, a.second)
+                played = follower(spec, deal, sd.state) if a.follow else (0.0, 0.0)
+                rows[band].append((f.win_rate, fresh.win_rate, fresh.progress, *s, *played))
+                results[band] = s
+            beats += results["easy"] > results["hard"]
+            print(deal, " ".join(f"{b}:{r[-1][1]:.2f}/{r[-1][3]:.2f}" for b, r in rows.items()),
+                  f"{cpu[-1]:.2f}s", flush=True)  # fmt: skip
+    except KeyboardInterrupt:
+        print("stopped early", flush=True)
+    done = len(cpu) if len(rows["hard"]) == len(cpu) else len(cpu) - 1
+    cpu = cpu[:done]
+    rows = {b: r[:done] for b, r in rows.items()}
+    q = statistics.quantiles(cpu, n=20) if len(cpu) > 1 else [cpu[0]] * 19
+    last = a.start + done - 1
+    print(f"\n{a.game} {a.options or '(default)'} deals {a.start}-{last} generator"
+          f" {a.generator}; felt player {name!r}; second {a.second} playouts")  # fmt: skip
+    print("| band | felt win rate (ranked) | felt win rate (fresh) | felt lost progress (fresh)"
+          " | second win rate | second progress | follower won | follower cards |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for band, r in rows.items():
+        cols = [statistics.fmean(x[i] for x in r) for i in range(7)]
+        print(f"| {band} | " + " | ".join(f"{c:.3f}" for c in cols) + " |")
+    print(f"easy beats hard for the second player on {beats} of {done} deals")
+    print(f"generate.bands CPU s per number: p50 {statistics.median(cpu):.2f}  p95 {q[18]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""Difficulty a player feels (generator version 4): how often a no-peek player wins a layout.
+
+Each game has a **felt player** (:func:`player_for`), a randomised player that reads only
+the cards a person sees and plays the layout to its end; :data:`PLAYOUTS` of its games,
+each with its own fixed seed, give the layout's **win rate** and the mean **progress** of
+the games it lost (0 to 1). The players:
+
+- **Spider** (``"policy"``): the no-peek playout policy of the Spider player
+  (``_core.spider_rollout`` in ``csrc/player.c``, the compiled
+  :func:`pasyans.hints.player.rollout`; the hints layer is not imported here): the
+  face-up move of highest order plus a random jitter, no shuffling moves, the deal when
+  nothing turns up.
+  It plays the real deal: a face-down card is read only when it turns up, the stock only
+  by its size. Progress: its points (cards in completed runs plus twice the cards turned
+  up) over the most it can score.
+- **Nivernais** (``"forward"``): the forward player of :mod:`pasyans.solvable.forward`
+  (foundation moves, reserve cells first; a column's top card into a cell when that
+  uncovers a card a foundation wants; then the stock; then any cell move), on the real
+  layout: the stock's cards are seen as they land. Progress: cards on the foundations.
+- **Spine, Backbone, Backbone classic** (``"random"``): the randomised simple player of
+  :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
+  move to a position this game has not seen). These games have no cheap player that wins
+  more of them. Progress: cards on the foundations.
+
+**The hurried player** (:func:`hurried_game`), not a felt player: the "obvious moves"
+player of :mod:`pasyans.solvable.autoplay` with random choices within each of its
+priorities (a foundation move; a build from the spine, tailbone or waste; a build between
+columns; the stock; a move to an empty column), never back to a position of the same
+game. It is the independent second player that checks the bands of the games whose felt
+player is the randomised simple player (``benchmarks/bands.py``).
+
+The **measure** is ``1 - (wins + p) / (PLAYOUTS + 1)`` where ``wins`` counts the won
+playouts and ``p`` is the lost ones' mean progress (1 when none was lost): ranking by it
+ranks by the win rate first, then by how far the lost games got. 0: every playout won.
+
+Another player can be plugged in for a game by :func:`player_for` (a function of the
+spec, the layout and a seed that returns the end of one game: won, progress).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pasyans.cards import SplitMix64
+from pasyans.domains import spider
+from pasyans.engine.core import apply, cards_on_foundations, deck_for, is_won, legal_moves
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.solvable import difficulty, forward
+
+try:
+    from pasyans.domains import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
+
+PLAYOUTS = 32
+"""Games of the felt player per layout."""
+
+MAX_MOVES = 600
+"""Moves a hurried playout plays at most."""
+
+Game = Callable[[GameSpec, State, int], tuple[bool, float]]
+"""One game of a felt player: (spec, layout, seed) -> (won, progress 0 to 1)."""
+
+_SPIDER_MOST = 104 + 2 * 44
+"""The most points a Spider policy game scores without winning (every run, every card)."""
+
+_WIN = 1000
+"""What ``spider_rollout`` answers for a won game (``WIN`` in ``csrc/player.c``)."""
+_LIMIT = 500
+"""Moves a Spider policy game plays at most (the player's ``LIMIT``)."""
+_MASK = (1 << 64) - 1
+
+_FEEDERS = (PileKind.SPINE, PileKind.TAILBONE, PileKind.WASTE)
+
+
+@dataclass(frozen=True)
+class Felt:
+    """What the felt player did on one layout."""
+
+    player: str
+    wins: int  # of ``playouts``
+    playouts: int
+    progress: float  # mean progress of the lost playouts (1.0 when none was lost)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.playouts
+
+    @property
+    def measure(self) -> float:
+        """``1 - (wins + progress) / (playouts + 1)`` (see the module docstring)."""
+        return round(1.0 - (self.wins + self.progress) / (self.playouts + 1), 4)
+
+
+def player_for(spec: GameSpec) -> tuple[str, Game]:
+    """The felt player of a game: its name and one game of it (module docstring)."""
+    if spider.applies(spec):
+        return "policy", _spider_game
+    if forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
+        return "forward", _forward_game
+    return "random", _random_game
+
+
+def measure(spec: GameSpec, state: State, playouts: int = PLAYOUTS, seed: int = 0xFEE1) -> Felt:
+    """The felt player's :data:`PLAYOUTS` games of ``state`` (seeds ``seed + n``)."""
+    name, game = player_for(spec)
+    wins = 0
+    lost: list[float] = []
+    for n in range(playouts):
+        won, progress = game(spec, state, seed + n)
+        if won:
+            wins += 1
+        else:
+            lost.append(progress)
+    mean = sum(lost) / len(lost) if lost else 1.0
+    return Felt(name, wins, playouts, round(mean, 4))
+
+
+def _spider_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    if compiled is None:  # pragma: no cover - the build compiles it (uv sync)
+        raise RuntimeError("Spider's felt player needs the compiled core (uv sync)")
+    g = spider.SpiderGame(spec, state)
+    points = compiled.spider_rollout(tuple(g.stock), g.root[:4], spider.WON, seed & _MASK, _LIMIT)
+    if points == _WIN:
+        return True, 1.0
+    return False, min(1.0, points / _SPIDER_MOST)
+
+
+def _forward_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    end = forward.play_end(spec, state, seed)
+    return is_won(spec, end), cards_on_foundations(spec, end) / 104
+
+
+def _random_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    end = difficulty.playout(spec, state, SplitMix64(seed))
+    return is_won(spec, end), cards_on_foundations(spec, end) / 104
+
+
+def hurried_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    """One game of the hurried player (module docstring): won, progress."""
+    end = hurried_playout(spec, state, SplitMix64(seed))
+    return is_won(spec, end), cards_on_foundations(spec, end) / 104
+
+
+def hurried_playout(spec: GameSpec, state: State, rng: SplitMix64) -> State:
+    """One game of the hurried player (module docstring); returns where it stopped."""
+    seen = {state}
+    for _ in range(MAX_MOVES):
+        if is_won(spec, state):
+            break
+        tiers: list[list[Move]] = [[], [], [], [], []]
+        for m in legal_moves(spec, state):
+            tiers[_tier(spec, state, m)].append(m)
+        nxt = _first_new(spec, state, tiers, seen, rng)
+        if nxt is None:
+            break
+        state = nxt
+        seen.add(state)
+    return state
+
+
+def _tier(spec: GameSpec, state: State, m: Move) -> int:
+    if m.dst is None:
+        return 3
+    d = spec.index[m.dst]
+    dst = spec.piles[d].kind
+    src = spec.piles[spec.index[m.src]].kind
+    if dst is PileKind.FOUNDATION:
+        return 0
+    if dst is PileKind.COLUMN and state.piles[d] and src is not PileKind.FOUNDATION:
+        return 1 if src in _FEEDERS else 2
+    return 4
+
+
+def _first_new(
+    spec: GameSpec, state: State, tiers: list[list[Move]], seen: set[State], rng: SplitMix64
+) -> State | None:
+    """A random move of the first tier that has one leading to a position not seen."""
+    for moves in tiers:
+        while moves:
+            nxt = apply(spec, state, moves.pop(rng.below(len(moves))))
+            if nxt not in seen:
+                return nxt
+    return None

@@ -1,0 +1,132 @@
+"""Generator version 4: difficulty bands a player feels, and older versions' layouts kept.
+
+The bands are ranked by the felt player's win rate (:mod:`pasyans.solvable.felt`); here
+they are checked on fresh playouts of that player (seeds the ranking never used) and
+against a second, independent player (the randomised simple player of
+:mod:`pasyans.solvable.difficulty`), on deal numbers the generator was not tuned on.
+The figures per game: docs/deal-figures.md, "Difficulty bands" (benchmarks/bands.py).
+"""
+
+from __future__ import annotations
+
+from statistics import fmean
+from typing import NamedTuple
+
+import pytest
+
+from pasyans.deals import GENERATOR_VERSION, load_game, make_solvable, new_game, start_position
+from pasyans.errors import OptionError, SavedGameError
+from pasyans.rules import get_game
+from pasyans.solvable import difficulty, felt
+from pasyans.solvable.generate import DIFFICULTIES, bands
+
+FRESH = 0xF2E5 << 16
+"""Seeds of the fresh playouts (the ranking used 0xFEE1 + n)."""
+
+
+class Result(NamedTuple):
+    felt: float  # the felt player's win rate (fresh playouts)
+    second: float  # the second player's win rate
+    progress: float  # the second player's mean progress
+
+
+def _both_players(game: str, options: dict[str, str], deals: range) -> dict[str, Result]:
+    """Per band, over ``deals``: the felt player's win rate on fresh playouts, and the
+    second player's win rate and mean progress (the hurried player where the felt player
+    is the randomised simple player, else the randomised simple player). Checks the
+    order on every number."""
+    spec = get_game(game, options)
+    name, _ = felt.player_for(spec)
+    out: dict[str, list[Result]] = {b: [] for b in DIFFICULTIES}
+    for deal in deals:
+        made = bands(spec, deal)
+        assert made["easy"].measure <= made["medium"].measure <= made["hard"].measure, deal
+        for band, sd in made.items():
+            assert sd.generator == GENERATOR_VERSION == 4
+            rate = felt.measure(spec, sd.state, seed=FRESH).win_rate
+            if name == "random":
+                plays = [felt.hurried_game(spec, sd.state, FRESH + n) for n in range(16)]
+                won = fmean(float(w) for w, _ in plays)
+                progress = fmean(1.0 if w else p for w, p in plays)
+            else:
+                m = difficulty.measure(spec, sd.state, 16)
+                won, progress = m.wins / 16, 1.0 - m.measure
+            out[band].append(Result(rate, won, progress))
+    return {b: Result(*(fmean(r[i] for r in out[b]) for i in range(3))) for b in DIFFICULTIES}
+
+
+def _apart(m: dict[str, Result], field: str) -> bool:
+    """Adjacent bands at least 0.1 apart in ``field``, easy highest."""
+    e, md, h = (getattr(m[b], field) for b in DIFFICULTIES)
+    return e - md >= 0.1 and md - h >= 0.1
+
+
+@pytest.mark.slow
+def test_spine_suit_runs_bands_feel_different_to_both_players() -> None:
+    """Spine with suit runs and kings on empty columns: the randomised simple player (the
+    felt player here) and the hurried player both win easy deals at least 0.1 more often
+    than medium ones, and medium than hard."""
+    m = _both_players("spine", {"runs": "suit"}, range(2001, 2009))
+    assert _apart(m, "felt") and _apart(m, "second"), m
+
+
+@pytest.mark.slow
+def test_nivernais_bands_feel_different() -> None:
+    """The forward player wins easy deals at least 0.1 more often than medium ones, and
+    medium than hard (fresh playouts); the randomised simple player gets further on easy
+    deals than on hard ones."""
+    m = _both_players("nivernais", {}, range(2001, 2009))
+    assert _apart(m, "felt") and m["easy"].progress > m["hard"].progress, m
+
+
+@pytest.mark.slow
+def test_spider_one_suit_bands_feel_different_to_the_policy() -> None:
+    """The no-peek policy wins easy deals at least 0.1 more often than medium ones, and
+    medium than hard, on fresh playouts. (The randomised simple player does not tell
+    Spider's bands apart: docs/deal-figures.md, "Difficulty bands".)"""
+    m = _both_players("spider", {"suits": "1"}, range(2001, 2013))
+    assert _apart(m, "felt"), m
+
+
+def test_felt_players_and_measure() -> None:
+    """Each game's felt player, and a measure that ranks by wins first, then progress."""
+    assert felt.player_for(get_game("spider", {"suits": "2"}))[0] == "policy"
+    assert felt.player_for(get_game("nivernais"))[0] == "forward"
+    assert felt.player_for(get_game("spine"))[0] == "random"
+    assert felt.player_for(get_game("backbone"))[0] == "random"
+    more_wins = felt.Felt("policy", 3, 32, 0.1)
+    further = felt.Felt("policy", 2, 32, 0.9)
+    assert more_wins.measure < further.measure
+    assert felt.Felt("policy", 32, 32, 1.0).measure == 0.0
+    assert felt.Felt("policy", 0, 32, 0.0).measure == 1.0
+    # The same layout always gets the same result; the fresh seeds are other games.
+    state = make_solvable("spider", {"suits": "1"}, 5, "easy").state
+    spec = get_game("spider", {"suits": "1"})
+    assert felt.measure(spec, state) == felt.measure(spec, state)
+    assert felt.measure(spec, state).wins > 0
+
+
+def test_an_old_version_keeps_its_layouts_and_the_new_one_differs() -> None:
+    """Version 3's deals (pinned in test_solver_generate.py) still come out of the library
+    by number, fresh or from a saved game that has no stored layout; version 4 deals
+    another layout for some of them."""
+    spec = get_game("nivernais")
+    old = make_solvable("nivernais", {}, 4, "medium", 3).state
+    assert start_position(spec, 4, "solvable", "medium", 3) == old
+    game = new_game("nivernais", 4, kind="solvable", difficulty="medium", generator=3)
+    assert game.start == old and game.generator == 3
+    saved = game.to_saved()
+    assert saved["generator"] == 3
+    rebuilt = load_game({k: v for k, v in saved.items() if k != "start"})
+    assert rebuilt.start == old and rebuilt.generator == 3
+    assert make_solvable("nivernais", {}, 4, "medium").state != old
+    assert new_game("nivernais", 4, kind="solvable", difficulty="medium").generator == 4
+
+
+def test_an_unknown_generator_version_is_refused() -> None:
+    saved = new_game("spine", 9).to_saved()
+    for version in (GENERATOR_VERSION + 1, 0, "4"):
+        with pytest.raises(SavedGameError, match="generator version"):
+            load_game(dict(saved, generator=version))
+        with pytest.raises(OptionError, match="generator version"):
+            new_game("spine", 9, generator=version)  # type: ignore[arg-type]
