@@ -7,6 +7,9 @@
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --spider-long 40
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve nivernais \
         --curve-deals 1-20 --before
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve spider:suits=4 \
+        --curve-deals 1-100 --per-second 307845 --derive
+    uv run python benchmarks/solver.py --skip-spine --skip-sweep --table 1-100
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
 Part 2 (with --spider-rate N), Spider positions expanded per CPU second, deals 1…N: the
@@ -22,6 +25,11 @@ Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
 --curve-deals A-B, each solved once per budget of --budgets (0.1, 0.3, 1, 3, 10 s of wall
 time, one process); with --before, Nivernais' search as it was before its compiled core
 (the Python reference) beside it, deal by deal in the same run.
+With --derive (Spider, node budgets): one search per deal at the largest budget, the
+others read from its count (the search does not depend on the budget).
+Part 4 (with --table A-B), every game (Spine random and solvable, Backbone, Backbone
+classic, Spider 1/2/4 suits, Nivernais) on deals A-B at the node budget equal to 10 s of
+one core, one process: won / lost / unknown and the decided rate (--games to pick).
 Part 3, fixed deal sets: deals 1…N of every game and option at a time budget per deal,
 one deal per worker process; solved / lost / unknown counts, median and p90 time, and
 nodes/s over all the deals.
@@ -249,14 +257,27 @@ def spider_long_part(deals: int, nodes: int) -> None:
 
 
 def curve_part(
-    target: str, deals: str, budgets: list[float], before: bool, rates: list[float]
+    target: str,
+    deals: str,
+    budgets: list[float],
+    before: bool,
+    rates: list[float],
+    derive: bool = False,
+    each: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
     Python search beside it: both run on each deal and budget one after the other.
     With ``rates`` (positions per CPU second, after[, before]) each budget is the node
     budget equal to that many seconds of one core instead: reproducible, and the same
-    on a loaded machine."""
+    on a loaded machine. With ``derive`` (node budgets, Spider only) each deal is searched
+    once, at the largest budget, and a smaller budget's answer is read from the count:
+    Spider's search (``spider.solve``) is the same at every node budget, the budget only
+    stops it, so it decides within budget ``b`` exactly when it decides within ``b``
+    positions at the largest."""
+    if derive:
+        _derived_curve(target, deals, budgets, rates)
+        return
     game, _, opt = target.partition(":")
     options = dict([opt.split("=", 1)]) if opt else {}
     spec = get_game(game, options)
@@ -279,6 +300,11 @@ def curve_part(
                 else:
                     r = solve(spec, state, seconds=budget)
                 rows[k].append((r.result, time.process_time() - t))
+                if each:
+                    print(
+                        f"  {k} deal {deal} at {budget:g}: {r.result}, {r.nodes:,} positions",
+                        flush=True,
+                    )
         nivernais.USE_COMPILED = True
         line = f"{budget:>8g}"
         for k in kinds:
@@ -287,6 +313,86 @@ def curve_part(
             med = statistics.median(c for _, c in rows[k])
             line += f"{f'{w}/{lo}/{u}':>16}{(w + lo) / len(res):>9.0%}{med:>10.2f}"
         print(line, flush=True)
+
+
+def _derived_curve(target: str, deals: str, budgets: list[float], rates: list[float]) -> None:
+    """:func:`curve_part` with ``derive``: one search per deal at the largest budget."""
+    game, _, opt = target.partition(":")
+    if game != "spider" or not rates:
+        raise SystemExit("--derive needs --per-second and a Spider curve (a budget-blind search)")
+    spec = get_game(game, dict([opt.split("=", 1)]) if opt else {})
+    first, last = (int(x) for x in deals.split("-"))
+    top = round(max(budgets) * rates[0])
+    found: list[tuple[str, int, float]] = []
+    for deal in range(first, last + 1):
+        t = time.process_time()
+        r = solve(spec, initial_state(spec, deal), nodes=top)
+        found.append((r.result, r.nodes, time.process_time() - t))
+    print(
+        f"== {target}, deals {first}…{last}: won/lost/unknown against time (node budgets at "
+        f"{rates[0]:,.0f} positions/s, one search per deal at {top:,} nodes) =="
+    )
+    print(f"{'budget':>8}{'nodes':>12}{'w/l/u':>12}{'decided':>9}{'won':>7}")
+    for budget in sorted(budgets):
+        cap = round(budget * rates[0])
+        res = [x if n <= cap else "unknown" for x, n, _ in found]
+        w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
+        print(
+            f"{budget:>8g}{cap:>12,}{f'{w}/{lo}/{u}':>12}{(w + lo) / len(res):>9.0%}"
+            f"{w / len(res):>7.0%}"
+        )
+    one = round(rates[0])  # 1 s: the deals decided only past it, with their counts
+    late = [
+        f"{first + i} ({n:,})" for i, (x, n, _) in enumerate(found) if x != "unknown" and n > one
+    ]
+    print(f"decided past 1 s (positions): {', '.join(late) or '-'}")
+    unknown = [first + i for i, (x, _, _) in enumerate(found) if x == "unknown"]
+    cpu = statistics.median(c for _, _, c in found)
+    print(f"unknown at the largest budget: {unknown or '-'}; median CPU {cpu:.2f} s")
+
+
+TABLE = (
+    ("spine", "random", (), None),
+    ("spine", "solvable", (), None),
+    ("backbone", "random", (), 8_000_000),
+    ("backbone-classic", "random", (), 7_700_000),
+    ("spider", "random", (("suits", "1"),), 3_500_000),
+    ("spider", "random", (("suits", "2"),), 3_500_000),
+    ("spider", "random", (("suits", "4"),), 3_500_000),
+    ("nivernais", "random", (), 6_500_000),
+)
+"""Part 4's rows: game, deal kind, options (Spine: its defaults) and the node budget equal
+to 10 s of one core (docs/solver.md, "Budgets"; Spine: every deal decides within a few
+hundred positions, so the row runs at Backbone's)."""
+
+
+def table_part(deals: str, games: set[str] | None) -> None:
+    """Won / lost / unknown of deals ``A-B`` of every game at the node budget equal to 10 s
+    of one core, one process (the issue's "every game >= 95% decided at 10 s")."""
+    first, last = (int(x) for x in deals.split("-"))
+    print(f"== Deals {first}…{last}, node budget equal to 10 s of one core ==")
+    print(
+        f"{'game':<18}{'kind':<10}{'options':<10}{'nodes':>11}{'won':>5}{'lost':>6}{'unk':>5}"
+        f"{'decided':>9}{'med cpu s':>10}{'max nodes':>12}"
+    )
+    for game, kind, options, budget in TABLE:
+        if games is not None and game not in games:
+            continue
+        nodes = budget or 8_000_000
+        rows: list[tuple[str, int, float]] = []
+        for deal in range(first, last + 1):
+            t = time.process_time()
+            r = decide(Task(game, options, deal, kind, None, nodes))
+            rows.append((str(r["result"]), int(r["nodes"]), time.process_time() - t))
+        res = [x for x, _, _ in rows]
+        w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
+        text = " ".join(f"{k}={v}" for k, v in options) or "-"
+        print(
+            f"{game:<18}{kind:<10}{text:<10}{nodes:>11,}{w:>5}{lo:>6}{u:>5}"
+            f"{(w + lo) / len(rows):>9.0%}{statistics.median(c for _, _, c in rows):>10.2f}"
+            f"{max(n for _, n, _ in rows):>12,}",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -317,6 +423,9 @@ def main() -> None:
     ap.add_argument(
         "--per-second", default="", help="AFTER[,BEFORE] positions/s: node budgets, not time"
     )
+    ap.add_argument("--derive", action="store_true", help="Spider curve: one search per deal")
+    ap.add_argument("--each", action="store_true", help="curve: print every deal's answer")
+    ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
     if not a.skip_spine:
         for game, options in variants():
@@ -331,7 +440,9 @@ def main() -> None:
     if a.curve:
         budgets = [float(x) for x in a.budgets.split(",")]
         rates = [float(x) for x in a.per_second.split(",")] if a.per_second else []
-        curve_part(a.curve, a.curve_deals, budgets, a.before, rates)
+        curve_part(a.curve, a.curve_deals, budgets, a.before, rates, a.derive, a.each)
+    if a.table:
+        table_part(a.table, set(a.games.split(",")) if a.games else None)
     if not a.skip_sweep:
         games = set(a.games.split(",")) if a.games else None
         only = dict(o.split("=", 1) for o in a.option)

@@ -94,7 +94,7 @@ typedef struct {
     {"nivernais_dead", nivernais_dead, METH_VARARGS, "Nivernais' dead-position test (nivernais.dead), compiled."}, \
     {"nivernais_score", nivernais_score, METH_VARARGS, "nivernais.score of a position under the weights."}, \
     {"nivernais_key", nivernais_key, METH_VARARGS, "The search's key of a Nivernais position, as bytes (columns sorted once settled)."}, \
-    {"nivernais_search", nivernais_search, METH_VARARGS, "nivernais.best_first: (status, line of positions, positions expanded, bytes used)."}, \
+    {"nivernais_search", nivernais_search, METH_VARARGS, "nivernais.best_first: (status, line of positions, positions expanded, bytes used, the final passes it explored as uint64 hashes; memo: the sorted hashes to skip)."}, \
     {NULL, NULL, 0, NULL}
 
 #endif

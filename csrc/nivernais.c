@@ -726,13 +726,45 @@ typedef struct {
     size_t heap_n, heap_cap, def_n, def_cap;
     uint32_t *spent;
     size_t spent_n, spent_cap;
+    uint64_t *ehash; /* entry -> the hash of its key (the memo; ehash_cap >= spent_n) */
+    size_t ehash_cap;
+    const uint64_t *skip; /* the memo's entries, sorted: not searched again */
+    size_t skip_n;
+    unsigned long long skipped;
     size_t memory;
 } Search;
 
 static size_t used(const Search *s)
 {
     return s->arena_cap + s->nodes_cap * 12 + (s->mask + 1) * sizeof(Slot) +
-           (s->heap_cap + s->def_cap) * sizeof(Item) + s->spent_cap * 4;
+           (s->heap_cap + s->def_cap) * sizeof(Item) + s->spent_cap * 4 + s->ehash_cap * 8;
+}
+
+/* A new final pass from the position p: its entry, -2 when the memo holds it (skipped),
+ * -3 out of memory. */
+static int32_t new_entry(Search *s, const NPos *p)
+{
+    uint8_t kb[NV_HEAD + NV_MAX];
+    uint64_t h1, h2;
+    hash_bytes(kb, key_bytes(p, kb), &h1, &h2);
+    size_t lo = 0, hi = s->skip_n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->skip[mid] < h1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < s->skip_n && s->skip[lo] == h1) {
+        s->skipped++;
+        return -2;
+    }
+    if (GROW_ARRAY(s->spent, s->spent_cap, s->spent_n + 1, 64) ||
+        GROW_ARRAY(s->ehash, s->ehash_cap, s->spent_n + 1, 64))
+        return -3;
+    s->ehash[s->spent_n] = h1;
+    s->spent[s->spent_n] = 0;
+    return (int32_t)s->spent_n++;
 }
 
 static int grow_table(Search *s)
@@ -826,8 +858,9 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
         return NV_WON;
     int32_t root_entry = -1;
     if (cap >= 0 && root->red >= NV_LAST) {
-        if (GROW_ARRAY(s->spent, s->spent_cap, 1, 64))
+        if (GROW_ARRAY(s->spent, s->spent_cap, 1, 64) || GROW_ARRAY(s->ehash, s->ehash_cap, 1, 64))
             return NV_MEMORY;
+        s->ehash[0] = 0; /* the root: never in the memo */
         s->spent[s->spent_n++] = 0;
         root_entry = 0;
     }
@@ -886,10 +919,11 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
                 if (final)
                     e = it.entry;
                 else {
-                    if (GROW_ARRAY(s->spent, s->spent_cap, s->spent_n + 1, 64))
+                    e = new_entry(s, t);
+                    if (e == -3)
                         return NV_MEMORY;
-                    e = (int32_t)s->spent_n;
-                    s->spent[s->spent_n++] = 0;
+                    if (e == -2)
+                        continue; /* searched by an earlier search of the portfolio */
                 }
             }
             tick++;
@@ -903,7 +937,35 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
                 return NV_MEMORY;
         }
     }
-    return NV_LOST;
+    return s->skipped ? NV_UNKNOWN : NV_LOST; /* a skipped final pass is not proven lost */
+}
+
+/* The memo's new entries (nivernais.best_first's ``memo``): the hashes of the final
+ * passes this search explored as far as its cap lets it (the cap reached, or none of
+ * their positions left in the queue), as bytes of native uint64. */
+static PyObject *explored(const Search *s, long long cap)
+{
+    uint32_t *queued = calloc(s->spent_n ? s->spent_n : 1, sizeof *queued);
+    uint64_t *out = malloc((s->spent_n ? s->spent_n : 1) * sizeof *out);
+    if (!queued || !out) {
+        free(queued);
+        free(out);
+        return PyErr_NoMemory();
+    }
+    for (size_t i = 0; i < s->heap_n; i++)
+        if (s->heap[i].entry >= 0)
+            queued[s->heap[i].entry]++;
+    for (size_t i = 0; i < s->def_n; i++)
+        if (s->deferred[i].entry >= 0)
+            queued[s->deferred[i].entry]++;
+    size_t n = 0;
+    for (size_t e = 0; e < s->spent_n; e++)
+        if (s->ehash[e] && s->spent[e] && ((long long)s->spent[e] >= cap || !queued[e]))
+            out[n++] = s->ehash[e];
+    PyObject *b = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(n * sizeof *out));
+    free(queued);
+    free(out);
+    return b;
 }
 
 PyObject *nivernais_search(PyObject *self, PyObject *args)
@@ -913,19 +975,29 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
     int dead_test;
     double deadline;
     unsigned long long memory;
+    Py_buffer skip;
     NPos root;
     int w[4];
-    if (!PyArg_ParseTuple(args, "OLdOLKp", &pos, &nodes, &deadline, &wt, &cap, &memory,
-                          &dead_test) ||
-        to_npos(pos, &root) || parse_weights(wt, w))
+    if (!PyArg_ParseTuple(args, "OLdOLKpy*", &pos, &nodes, &deadline, &wt, &cap, &memory,
+                          &dead_test, &skip))
         return NULL;
+    if (skip.len % 8 || to_npos(pos, &root) || parse_weights(wt, w)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "the memo is whole uint64 hashes");
+        PyBuffer_Release(&skip);
+        return NULL;
+    }
     Search s;
     memset(&s, 0, sizeof s);
+    s.skip = skip.buf;
+    s.skip_n = (size_t)skip.len / 8;
     s.memory = (size_t)memory;
     s.mask = (1 << 16) - 1;
     s.slot = big_calloc(s.mask + 1, sizeof(Slot));
-    if (!s.slot)
+    if (!s.slot) {
+        PyBuffer_Release(&skip);
         return PyErr_NoMemory();
+    }
     int status;
     uint32_t end;
     unsigned long long count;
@@ -949,6 +1021,11 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
             Py_CLEAR(line);
     }
     size_t mem = used(&s);
+    PyObject *memo = line && status != NV_WON ? explored(&s, cap) : PyBytes_FromString("");
+    PyBuffer_Release(&skip);
+    if (!memo)
+        Py_CLEAR(line);
+    free(s.ehash);
     free(s.arena);
     free(s.off);
     free(s.parent);
@@ -956,8 +1033,10 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
     free(s.heap);
     free(s.deferred);
     free(s.spent);
-    if (!line)
+    if (!line) {
+        Py_XDECREF(memo);
         return NULL;
+    }
     static const char *names[] = {"won", "lost", "unknown", "memory"};
-    return Py_BuildValue("(sNKK)", names[status], line, count, (unsigned long long)mem);
+    return Py_BuildValue("(sNKKN)", names[status], line, count, (unsigned long long)mem, memo);
 }

@@ -118,3 +118,28 @@ def test_bad_positions_are_refused() -> None:
     ):
         with pytest.raises((ValueError, TypeError)):
             core.nivernais_children(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("deal", [1, 5002])
+def test_compiled_memo_is_the_python_memo(deal: int) -> None:
+    """Searches sharing a memo of explored final passes (``best_first(memo=…)``, as
+    :func:`nivernais.portfolio` runs them): the same outcomes, counts, lines and number
+    of final passes in the memo, compiled and in Python; a later search alone would
+    explore final passes already in the memo (so the memo changes what is searched)."""
+    spec = get_game("nivernais")
+    root = nv.pack(spec, initial_state(spec, deal))
+    mine: set[object] = set()
+    theirs: set[object] = set()
+    overlap = 0
+    for w in nv.WEIGHTS[:3]:
+        had = set(theirs)
+        alone: set[object] = set()
+        nv.best_first(root, 8000, None, w, 10, use_compiled=True, memo=alone)
+        overlap += len(alone & had)
+        a = nv.best_first(root, 8000, None, w, 10, use_compiled=False, memo=mine)
+        b = nv.best_first(root, 8000, None, w, 10, use_compiled=True, memo=theirs)
+        assert (a[0], a[2]) == (b[0], b[2])
+        assert [nv.key(p) for p in a[1]] == [nv.key(p) for p in b[1]]
+        assert len(mine) == len(theirs)
+    assert mine
+    assert overlap > 0

@@ -91,3 +91,61 @@ def test_capped_final_passes_keep_lost_exhaustive() -> None:
         results.add((truth, redeals))
     assert results == {("won", 1), ("won", 2), ("lost", 2)}
     assert reordered > 0
+
+
+# End games one redeal from the final pass (so many final passes), lost and won.
+MEMO_GAMES = [(26, 0, 3), (26, 4, 3), (34, 0, 2), (34, 4, 2), (40, 0, 1), (40, 0, 2)] + [
+    (18, 0, seed) for seed in range(1, 5)
+]
+
+
+@pytest.mark.parametrize("use_compiled", [False, True])
+def test_memo_of_final_passes_keeps_answers_sound(use_compiled: bool) -> None:
+    """Searches sharing a memo of explored final passes (``best_first(memo=…)``, as the
+    portfolio runs them) on end games entering the final pass by a redeal: a win is a
+    real win (replayed through the engine), "lost" only where the exhaustive search finds
+    none, and a later search that skipped final passes never says "lost" (those passes
+    were not proven lost by it); some do skip."""
+    skipping = won = 0
+    for loose, stock, seed in MEMO_GAMES:
+        spec, state = crossing_endgame(seed, loose, 1, 8, stock)
+        truth = "won" if exhaustive(spec, state) else "lost"
+        root = nv.pack(spec, state)
+        memo: set[object] = set()
+        for i, w in enumerate(nv.WEIGHTS[:4]):
+            had = len(memo)
+            outcome, line, _ = nv.best_first(
+                root, None, None, w, 1, use_compiled=use_compiled, memo=memo
+            )
+            assert outcome in (truth, "unknown")
+            won += outcome == "won"
+            if outcome == "won":
+                assert is_won(spec, replay(spec, state, nv.engine_line(spec, state, line)))
+            if i == 0:
+                assert outcome == truth  # nothing to skip yet: exhaustive
+            elif had and truth == "lost":
+                assert outcome == "unknown"
+                skipping += 1
+    assert skipping > 0
+    assert won > 0
+
+
+def test_budget_the_memo_leaves_proves_losses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The portfolio with the memo: when the first search's share is too small to prove a
+    loss and the later ones run dry on final passes the memo holds, the budget they left
+    goes to the first score again without the memo, which proves the loss."""
+    proven = 0
+    for loose, stock, seed in MEMO_GAMES:
+        spec, state = crossing_endgame(seed, loose, 1, 8, stock)
+        if exhaustive(spec, state):
+            continue
+        root = nv.pack(spec, state)
+        _, _, need = nv.best_first(root, None, None, nv.WEIGHTS[0], nv.CAP)
+        if need < 4:
+            continue
+        budget = len(nv.WEIGHTS) * (need - 1)  # the first share stops one short
+        assert nv.best_first(root, need - 1, None, nv.WEIGHTS[0], nv.CAP)[0] == "unknown"
+        outcome, _, used = nv.portfolio(root, budget, None, 0.0)
+        assert outcome in ("lost", "unknown") and used <= budget
+        proven += outcome == "lost"
+    assert proven > 0

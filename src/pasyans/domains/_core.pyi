@@ -97,5 +97,6 @@ def nivernais_search(
     cap: int,
     memory: int,
     dead: bool,
+    memo: bytes,
     /,
-) -> tuple[Literal["won", "lost", "unknown", "memory"], list[_NPos], int, int]: ...
+) -> tuple[Literal["won", "lost", "unknown", "memory"], list[_NPos], int, int, bytes]: ...

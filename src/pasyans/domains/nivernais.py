@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import heapq
 import time
+from array import array
 from collections.abc import Hashable
+from typing import cast
 
 from pasyans.domains.registry import NIVERNAIS, domain_for
 from pasyans.domains.updown import cells_overflow
@@ -365,6 +367,11 @@ reference, e.g. for ``benchmarks/solver.py --before``)."""
 MEMORY = 1 << 30
 """Bytes the compiled search (:func:`best_first`) may take: 1 GB (measured: docs/solver.md)."""
 
+SHARE_FINAL_PASSES = True
+"""Whether the searches of :func:`portfolio` share a memo of the final passes explored
+(:func:`best_first`'s ``memo``): a later search does not search again a final pass an
+earlier one explored up to its cap (measured: docs/solver.md)."""
+
 DEAD_TEST = False
 """Whether :func:`expand` runs the dead-position test (measured: docs/solver.md)."""
 
@@ -387,6 +394,7 @@ def best_first(
     weights: tuple[int, int, int, int] = WEIGHTS[0],
     cap: int | None = None,
     use_compiled: bool | None = None,
+    memo: set[Hashable] | None = None,
 ) -> tuple[str, list[Pos], int]:
     """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
     reachable position was expanded, else ``("unknown", …)``; when not won, the line
@@ -403,11 +411,20 @@ def best_first(
 
     ``use_compiled``: run the search in C (``csrc/nivernais.c``, the same search: the
     same outcome, count and line; tests compare them); None: when the core is built.
-    The compiled search answers "unknown" past :data:`MEMORY` bytes."""
+    The compiled search answers "unknown" past :data:`MEMORY` bytes.
+
+    ``memo`` (with a cap; :func:`portfolio` shares one between its searches): the final
+    passes an earlier search explored, by their entry's key (the compiled search: a
+    64-bit hash of it). A new final pass whose entry is in it is not searched again (and
+    then "lost" becomes "unknown": that pass was not proven lost); when not won, the
+    final passes this search explored as far as its cap lets it (the starting cap
+    reached, or none of their positions left in the queue) are added to it."""
     if use_compiled is None:
         use_compiled = USE_COMPILED and compiled is not None
     if use_compiled:
-        status, line, count, _ = compiled.nivernais_search(
+        # The compiled search's memo holds ints (hashes), the Python one's keys.
+        skip = array("Q", sorted(cast(set[int], memo))) if memo else array("Q")
+        status, line, count, _, seen = compiled.nivernais_search(
             root,
             -1 if nodes is None else nodes,
             float("inf") if deadline is None else deadline,
@@ -415,7 +432,10 @@ def best_first(
             -1 if cap is None else cap,
             MEMORY,
             DEAD_TEST,
+            skip.tobytes(),
         )
+        if memo is not None:
+            memo.update(array("Q", seen))
         return ("unknown" if status == "memory" else status), line, count
     rkey = key(root)
     if is_won(root):
@@ -427,10 +447,14 @@ def best_first(
     # so an empty queue with nothing deferred still proves the loss. A queue item holds
     # its entry's index in ``spent`` (-1: not in the final pass, or no cap).
     spent: list[int] = []
+    entries: list[Hashable] = []  # entry -> its key (None: the root)
+    skipped = 0
     deferred: list[tuple[int, int, Pos, int]] = []
     root_entry = -1
+    start_cap = cap
     if cap is not None and root[5] >= LAST_PASS:
         spent.append(0)
+        entries.append(None)
         root_entry = 0
     heap: list[tuple[int, int, Pos, int]] = [(-score(root, weights), 0, root, root_entry)]
     best, best_key = (on_foundations(root), score(root, weights)), rkey
@@ -470,15 +494,28 @@ def best_first(
             if cap is not None and t[5] >= LAST_PASS:
                 if final:
                     e = entry
+                elif memo and tk in memo:
+                    skipped += 1
+                    continue  # searched by an earlier search of the portfolio
                 else:
                     e = len(spent)
                     spent.append(0)
+                    entries.append(tk)
             tick += 1
             sc = score(t, weights)
             mark = (on_foundations(t), sc)
             if mark > best:
                 best, best_key = mark, tk
             heapq.heappush(heap, (-sc, -tick, t, e))
+    if memo is not None and start_cap is not None:
+        queued = {item[3] for item in (*heap, *deferred)}
+        memo.update(
+            k
+            for e, k in enumerate(entries)
+            if k is not None and spent[e] and (spent[e] >= start_cap or e not in queued)
+        )
+    if outcome == "lost" and skipped:
+        outcome = "unknown"  # a skipped final pass is not proven lost
     return outcome, _line(parent, best_key), count
 
 
@@ -497,16 +534,19 @@ def portfolio(
     """:func:`best_first` once per score of :data:`WEIGHTS`, each with an equal share of
     the budget (``nodes``, and ``seconds`` from ``start``), until one wins or proves the
     loss (any of them exhausting the positions is a proof: the pruning does not depend on
-    the order). Not won: the line with the most cards home of all the searches."""
+    the order). Not won: the line with the most cards home of all the searches. With
+    the memo (:data:`SHARE_FINAL_PASSES`), a budget the searches left unspent goes to the
+    first score again without it."""
     k = len(WEIGHTS)
     used = 0
+    memo: set[Hashable] | None = set() if SHARE_FINAL_PASSES else None
     best: tuple[int, list[Pos]] = (-1, [root])
     for i, w in enumerate(WEIGHTS):
         share = None if nodes is None else (nodes - used) // (k - i)
         deadline = None if seconds is None else start + seconds * (i + 1) / k
         if i and deadline is not None and time.perf_counter() > deadline:
             break  # its share of the time is gone already
-        outcome, line, n = best_first(root, share, deadline, w, CAP)
+        outcome, line, n = best_first(root, share, deadline, w, CAP, memo=memo)
         used += n
         if outcome != "unknown":
             return outcome, line, used
@@ -514,6 +554,18 @@ def portfolio(
             best = (on_foundations(line[-1]), line)
         if nodes is None and seconds is None:
             break  # pragma: no cover - an unbounded search always decides
+    left = None if nodes is None else nodes - used
+    end = None if seconds is None else start + seconds
+    spare = left > 0 if left is not None else end is not None and time.perf_counter() < end
+    if memo and spare:
+        # What the memo left unspent (later searches ran dry on final passes it held, so
+        # they could not prove a loss): the first score again, without the memo.
+        outcome, line, n = best_first(root, left, end, WEIGHTS[0], CAP)
+        used += n
+        if outcome != "unknown":
+            return outcome, line, used
+        if on_foundations(line[-1]) > best[0]:
+            best = (on_foundations(line[-1]), line)
     return "unknown", best[1], used
 
 
