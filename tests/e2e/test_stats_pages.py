@@ -14,6 +14,8 @@ from e2e_helpers import card, open_table, version, wait_table, wait_version
 from e2e_positions import first_card_move
 from playwright.sync_api import Page, expect
 
+from pasyans.deals import GENERATOR_VERSION
+
 # Spine solvable deal 1 is, on the test server, a layout one autocollect wins (104 moves;
 # conftest.py puts it in the deal pool).
 WIN_DEAL = 1
@@ -169,7 +171,8 @@ def test_the_figures_per_kind_of_deal_and_difficulty(page: Page, shots: Path) ->
     """A hard solvable Spine deal won and a random Spider deal abandoned: the table "By
     kind of deal and difficulty" shows each under its band (as /api/stats' bands say), in
     English and Russian, and the history's "Play again" keeps the difficulty."""
-    page.goto(f"/play/spine?deal={WIN_DEAL}&kind=solvable&difficulty=hard")
+    gen = GENERATOR_VERSION
+    page.goto(f"/play/spine?deal={WIN_DEAL}&kind=solvable&difficulty=hard&gen={gen}")
     won = wait_table(page)
     assert api(page, f"/api/games/{won}")["difficulty"] == "hard"
     page.locator('[data-action="autocollect"]').click()

@@ -246,6 +246,9 @@ class GameSummary(BaseModel):
     options: dict[str, str]
     deal: int
     kind: str
+    generator: int | None = Field(
+        default=None, description="A solvable deal's generator version; null: random."
+    )
     status: str
     moves: int
     undos: int
