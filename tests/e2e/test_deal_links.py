@@ -60,8 +60,7 @@ def test_old_links_keep_their_layout_and_new_ones_name_the_version(
         expect(friend).to_have_url(re.compile(rf"[?&]deal={fresh['view']['deal']}(&|$)"))
         expect(friend).to_have_url(re.compile(r"[?&]gen=4(&|$)"))
         # That address, opened by a third player, is the same layout.
-        third = other.browser.new_context(base_url=base_url, locale="en-US") if other.browser else None
-        assert third is not None
+        third = browser.new_context(base_url=base_url, locale="en-US")
         try:
             p3 = third.new_page()
             p3.goto(friend.url)
