@@ -3,20 +3,27 @@
 For each game and option set, deals 1…N are played by the simple player
 (:func:`pasyans.analysis.simple.play_simply`: a card to a foundation when it can, else a
 random move to an unseen position, at most ``--cap`` moves; Spine and Backbone from
-their solvable layouts, as the site deals them) and each game is analysed with the
-default :class:`~pasyans.analysis.Limits`. Prints per game: the moves, the analysis's
-seconds (median, p95, max), when the first progress came, the share of positions whose
-full-information outcome is decided (median and min), and the verdicts. With ``--check``
+their solvable layouts, as the site deals them), or with ``--player follow`` by the hint
+follower (:func:`pasyans.hints.follow.follow` with the product's hint budget, no undo, at
+most ``--cap`` moves; ``--cache FILE`` keeps its move lines, as they take seconds a
+game), and each game is analysed with the default :class:`~pasyans.analysis.Limits`.
+Prints per game and option set: the moves, the analysis's seconds (median, p95, max),
+when the first progress came, the share of positions whose full-information outcome is
+decided (of all positions pooled, and the median and min per game), and the verdicts.
+With ``--check``
 the "lost here" move of each game is checked against fresh searches with an ample budget
 (``--ample`` seconds): the position before it won, the one after lost::
 
     uv run python benchmarks/analysis.py --deals 3
     uv run python benchmarks/analysis.py --games spine,backbone --deals 10 --check
+    uv run python benchmarks/analysis.py --games spider4 --deals 50 --player follow \
+        --cache /tmp/follow-spider4.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
@@ -25,6 +32,9 @@ from collections import Counter
 from pasyans import deals
 from pasyans.analysis import analyse, line_of
 from pasyans.analysis.simple import play_simply
+from pasyans.engine.game import Game
+from pasyans.hints.follow import follow
+from pasyans.hints.policy import product_budget
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
 
@@ -45,6 +55,19 @@ def p95(xs: list[float]) -> float:
     return s[min(len(s) - 1, round(0.95 * (len(s) - 1)))]
 
 
+def followed(name: str, deal: int, cap: int, cache: dict[str, list[str]]) -> Game:
+    """The game the hint follower makes of ``deal`` (its moves kept in ``cache``)."""
+    gid, options = SETS[name]
+    key = f"{name}:{deal}:{cap}"
+    if key not in cache:
+        budget = product_budget(get_game(gid, options), None)
+        cache[key] = [m.to_str() for m in follow(gid, options, deal, budget, cap).line]
+    game = Game(gid, deal, options)
+    for text in cache[key]:
+        game.play(text)
+    return game
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -52,13 +75,20 @@ def main() -> None:
     ap.add_argument("--games", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
     ap.add_argument("--deals", type=int, default=3)
     ap.add_argument("--cap", type=int, default=200, help="the simple player's moves at most")
+    ap.add_argument("--player", choices=("simple", "follow"), default="simple")
+    ap.add_argument("--cache", help="--player follow: a JSON file keeping the move lines")
+    ap.add_argument("--each", action="store_true", help="a line per game too")
     ap.add_argument("--check", action="store_true", help="check each lost-here move")
     ap.add_argument("--ample", type=float, default=60.0, help="--check's budget, seconds")
     args = ap.parse_args()
+    cache: dict[str, list[str]] = {}
+    if args.cache and os.path.exists(args.cache):
+        with open(args.cache) as f:
+            cache = json.load(f)
     print(f"load average before: {os.getloadavg()}")
     print(
         f"{'game':17} {'n':>3} {'moves':>6} {'p50 s':>6} {'p95 s':>6} {'max s':>6}"
-        f" {'1st prog s':>10} {'decided p50':>11} {'min':>5}  verdicts / checked"
+        f" {'1st prog s':>10} {'decided':>7} {'p50':>6} {'min':>5}  verdicts / checked"
     )
     for name in args.games.split(","):
         gid, options = SETS[name]
@@ -66,14 +96,21 @@ def main() -> None:
         times: list[float] = []
         first: list[float] = []
         decided: list[float] = []
+        pooled = [0, 0]  # positions decided, positions
         moves: list[int] = []
         said: Counter[str] = Counter()
         checked = exact = 0
         for deal in range(1, args.deals + 1):
-            start = (
-                deals.start_position(spec, deal, "solvable", "easy") if name in SOLVABLE else None
-            )
-            game = play_simply(gid, deal, options, seed=deal, cap=args.cap, start=start)
+            if args.player == "follow":
+                game = followed(name, deal, args.cap, cache)
+                if args.cache:
+                    with open(args.cache, "w") as f:
+                        json.dump(cache, f)
+            else:
+                start = None
+                if name in SOLVABLE:
+                    start = deals.start_position(spec, deal, "solvable", "easy")
+                game = play_simply(gid, deal, options, seed=deal, cap=args.cap, start=start)
             seen: list[float] = []
             t0 = time.perf_counter()
             a = analyse(
@@ -85,8 +122,15 @@ def main() -> None:
             times.append(time.perf_counter() - t0)
             first.append(seen[0] if seen else float("nan"))
             decided.append(a.decided)
+            pooled[0] += round(a.decided * len(a.points))
+            pooled[1] += len(a.points)
             moves.append(len(a.steps))
             said[a.verdict.code] += 1
+            if args.each:
+                marks = "".join(p.outcome[0] for p in a.points)
+                print(f"  deal {deal}: {len(a.steps)} moves, {times[-1]:.1f} s, decided"
+                      f" {a.decided:.0%}, {a.searches} searches, {a.verdict.code}: {marks}",
+                      flush=True)  # fmt: skip
             if args.check and a.lost_at is not None:
                 states, _ = line_of(game)
                 before = solve(spec, states[a.lost_at - 1], seconds=args.ample).result
@@ -97,7 +141,8 @@ def main() -> None:
         cells = [
             f"{name:17} {len(times):>3} {statistics.median(moves):>6.0f}",
             f"{statistics.median(times):>6.1f} {p95(times):>6.1f} {max(times):>6.1f}",
-            f"{max(first):>10.2f} {statistics.median(decided):>11.1%} {min(decided):>5.0%}",
+            f"{max(first):>10.2f} {pooled[0] / pooled[1]:>7.1%}",
+            f"{statistics.median(decided):>6.1%} {min(decided):>5.0%}",
             f" {dict(said)}{check}",
         ]
         print(" ".join(cells), flush=True)

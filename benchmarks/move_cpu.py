@@ -12,8 +12,10 @@ per move)`` is the most moves one worker can serve on one core::
 
 ``--mode serve``: real ``pasyans serve`` processes (one worker, SQLite), each tree in turn,
 driven by ``benchmarks/load.py``'s players with no think time (a closed loop): requests/s,
-the server's CPU ms per request, p50/p99 move latency. Client and server share the
-machine, so this is the throughput of a busy small machine, not of one worker alone::
+the server's CPU ms per request (all its processes, the deal worker included) and the web
+worker's alone (``worker ms/req``: ``1000 /`` it is requests per CPU-second of the worker),
+p50/p99 move latency, and the load average. Client and server share the machine, so
+requests/s is the throughput of a busy small machine, not of one worker alone::
 
     uv run python benchmarks/move_cpu.py --mode serve --baseline 5f7a610 --players 16
 
@@ -184,6 +186,8 @@ def served(pythonpath: str | None, args: argparse.Namespace) -> dict[str, float]
     return {
         "req/s": tally.requests / args.duration,
         "cpu ms/req": 1000 * server_cpu / max(1, tally.requests),
+        # The web worker alone: the deal worker fills a fresh pool meanwhile (up to a core).
+        "worker ms/req": 1000 * cpu.server["web"] / max(1, tally.requests),
         "p50 ms": percentile(lat, 50) * 1000,
         "p99 ms": percentile(lat, 99) * 1000,
         "errors": float(tally.errors),
@@ -206,6 +210,7 @@ def main() -> None:
     args = ap.parse_args()
     labels = (args.baseline, "this tree")
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in labels}
+    print("load average at the start: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     with tempfile.TemporaryDirectory(prefix="pasyans-baseline-") as tmp:
         src = str(export(args.baseline, Path(tmp)))
         for n in range(args.rounds):
@@ -236,7 +241,12 @@ def main() -> None:
     print(f"  CPU per move: {args.baseline} {b:.2f} ms ({1000 / b:.0f} moves/s of one core), "
           f"this tree {o:.2f} ms ({1000 / o:.0f} moves/s); ratio {o / b:.2f}")  # fmt: skip
     if args.mode == "serve":
+        b, o = med[args.baseline]["worker ms/req"], med["this tree"]["worker ms/req"]
+        print(f"  the web worker's CPU per request: {args.baseline} {b:.2f} ms ({1000 / b:.0f} "
+              f"requests per CPU-second), this tree {o:.2f} ms ({1000 / o:.0f}); ratio "
+              f"{o / b:.2f}")  # fmt: skip
         print(f"  throughput ratio: {med['this tree']['req/s'] / med[args.baseline]['req/s']:.2f}")
+    print("  load average at the end: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

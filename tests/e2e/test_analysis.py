@@ -1,21 +1,26 @@
 """The analysis in a real browser (docs/analysis.md): a Spider (one suit) game the simple
 player lost, given up, analysed from the history page: the chart and the verdict show,
-"Show the way" plays the solver's line to a win, and "Try again from here" opens a
-practice game. The analysis runs in a runner beside the live server, as the deal worker
-runs it. Screenshots at 390x844 and 1366x768 go to the shots directory."""
+"Show the way" plays the solver's line to a win from chunks of the line (a request for
+many moves, not one a move), a fast drag of the slider stays within the history limit,
+"Try again from here" opens a practice game, and the stuck dialog's "Analyse" gives a
+stuck game up and opens its analysis. The analysis runs in a runner beside the live
+server, as the deal worker runs it. Screenshots at 390x844 and 1366x768 go to the shots
+directory."""
 
 from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import wait_table
+from e2e_helpers import open_stuck, wait_table
 from playwright.sync_api import Page, expect
 
+from pasyans.analysis import CODES
 from pasyans.analysis.simple import play_simply
 from pasyans.server.pool.analyses import AnalysisRunner
 from pasyans.server.storage.db import make_engine, make_sessionmaker
@@ -86,13 +91,43 @@ def test_lose_analyse_show_the_way_and_try_again(page: Page, runner: None, shots
     page.screenshot(path=str(shots / "analysis-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 800})
 
-    # One step of the way, then play it to the end: a win.
+    # One step of the way, then play it to the end: a win, from chunks of the line.
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/analyses/" in r.url else None)
     page.locator('[data-action="step"]').click()
     expect(table).to_have_attribute("data-along", "1")
     page.locator('[data-action="way"]').click()
     expect(page.locator('[data-action="way"]')).to_have_attribute("aria-pressed", "true")
-    # One step per 0.52 s (within the history limit) plus each request's time.
-    expect(table).to_have_attribute("data-won", "true", timeout=180000)
+    expect(table).to_have_attribute("data-won", "true", timeout=120000)
+    along = int(table.get_attribute("data-along") or 0)
+    ways = [u for u in asked if "/way?" in u]
+    assert along > 10 and 1 <= len(ways) <= along // 60 + 2, (along, ways)
+    assert not [u for u in asked if "/position?" in u]  # no request a move
+
+    # A fast drag of the slider: a few requests, no 429, and the table ends where it stops.
+    answers: list[int] = []
+    page.on("response", lambda r: answers.append(r.status) if "/position?" in r.url else None)
+    asked.clear()
+    slider = page.locator('input[type="range"]')
+    box = slider.bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 2, y)
+    page.mouse.down()
+    began = time.monotonic()
+    for i in range(120):  # back and forth over the whole game, about 2 s
+        f = abs((i % 40) - 20) / 20
+        page.mouse.move(box["x"] + 2 + f * (box["width"] - 4), y)
+        page.wait_for_timeout(15)
+    page.mouse.move(box["x"] + box["width"] / 2, y)
+    page.mouse.up()
+    dragged = time.monotonic() - began
+    end = int(slider.input_value())
+    expect(table).to_have_attribute("data-step", str(end), timeout=10000)
+    expect(table).to_have_attribute("data-along", "0")
+    positions = [u for u in asked if "/position?" in u]
+    # One request per 0.6 s of dragging at most (120 input events), and the last one.
+    assert 1 <= len(positions) <= dragged / 0.6 + 2 and 429 not in answers, (dragged, positions)
 
     # Try again from the position before the worst move: a practice game at the table.
     page.locator(".analysis-marks li[data-move='30'] button").click()
@@ -104,3 +139,16 @@ def test_lose_analyse_show_the_way_and_try_again(page: Page, runner: None, shots
     game = page.request.get(f"/api/games/{practice}").json()
     assert game["kind"] == "practice" and game["status"] == "playing"
     expect(page.get_by_text("Practice")).to_be_visible()
+
+
+def test_the_stuck_dialog_analyses_the_game(page: Page, runner: None) -> None:
+    """A stuck game's "Analyse" gives it up and opens its analysis, which comes."""
+    dialog = open_stuck(page)
+    gid = page.locator("section.table").get_attribute("data-game-id")
+    dialog.locator('[data-answer="analyse"]').click()
+    expect(page).to_have_url(re.compile(r"/analysis/[\w-]+$"))
+    expect(page.locator('svg[data-chart="chance"]')).to_be_visible(timeout=90000)
+    expect(page.locator(".analysis-verdict")).not_to_be_empty()
+    a = page.request.get(f"/api/games/{gid}/analysis").json()
+    assert a["status"] == "done" and a["game"]["status"] == "lost", a
+    assert a["game"]["game"] == "nivernais" and a["result"]["verdict"]["code"] in CODES

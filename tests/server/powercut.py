@@ -31,6 +31,36 @@ def build_shim(out: Path) -> Path:
 
 
 @dataclass
+class Recorder:
+    """A power-cut recorder set up in ``tmp``: the files under ``volume`` are journaled to
+    ``journal``; while ``trigger`` exists, the next fsync of one of them fails."""
+
+    volume: Path
+    journal: Path
+    trigger: Path
+    env: dict[str, str]
+    """What a process to record needs in its environment."""
+
+
+def recorder(tmp: Path, fail_suffix: str | None = None) -> Recorder:
+    """Build the shim and make ``tmp/volume``; ``fail_suffix``: fail only the fsync of a
+    file whose path ends so."""
+    shim = build_shim(tmp / "powercut.so")
+    volume = tmp / "volume"
+    volume.mkdir()
+    journal, trigger = tmp / "journal.bin", tmp / "fail-one-fsync"
+    env = {
+        "LD_PRELOAD": str(shim),
+        "PCUT_JOURNAL": str(journal),
+        "PCUT_TRACK": os.path.realpath(volume),
+        "PCUT_FAIL": str(trigger),
+    }
+    if fail_suffix is not None:
+        env["PCUT_FAIL_SUFFIX"] = fail_suffix
+    return Recorder(volume, journal, trigger, env)
+
+
+@dataclass
 class Image:
     """What the journal says: per file, what is on the disk and what is only cached."""
 

@@ -10,7 +10,8 @@
  * PCUT_FAIL names a trigger file: while it exists, the next fsync of a tracked file (in
  * any process: the first to unlink it) fails with EIO without syncing, as Linux reports a
  * failed writeback; the journal says so, and the rebuild drops the writes it covered
- * (Linux marks those pages clean: a later fsync does not write them). */
+ * (Linux marks those pages clean: a later fsync does not write them). With PCUT_FAIL_SUFFIX,
+ * only an fsync of a file whose path ends so (the database file, say, not its log). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -38,6 +39,7 @@ static int journal = -1;
 static const char *track;
 static size_t track_len;
 static const char *fail_file;
+static const char *fail_suffix;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int64_t sync_ids;
 
@@ -45,6 +47,7 @@ static void setup(void) {
     const char *j = getenv("PCUT_JOURNAL");
     track = getenv("PCUT_TRACK");
     fail_file = getenv("PCUT_FAIL");
+    fail_suffix = getenv("PCUT_FAIL_SUFFIX");
     if (j && track) {
         journal = (int)syscall(SYS_open, j, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         track_len = strlen(track);
@@ -122,7 +125,9 @@ static int synced(int fd, int data_only) {
     if (tracked_fd(fd, path) != 0) return data_only ? real_fdatasync(fd) : real_fsync(fd);
     int64_t id = ((int64_t)getpid() << 32) | (int64_t)__atomic_add_fetch(&sync_ids, 1, __ATOMIC_SEQ_CST);
     emit(K_SYNC_BEGIN, path, id, NULL, 0);
-    if (fail_file && syscall(SYS_unlink, fail_file) == 0) {
+    size_t plen = strlen(path), slen = fail_suffix ? strlen(fail_suffix) : 0;
+    int may_fail = !fail_suffix || (plen >= slen && strcmp(path + plen - slen, fail_suffix) == 0);
+    if (fail_file && may_fail && syscall(SYS_unlink, fail_file) == 0) {
         emit(K_SYNC_FAIL, path, id, NULL, 0);
         errno = EIO;
         return -1;

@@ -59,6 +59,20 @@ def test_analysis_is_queued_run_by_the_worker_and_kept(app: FastAPI, client: Tes
         pos = r.json()
         assert (pos["step"], pos["along"], pos["steps"]) == (1, 2, 3) and pos["way"] > 2
         assert_no_hidden(pos)
+        # the way in one request: the views the position route gives, move by move
+        r = other.get(f"/api/analyses/{done['share']}/way", params={"step": 1, "along": 1})
+        assert r.status_code == 200, r.text
+        way = r.json()
+        assert (way["step"], way["along"], way["way"]) == (1, 1, pos["way"])
+        assert len(way["views"]) == len(way["moves"]) == min(60, pos["way"] - 1)
+        assert way["views"][0] == pos["view"]
+        for view in way["views"]:
+            assert_no_hidden({"view": view})
+        short = other.get(f"/api/analyses/{done['share']}/way", params={"step": 1, "count": 2})
+        assert len(short.json()["views"]) == 2
+        bad = other.get(f"/api/analyses/{done['share']}/way", params={"count": 61})
+        assert bad.status_code == 422
+        assert other.get("/api/analyses/nosuchshare/way").status_code == 404
         assert other.get("/api/analyses/nosuchshare").status_code == 404
 
 

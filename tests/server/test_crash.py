@@ -13,7 +13,6 @@ On SQLite (one worker) and on PostgreSQL (two workers). Servers listen on 127.0.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sqlite3
 import threading
@@ -25,7 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
-from powercut import Image, build_shim
+from powercut import Image, recorder
 from servers import Serve
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
@@ -365,19 +364,11 @@ def test_a_power_cut_after_a_failed_fsync_loses_nothing_acknowledged_or_seen(
     failing under load, then a power cut: every action acknowledged, and every version a
     read showed, is in the database the cut leaves (``powercut.py`` rebuilds it from a
     journal of every write and fsync, kept by an LD_PRELOAD recorder)."""
-    shim = build_shim(tmp_path / "powercut.so")
-    volume = tmp_path / "volume"
-    volume.mkdir()
+    rec = recorder(tmp_path)
+    volume, journal, trigger = rec.volume, rec.journal, rec.trigger
     link = tmp_path / "pasyans.sqlite3"
     link.symlink_to(volume / "pasyans.sqlite3")
-    journal, trigger = tmp_path / "journal.bin", tmp_path / "fail-one-fsync"
-    extra = {
-        "LD_PRELOAD": str(shim),
-        "PCUT_JOURNAL": str(journal),
-        "PCUT_TRACK": os.path.realpath(volume),
-        "PCUT_FAIL": str(trigger),
-        "PASYANS_SQLITE_GROUP_COMMIT": str(group_commit).lower(),
-    }
+    extra = {**rec.env, "PASYANS_SQLITE_GROUP_COMMIT": str(group_commit).lower()}
     server = serve(f"sqlite:///{link}", 1, tmp_path / "server.log", extra)
     players, stop, threads = start_players(server.base, play_on_a_sick_disk)
     try:

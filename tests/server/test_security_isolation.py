@@ -57,6 +57,7 @@ PUBLIC_ENDPOINTS = {("GET", "/api/catalog"), ("GET", "/api/messages"), ("GET", "
 SHARED_ENDPOINTS = {
     ("GET", "/api/analyses/{share}"),
     ("GET", "/api/analyses/{share}/position"),
+    ("GET", "/api/analyses/{share}/way"),
     ("POST", "/api/analyses/{share}/practice"),
 }
 # Endpoints with a JSON body: a valid body (game ids filled in by the test).

@@ -1,15 +1,10 @@
 """Analyse a finished game: each position's full-information outcome, the chance the
 player could see, the graded moves and the verdict (docs/analysis.md).
 
-The outcomes reuse each other. A game's positions follow one another by legal moves, so
-if position ``k + 1`` can be won so can ``k``, and if ``k`` is lost so is ``k + 1``: the
-outcomes along a game are a won prefix, then (where a budget ran out) unknowns, then a
-lost suffix. So the boundary is found by bisection, a few searches (about ``log2 n``)
-instead of one per position; every other outcome is inferred from them, and a found
-win's line that follows the played moves proves the positions along it won as well. An
-unknown probe splits the widest gap still open instead. Only searched outcomes and
-these two inferences are ever written: the "lost here" move needs a proven won position
-before it and a proven lost one after it.
+The outcomes come from :class:`~pasyans.analysis.outcomes.Outcomes`: a few searches,
+and sound inferences along the game for the rest. Only searched outcomes and those
+inferences are ever written: the "lost here" move needs a proven won position before it
+and a proven lost one after it.
 
 The chance is :func:`pasyans.hints.estimate` (the player's view only) at each position
 with a hidden card, with a node budget so it is reproducible; where every card is known,
@@ -18,22 +13,21 @@ the chance is the outcome itself (1, 0, or none when unknown).
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pasyans import hints
 from pasyans.analysis.grading import Grade, grade
-from pasyans.analysis.model import Analysis, Point, Proof, Step
-from pasyans.analysis.verdict import Outcome, lost_at, verdict
+from pasyans.analysis.model import Analysis, Point, Step
+from pasyans.analysis.outcomes import Outcomes
+from pasyans.analysis.verdict import lost_at, verdict
 from pasyans.cards import card_code
 from pasyans.engine import core
 from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver.search import solve
 
 Progress = Callable[[float], None]
 """Told the share of the work done (0…1), at least after every search and estimate."""
@@ -86,60 +80,6 @@ def moved_cards(spec: GameSpec, state: State, move: Move) -> tuple[str, ...]:
     return tuple(card_code(c) for c in pile[len(pile) - move.cards :])
 
 
-class Outcomes:
-    """The bisection of the module's text over positions ``0 … n``."""
-
-    def __init__(self, spec: GameSpec, states: list[State], moves: list[Move]) -> None:
-        self.spec, self.states, self.moves = spec, states, moves
-        n = len(moves)
-        self.won = -1  # the last position proven won
-        self.lost = n + 1  # the first position proven lost
-        self.unknown: set[int] = set()
-        self.searched: set[int] = set()
-        self.way: tuple[Move, ...] = ()
-        if core.is_won(spec, states[-1]):
-            self.won = n
-
-    def next_probe(self) -> int | None:
-        """The middle of the widest gap between decided or unknown positions, or None."""
-        marks = sorted({self.won, self.lost, *self.unknown})
-        best: tuple[int, int] | None = None
-        for a, b in itertools.pairwise(marks):
-            if b - a > 1 and (best is None or b - a > best[1] - best[0]):
-                best = (a, b)
-        if best is None:
-            return None
-        a, b = best
-        if b == len(self.moves) + 1 and a + 1 < len(self.moves) and not self.searched:
-            return len(self.moves)  # the end first: a stuck end is proven lost at once
-        return (a + b) // 2
-
-    def search(self, k: int, seconds: float, nodes: int | None) -> None:
-        r = solve(self.spec, self.states[k], seconds=seconds, nodes=nodes)
-        self.searched.add(k)
-        if r.result == "lost":
-            self.lost = k
-            self.unknown = {u for u in self.unknown if u < k}
-        elif r.result == "won":
-            line = r.moves
-            while k < len(self.moves) and line and line[0] == self.moves[k]:
-                k, line = k + 1, line[1:]  # the found win follows the game: won further on
-            if k > self.won:
-                self.won, self.way = k, line
-            self.unknown = {u for u in self.unknown if u > k}
-        else:
-            self.unknown.add(k)
-
-    def outcome(self, k: int) -> tuple[Outcome, Proof]:
-        if k <= self.won:
-            if k == self.won and k == len(self.moves) and not self.way and k not in self.searched:
-                return "won", "played"
-            return "won", "searched" if k in self.searched else "inferred"
-        if k >= self.lost:
-            return "lost", "searched" if k in self.searched else "inferred"
-        return "unknown", "searched" if k in self.searched else "none"
-
-
 def analyse(game: Game, limits: Limits | None = None, progress: Progress | None = None) -> Analysis:
     """The analysis of ``game``'s line (see the module's text); ``progress`` is told how
     far it is. Long because its phases (outcomes, chances, grades, the verdict) share one
@@ -152,7 +92,7 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
     tell = progress or (lambda share: None)
     tell(0.0)  # started: a page shows progress before the first search ends
     found = Outcomes(spec, states, moves)
-    expected = max(1.0, 2 * (n + 2).bit_length())  # the searches a bisection needs
+    expected = max(1.0, 2 * (len(found.blocks) + 1).bit_length())  # the searches a bisection needs
     search_end = t0 + min(limits.search_total, limits.total)
     while (k := found.next_probe()) is not None:
         left = search_end - time.perf_counter()
@@ -196,6 +136,7 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
     said = verdict(plain, won=core.is_won(spec, states[-1]), grades=grades, hidden=hidden,
                    moves=[s.text for s in steps], cards=[s.cards for s in steps])  # fmt: skip
     where = lost_at(plain)
+    way_from, way = found.way()
     return Analysis(
         game=spec.id,
         options=dict(spec.option_values),
@@ -204,8 +145,8 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
         steps=tuple(steps),
         lost_at=where,
         worst=worst_move(steps, where),
-        way_from=found.won if found.won >= 0 else None,
-        way=tuple(m.to_str() for m in found.way),
+        way_from=way_from,
+        way=tuple(m.to_str() for m in way),
         verdict=said,
         method=method or "exact",
         searches=len(found.searched),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pasyans import hints
 from pasyans.engine import core
+from pasyans.engine.moves import Move
 from pasyans.hints import Budget, macro, playout
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -35,6 +36,7 @@ class Play:
     sources: tuple[tuple[str, int], ...]
     ended: str  # "won", "no move", "stalled" or "move cap"
     cards: int = 0  # cards on the foundations (or in completed runs) at the end
+    line: tuple[Move, ...] = ()  # the moves played (benchmarks/analysis.py analyses them)
 
 
 def progress(spec: GameSpec, state: State) -> tuple[int, ...]:
@@ -65,6 +67,7 @@ def follow(
     macro.PLANS.clear()
     playout.SCORES.clear()
     history: list[State] = []
+    line: list[Move] = []
     spent = slowest = cpu = 0.0
     sources: dict[str, int] = {}
     asked = 0
@@ -86,6 +89,7 @@ def follow(
             ended = "no move"
             break
         history.append(state)
+        line.append(hint.move)
         state = core.apply(spec, state, hint.move)
         now = progress(spec, state)
         since = 0 if now != mark else since + 1
@@ -107,4 +111,5 @@ def follow(
         tuple(sorted(sources.items())),
         ended,
         core.cards_on_foundations(spec, state),
+        tuple(line),
     )

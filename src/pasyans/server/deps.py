@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
 
 from pasyans.server.games.cache import GameCache
 from pasyans.server.games.service import Context
@@ -36,10 +37,16 @@ SessionDep = Annotated[Session, Depends(get_session)]
 PlayerDep = Annotated[str, Depends(get_player)]
 
 
-def get_context(request: Request) -> Iterator[Context]:
+async def get_context(request: Request) -> AsyncIterator[Context]:
     """One dependency for the whole context (session, player, settings, cache, limits):
-    each dependency costs FastAPI a resolution step and, for a generator, a hop to its
-    thread pool, on every request."""
+    each dependency costs FastAPI a resolution step on every request.
+
+    ``async``, so that FastAPI runs it in the event loop: a plain or generator dependency
+    costs a hop to the thread pool on entry and another on exit (a tenth of a move's
+    CPU through ``pasyans serve``, docs/performance.md, "CPU per move"). Making the
+    context does no I/O (the session is made when first used, in the route's thread);
+    closing a session that was made may (a rollback: a round trip to PostgreSQL), so only
+    that runs in the thread pool. A move opens no session: no hop at all."""
     state = request.app.state
     settings: Settings = state.settings
     maker: sessionmaker[Session] = state.sessionmaker
@@ -57,7 +64,8 @@ def get_context(request: Request) -> Iterator[Context]:
     try:
         yield ctx
     finally:
-        ctx.close()
+        if ctx.has_session:
+            await run_in_threadpool(ctx.close)
 
 
 ContextDep = Annotated[Context, Depends(get_context)]

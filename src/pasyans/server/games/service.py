@@ -82,6 +82,11 @@ class Context:
         if self._session is not None and self._session.in_transaction():
             self._session.rollback()
 
+    @property
+    def has_session(self) -> bool:
+        """Whether the session was made (:meth:`close` then has work to do)."""
+        return self._session is not None
+
     def close(self) -> None:
         if self._session is not None:
             self._session.close()

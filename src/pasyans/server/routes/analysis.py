@@ -14,6 +14,7 @@ from pasyans.engine.core import apply
 from pasyans.engine.game import Game
 from pasyans.engine.moves import FOLLOW_UP, Move
 from pasyans.errors import PasyansError
+from pasyans.position import State
 from pasyans.server.deps import ContextDep
 from pasyans.server.errors import ApiError
 from pasyans.server.games import replay, service
@@ -35,6 +36,8 @@ E: dict[int | str, dict[str, Any]] = {
 }
 
 RETRY_SECONDS = 1
+Moves = Annotated[int, Query(ge=0, le=100_000)]
+"""A query parameter counting moves (of the game, or of its winning line)."""
 
 
 class AnalysisOut(BaseModel):
@@ -142,12 +145,64 @@ def get_position(
     share: str,
     ctx: ContextDep,
     _limit: ReplayLimit,
-    step: Annotated[int, Query(ge=0, le=100_000)] = 0,
-    along: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    step: Moves = 0,
+    along: Moves = 0,
 ) -> PositionOut:
     """The position after ``step`` moves of the game and then ``along`` moves of the
     solver's winning line from there (only where the analysis knows one), as a player
     view: face-down cards stay hidden."""
+    row, line, way, step, along, state = _along(ctx, share, step, along)
+    view = player_view(line.spec, state, deal=row.deal, moves_made=step + along,
+                       can_undo=False, can_redo=False, legal=[])  # fmt: skip
+    return PositionOut.model_validate(
+        {"step": step, "along": along, "steps": len(line.moves), "way": len(way), "view": view}
+    )
+
+
+WAY_CHUNK = 60
+"""The most positions of the winning line one ``/way`` request answers."""
+
+
+class WayOut(BaseModel):
+    step: int = Field(description="Moves of the game played.")
+    along: int = Field(description="Then moves of the winning line played before the first view.")
+    steps: int = Field(description="The game's moves.")
+    way: int = Field(description="Moves of the winning line from this step (0: none known).")
+    moves: list[str] = Field(description="The line's moves after ``along``, one per view.")
+    views: list[PlayerView] = Field(
+        description=f"The positions after each of those moves (at most {WAY_CHUNK})."
+    )
+
+
+@router.get("/analyses/{share}/way", responses=E)
+def get_way(
+    share: str,
+    ctx: ContextDep,
+    _limit: ReplayLimit,
+    step: Moves = 0,
+    along: Moves = 0,
+    count: Annotated[int, Query(ge=1, le=WAY_CHUNK)] = WAY_CHUNK,
+) -> WayOut:
+    """The winning line from the position after ``step`` moves of the game, after its
+    first ``along`` moves: the next ``count`` moves (at most :data:`WAY_CHUNK`) with the
+    player view after each (face-down cards stay hidden), for the page to animate
+    without a request a move. Empty where the analysis knows no line from ``step``."""
+    row, line, way, step, along, state = _along(ctx, share, step, along)
+    views = []
+    texts = way[along : along + count]
+    for k, text in enumerate(texts, along + 1):
+        state = apply(line.spec, state, Move.parse(text))
+        views.append(player_view(line.spec, state, deal=row.deal, moves_made=step + k,
+                                 can_undo=False, can_redo=False, legal=[]))  # fmt: skip
+    return WayOut.model_validate({"step": step, "along": along, "steps": len(line.moves),
+                                  "way": len(way), "moves": texts, "views": views})  # fmt: skip
+
+
+def _along(
+    ctx: Any, share: str, step: int, along: int
+) -> tuple[GameRow, replay.Line, list[str], int, int, State]:
+    """The analysed game's line, the winning line from ``step`` (both clamped) and the
+    position ``along`` moves into it."""
     job, row = _shared(ctx, share)
     if job.status != "done" or job.result is None:
         raise ApiError("not_found", text="ui.analysis.notfound")
@@ -161,11 +216,7 @@ def get_position(
     state = line.states[step]
     for text in way[:along]:
         state = apply(line.spec, state, Move.parse(text))
-    view = player_view(line.spec, state, deal=row.deal, moves_made=step + along,
-                              can_undo=False, can_redo=False, legal=[])  # fmt: skip
-    return PositionOut.model_validate(
-        {"step": step, "along": along, "steps": len(line.moves), "way": len(way), "view": view}
-    )
+    return row, line, way, step, along, state
 
 
 class PracticeIn(StrictIn):

@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-from pasyans.server.storage.db import health
+from pasyans.server.storage.db import health, log_flusher
 from pasyans.server.storage.groupsync import is_io_error
 
 log = logging.getLogger("pasyans.server")
@@ -90,13 +90,17 @@ class Checkpointer:
         if found is not None and found.failed is not None:
             found.recover()
             return
-        try:
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            self.runs += 1
-        except sqlite3.Error as e:  # a busy or failing disk: the requests report it
-            log.warning("WAL checkpoint failed: %s", e)
-            if found is not None and is_io_error(e):
-                found.fail(e)
+        flusher = log_flusher(self.engine) if found is not None else None
+        # Its fsyncs and the group flush's take turns, a failure noted before the next
+        # flush can run (:attr:`~.groupsync.LogFlusher.syncing`).
+        with flusher.syncing if flusher is not None else contextlib.nullcontext():
+            try:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                self.runs += 1
+            except sqlite3.Error as e:  # a busy or failing disk: the requests report it
+                log.warning("WAL checkpoint failed: %s", e)
+                if found is not None and is_io_error(e):
+                    found.fail(e)
 
     def close(self) -> None:
         self.stop.set()

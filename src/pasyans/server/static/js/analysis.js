@@ -11,9 +11,11 @@ import { TableRenderer } from "./render.js";
 import { copyLink, entryOf, errorText, optionsLabel, request } from "./stats.js";
 
 const WAY_MS = 650;
-// No animation to wait for, but a step is a request of the `history` limit (120 a
-// minute by default, docs/security.md): one step per half second keeps within it.
-const WAY_MS_REDUCED = 520;
+const WAY_MS_REDUCED = 300; // no animation to wait for
+// The slider's positions are requests of the `history` limit (120 a minute by default,
+// docs/security.md): a drag asks for the position under it at most this often, and the
+// last one when it stops; the way comes in chunks (GET /way), one request for many moves.
+const SEEK_MS = 600;
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -40,6 +42,10 @@ class AnalysisPage {
     this.along = 0; // then moves of the winning line
     this.timer = null;
     this.poller = null;
+    this.ahead = { step: -1, from: 0, views: [] }; // the way's views fetched in one request
+    this.target = null; // the slider's position still to show
+    this.seeking = null;
+    this.seekAt = 0; // when the slider last asked for a position
     this.onResize = () => {
       this.draw(true);
       this.redrawChart();
@@ -111,7 +117,7 @@ class AnalysisPage {
       slider: h("input", { type: "range", min: "0", max: String(r.moves), step: "1", value: String(this.step), "aria-label": t("replay.slider") }),
       error: h("p.message.error", { role: "alert", hidden: true }),
     };
-    this.els.slider.addEventListener("input", () => this.go(Number(this.els.slider.value), 0));
+    this.els.slider.addEventListener("input", () => this.seek(Number(this.els.slider.value)));
     this.tableEl = h("section.table.replay-table", { "aria-label": heading, "data-game": r.game });
     this.main.replaceChildren(h("div.analysis-page", {},
       h("div.replay-head", {}, h("h1", {}, heading), opts ? h("p.opts", {}, opts) : null),
@@ -203,7 +209,7 @@ class AnalysisPage {
       items.length ? h("ol", {}, items) : h("p", {}, t("analysis.no_marks")));
   }
 
-  async go(step, along, instant = false) {
+  async go(step, along, instant = false, seeking = false) {
     if (along === 0) this.pause();
     try {
       const p = await request("GET", this.api(`/position?step=${step}&along=${along}`));
@@ -212,8 +218,8 @@ class AnalysisPage {
       this.wayLength = p.way;
       this.view = p.view;
     } catch (e) {
-      // Playing the way and asked to slow down: the tick asks again after Retry-After.
-      if (e.status === 429 && this.timer) return e.retryAfter || 1;
+      // Dragging the slider and asked to slow down: seek() asks again after Retry-After.
+      if (e.status === 429 && seeking) return e.retryAfter || 1;
       this.pause();
       this.els.error.hidden = false;
       this.els.error.textContent = errorText(e);
@@ -255,9 +261,72 @@ class AnalysisPage {
     this.renderer.render(this.view, geom, { instant: instant || reducedMotion() });
   }
 
-  stepWay() {
+  /** Where the slider was dragged: the position under it, at most one request per
+   * SEEK_MS however fast it moves (the last position always), waiting out a 429. */
+  seek(k) {
+    this.target = k;
+    if (this.seeking) return this.seeking;
+    const sleep = (ms) => new Promise((done) => { setTimeout(done, ms); });
+    this.seeking = (async () => {
+      let shown = null;
+      while (this.target !== shown) {
+        await sleep(Math.max(0, SEEK_MS - (Date.now() - this.seekAt)));
+        shown = this.target;
+        this.seekAt = Date.now();
+        const wait = await this.go(shown, 0, false, true);
+        if (wait) { shown = null; await sleep(wait * 1000); }
+      }
+      this.seeking = null;
+    })();
+    return this.seeking;
+  }
+
+  /** The view ``along`` moves into the way, fetching the line's next chunk (one request
+   * for up to 60 moves) when it is not here yet; the seconds to wait after a 429. */
+  async wayView(along) {
+    const a = this.ahead;
+    if (a.step !== this.step || along <= a.from || along > a.from + a.views.length) {
+      try {
+        const w = await request("GET", this.api(`/way?step=${this.step}&along=${along - 1}`));
+        this.ahead = { step: w.step, from: w.along, views: w.views };
+        this.wayLength = w.way;
+      } catch (e) {
+        if (e.status === 429) return { wait: e.retryAfter || 1, error: e };
+        this.pause();
+        this.els.error.hidden = false;
+        this.els.error.textContent = errorText(e);
+        return { failed: true };
+      }
+    }
+    const view = this.ahead.views[along - this.ahead.from - 1];
+    return view ? { view } : { failed: true };
+  }
+
+  /** One move along the way, shown from the fetched chunk: 0 when shown, else the
+   * seconds to wait (a 429) or null (no such move). */
+  async advance() {
+    if (this.along >= this.wayLength) return null;
+    const got = await this.wayView(this.along + 1);
+    if (got.wait) {
+      this.lastError = got.error;
+      return got.wait;
+    }
+    if (!got.view) return null;
+    this.along += 1;
+    this.view = got.view;
+    this.els.error.hidden = true;
+    this.draw(false);
+    this.showStatus();
+    return 0;
+  }
+
+  async stepWay() {
     this.pause();
-    if (this.along < this.wayLength) return this.go(this.step, this.along + 1);
+    const wait = await this.advance();
+    if (wait) {
+      this.els.error.hidden = false;
+      this.els.error.textContent = errorText(this.lastError);
+    }
     return null;
   }
 
@@ -268,8 +337,8 @@ class AnalysisPage {
     this.els.way.disabled = false;
     announce(t("analysis.show_way"));
     const tick = async () => {
-      if (this.along >= this.wayLength) return this.pause();
-      const wait = await this.go(this.step, this.along + 1);
+      const wait = await this.advance();
+      if (wait === null) return this.pause();
       const next = reducedMotion() ? WAY_MS_REDUCED : WAY_MS;
       if (this.timer) this.timer = setTimeout(tick, wait ? wait * 1000 : next);
       return null;

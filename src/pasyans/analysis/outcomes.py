@@ -1,0 +1,212 @@
+"""Each position's full-information outcome along a game, with as few searches as the
+game allows (docs/analysis.md, "Outcome with every card known").
+
+Three sound facts let one search decide many positions:
+
+1. **Monotone.** Position ``k + 1`` follows ``k`` by a legal move, so if ``k + 1`` can be
+   won so can ``k``, and if ``k`` is lost so is ``k + 1``: along a game the outcomes are
+   a won prefix, then (where a budget ran out) unknowns, then a lost suffix.
+2. **Blocks.** Where move ``k`` can be undone (a legal move from position ``k`` leads back
+   to ``k - 1``), the two positions reach the same positions and share their outcome;
+   so do two equal positions of the game, and with (1) every position between them. The
+   game splits into blocks of positions with one outcome; a stalled game's circles fall
+   into one block. A search of one position decides its whole block.
+3. **Lines.** A found win's line passes through positions; every later position of the
+   game equal to one of them is won as well.
+
+The boundary between won and lost blocks is searched for from both sides at once, the
+last block first (a stuck end is proven lost at once), then alternately from the last
+block proven won forward and from the first proven lost backward, by galloping steps (1,
+2, 4, … blocks) that halve again after an unknown: a position next to a decided one is
+the cheapest to decide (a win is easiest to find early, a loss easiest to prove late),
+where a bisection's middle probes mostly ran out of budget. When both sides are stuck at
+unknowns, the widest gap left is split. Only searched outcomes and these inferences are
+ever written.
+
+A Spider position whose stock is empty is searched at once without the staged search's
+unproven rules (:func:`pasyans.domains.spider.staged` with ``prune=False``): such a
+position is mostly searched to prove a loss, and only that search's exhaustion proves
+one (the pruned pass first spent the budget without deciding).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+from pasyans.analysis.model import Proof
+from pasyans.analysis.verdict import Outcome
+from pasyans.domains import registry, spider
+from pasyans.engine import core
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
+from pasyans.solver.search import Result, solve
+
+
+def search(spec: GameSpec, state: State, seconds: float, nodes: int | None) -> Result:
+    """The full-information search of one position (see the module's text)."""
+    if registry.domain_for(spec) == registry.SPIDER and not state.piles[spec.index["stock"]]:
+        game = spider.SpiderGame(spec, state)
+        if not core.is_won(spec, state):
+            r = spider.staged(game, nodes=nodes, seconds=seconds, prune=False)
+            if r.status == "won":
+                return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
+            return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
+    return solve(spec, state, seconds=seconds, nodes=nodes)
+
+
+def undo_move(spec: GameSpec, before: State, after: State) -> Move | None:
+    """A legal move from ``after`` back to ``before``, or None."""
+    for m in core.legal_moves(spec, after):
+        if core.apply(spec, after, m) == before:
+            return m
+    return None
+
+
+class Outcomes:
+    """The outcomes of positions ``0 … n`` (see the module's text): :meth:`next_probe`
+    names a position to search, :meth:`search` searches it, :meth:`outcome` reads one."""
+
+    def __init__(self, spec: GameSpec, states: list[State], moves: list[Move]) -> None:
+        self.spec, self.states, self.moves = spec, states, moves
+        n = len(moves)
+        self.back: dict[int, Move] = {}  # k: a move from position k back to k - 1
+        for k in range(1, n + 1):
+            m = undo_move(spec, states[k - 1], states[k])
+            if m is not None:
+                self.back[k] = m
+        self.equal: dict[State, list[int]] = {}
+        for k, s in enumerate(states):
+            self.equal.setdefault(s, []).append(k)
+        # joined[k]: position k shares its block with k - 1
+        joined = [False] + [k in self.back for k in range(1, n + 1)]
+        for ks in self.equal.values():
+            for k in range(ks[0] + 1, ks[-1] + 1):
+                joined[k] = True
+        self.blocks: list[tuple[int, int]] = []  # (first, last) position of each block
+        self.block_of: list[int] = []
+        for k in range(n + 1):
+            if not joined[k]:
+                self.blocks.append((k, k))
+            else:
+                self.blocks[-1] = (self.blocks[-1][0], k)
+            self.block_of.append(len(self.blocks) - 1)
+        self.won = -1  # the last block proven won
+        self.lost = len(self.blocks)  # the first block proven lost
+        self.unknown: set[int] = set()  # blocks whose search ran out of budget
+        self.steps = {"won": 1, "lost": 1}  # each side's galloping step, in blocks
+        self.stuck: set[str] = set()  # sides whose next block is unknown
+        self.side = "lost"  # the side the last probe was for
+        self.searched: set[int] = set()  # positions searched
+        self.lines: dict[int, tuple[Move, ...]] = {}  # position: a winning line from it
+        if core.is_won(spec, states[-1]):
+            self.won = len(self.blocks) - 1
+            self.lines[n] = ()
+
+    def next_probe(self) -> int | None:
+        """The position to search next (see the module's text), or None when every block
+        is settled or unknown."""
+        last = len(self.blocks) - 1
+        if self.lost - self.won <= 1:
+            return None
+        if not self.searched and self.lost > last:
+            self.side = "lost"
+            return self.blocks[last][1]
+        for side in ("won", "lost") if self.side == "lost" else ("lost", "won"):
+            if side in self.stuck:
+                continue
+            while True:
+                step = self.steps[side]
+                b = self.won + step if side == "won" else self.lost - step
+                b = max(self.won + 1, min(self.lost - 1, b))
+                if b not in self.unknown:
+                    self.side = side
+                    return self.blocks[b][1]
+                if step == 1:
+                    self.stuck.add(side)  # the next block is unknown: this side is done
+                    break
+                self.steps[side] = step // 2
+        self.side = "gap"
+        marks = sorted({self.won, self.lost, *self.unknown})
+        best: tuple[int, int] | None = None
+        for a, b in itertools.pairwise(marks):
+            if b - a > 1 and (best is None or b - a > best[1] - best[0]):
+                best = (a, b)
+        if best is None:
+            return None
+        return self.blocks[(best[0] + best[1]) // 2][1]
+
+    def search(self, k: int, seconds: float, nodes: int | None) -> None:
+        """Search position ``k`` and settle what its outcome decides."""
+        r = search(self.spec, self.states[k], seconds, nodes)
+        self.searched.add(k)
+        b = self.block_of[k]
+        side = self.side
+        if r.result == "lost":
+            self.lost = min(self.lost, b)
+            self.unknown = {u for u in self.unknown if u < self.lost}
+        elif r.result == "won":
+            self.lines[k] = r.moves
+            self.won = max(self.won, b, self._along(k, r.moves))
+            self.unknown = {u for u in self.unknown if u > self.won}
+        else:
+            self.unknown.add(b)
+        if side in self.steps:
+            decided = r.result == side
+            if decided:
+                self.steps[side] *= 2
+            elif r.result == "unknown":
+                self.steps[side] = max(1, self.steps[side] // 2)
+
+    def _along(self, k: int, line: tuple[Move, ...]) -> int:
+        """The last block of a later position of the game that ``line`` (a win from
+        position ``k``) passes through; each such position keeps the rest of the line."""
+        at: dict[State, int] = {}
+        s = self.states[k]
+        for i, m in enumerate(line):
+            at.setdefault(s, i)
+            s = core.apply(self.spec, s, m)
+        best = -1
+        for j in range(k + 1, len(self.states)):
+            hit = at.get(self.states[j])
+            if hit is not None:
+                self.lines.setdefault(j, line[hit:])
+                best = self.block_of[j]
+        return best
+
+    def outcome(self, k: int) -> tuple[Outcome, Proof]:
+        b = self.block_of[k]
+        if b <= self.won:
+            if k == len(self.moves) and k in self.lines and not self.lines[k]:
+                return "won", "played"
+            return "won", "searched" if k in self.searched else "inferred"
+        if b >= self.lost:
+            return "lost", "searched" if k in self.searched else "inferred"
+        return "unknown", "searched" if k in self.searched else "none"
+
+    def way(self) -> tuple[int | None, tuple[Move, ...]]:
+        """The last position proven won and a winning line from it: back along the
+        game's undoable moves, across its equal positions and forward along its moves to
+        a position with a found line, then that line. (None, ()) when none is won."""
+        if self.won < 0:
+            return None, ()
+        w = self.blocks[self.won][1]
+        paths: dict[int, tuple[Move, ...]] = {w: ()}
+        queue = deque([w])
+        while queue:
+            x = queue.popleft()
+            if x in self.lines:
+                return w, paths[x] + self.lines[x]
+            steps: list[tuple[int, tuple[Move, ...]]] = []
+            if x in self.back:
+                steps.append((x - 1, (self.back[x],)))
+            if x < len(self.moves):
+                steps.append((x + 1, (self.moves[x],)))
+            steps += [(y, ()) for y in self.equal[self.states[x]]]
+            for y, ms in steps:
+                if y not in paths:
+                    paths[y] = paths[x] + ms
+                    queue.append(y)
+        last = max(self.lines)  # pragma: no cover - every won block reaches a line
+        return last, self.lines[last]

@@ -1,0 +1,82 @@
+"""The "became unwinnable" move against fresh searches with an ample budget (issue 30),
+on games a simple player did not win: Spine and Backbone from their solvable layouts (as
+the site deals them), Backbone classic from random deals. The last position an analysis
+says is won must be won, the first it says is lost must be lost, and a named move must
+lie between them."""
+
+from __future__ import annotations
+
+import pytest
+
+from pasyans import deals
+from pasyans.analysis import Limits, analyse, line_of
+from pasyans.analysis.simple import play_simply
+from pasyans.rules import get_game
+from pasyans.solver.search import solve
+
+GAMES = 50
+FEW = 4
+AMPLE = 60.0  # seconds a check may search (each takes well under a second here)
+SOLVABLE = {"spine", "backbone"}
+
+
+def lost_games(game_id: str, cap: int):  # type: ignore[no-untyped-def]
+    """The first ``GAMES`` games the simple player did not win, deals 1, 2, …"""
+    spec = get_game(game_id)
+    deal = 0
+    while True:
+        deal += 1
+        start = None
+        if game_id in SOLVABLE:
+            start = deals.start_position(spec, deal, "solvable", "easy")
+        game = play_simply(game_id, deal, start=start, seed=deal, cap=cap)
+        if not game.won:
+            yield game
+
+
+def check(game, a) -> str:  # type: ignore[no-untyped-def]
+    """The analysis ``a`` of ``game`` against fresh searches with an ample budget: its
+    verdict's claim, and the last position it says is won and the first it says lost.
+    Returns the verdict's code."""
+    states, _ = line_of(game)
+    spec = game.spec
+    code = a.verdict.code
+    where = f"{spec.id} deal {game.deal}: {code}"
+    outcomes = [p.outcome for p in a.points]
+    if "won" in outcomes:
+        last = max(k for k, o in enumerate(outcomes) if o == "won")
+        assert solve(spec, states[last], seconds=AMPLE).result == "won", where
+    if "lost" in outcomes:
+        assert solve(spec, states[outcomes.index("lost")], seconds=AMPLE).result == "lost", where
+    if code in {"lost_at", "unlucky"}:
+        assert a.lost_at is not None and outcomes[a.lost_at - 1 : a.lost_at + 1] == ["won", "lost"]
+    return code
+
+
+@pytest.mark.slow
+def test_the_lost_here_move_is_exact_on_spine() -> None:
+    """Spine (no hidden card): on 50 lost games every analysis names the move, exact."""
+    seen: dict[str, int] = {}
+    for n, game in enumerate(lost_games("spine", 200)):
+        if n == GAMES:
+            break
+        code = check(game, analyse(game))
+        seen[code] = seen.get(code, 0) + 1
+    assert seen == {"lost_at": GAMES}, seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["backbone", "backbone-classic"])
+def test_backbone_claims_only_what_is_true(game_id: str) -> None:
+    """Backbone and Backbone classic (a tailbone makes some searches slow): on a few lost
+    games, whatever the analysis decides within its default budget is true, and a
+    named move is exact. (The issue's 50 games with every move named are measured by
+    ``benchmarks/analysis.py --check``, not here: an undecided game takes the analysis's
+    whole budget, 18 s.)"""
+    seen: dict[str, int] = {}
+    for n, game in enumerate(lost_games(game_id, 200)):
+        if n == FEW:
+            break
+        code = check(game, analyse(game, Limits(search_total=6.0, total=8.0)))
+        seen[code] = seen.get(code, 0) + 1
+    assert sum(seen.values()) == FEW
