@@ -41,6 +41,7 @@ __all__ = [
     "KINDS",
     "SolvableDeal",
     "check_difficulty",
+    "check_generator",
     "daily_number",
     "default_kind",
     "kinds_for",

@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from pasyans.deals import GENERATOR_VERSION
 from pasyans.engine.moves import Move
 
 GAMES = ["spine", "backbone", "backbone-classic", "spider", "nivernais"]
@@ -49,12 +50,15 @@ def open_table(
     options: dict[str, str] | None = None,
     kind: str | None = "random",
 ) -> str:
-    """Go to the table of ``game`` and wait until it is drawn; returns the game's id."""
+    """Go to the table of ``game`` and wait until it is drawn; returns the game's id. A
+    solvable deal number's link names the current generator version (``gen``)."""
     q: dict[str, str] = dict(options or {})
     if deal is not None:
         q["deal"] = str(deal)
     if kind is not None:
         q["kind"] = kind
+    if kind == "solvable" and deal is not None:  # as the page's own links name it
+        q["gen"] = str(GENERATOR_VERSION)
     page.goto(f"/play/{game}" + (f"?{urlencode(q)}" if q else ""))
     return wait_table(page)
 

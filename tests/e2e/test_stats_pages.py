@@ -14,6 +14,8 @@ from e2e_helpers import card, open_table, version, wait_table, wait_version
 from e2e_positions import first_card_move
 from playwright.sync_api import Page, expect
 
+from pasyans.deals import GENERATOR_VERSION
+
 # Spine solvable deal 1 is, on the test server, a layout one autocollect wins (104 moves;
 # conftest.py puts it in the deal pool).
 WIN_DEAL = 1
@@ -124,7 +126,7 @@ def test_won_and_abandoned_games_show_in_stats_history_and_replay(page: Page, sh
     expect(top.locator('[data-col="score"]')).to_have_text(str(items[1]["score"]))
     expect(top.locator('[data-col="deal"]')).to_have_text(str(WIN_DEAL))
     expect(top.locator('[data-action="play"]')).to_have_attribute(
-        "href", re.compile(rf"^/play/spine\?.*deal={WIN_DEAL}$")
+        "href", re.compile(rf"^/play/spine\?.*deal={WIN_DEAL}&gen={GENERATOR_VERSION}$")
     )
 
     # The replay: first / back / forward / last and autoplay.
@@ -169,7 +171,8 @@ def test_the_figures_per_kind_of_deal_and_difficulty(page: Page, shots: Path) ->
     """A hard solvable Spine deal won and a random Spider deal abandoned: the table "By
     kind of deal and difficulty" shows each under its band (as /api/stats' bands say), in
     English and Russian, and the history's "Play again" keeps the difficulty."""
-    page.goto(f"/play/spine?deal={WIN_DEAL}&kind=solvable&difficulty=hard")
+    gen = GENERATOR_VERSION
+    page.goto(f"/play/spine?deal={WIN_DEAL}&kind=solvable&difficulty=hard&gen={gen}")
     won = wait_table(page)
     assert api(page, f"/api/games/{won}")["difficulty"] == "hard"
     page.locator('[data-action="autocollect"]').click()
@@ -217,7 +220,9 @@ def test_the_figures_per_kind_of_deal_and_difficulty(page: Page, shots: Path) ->
     page.goto("/history")
     line = page.locator(f'.history-table tr[data-id="{won}"]')
     expect(line.locator('[data-action="play"]')).to_have_attribute(
-        "href", re.compile(rf"^/play/spine\?.*difficulty=hard&deal={WIN_DEAL}$")
+        "href", re.compile(
+            rf"^/play/spine\?.*difficulty=hard&deal={WIN_DEAL}&gen={GENERATOR_VERSION}$"
+        )
     )
     assert (
         next(i for i in api(page, "/api/history")["items"] if i["id"] == won)["difficulty"]
@@ -265,9 +270,10 @@ def test_share_link_from_the_history(page: Page) -> None:
     expect(page.locator("#toast")).to_have_text("Link copied.")
     link = page.evaluate("navigator.clipboard.readText()")
     assert re.fullmatch(
-        # A solvable deal's link names its difficulty (the same layout for whoever opens it).
+        # A solvable deal's link names its difficulty and generator version (the same
+        # layout for whoever opens it, whichever version is current then).
         r"http://127\.0\.0\.1:\d+/play/spine\?empty=kings&runs=single&spine=56&difficulty=medium"
-        rf"&deal={WIN_DEAL}"
+        rf"&deal={WIN_DEAL}&gen={GENERATOR_VERSION}"
         r"&result=won&moves=104&time=\d+",
         link,
     ), link

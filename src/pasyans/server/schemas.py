@@ -72,6 +72,13 @@ class GameCreateBase(StrictIn):
         default=None,
         description="A solvable deal's difficulty; omitted: medium. Ignored for random deals.",
     )
+    generator: StrictInt | None = Field(
+        default=None,
+        description="The generator version that made the solvable deal ``deal`` (a shared"
+        " link names it: docs/api.md, 'Deal links'); omitted: the current version. An"
+        " unknown version is refused; only the current one without ``deal``. Ignored for"
+        " random deals.",
+    )
 
 
 def _title(game_id: str) -> str:
@@ -176,6 +183,11 @@ class GameOut(BaseModel):
     difficulty: Difficulty | None = Field(
         default=None, description="A solvable deal's difficulty; null for a random deal."
     )
+    generator: int | None = Field(
+        default=None,
+        description="The generator version that made a solvable deal (a deal link carries"
+        " it); null for a random deal.",
+    )
     status: Literal["playing", "won", "lost", "abandoned"]
     version: int
     time_ms: int
@@ -234,6 +246,9 @@ class GameSummary(BaseModel):
     options: dict[str, str]
     deal: int
     kind: str
+    generator: int | None = Field(
+        default=None, description="A solvable deal's generator version; null: random."
+    )
     status: str
     moves: int
     undos: int

@@ -180,6 +180,7 @@ def describe(row: AnyRow, game: Game, view: dict[str, Any] | None = None) -> dic
         "deal": row.deal,
         "kind": row.kind,
         "difficulty": row.difficulty,
+        "generator": row.generator if row.kind == "solvable" else None,
         "status": row.status,
         "version": row.version,
         "time_ms": row.time_ms,
@@ -242,6 +243,7 @@ def create(
     difficulty: str | None = None,
     *,
     charge: Callable[[], None] = lambda: None,
+    generator: int | None = None,
 ) -> dict[str, Any]:
     """A new game. A solvable deal comes from the pool (:mod:`pasyans.server.pool.entries`): never
     made here, so the request stays fast; a number the pool does not have is queued and
@@ -250,7 +252,14 @@ def create(
     ``charge`` counts the request in the rate limits (raising 429): called before any
     work, except on a poll of a deal already being prepared (the same request again
     while its job is unfinished), which costs nothing (issue 33: the 21st poll of a
-    newcomer answered 429)."""
+    newcomer answered 429).
+
+    ``generator``: the version that made the solvable deal ``deal`` (a deal link names
+    it; None: the current one): the pool keeps each version's deals apart and makes an
+    older version's on request, with the same limits. Checked first, for any kind, so an
+    unknown version is refused whatever else the request says; without a deal number
+    only the current version is dealt (the pool holds no other's spare deals)."""
+    version = requested_version(generator)
     values = resolve_options(game_id, options)
     kind = deal_kind(game_id, solvable)
     if kind == "solvable":
@@ -263,15 +272,30 @@ def create(
         band = difficulty or pool.DEFAULT_DIFFICULTY
         if deal is not None:
             check_deal_number(deal)
-        if not pool.waiting(ctx.session, game_id, store.options_key(values), band, deal):
+        elif version is not None:
+            raise OptionError(
+                f"generator version {version} is only dealt by number: give a deal number"
+                f" (a new deal without one is made by version {pool.generator_version()})"
+            )
+        key = store.options_key(values)
+        if not pool.waiting(ctx.session, game_id, key, band, deal, version):
             ctx.end_read()
             charge()
-        return _create_solvable(ctx, game_id, values, deal, band)
+        return _create_solvable(ctx, game_id, values, deal, band, version)
     ctx.end_read()
     charge()
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     game = deals.new_game(game_id, number, values, kind)
     return store_new(ctx, game, None)
+
+
+def requested_version(generator: int | None) -> int | None:
+    """The generator version a new game asks for: None for the current one, or an older
+    version this code makes (:func:`pasyans.deals.check_generator`'s ``OptionError``
+    otherwise)."""
+    if generator is None or deals.check_generator(generator) == pool.generator_version():
+        return None
+    return generator
 
 
 def store_new(
@@ -319,7 +343,12 @@ class Missing(Exception):
 
 
 def _create_solvable(
-    ctx: Context, game_id: str, values: dict[str, str], deal: int | None, difficulty: str
+    ctx: Context,
+    game_id: str,
+    values: dict[str, str],
+    deal: int | None,
+    difficulty: str,
+    generator: int | None = None,
 ) -> dict[str, Any]:
     if deal is not None:
         check_deal_number(deal)
@@ -328,7 +357,7 @@ def _create_solvable(
     def entry() -> Game | None:
         s = ctx.session
         if deal is not None:
-            found = pool.lookup(s, game_id, key, difficulty, deal)
+            found = pool.lookup(s, game_id, key, difficulty, deal, generator)
         else:
             found = pool.take(s, game_id, key, difficulty) or pool.reuse(
                 s, game_id, key, difficulty
@@ -351,20 +380,26 @@ def _create_solvable(
             return store_new(ctx, None, entry)
         except Missing:
             if attempt == 0 and ctx.settings.pool_inline:
-                _make_inline(ctx, game_id, values, key, deal, difficulty)
+                _make_inline(ctx, game_id, values, key, deal, difficulty, generator)
                 continue
             break
-    _queue(ctx, game_id, key, difficulty, deal)
+    _queue(ctx, game_id, key, difficulty, deal, generator)
     raise AssertionError("unreachable")  # pragma: no cover - _queue always raises
 
 
 def _make_inline(
-    ctx: Context, game_id: str, values: dict[str, str], key: str, deal: int | None, band: str
+    ctx: Context,
+    game_id: str,
+    values: dict[str, str],
+    key: str,
+    deal: int | None,
+    band: str,
+    generator: int | None = None,
 ) -> None:
     """``pool_inline`` (tests, development): make the missing deal here, then store it."""
     number = deal if deal is not None else 1 + secrets.randbelow(MAX_DEAL)
     try:
-        made = pool.make_solvable(game_id, values, number, band)
+        made = pool.make_older(game_id, values, number, band, generator)
     except PasyansError as e:
         raise from_engine(e) from e
     with writing(ctx):
@@ -373,7 +408,9 @@ def _make_inline(
         ctx.session.commit()
 
 
-def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) -> None:
+def _queue(
+    ctx: Context, game_id: str, key: str, band: str, deal: int | None, generator: int | None
+) -> None:
     """Ask the worker for the deal; always raises the answer (202, 422, 429 or 503)."""
     with writing(ctx):
         ctx.session.connection(execution_options={"pasyans_write": True})
@@ -387,6 +424,7 @@ def _queue(ctx: Context, game_id: str, key: str, band: str, deal: int | None) ->
             max_pending=ctx.settings.pool_max_pending,
             max_pending_per_address=ctx.settings.pool_max_pending_per_address,
             max_per_hour_per_address=ctx.settings.pool_requested_per_hour,
+            generator=generator,
         )
         ctx.session.commit()
     if state in ("queued", "pending"):

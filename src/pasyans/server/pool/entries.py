@@ -60,11 +60,31 @@ def generator_version() -> int:
 
 
 def make_solvable(
-    game_id: str, options: Mapping[str, str], deal: int, difficulty: str
+    game_id: str,
+    options: Mapping[str, str],
+    deal: int,
+    difficulty: str,
+    generator: int | None = None,
 ) -> SolvableDeal:
-    """:func:`pasyans.deals.make_solvable`, as the pool stores it."""
-    made = deals.make_solvable(game_id, dict(options), deal, difficulty)
+    """:func:`pasyans.deals.make_solvable`, as the pool stores it; ``generator``: the
+    version to make it with (None: the current one; an older one for an old link)."""
+    made = deals.make_solvable(game_id, dict(options), deal, difficulty, _version(generator))
     return SolvableDeal(made.state, made.difficulty, float(made.measure), int(made.generator))
+
+
+def _version(generator: int | None) -> int:
+    """``generator``, or the current version for None."""
+    return generator_version() if generator is None else generator
+
+
+def make_older(
+    game_id: str, options: Mapping[str, str], deal: int, difficulty: str, generator: int | None
+) -> SolvableDeal:
+    """:func:`make_solvable` by ``generator`` (None or the current version: the current
+    one, called with the four arguments only, as tests stand it in)."""
+    if generator is None or generator == generator_version():
+        return make_solvable(game_id, options, deal, difficulty)
+    return make_solvable(game_id, options, deal, difficulty, generator)
 
 
 def all_keys() -> Iterator[tuple[str, dict[str, str], str]]:
@@ -140,31 +160,43 @@ def reuse(session: Session, game: str, options_key: str, difficulty: str) -> Poo
 
 
 def lookup(
-    session: Session, game: str, options_key: str, difficulty: str, deal: int
+    session: Session,
+    game: str,
+    options_key: str,
+    difficulty: str,
+    deal: int,
+    generator: int | None = None,
 ) -> PoolEntry | None:
-    """The entry for a requested deal number (free or taken), or None."""
+    """The entry for a requested deal number (free or taken) made by ``generator`` (None:
+    the current version; a link names the version it was shared with), or None."""
     return session.scalar(
         select(PoolEntry).where(
             PoolEntry.game == game,
             PoolEntry.options_key == options_key,
             PoolEntry.difficulty == difficulty,
             PoolEntry.deal == deal,
-            PoolEntry.generator == generator_version(),
+            PoolEntry.generator == _version(generator),
         )
     )
 
 
 def waiting(
-    session: Session, game: str, options_key: str, difficulty: str, deal: int | None
+    session: Session,
+    game: str,
+    options_key: str,
+    difficulty: str,
+    deal: int | None,
+    generator: int | None = None,
 ) -> bool:
     """Whether a request for ``deal`` (None: any deal of the key) is a poll: its job is
     queued or running, so the answer will again be ``202`` until it finishes (the key
-    has no entry to give while its only job for any deal is unfinished)."""
+    has no entry to give while its only job for any deal is unfinished); ``generator`` as
+    in :func:`lookup`."""
     where = [
         DealJob.game == game,
         DealJob.options_key == options_key,
         DealJob.difficulty == difficulty,
-        DealJob.generator == generator_version(),
+        DealJob.generator == _version(generator),
         DealJob.finished_at.is_(None),
     ]
     if deal is not None:
@@ -195,6 +227,7 @@ def request(
     max_pending: int,
     max_pending_per_address: int,
     max_per_hour_per_address: int = 0,
+    generator: int | None = None,
 ) -> tuple[JobState, str | None]:
     """Queue the job that makes ``deal`` (in the caller's write transaction; the caller
     commits). ``queued`` (new), ``pending`` (already queued or running), ``failed`` (with
@@ -208,8 +241,10 @@ def request(
 
     ``deal`` None (any deal will do: the pool is empty for this key): ``pending`` when a
     job for the key is already queued, else a job for a random number (not counted as the
-    address's: :data:`POOL_REQUEST`)."""
-    version = generator_version()
+    address's: :data:`POOL_REQUEST`). ``generator``: the version to make ``deal`` with
+    (None: the current one), as in :func:`lookup`; the limits are the same for every
+    version."""
+    version = _version(generator)
     chosen = deal is not None
     if deal is None:
         waiting = session.scalar(
@@ -361,13 +396,19 @@ def _exit_with(parent: int) -> None:
 
 
 def _child(
-    conn: Any, game: str, options: dict[str, str], deal: int, difficulty: str, nice: int
+    conn: Any,
+    game: str,
+    options: dict[str, str],
+    deal: int,
+    difficulty: str,
+    nice: int,
+    generator: int | None = None,
 ) -> None:
     _exit_with(_PARENT)
     if nice > 0:
         lower_priority(nice)
     try:
-        made = make_solvable(game, options, deal, difficulty)
+        made = make_older(game, options, deal, difficulty, generator)
         conn.send(("ok", made.state.to_json(), made.difficulty, made.measure, made.generator))
     except PasyansError as e:
         conn.send(("error", e.code))
@@ -388,16 +429,19 @@ def generate_bounded(
     seconds: float,
     stop: threading.Event | None = None,
     nice: int = 0,
+    generator: int | None = None,
 ) -> SolvableDeal | str:
     """The generator in a child process killed after ``seconds`` (or when ``stop`` is
     set, or this process dies): the deal, or why not (``no_solvable_deal``, ``timeout``,
     ``stopped`` …). With ``nice`` above 0 the child runs below everything else, at that
-    niceness and ``SCHED_IDLE`` (:func:`lower_priority`); this process keeps its own."""
+    niceness and ``SCHED_IDLE`` (:func:`lower_priority`); this process keeps its own.
+    ``generator``: an older version to make it with (None: the current one)."""
     global _PARENT
     _PARENT = os.getpid()
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, game, dict(options), deal, difficulty, nice))
+    args = (child, game, dict(options), deal, difficulty, nice, generator)
+    proc = ctx.Process(target=_child, args=args)
     proc.start()
     child.close()
     deadline = time.monotonic() + seconds
@@ -521,7 +565,8 @@ class PoolWorker:
         options = _options_of(job.game, job.options_key)
         seconds = self.config.job_seconds
         made = generate_bounded(
-            job.game, options, job.deal, job.difficulty, seconds, self.stop, self.config.nice
+            job.game, options, job.deal, job.difficulty, seconds, self.stop, self.config.nice,
+            None if job.generator == generator_version() else job.generator,
         )
         if made == "stopped":
             return  # left for the next worker (it will find the job's start is stale)

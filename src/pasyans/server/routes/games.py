@@ -63,7 +63,14 @@ def answer(out: dict[str, Any], status_code: int = 200) -> Response:
 def create_game(body: GameCreateIn, ctx: ContextDep, limit: NewGameLimit) -> Response:
     """Start a game; it becomes the current game for its game id and options."""
     out = service.create(
-        ctx, body.game, body.options, body.deal, body.solvable, body.difficulty, charge=limit
+        ctx,
+        body.game,
+        body.options,
+        body.deal,
+        body.solvable,
+        body.difficulty,
+        charge=limit,
+        generator=body.generator,
     )
     return answer(out, status.HTTP_201_CREATED)
 

@@ -120,6 +120,10 @@ class GameRecordOut(BaseModel):
     difficulty: Difficulty | None = Field(
         default=None, description="A solvable deal's difficulty; null: random."
     )
+    generator: int | None = Field(
+        default=None,
+        description="A solvable deal's generator version (its link carries it); null: random.",
+    )
     result: Result
     time_ms: int
     score: int
@@ -169,6 +173,7 @@ def _common(rec: stats.Record) -> dict[str, Any]:
         deal=rec.deal,
         kind=rec.kind,
         difficulty=_band(rec.difficulty),
+        generator=rec.generator,
         result=rec.result,
         time_ms=rec.time_ms,
         score=rec.score,

@@ -53,6 +53,8 @@ class Record:
     first_move_at: datetime | None
     finished_at: datetime | None
     difficulty: str | None = None
+    generator: int | None = None
+    """The generator version of a solvable deal (a deal link carries it)."""
 
     @property
     def counted(self) -> bool:
@@ -104,6 +106,7 @@ def record_from(row: Any, moves: int) -> Record:
         first_move_at=None if row.first_move_at is None else store.aware(row.first_move_at),
         finished_at=None if row.finished_at is None else store.aware(row.finished_at),
         difficulty=row.difficulty,
+        generator=row.generator if row.kind == "solvable" else None,
     )
 
 
@@ -125,6 +128,7 @@ COLUMNS = (
     GameRow.first_move_at,
     GameRow.finished_at,
     GameRow.difficulty,
+    GameRow.generator,
     func.json_array_length(GameRow.moves).label("line"),
 )
 """What the statistics read: every column but the move lists, which only their length

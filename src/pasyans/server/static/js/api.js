@@ -79,12 +79,13 @@ export function catalog() {
   return catalogPromise;
 }
 
-export const newGame = (game, { deal, options, solvable, difficulty } = {}) => {
+export const newGame = (game, { deal, options, solvable, difficulty, generator } = {}) => {
   const body = { game };
   if (deal != null) body.deal = deal;
   if (options) body.options = options;
   if (solvable != null) body.solvable = solvable;
   if (difficulty != null) body.difficulty = difficulty;
+  if (generator != null) body.generator = generator;
   return createGame(body);
 };
 

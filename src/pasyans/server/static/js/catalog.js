@@ -45,6 +45,29 @@ export function rulesSections(entry) {
   return [];
 }
 
+/** A deal link's parameter naming the generator version of its solvable deal
+ * (docs/api.md, "Deal links"). */
+export const GEN_PARAM = "gen";
+
+/** The version a solvable deal link without `gen` means: the last one before links
+ * carried it, so links shared earlier keep their layouts. */
+export const LINK_GENERATOR_BEFORE = 3;
+
+/** The generator version a link asks for: null without a deal number (a new deal, by the
+ * current version); else `gen` as a number, or as written when it is none (the server
+ * refuses it), or LINK_GENERATOR_BEFORE without it. */
+export function linkGenerator(params, deal) {
+  if (deal === null) return null;
+  const gen = params.get(GEN_PARAM);
+  if (gen === null) return LINK_GENERATOR_BEFORE;
+  return /^\d{1,9}$/.test(gen) ? Number(gen) : gen;
+}
+
+/** Set `gen` on link params `q` for a solvable game or item that names its version. */
+export function setLinkGenerator(q, item) {
+  if (item && item.kind === "solvable" && item.generator != null) q.set(GEN_PARAM, String(item.generator));
+}
+
 /** Options from URL search params, defaults filled in, unknown names dropped. */
 export function optionsFrom(entry, params) {
   const out = {};

@@ -3,7 +3,7 @@
 // /daily?game=&difficulty=&day=&<options>, with the player's result, its share text and
 // the display name. Every figure is the server's: the page posts no time.
 import * as api from "./api.js";
-import { defaultKind, options, title } from "./catalog.js";
+import { defaultKind, options, setLinkGenerator, title } from "./catalog.js";
 import { formatTime, h, toast } from "./dom.js";
 import { plural, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
@@ -44,6 +44,7 @@ export async function playDaily(entry, opts, difficulty, day) {
   if (!g) throw new Error(t("daily.preparing"));
   const q = new URLSearchParams({ deal: String(g.deal), difficulty, ...opts });
   if (defaultKind(entry) !== "solvable") q.set("kind", "solvable");
+  setLinkGenerator(q, g);
   go(`/play/${entry.id}?${q}`);
 }
 

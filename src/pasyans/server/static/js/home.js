@@ -2,7 +2,7 @@
 // drawing of its table, its title in both languages and a line about it. "Play" starts at
 // once with the options used last time; the options sit in a disclosure.
 import * as api from "./api.js";
-import { dealKinds, defaultKind, options, otherTitle, title } from "./catalog.js";
+import { dealKinds, defaultKind, options, otherTitle, setLinkGenerator, title } from "./catalog.js";
 import { formatTime, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { dailySection } from "./daily.js";
@@ -34,13 +34,15 @@ export function saveChoice(entry, choice) {
   setPref(`choice:${entry.id}`, choice);
 }
 
-/** The table's URL for a choice: /play/<game>?<options>[&kind=][&difficulty=]. */
-export function playPath(entry, choice, deal = null) {
+/** The table's URL for a choice: /play/<game>?<options>[&kind=][&difficulty=]; with a
+ * deal number, `game` (an unfinished game) gives a solvable deal's `gen`. */
+export function playPath(entry, choice, deal = null, game = null) {
   const q = new URLSearchParams();
   if (deal !== null) q.set("deal", String(deal));
   if (choice.kind === "solvable" && dealKinds(entry).length > 1) q.set("difficulty", choice.difficulty);
   for (const [k, v] of Object.entries(choice.options)) q.set(k, v);
   if (choice.kind !== defaultKind(entry)) q.set("kind", choice.kind);
+  if (deal !== null) setLinkGenerator(q, game);
   const s = q.toString();
   return `/play/${entry.id}${s ? `?${s}` : ""}`;
 }
@@ -161,7 +163,7 @@ async function continueList(games) {
         {},
         h(
           "a.btn.continue",
-          { href: playPath(entry, choice, g.deal), "data-game-id": g.id },
+          { href: playPath(entry, choice, g.deal, g), "data-game-id": g.id },
           h("b", {}, title(entry)),
           label ? h("span.opts", {}, label) : null,
           h("span.figures", {}, t("home.continue_figures", { deal: g.deal, moves: g.moves, time: formatTime(g.time_ms) })),

@@ -1,7 +1,7 @@
 // The statistics page, and what the history and replay pages share with it: number and
 // date formats, option labels, share links (their words are in the message catalogue).
 import { call, createGame } from "./api.js";
-import { options as optionList, title } from "./catalog.js";
+import { options as optionList, setLinkGenerator, title } from "./catalog.js";
 import { h, formatTime, toast } from "./dom.js";
 import { getLang, plural, t } from "./i18n.js";
 import { periodFor, timeChart, winsLossesChart } from "./charts.js";
@@ -85,6 +85,7 @@ export function playUrl(entry, item) {
   if (item.kind === "solvable" && item.difficulty) q.set("difficulty", item.difficulty);
   q.set("deal", String(item.deal));
   if (item.kind && item.kind !== defaultKind(entry)) q.set("kind", item.kind);
+  setLinkGenerator(q, item);
   return `/play/${entry.id}?${q}`;
 }
 
@@ -98,6 +99,7 @@ export function playAgainLink(entry, item, label, attrs = {}) {
     const body = { game: entry.id, deal: item.deal, options: item.options };
     if (item.kind) body.solvable = item.kind === "solvable";
     if (item.kind === "solvable" && item.difficulty) body.difficulty = item.difficulty;
+    if (item.kind === "solvable" && item.generator != null) body.generator = item.generator;
     try {
       await createGame(body);
     } catch (err) {

@@ -4,7 +4,7 @@
 // answer then brings what the page could not know (turned cards, completed runs,
 // auto-moves), and a refusal takes the cards back with the reason.
 import * as api from "./api.js";
-import { dealKinds, defaultKind } from "./catalog.js";
+import { dealKinds, defaultKind, setLinkGenerator } from "./catalog.js";
 import { confirmAbandon, confirmGiveUp, showHelp, closeDialogs } from "./dialogs.js";
 import { announce, formatTime } from "./dom.js";
 import { cardName, getLang, pileName, t } from "./i18n.js";
@@ -20,10 +20,12 @@ export async function load(c, current = null) {
     // A practice game ("Try again from here", docs/analysis.md) is opened by its id.
     let g = c.askedId ? await api.getGame(c.askedId) : await (current || api.currentGame(c.entry.id, c.options));
     const want = c.askedId ? null : c.askedDeal;
-    const kindOk = (x) => !c.kind || !x.kind || x.kind === c.kind;
+    // A solvable deal of the number is the link's only when made by the link's version.
+    const kindOk = (x) => (!c.kind || !x.kind || x.kind === c.kind)
+      && (x.kind !== "solvable" || c.askedGen === null || x.generator === c.askedGen);
     if (want !== null && !(g && g.view.deal === want && kindOk(g))) g = null;
     if (!g && want !== null) g = await lastGame(c, want, kindOk);
-    if (!g) g = await api.newGame(c.entry.id, createArgs(c, want));
+    if (!g) g = await api.newGame(c.entry.id, createArgs(c, want, c.askedGen));
     setGame(c, g, { instant: true });
     // Without network: the game as this browser last showed it, until the network returns.
     c.fromBrowser = api.wasKeptInBrowser(g);
@@ -50,7 +52,9 @@ function lastKey(c) {
   return `last:${c.entry.id}?${new URLSearchParams(c.options)}`;
 }
 
-export function createArgs(c, deal) {
+/** The new game's request; `generator`: the version of solvable deal `deal` (a link's, or
+ * the game's own when played again; null: the current one). */
+export function createArgs(c, deal, generator = null) {
   const args = { options: c.options };
   if (deal !== null && deal !== undefined) args.deal = deal;
   if (c.kind) args.solvable = c.kind === "solvable";
@@ -61,6 +65,7 @@ export function createArgs(c, deal) {
   if (c.difficulty && kind === "solvable" && Array.isArray(c.entry.difficulties)) {
     args.difficulty = c.difficulty;
   }
+  if (generator !== null && args.deal !== undefined && kind === "solvable") args.generator = generator;
   return args;
 }
 
@@ -91,6 +96,7 @@ function updateUrl(c) {
   // A solvable deal's difficulty, as the game says (when the server tells it) or as asked.
   const difficulty = c.game.difficulty || (c.kind === "solvable" ? c.difficulty : null);
   if (difficulty) q.set("difficulty", difficulty);
+  setLinkGenerator(q, c.game);
   // The home page's "Play" starts with the choice used last.
   setPref(`choice:${c.entry.id}`, {
     options: c.options, kind: c.kind || defaultKind(c.entry), difficulty: difficulty || c.difficulty || "medium",
@@ -227,7 +233,7 @@ export function help() {
 
 /** The same deal again, as a new game (a finished game cannot be restarted). */
 export function replay(c) {
-  return startGame(c, c.game ? c.game.view.deal : null);
+  return startGame(c, c.game ? c.game.view.deal : null, c.game ? c.game.generator : null);
 }
 
 /** A costly answer (hint, winnable): "thinking…" shows once it takes over 150 ms. */
@@ -304,12 +310,12 @@ function inProgress(c) {
   return g.view.counters.moves > 0 || g.view.counters.undos > 0;
 }
 
-async function startGame(c, deal) {
+async function startGame(c, deal, generator = null) {
   if (inProgress(c) && !(await confirmAbandon())) return;
   c.setBusy(true);
   closeDialogs();
   try {
-    const g = await api.newGame(c.entry.id, createArgs(c, deal));
+    const g = await api.newGame(c.entry.id, createArgs(c, deal, generator ?? null));
     c.game = null;
     setGame(c, g, { instant: true });
     say(c, "");

@@ -8,7 +8,7 @@
 //   table-viewport.js  the layout for the room the screen leaves
 // Every input (tap, drop, key, button) goes through `input()`: inputs wait their turn and
 // act on the settled table, in the order they were made; none is dropped.
-import { optionsFrom, dealKinds, title } from "./catalog.js";
+import { optionsFrom, dealKinds, linkGenerator, title } from "./catalog.js";
 import { closeDialogs } from "./dialogs.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -34,6 +34,7 @@ export class TableController {
     this.difficulty = ["easy", "medium", "hard"].includes(difficulty) ? difficulty : null;
     const deal = Number(params.get("deal"));
     this.askedDeal = Number.isInteger(deal) && deal > 0 ? deal : null;
+    this.askedGen = linkGenerator(params, this.askedDeal); // a solvable deal's version
     const id = params.get("id");
     this.askedId = id && /^[\w-]{8,32}$/.test(id) ? id : null;
     this.game = null; // {id, version, view, kind?, status?, difficulty?}
