@@ -9,8 +9,9 @@ CPU seconds per number, all three bands, p50 and p95) and plays each band's layo
   so the ranking's luck does not count) its win rate and the lost games' mean progress;
 - a **second, independent player**: the randomised simple player of
   :mod:`pasyans.solvable.difficulty` (uniform among new positions, foundation moves first)
-  where the felt player is another one (Spider, Nivernais), and where the felt player *is*
-  the randomised simple player (Spine, Backbone), the hurried player
+  where the felt player is another one (Spider, Nivernais, Spine's search player), and
+  where the felt player *is* the randomised simple player (Spine with suit runs,
+  Backbone), the hurried player
   (:func:`pasyans.solvable.felt.hurried_game`: the obvious-moves player with random
   choices within its priorities). ``--second`` playouts with seeds unrelated to the
   felt player's, win rate and mean progress.

@@ -70,6 +70,16 @@ def test_spine_suit_runs_bands_feel_different_to_both_players() -> None:
     assert _apart(m, "felt") and _apart(m, "second"), m
 
 
+def test_default_spine_bands_feel_different_to_the_search_player() -> None:
+    """Default Spine (single-card moves, kings on empty columns): the search player (the
+    felt player here) wins easy deals at least 0.1 more often than medium ones, and medium
+    than hard, on fresh games. (The randomised simple player, the second player, wins
+    almost none of them and does not tell the bands apart: on these numbers it gets
+    further on hard deals than on easy ones; docs/deal-figures.md, "Difficulty bands".)"""
+    m = _both_players("spine", {}, range(2001, 2005))
+    assert _apart(m, "felt"), m
+
+
 @pytest.mark.slow
 def test_nivernais_bands_feel_different() -> None:
     """The forward player wins easy deals at least 0.1 more often than medium ones, and
@@ -92,7 +102,8 @@ def test_felt_players_and_measure() -> None:
     """Each game's felt player, and a measure that ranks by wins first, then progress."""
     assert felt.player_for(get_game("spider", {"suits": "2"}))[0] == "policy"
     assert felt.player_for(get_game("nivernais"))[0] == "forward"
-    assert felt.player_for(get_game("spine"))[0] == "random"
+    assert felt.player_for(get_game("spine"))[0] == "search"
+    assert felt.player_for(get_game("spine", {"runs": "suit"}))[0] == "random"
     assert felt.player_for(get_game("backbone"))[0] == "random"
     more_wins = felt.Felt("policy", 3, 32, 0.1)
     further = felt.Felt("policy", 2, 32, 0.9)

@@ -17,17 +17,26 @@ the games it lost (0 to 1). The players:
   (foundation moves, reserve cells first; a column's top card into a cell when that
   uncovers a card a foundation wants; then the stock; then any cell move), on the real
   layout: the stock's cards are seen as they land. Progress: cards on the foundations.
-- **Spine, Backbone, Backbone classic** (``"random"``): the randomised simple player of
-  :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
-  move to a position this game has not seen). These games have no cheap player that wins
-  more of them. Progress: cards on the foundations.
+- **Spine with single-card moves** (the default, ``runs=single``; ``"search"``): a player
+  who tries lines and takes moves back: a depth-first search from the layout over new
+  positions, a foundation move alone when there is one, the other moves in a random order,
+  until it wins or has seen :data:`SEARCH_POSITIONS` positions. Every Spine card is face
+  up, so trying a line reads nothing a person does not see. The randomised simple player
+  wins under 3% of these deals in every band (docs/deal-figures.md, "Difficulty bands").
+  Progress: the most cards it had on the foundations.
+- **Spine with suit runs, Backbone, Backbone classic** (``"random"``): the randomised
+  simple player of :mod:`pasyans.solvable.difficulty` (a foundation move when there is
+  one, otherwise any move to a position this game has not seen). Backbone has no cheap
+  player that wins more of it (a greedy player with a foundation lookahead won none of 40
+  games of Backbone classic's candidates, docs/notes/2026-12-03-difficulty.md).
+  Progress: cards on the foundations.
 
 **The hurried player** (:func:`hurried_game`), not a felt player: the "obvious moves"
 player of :mod:`pasyans.solvable.autoplay` with random choices within each of its
 priorities (a foundation move; a build from the spine, tailbone or waste; a build between
 columns; the stock; a move to an empty column), never back to a position of the same
 game. It is the independent second player that checks the bands of the games whose felt
-player is the randomised simple player (``benchmarks/bands.py``).
+player is the randomised simple player or the search player (``benchmarks/bands.py``).
 
 The **measure** is ``1 - (wins + p) / (PLAYOUTS + 1)`` where ``wins`` counts the won
 playouts and ``p`` is the lost ones' mean progress (1 when none was lost): ranking by it
@@ -60,6 +69,9 @@ PLAYOUTS = 32
 
 MAX_MOVES = 600
 """Moves a hurried playout plays at most."""
+
+SEARCH_POSITIONS = 500
+"""Positions a search player's game (Spine with single-card moves) looks at at most."""
 
 Game = Callable[[GameSpec, State, int], tuple[bool, float]]
 """One game of a felt player: (spec, layout, seed) -> (won, progress 0 to 1)."""
@@ -101,6 +113,8 @@ def player_for(spec: GameSpec) -> tuple[str, Game]:
         return "policy", _spider_game
     if forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
         return "forward", _forward_game
+    if spec.has_pile("spine") and spec.option_values.get("runs") == "single":
+        return "search", _search_game
     return "random", _random_game
 
 
@@ -137,6 +151,33 @@ def _forward_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]
 def _random_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
     end = difficulty.playout(spec, state, SplitMix64(seed))
     return is_won(spec, end), cards_on_foundations(spec, end) / 104
+
+
+def _search_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    """One game of the search player (module docstring): won, progress."""
+    rng = SplitMix64(seed)
+    up_kind = PileKind.FOUNDATION
+    kinds = [p.kind for p in spec.piles]
+    seen = {state}
+    stack = [state]
+    best = 0
+    for _ in range(SEARCH_POSITIONS):
+        if not stack:
+            break
+        s = stack.pop()
+        if is_won(spec, s):
+            return True, 1.0
+        best = max(best, cards_on_foundations(spec, s))
+        moves = legal_moves(spec, s)
+        up = [m for m in moves if m.dst is not None and kinds[spec.index[m.dst]] is up_kind]
+        if up:
+            moves = [up[rng.below(len(up))]]
+        while moves:  # popped at random, pushed so that the first drawn is tried last
+            nxt = apply(spec, s, moves.pop(rng.below(len(moves))))
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return False, best / 104
 
 
 def hurried_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
