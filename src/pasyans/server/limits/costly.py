@@ -52,11 +52,11 @@ UNDO_REDO = Costly(
 REPLAY = Costly(
     "replay",
     "GET",
-    re.compile(r"^/api/(?:games/[^/]+/replay|analyses/[^/]+/position)$"),
+    re.compile(r"^/api/(?:games/[^/]+/replay|analyses/[^/]+/(?:position|way))$"),
     ("history",),
 )
-"""A replay step, or a position of an analysis (a step of the game, then of the winning
-line): each rebuilds and checks the game's line."""
+"""A replay step, a position of an analysis (a step of the game, then of the winning
+line), or a chunk of the winning line (``/way``): each rebuilds and checks the game's line."""
 
 LINK = Costly("link", "POST", re.compile(r"^/api/devices/(?:code|link)$"), ("link",))
 """A link code made or tried (docs/devices.md): the limit is what keeps codes from being
