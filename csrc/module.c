@@ -242,8 +242,9 @@ static PyObject *spider_hash(PyObject *self, PyObject *args)
 
 static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", NULL};
-    PyObject *stock, *pos;
+    static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", "weights", NULL};
+    PyObject *stock, *pos, *weights = Py_None;
+    int w[SP_NWEIGHTS];
     int won, prune;
     unsigned long long nodes, memory;
     double seconds;
@@ -251,15 +252,38 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
     SPos p;
     SearchLimits lim;
     SearchResult r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp", names, &stock, &pos, &won, &nodes,
-                                     &seconds, &memory, &prune) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|O", names, &stock, &pos, &won, &nodes,
+                                     &seconds, &memory, &prune, &weights) ||
         parse(stock, pos, &g, &p))
         return NULL;
+    if (weights != Py_None) {
+        PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of ints");
+        if (!seq)
+            return NULL;
+        if (PySequence_Fast_GET_SIZE(seq) != SP_NWEIGHTS) {
+            Py_DECREF(seq);
+            return PyErr_Format(PyExc_ValueError, "weights: %d ints expected", SP_NWEIGHTS);
+        }
+        for (int j = 0; j < SP_NWEIGHTS; j++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return NULL;
+            }
+            if (v < 0 || v > 64) {
+                Py_DECREF(seq);
+                return PyErr_Format(PyExc_ValueError, "weights: each in 0..64, not %ld", v);
+            }
+            w[j] = (int)v;
+        }
+        Py_DECREF(seq);
+    }
     g.won = won;
     lim.nodes = nodes;
     lim.seconds = seconds;
     lim.memory = (size_t)memory;
     lim.prune = prune;
+    lim.weights = weights != Py_None ? w : NULL;
     Py_BEGIN_ALLOW_THREADS
     sp_search(&g, &p, &lim, &r);
     Py_END_ALLOW_THREADS
