@@ -150,8 +150,8 @@ static inline void settle(uint8_t *col, int *n, int *down, int *done)
         *down = *n - 1;
 }
 
-const int sp_weights_v1[SP_NWEIGHTS] = {SP_BREAK, SP_OFFSUIT, SP_TANGLE, SP_DOWN,
-                                        SP_EMPTY, SP_STOCK, 0, 0};
+const int sp_weights_v1[SP_NWEIGHTS] = {SP_BREAK, SP_OFFSUIT, SP_TANGLE, SP_DOWN, SP_EMPTY,
+                                        SP_STOCK, 0,        0,         1,       SP_SHAPE};
 
 /* How far one column looks from done (see spider.column_cost). */
 static int column_cost(const uint8_t *col, int n, int down, const int *w)
@@ -664,7 +664,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     for (uint32_t a = 0;; a++) {
         uint32_t k = a <= SP_COARSE ? a : SP_COARSE + 1 + (a - SP_COARSE - 1) / 2;
         int second = a > SP_COARSE && (a - SP_COARSE - 1) % 2;
-#define PRIO(x) (s.dist[x] + (second ? s.down[x] : 0))
+#define PRIO(x) (s.dist[x] + (second ? s.w[W_SECOND] * s.down[x] : 0))
         uint64_t per = sp_per_stage(k), width = sp_kept_per_deal(k), tick = 0;
         size_t nseeds = 1;
         int limited = 0;
@@ -766,7 +766,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                         shapes[j] = sh;
                         taken[j] = 0;
                     }
-                    int want = PRIO(c) + SP_SHAPE * (int)taken[j];
+                    int want = PRIO(c) + s.w[W_SHAPE] * (int)taken[j];
                     if ((int)(it.key >> 40) - (int)BIAS < want) {
                         /* Its shape gained seeds since it was queued: queued again. */
                         if (heap_push(&nexts, ((uint64_t)(want + (int)BIAS) << 40) | tick++, c)) {

@@ -40,7 +40,14 @@ typedef struct {
 } SearchLimits;
 
 /* The distance's weights, by index (spider.py's Weights is the reference). */
-enum { W_BREAK, W_OFFSUIT, W_TANGLE, W_DOWN, W_EMPTY, W_STOCK, W_DONE, W_BURIED, SP_NWEIGHTS };
+enum {
+    W_BREAK, W_OFFSUIT, W_TANGLE, W_DOWN, W_EMPTY, W_STOCK, /* SP_BREAK … SP_STOCK */
+    W_DONE,   /* a completed run (a bonus) */
+    W_BURIED, /* a column with face-down cards */
+    W_SECOND, /* the second evaluation: each face-down card adds this (SP_SECOND) */
+    W_SHAPE,  /* SP_SHAPE */
+    SP_NWEIGHTS
+};
 extern const int sp_weights_v1[SP_NWEIGHTS];
 
 typedef struct {
