@@ -4,11 +4,12 @@
         --start 4,3,1,1,8,4,0,0,1,4
 
 Each candidate weight vector (spider.Weights order: break, offsuit, tangle, down, empty,
-stock, done, buried, second, shape) searches every training deal once with the compiled staged search
-(the unproven rules on, as ``spider.solve``'s first pass) at ``--nodes`` positions; its
-score is the deals won summed over budgets up to it (FRACTIONS), ties broken by the positions spent (a lost or unknown deal counts
-the whole budget). Coordinate search: each weight in turn is moved by each of ``--steps``
-(up and down) while that wins; the loop ends when no single move helps.
+stock, done, buried, second, shape) searches every training deal once with the compiled
+staged search (the unproven rules on, as ``spider.solve``'s first pass) at ``--nodes``
+positions; its score is the deals won summed over budgets up to it (FRACTIONS), ties
+broken by the positions spent (a lost or unknown deal counts the whole budget).
+Coordinate search: each weight in turn is moved by each of ``--steps`` (up and down),
+kept when it scores better; the loop ends when no single move helps.
 """
 
 from __future__ import annotations

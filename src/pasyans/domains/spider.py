@@ -599,7 +599,16 @@ def _staged_python(
             seeds = []
             if k > COARSE:
                 tick = _keep_by_shape(
-                    nexts, seeds, width, seen, a, prio, pos, parent, tick, shape_weight=game.weights.shape
+                    nexts,
+                    seeds,
+                    width,
+                    seen,
+                    a,
+                    prio,
+                    pos,
+                    parent,
+                    tick,
+                    shape_weight=game.weights.shape,
                 )
             while nexts and len(seeds) < width:
                 c = heapq.heappop(nexts)[2]
