@@ -338,8 +338,11 @@ V1 = Weights(
 """The weights up to session 4 (the ``SP_*`` of ``csrc/abi.toml``): the solvable-deal
 generator's versions 2-4 search by them, so their layouts do not move."""
 
-WEIGHTS = V1
-"""The weights a :class:`SpiderGame` searches by unless told (``docs/solver-search.md``)."""
+WEIGHTS = Weights(5, 8, 0, 2, 16, 8, 0, 0, 2, 7)
+"""The weights a :class:`SpiderGame` searches by unless told: fitted on a training range
+(4-suit deals 6357157-6357256, ``benchmarks/spider_fit.py``; ``docs/solver.md``). On
+V1's scale (times 2): a break 2.5, off-suit 4, no tangle term, face-down 1, empty 8;
+the second evaluation and the shape weight as V1's but for shape 3.5."""
 
 BREAK, OFFSUIT, TANGLE, DOWN, EMPTY, STOCK = V1[:6]  # V1's, by name
 
