@@ -76,7 +76,8 @@ def test_moves_positions_and_keys_equal_the_references_along_random_playouts(
             assert core.spider_children(stock, packed, prune) == tuple(
                 game.child_steps(pos, prune=prune)
             )
-        assert core.spider_distance(stock, packed) == pos[4]
+        assert core.spider_distance(stock, packed, game.weights) == pos[4]
+        assert core.spider_distance(stock, packed) == spider.distance(*pos[:4], spider.V1)
         for s in steps:
             assert core.spider_play(stock, packed, s) == _packed(game.play(pos, s))
         # Equal keys, equal hashes (and, short of a 64-bit collision, the reverse).

@@ -351,7 +351,7 @@ _COLUMN_COST: dict[tuple[tuple[int, ...], int, Weights], int] = caches.register(
 )
 
 
-def column_cost(col: tuple[int, ...], down: int, w: Weights = V1) -> int:
+def column_cost(col: tuple[int, ...], down: int, w: Weights = WEIGHTS) -> int:
     """How far one column looks from done (lower is better), face-down cards included:
     every place where two cards do not follow in suit (less when they follow in rank),
     every face-down card (and, by ``w.buried``, the column holding any); an empty column
@@ -382,7 +382,7 @@ def distance(
     down: Sequence[int],
     left: int,
     done: int,
-    w: Weights = V1,
+    w: Weights = WEIGHTS,
 ) -> int:
     """How far a position looks from a win (lower is better)."""
     score = w.stock * left - w.done * (done // 13)
