@@ -251,7 +251,8 @@ def test_a_solvable_deal_names_its_generator_and_an_old_one_can_be_asked_for(
     data = json.loads(old.stdout)
     assert data["generator"] == 3
     state = start_position(get_game("spine"), 7, "solvable", "medium", 3)
-    assert list(data["piles"]["t1"]) == [card_code(c) for c in state.piles[GAMES["spine"].index["t1"]]]
+    t1 = state.piles[GAMES["spine"].index["t1"]]
+    assert list(data["piles"]["t1"]) == [card_code(c) for c in t1]
     text = invoke(["deal", "spine", "--deal", "7", "--generator", "3"])
     assert "gen=3" in text.stdout.splitlines()[0]
     assert "generator" not in json.loads(_deal_json(invoke, "spider", 7, ()))  # random: none
