@@ -200,7 +200,7 @@ def test_weights_out_of_range_are_refused() -> None:
     args = (game.stock, (cols, down, left, done), spider.WON, 10, 0.0, spider.MEMORY, True)
     with pytest.raises(ValueError, match="10 ints"):
         spider.compiled.spider_search(*args, weights=(1, 2, 3))
-    with pytest.raises(ValueError, match="0..64"):
+    with pytest.raises(ValueError, match=r"0\.\.64"):
         spider.compiled.spider_search(*args, weights=(-1,) * 10)
 
 
