@@ -32,20 +32,42 @@ one (the pruned pass first spent the budget without deciding).
 from __future__ import annotations
 
 import itertools
+import time
 from collections import deque
 
 from pasyans.analysis.model import Proof
 from pasyans.analysis.verdict import Outcome
-from pasyans.domains import registry, spider
+from pasyans.domains import packed, registry, spider
+from pasyans.domains.packed import PackedDomain
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
+from pasyans.solver import search as solver
 from pasyans.solver.search import Result, solve
 
 
-def search(spec: GameSpec, state: State, seconds: float, nodes: int | None) -> Result:
-    """The full-information search of one position (see the module's text)."""
+def search(
+    spec: GameSpec, state: State, seconds: float, nodes: int | None, table: object | None = None
+) -> Result:
+    """The full-information search of one position (see the module's text); with
+    ``table`` (:func:`table_for`) Spider's exhaustive loss prover or the packed games'
+    restarting search, which keep what they prove lost there for the next call."""
+    if table is not None and core.is_won(spec, state):
+        return Result("won", (), 0)
+    d = solver.domain_for(spec, state) if table is not None else None
+    if isinstance(d, PackedDomain) and d.restarts and d.compiled_search:
+        outcome, moves, used = d.restarting(
+            time.perf_counter() + seconds, nodes, solver.FIRST_DIVE, solver.RESTART_UNIT,
+            solver.DETOUR, solver.EARLY, table,
+        )  # fmt: skip
+        return Result(outcome, moves, used)
+    if table is not None:
+        game = spider.SpiderGame(spec, state)
+        r = spider.prove(game, table, nodes=nodes, seconds=seconds)
+        if r.status == "won":
+            return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
+        return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
     if registry.domain_for(spec) == registry.SPIDER and not state.piles[spec.index["stock"]]:
         game = spider.SpiderGame(spec, state)
         if not core.is_won(spec, state):
@@ -54,6 +76,18 @@ def search(spec: GameSpec, state: State, seconds: float, nodes: int | None) -> R
                 return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
             return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
     return solve(spec, state, seconds=seconds, nodes=nodes)
+
+
+def table_for(spec: GameSpec, state: State) -> object | None:
+    """A table of positions proven lost for :func:`search` along one game: Spider's loss
+    prover's, or the packed restarting search's (Backbone); None for the other games, or
+    without the compiled core."""
+    if registry.domain_for(spec) == registry.SPIDER:
+        return spider.lost_table() if spider.compiled is not None else None
+    d = solver.domain_for(spec, state)
+    if isinstance(d, PackedDomain) and d.restarts and d.compiled_search:
+        return packed.compiled.engine_table()
+    return None
 
 
 def undo_move(spec: GameSpec, before: State, after: State) -> Move | None:
@@ -100,6 +134,14 @@ class Outcomes:
         self.side = "lost"  # the side the last probe was for
         self.searched: set[int] = set()  # positions searched
         self.lines: dict[int, tuple[Move, ...]] = {}  # position: a winning line from it
+        # Spider and Backbone: a table of positions proven lost kept between probes
+        # (table_for), so a probe that ran out is resumed rather than given up: then
+        # neither side gets stuck, the sides take turns by the time each has spent, and
+        # each retry of a side's block gets twice the seconds of the last.
+        self.table = table_for(spec, states[0])
+        self.prover = registry.domain_for(spec) == registry.SPIDER  # only its lost side
+        self.tries: dict[tuple[str, int], int] = {}  # (side, block): searches that ran out
+        self.spent = {"won": 0.0, "lost": 0.0}  # each side's seconds
         if core.is_won(spec, states[-1]):
             self.won = len(self.blocks) - 1
             self.lines[n] = ()
@@ -113,6 +155,8 @@ class Outcomes:
         if not self.searched and self.lost > last:
             self.side = "lost"
             return self.blocks[last][1]
+        if self.table is not None:
+            return self._resumed_probe()
         for side in ("won", "lost") if self.side == "lost" else ("lost", "won"):
             if side in self.stuck:
                 continue
@@ -137,12 +181,38 @@ class Outcomes:
             return None
         return self.blocks[(best[0] + best[1]) // 2][1]
 
+    def _resumed_probe(self) -> int:
+        """The next probe with a kept table: the side that has spent less time (the lost
+        side first), its next block by galloping, halving back to the block next to the
+        decided ones, which is searched again (with more time) if it ran out."""
+        side = "lost" if self.spent["lost"] <= self.spent["won"] else "won"
+        while True:
+            step = self.steps[side]
+            b = self.won + step if side == "won" else self.lost - step
+            b = max(self.won + 1, min(self.lost - 1, b))
+            if step == 1 or b not in self.unknown:
+                break
+            self.steps[side] = step // 2
+        self.side = side
+        return self.blocks[b][1]
+
+    def seconds(self, k: int, seconds: float) -> float:
+        """The time for the next search of position ``k``: ``seconds``, twice as much for
+        each earlier search of its block for this side that ran out (with a kept table)."""
+        return seconds * 2 ** self.tries.get((self.side, self.block_of[k]), 0)
+
     def search(self, k: int, seconds: float, nodes: int | None) -> None:
         """Search position ``k`` and settle what its outcome decides."""
-        r = search(self.spec, self.states[k], seconds, nodes)
-        self.searched.add(k)
         b = self.block_of[k]
         side = self.side
+        table = self.table if side == "lost" or not self.prover else None
+        t0 = time.perf_counter()
+        r = search(self.spec, self.states[k], seconds, nodes, table)
+        if side in self.spent:
+            self.spent[side] += time.perf_counter() - t0
+        self.searched.add(k)
+        if self.table is not None and r.result == "unknown":
+            self.tries[side, b] = self.tries.get((side, b), 0) + 1
         if r.result == "lost":
             self.lost = min(self.lost, b)
             self.unknown = {u for u in self.unknown if u < self.lost}

@@ -163,9 +163,12 @@ class PackedDomain:
         unit: int,
         detour: float,
         early: float,
+        table: object | None = None,
     ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
         """:func:`search._restarting` in the compiled core (``engine_restarts``): the
-        outcome, the winning line and the positions expanded."""
+        outcome, the winning line and the positions expanded. ``table`` (from
+        ``compiled.engine_table()``, one game's) keeps the positions proven lost from call
+        to call (the post-game analysis's probes along one game); None: a table per call."""
         dead: Callable[[bytes], bool] | bool | None = None
         if self.dead:
             dead = True if self.compiled_dead else self._dead_unpacked
@@ -181,6 +184,7 @@ class PackedDomain:
             dead,
             self._locks,
             LOCKS,
+            table,
         )
         return outcome, tuple(self.move(c) for c in codes), used
 
