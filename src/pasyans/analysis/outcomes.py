@@ -135,9 +135,9 @@ class Outcomes:
         self.searched: set[int] = set()  # positions searched
         self.lines: dict[int, tuple[Move, ...]] = {}  # position: a winning line from it
         # Spider and Backbone: a table of positions proven lost kept between probes
-        # (table_for), so a probe that ran out is resumed rather than given up: then
-        # neither side gets stuck, the sides take turns by the time each has spent, and
-        # each retry of a side's block gets twice the seconds of the last.
+        # (table_for). Once both sides are stuck, the blocks next to the decided ones are
+        # searched again in turn (by the time each side has spent), each retry with
+        # twice the seconds of the last, instead of splitting the gap.
         self.table = table_for(spec, states[0])
         self.prover = registry.domain_for(spec) == registry.SPIDER  # only its lost side
         self.tries: dict[tuple[str, int], int] = {}  # (side, block): searches that ran out
@@ -155,8 +155,6 @@ class Outcomes:
         if not self.searched and self.lost > last:
             self.side = "lost"
             return self.blocks[last][1]
-        if self.table is not None:
-            return self._resumed_probe()
         for side in ("won", "lost") if self.side == "lost" else ("lost", "won"):
             if side in self.stuck:
                 continue
@@ -171,6 +169,8 @@ class Outcomes:
                     self.stuck.add(side)  # the next block is unknown: this side is done
                     break
                 self.steps[side] = step // 2
+        if self.table is not None:
+            return self._resumed_probe()
         self.side = "gap"
         marks = sorted({self.won, self.lost, *self.unknown})
         best: tuple[int, int] | None = None
@@ -182,19 +182,12 @@ class Outcomes:
         return self.blocks[(best[0] + best[1]) // 2][1]
 
     def _resumed_probe(self) -> int:
-        """The next probe with a kept table: the side that has spent less time (the lost
-        side first), its next block by galloping, halving back to the block next to the
-        decided ones, which is searched again (with more time) if it ran out."""
+        """When both sides are stuck and a table is kept: the block next to the decided
+        ones on the side that has spent less time, searched again (with twice the
+        seconds of its last search; what the table holds is not searched again)."""
         side = "lost" if self.spent["lost"] <= self.spent["won"] else "won"
-        while True:
-            step = self.steps[side]
-            b = self.won + step if side == "won" else self.lost - step
-            b = max(self.won + 1, min(self.lost - 1, b))
-            if step == 1 or b not in self.unknown:
-                break
-            self.steps[side] = step // 2
         self.side = side
-        return self.blocks[b][1]
+        return self.blocks[self.won + 1 if side == "won" else self.lost - 1][1]
 
     def seconds(self, k: int, seconds: float) -> float:
         """The time for the next search of position ``k``: ``seconds``, twice as much for
@@ -226,6 +219,7 @@ class Outcomes:
             decided = r.result == side
             if decided:
                 self.steps[side] *= 2
+                self.stuck.discard(side)  # a retry got through: gallop on
             elif r.result == "unknown":
                 self.steps[side] = max(1, self.steps[side] // 2)
 
