@@ -137,12 +137,11 @@ class Outcomes:
         # Spider and Backbone: a table of positions proven lost kept between probes
         # (table_for). Once both sides are stuck, the blocks next to the decided ones are
         # searched again in turn (by the time each side has spent), each retry with
-        # twice the seconds of the last, taking turns with splits of the widest gap.
+        # twice the seconds of the last, instead of splitting the gap.
         self.table = table_for(spec, states[0])
         self.prover = registry.domain_for(spec) == registry.SPIDER  # only its lost side
         self.tries: dict[tuple[str, int], int] = {}  # (side, block): searches that ran out
         self.spent = {"won": 0.0, "lost": 0.0}  # each side's seconds
-        self.retry = False  # the last probe was a retry (they take turns with the gap's)
         if core.is_won(spec, states[-1]):
             self.won = len(self.blocks) - 1
             self.lines[n] = ()
@@ -171,9 +170,7 @@ class Outcomes:
                     break
                 self.steps[side] = step // 2
         if self.table is not None:
-            self.retry = not self.retry
-            if self.retry:
-                return self._resumed_probe()
+            return self._resumed_probe()
         self.side = "gap"
         marks = sorted({self.won, self.lost, *self.unknown})
         best: tuple[int, int] | None = None
@@ -181,7 +178,7 @@ class Outcomes:
             if b - a > 1 and (best is None or b - a > best[1] - best[0]):
                 best = (a, b)
         if best is None:
-            return None if self.table is None else self._resumed_probe()
+            return None
         return self.blocks[(best[0] + best[1]) // 2][1]
 
     def _resumed_probe(self) -> int:
