@@ -21,8 +21,8 @@ from pasyans.solver import search as solver
 from pasyans.solver.search import replay
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "solver"))
-from solver_endgames import exhaustive  # noqa: E402
-from test_backbone_search import spine_endgame  # noqa: E402
+from solver_endgames import exhaustive
+from test_backbone_search import spine_endgame
 
 CASES = [(loose, seed) for loose in (6, 9) for seed in range(1, 11)]
 

@@ -27,6 +27,15 @@ A Spider position whose stock is empty is searched at once without the staged se
 unproven rules (:func:`pasyans.domains.spider.staged` with ``prune=False``): such a
 position is mostly searched to prove a loss, and only that search's exhaustion proves
 one (the pruned pass first spent the budget without deciding).
+
+**Kept tables** (:func:`table_for`). Spider's searches for a loss (the lost side's) are
+its exhaustive loss prover (:func:`pasyans.domains.spider.prove`) and Backbone's every
+search is its restarting search, each with one table of positions proven lost kept
+along the game: a later search skips them, so an earlier position's proof reuses the
+later ones', and a search that ran out is resumed rather than thrown away. With a table,
+once both sides are stuck at unknowns, the block next to the decided ones on the side
+that has spent less time is searched again with twice the seconds of its last search
+(instead of splitting the gap).
 """
 
 from __future__ import annotations
