@@ -150,8 +150,8 @@ def main() -> None:
                       flush=True)  # fmt: skip
             if args.check and a.lost_at is not None:
                 states, _ = line_of(game)
-                before = solve(spec, states[a.lost_at - 1], seconds=args.ample).result
-                after = solve(spec, states[a.lost_at], seconds=args.ample).result
+                before = checked(spec, states, a.lost_at - 1, args.ample)
+                after = checked(spec, states, a.lost_at, args.ample)
                 checked += 1
                 exact += before == "won" and after == "lost"
         check = f" checked {exact}/{checked}" if args.check else ""

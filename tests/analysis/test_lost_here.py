@@ -10,7 +10,7 @@ import pytest
 
 from pasyans import deals
 from pasyans.analysis import Limits, analyse, line_of
-from pasyans.analysis.outcomes import search, table_for
+from pasyans.analysis.outcomes import checked
 from pasyans.analysis.simple import play_simply
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
@@ -39,20 +39,6 @@ def lost_games(game_id: str, cap: int, *, ended_lost: bool = False):  # type: ig
         yield game
 
 
-def proven_lost(spec, states, k: int) -> bool:  # type: ignore[no-untyped-def]
-    """Position ``k`` is lost by fresh searches with an ample budget: the solver's, or
-    where it runs out, for a game whose analysis keeps a table of lost positions, the
-    same kind of search walked back from the game's end with a fresh table of its own
-    (each position at most ``AMPLE`` seconds)."""
-    r = solve(spec, states[k], seconds=AMPLE).result
-    table = table_for(spec, states[0])
-    if r != "unknown" or table is None:
-        return r == "lost"
-    for j in range(len(states) - 1, k - 1, -1):
-        r = search(spec, states[j], AMPLE, None, table).result
-    return r == "lost"
-
-
 def check(game, a) -> str:  # type: ignore[no-untyped-def]
     """The analysis ``a`` of ``game`` against fresh searches with an ample budget: its
     verdict's claim, and the last position it says is won and the first it says lost.
@@ -64,9 +50,9 @@ def check(game, a) -> str:  # type: ignore[no-untyped-def]
     outcomes = [p.outcome for p in a.points]
     if "won" in outcomes:
         last = max(k for k, o in enumerate(outcomes) if o == "won")
-        assert solve(spec, states[last], seconds=AMPLE).result == "won", where
+        assert checked(spec, states, last, AMPLE) == "won", where
     if "lost" in outcomes:
-        assert proven_lost(spec, states, outcomes.index("lost")), where
+        assert checked(spec, states, outcomes.index("lost"), AMPLE) == "lost", where
     if code in {"lost_at", "unlucky"}:
         assert a.lost_at is not None and outcomes[a.lost_at - 1 : a.lost_at + 1] == ["won", "lost"]
     return code

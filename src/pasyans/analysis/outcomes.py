@@ -99,6 +99,22 @@ def table_for(spec: GameSpec, state: State) -> object | None:
     return None
 
 
+def checked(spec: GameSpec, states: list[State], k: int, seconds: float) -> str:
+    """Position ``k``'s outcome by fresh searches, for checks (tests, benchmarks): the
+    solver's with ``seconds``; where it runs out, for a game with a kept table, the same
+    searches as the analysis's walked back from the game's end with a new table (each
+    position at most ``seconds``). ``won``, ``lost`` or ``unknown``."""
+    r = solve(spec, states[k], seconds=seconds).result
+    table = table_for(spec, states[0])
+    if r != "unknown" or table is None:
+        return r
+    for j in range(len(states) - 1, k - 1, -1):
+        r = search(spec, states[j], seconds, None, table).result
+        if r == "won":  # so is every earlier position, k too
+            return "won"
+    return r
+
+
 def undo_move(spec: GameSpec, before: State, after: State) -> Move | None:
     """A legal move from ``after`` back to ``before``, or None."""
     for m in core.legal_moves(spec, after):
