@@ -82,3 +82,47 @@ def test_only_the_searched_games_keep_a_table() -> None:
     for game, kept in (("backbone", True), ("spider", True), ("spine", False)):
         spec = get_game(game)
         assert (table_for(spec, initial_state(spec, 1)) is not None) is kept, game
+
+
+def test_with_a_kept_table_stuck_sides_retry_with_more_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Outcomes' probes, with a search faked to need 8 s next to the boundary (won up to
+    position ``edge``, lost after): with a kept table the blocks next to the decided ones
+    are searched again with twice the seconds each time until both sides meet; without
+    one the band next to the boundary stays unknown."""
+    from pasyans.analysis import line_of, outcomes
+    from pasyans.analysis.simple import play_simply
+
+    game = play_simply("spider", 2, {"suits": "1"}, seed=2, cap=80)
+    states, moves = line_of(game)
+    blocks = outcomes.Outcomes(game.spec, states, moves).blocks
+    assert len(blocks) > 12
+    edge = blocks[len(blocks) // 2][1]  # the last position of a block
+    asked: list[float] = []
+
+    def fake(spec: GameSpec, state: State, seconds: float, nodes: object, table: object = None):  # type: ignore[no-untyped-def]
+        k = states.index(state)
+        asked.append(seconds)
+        if abs(k - edge) <= 12 and seconds < 8:
+            return solver.Result("unknown", (), 0)
+        return solver.Result("won" if k <= edge else "lost", (), 0)
+
+    monkeypatch.setattr(outcomes, "search", fake)
+    for kept in (True, False):
+        if not kept:
+            monkeypatch.setattr(outcomes, "table_for", lambda spec, state: None)
+        asked.clear()
+        o = outcomes.Outcomes(game.spec, states, moves)
+        for _ in range(200):
+            k = o.next_probe()
+            if k is None:
+                break
+            o.search(k, o.seconds(k, 2.0), None)
+        said = [o.outcome(k)[0] for k in range(len(states))]
+        assert all(s in ("won", "unknown") for s in said[: edge + 1])
+        assert all(s in ("lost", "unknown") for s in said[edge + 1 :])
+        if kept:
+            assert "unknown" not in said and max(asked) == 8.0
+        else:
+            assert "unknown" in said and max(asked) == 2.0
