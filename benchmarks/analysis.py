@@ -34,6 +34,7 @@ from collections import Counter
 
 from pasyans import deals
 from pasyans.analysis import analyse, line_of
+from pasyans.analysis.outcomes import checked as fresh_outcome
 from pasyans.analysis.simple import play_simply
 from pasyans.engine.game import Game
 from pasyans.hints.follow import follow
@@ -150,8 +151,8 @@ def main() -> None:
                       flush=True)  # fmt: skip
             if args.check and a.lost_at is not None:
                 states, _ = line_of(game)
-                before = checked(spec, states, a.lost_at - 1, args.ample)
-                after = checked(spec, states, a.lost_at, args.ample)
+                before = fresh_outcome(spec, states, a.lost_at - 1, args.ample)
+                after = fresh_outcome(spec, states, a.lost_at, args.ample)
                 checked += 1
                 exact += before == "won" and after == "lost"
         check = f" checked {exact}/{checked}" if args.check else ""
