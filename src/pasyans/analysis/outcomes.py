@@ -91,11 +91,14 @@ def table_for(spec: GameSpec, state: State) -> object | None:
     """A table of positions proven lost for :func:`search` along one game: Spider's loss
     prover's, or the packed restarting search's (Backbone); None for the other games, or
     without the compiled core."""
-    if registry.domain_for(spec) == registry.SPIDER:
-        return spider.lost_table() if spider.compiled is not None else None
-    d = solver.domain_for(spec, state)
-    if isinstance(d, PackedDomain) and d.restarts and d.compiled_search:
-        return packed.compiled.engine_table()
+    try:
+        if registry.domain_for(spec) == registry.SPIDER:
+            return spider.lost_table()
+        d = solver.domain_for(spec, state)
+        if isinstance(d, PackedDomain) and d.restarts and d.compiled_search:
+            return packed.lost_table()
+    except RuntimeError:  # pragma: no cover - the compiled core is not built
+        pass
     return None
 
 
@@ -217,7 +220,7 @@ class Outcomes:
     def seconds(self, k: int, seconds: float) -> float:
         """The time for the next search of position ``k``: ``seconds``, twice as much for
         each earlier search of its block for this side that ran out (with a kept table)."""
-        return seconds * 2 ** self.tries.get((self.side, self.block_of[k]), 0)
+        return seconds * (1 << self.tries.get((self.side, self.block_of[k]), 0))
 
     def search(self, k: int, seconds: float, nodes: int | None) -> None:
         """Search position ``k`` and settle what its outcome decides."""

@@ -81,6 +81,14 @@ def _mask(kinds: Iterable[PileKind]) -> int:
     return sum(1 << KIND[k] for k in kinds if k in KIND)
 
 
+def lost_table() -> object:
+    """An empty table of positions proven lost for :meth:`PackedDomain.restarting`, kept
+    from call to call (one game's rules: another's is a ``ValueError``)."""
+    if compiled is None:
+        raise RuntimeError("the compiled core (pasyans.domains._core) is not built")
+    return compiled.engine_table()
+
+
 class PackedDomain:
     """A foundation game through the compiled core (see the module docstring)."""
 
