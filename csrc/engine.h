@@ -16,5 +16,6 @@ PyObject *engine_hash(PyObject *self, PyObject *args);
 PyObject *engine_child_hashes(PyObject *self, PyObject *args);
 PyObject *engine_restarts(PyObject *self, PyObject *args);
 PyObject *engine_reach(PyObject *self, PyObject *args);
+PyObject *engine_felt(PyObject *self, PyObject *args);
 
 #endif

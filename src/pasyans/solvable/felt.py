@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pasyans.cards import SplitMix64
-from pasyans.domains import spider
+from pasyans.domains import packed, spider
 from pasyans.engine.core import apply, cards_on_foundations, deck_for, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -60,6 +60,19 @@ PLAYOUTS = 32
 
 MAX_MOVES = 600
 """Moves a hurried playout plays at most."""
+
+LATEST = 5
+"""The generator version whose felt players :func:`player_for` gives by default (the
+felt players of version 4 stay reproducible: ``generator=4``)."""
+
+SEARCH_POSITIONS = 500
+"""Positions a search player's game of Spine looks at at most (version 5)."""
+
+BACKBONE_POSITIONS = 3000
+"""Positions a search player's game of Backbone looks at at most (version 5)."""
+
+PER_CLICK = 30
+"""Positions a Backbone search player looks at between two stock clicks at most."""
 
 Game = Callable[[GameSpec, State, int], tuple[bool, float]]
 """One game of a felt player: (spec, layout, seed) -> (won, progress 0 to 1)."""
@@ -95,30 +108,37 @@ class Felt:
         return round(1.0 - (self.wins + self.progress) / (self.playouts + 1), 4)
 
 
-def player_for(spec: GameSpec) -> tuple[str, Game]:
-    """The felt player of a game: its name and one game of it (module docstring)."""
+def player_for(spec: GameSpec, generator: int = LATEST) -> tuple[str, Game]:
+    """The felt player of a game under generator version ``generator`` (4 or later): its
+    name and one game of it (module docstring)."""
     if spider.applies(spec):
+        if generator >= 5 and spec.option_values.get("suits") == "2":
+            return "playout", _spider_playout_game
         return "policy", _spider_game
     if forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
         return "forward", _forward_game
+    if generator >= 5 and searched(spec):
+        return "search", search_game
     return "random", _random_game
 
 
-def measure(spec: GameSpec, state: State, playouts: int = PLAYOUTS, seed: int = 0xFEE1) -> Felt:
-    """The felt player's :data:`PLAYOUTS` games of ``state`` (seeds ``seed + n``)."""
-    name, game = player_for(spec)
-    wins = 0
-    lost: list[float] = []
-    for n in range(playouts):
-        won, progress = game(spec, state, seed + n)
-        if won:
-            wins += 1
-        else:
-            lost.append(progress)
-    mean = sum(lost) / len(lost) if lost else 1.0
-    return Felt(name, wins, playouts, round(mean, 4))
+def searched(spec: GameSpec) -> bool:
+    """Whether version 5's felt player of ``spec`` is the search player (module docstring)."""
+    if spec.has_pile("spine") and spec.piles[spec.index["spine"]].kind is PileKind.SPINE:
+        return spec.option_values.get("runs") == "single"
+    return spec.has_pile("tailbone")
 
 
+def measure(
+    spec: GameSpec,
+    state: State,
+    playouts: int = PLAYOUTS,
+    seed: int = 0xFEE1,
+    generator: int = LATEST,
+) -> Felt:
+    """The felt player's :data:`PLAYOUTS` games of ``state`` (seeds ``seed + n``), the
+    player of generator version ``generator``."""
+    name, game = player_for(spec, generator)
 def _spider_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
     if compiled is None:  # pragma: no cover - the build compiles it (uv sync)
         raise RuntimeError("Spider's felt player needs the compiled core (uv sync)")
@@ -137,6 +157,105 @@ def _forward_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]
 def _random_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
     end = difficulty.playout(spec, state, SplitMix64(seed))
     return is_won(spec, end), cards_on_foundations(spec, end) / 104
+
+
+def _spider_playout_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    if compiled is None:  # pragma: no cover - the build compiles it (uv sync)
+        raise RuntimeError("Spider's felt player needs the compiled core (uv sync)")
+    g = spider.SpiderGame(spec, state)
+    points = compiled.spider_playout(tuple(g.stock), g.root[:4], spider.WON, seed & _MASK, _LIMIT)
+    if points == _WIN:
+        return True, 1.0
+    return False, min(1.0, points / _SPIDER_MOST)
+
+
+def _budget(spec: GameSpec) -> tuple[int, int]:
+    """The search player's positions and positions per stock click (0: no stock)."""
+    if spec.has_pile("stock"):
+        return BACKBONE_POSITIONS, PER_CLICK
+    return SEARCH_POSITIONS, 0
+
+
+_CORES: dict[tuple[str, tuple[tuple[str, str], ...]], object] = {}
+
+
+def search_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    """One game of the search player (module docstring), in the compiled core
+    (``engine_felt``, ``csrc/engine.c``): won, progress. :func:`search_game_py` is the
+    reference."""
+    if compiled is None or not packed.fits(spec, state):  # pragma: no cover - uv sync builds it
+        return search_game_py(spec, state, seed)
+    key = (spec.id, tuple(sorted(spec.option_values.items())))
+    core = _CORES.get(key)
+    if core is None:
+        core = _CORES[key] = packed.PackedDomain(spec, state).core
+    positions, per_click = _budget(spec)
+    won, best = compiled.engine_felt(core, packed.pack(state), seed & _MASK, positions, per_click)
+    return won, 1.0 if won else best / 104
+
+
+def search_game_py(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    """One game of the search player in Python, the reference of :func:`search_game`."""
+    rng = SplitMix64(seed)
+    positions, per_click = _budget(spec)
+    best = [cards_on_foundations(spec, state)]
+    if not per_click:
+        won, _, _ = _search(spec, state, rng, positions, False, best)
+        return won, 1.0 if won else best[0] / 104
+    used = 0
+    while used < positions:
+        won, n, pick = _search(spec, state, rng, min(per_click, positions - used), True, best)
+        used += n
+        if won:
+            return True, 1.0
+        click = Move.stock()
+        if click not in legal_moves(spec, pick):
+            break
+        state = apply(spec, pick, click)
+    return False, best[0] / 104
+
+
+def _search(
+    spec: GameSpec, start: State, rng: SplitMix64, limit: int, clicks: bool, best: list[int]
+) -> tuple[bool, int, State]:
+    """One search from ``start`` (module docstring), at most ``limit`` positions, no stock
+    click when ``clicks``: (won, positions looked at, the best position by
+    :func:`_pick_score`); ``best[0]``: the most cards home seen."""
+    kinds = [p.kind for p in spec.piles]
+    seen = {start}
+    stack = [start]
+    pick, pick_score = start, _pick_score(spec, start)
+    used = 0
+    while used < limit and stack:
+        s = stack.pop()
+        used += 1
+        if is_won(spec, s):
+            return True, used, s
+        best[0] = max(best[0], cards_on_foundations(spec, s))
+        if clicks and _pick_score(spec, s) > pick_score:
+            pick, pick_score = s, _pick_score(spec, s)
+        moves = legal_moves(spec, s)
+        if clicks:
+            moves = [m for m in moves if m.dst is not None]
+        up = [m for m in moves if m.dst is not None and kinds[spec.index[m.dst]] is PileKind.FOUNDATION]
+        if up:
+            moves = [up[rng.below(len(up))]]
+        while moves:  # drawn at random, pushed so that the first drawn is tried last
+            nxt = apply(spec, s, moves.pop(rng.below(len(moves))))
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return False, used, pick
+
+
+def _pick_score(spec: GameSpec, state: State) -> int:
+    """Where a Backbone search player clicks the stock: the most cards home, then empty
+    columns, then the fewest cards on the spine piles and the tailbone."""
+    empty = sum(1 for i in spec.indexes_of(PileKind.COLUMN) if not state.piles[i])
+    spine = sum(
+        len(state.piles[i]) for i in (*spec.indexes_of(PileKind.SPINE), *spec.indexes_of(PileKind.TAILBONE))
+    )
+    return cards_on_foundations(spec, state) * 100000 + empty * 1000 - spine
 
 
 def hurried_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
