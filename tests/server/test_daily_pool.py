@@ -24,9 +24,13 @@ from pasyans.solvable.generate import GenerationError
 KEY = ""  # backbone has no options
 
 
-def _stand_in(game: str, options: object, deal: int, band: str) -> SolvableDeal:
-    """The random layout of the number, as if the generator had made it (tests only)."""
-    return SolvableDeal(initial_state(get_game(game), deal), band, 0.5, pool.generator_version())
+def _stand_in(
+    game: str, options: object, deal: int, band: str, generator: int | None = None
+) -> SolvableDeal:
+    """The random layout of the number, as if the generator (``generator``, None: the
+    current version) had made it (tests only)."""
+    version = pool.generator_version() if generator is None else generator
+    return SolvableDeal(initial_state(get_game(game), deal), band, 0.5, version)
 
 
 def test_daily_number_is_pure_and_in_range() -> None:
@@ -89,10 +93,12 @@ def test_a_number_with_no_layout_moves_on_to_the_next(
     today = daily.today()
     first = deals.daily_number(today, "backbone", KEY, "hard")
 
-    def picky(game: str, options: object, deal: int, band: str) -> SolvableDeal:
+    def picky(
+        game: str, options: object, deal: int, band: str, generator: int | None = None
+    ) -> SolvableDeal:
         if deal == first:
             raise GenerationError("none")
-        return _stand_in(game, options, deal, band)
+        return _stand_in(game, options, deal, band, generator)
 
     monkeypatch.setattr(pool, "make_solvable", picky)
     worker = pool.PoolWorker(app.state.sessionmaker, pool.WorkerConfig(target=0))
@@ -116,7 +122,8 @@ def test_a_random_entry_of_the_same_number_becomes_daily(make_app: Any) -> None:
     today = daily.today()
     n = deals.daily_number(today, "backbone", KEY, "easy")
     with app.state.sessionmaker() as s:
-        pool.add(s, "backbone", KEY, n, _stand_in("backbone", {}, n, "easy"))
+        version = deals.daily_generator(today)
+        pool.add(s, "backbone", KEY, n, _stand_in("backbone", {}, n, "easy", version))
         s.commit()
         assert daily.queue(s, today, "backbone", KEY, "easy").state == "ready"
         s.commit()

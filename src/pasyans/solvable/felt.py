@@ -139,6 +139,16 @@ def measure(
     """The felt player's :data:`PLAYOUTS` games of ``state`` (seeds ``seed + n``), the
     player of generator version ``generator``."""
     name, game = player_for(spec, generator)
+    wins = 0
+    lost: list[float] = []
+    for n in range(playouts):
+        won, progress = game(spec, state, seed + n)
+        if won:
+            wins += 1
+        else:
+            lost.append(progress)
+    mean = sum(lost) / len(lost) if lost else 1.0
+    return Felt(name, wins, playouts, round(mean, 4))
 def _spider_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
     if compiled is None:  # pragma: no cover - the build compiles it (uv sync)
         raise RuntimeError("Spider's felt player needs the compiled core (uv sync)")
