@@ -50,8 +50,10 @@ def second(spec: GameSpec, state: State, playouts: int, generator: int) -> tuple
     done = 0.0
     for n in range(playouts):
         rng_seed = 0x5EC0 + 7919 * n
-        if name in ("random", "search"):
+        if name == "random":
             won, progress = felt.hurried_game(spec, state, rng_seed)
+        elif name == "search":
+            won, progress = felt.hurried_search_game(spec, state, rng_seed)
         else:
             end = difficulty.playout(spec, state, SplitMix64(rng_seed))
             won = is_won(spec, end)

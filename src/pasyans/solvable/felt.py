@@ -206,15 +206,26 @@ def search_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
 
 def search_game_py(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
     """One game of the search player in Python, the reference of :func:`search_game`."""
+    return _take_back_game(spec, state, seed, hurried=False)
+
+
+def hurried_search_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
+    """One game of the hurried searcher (module docstring), the second player of the
+    games whose felt player is the search player: won, progress."""
+    return _take_back_game(spec, state, seed, hurried=True)
+
+
+def _take_back_game(spec: GameSpec, state: State, seed: int, *, hurried: bool) -> tuple[bool, float]:
     rng = SplitMix64(seed)
     positions, per_click = _budget(spec)
     best = [cards_on_foundations(spec, state)]
     if not per_click:
-        won, _, _ = _search(spec, state, rng, positions, False, best)
+        won, _, _ = _search(spec, state, rng, positions, False, best, hurried)
         return won, 1.0 if won else best[0] / 104
     used = 0
     while used < positions:
-        won, n, pick = _search(spec, state, rng, min(per_click, positions - used), True, best)
+        limit = min(per_click, positions - used)
+        won, n, pick = _search(spec, state, rng, limit, True, best, hurried)
         used += n
         if won:
             return True, 1.0
@@ -226,11 +237,19 @@ def search_game_py(spec: GameSpec, state: State, seed: int) -> tuple[bool, float
 
 
 def _search(
-    spec: GameSpec, start: State, rng: SplitMix64, limit: int, clicks: bool, best: list[int]
+    spec: GameSpec,
+    start: State,
+    rng: SplitMix64,
+    limit: int,
+    clicks: bool,
+    best: list[int],
+    hurried: bool,
 ) -> tuple[bool, int, State]:
     """One search from ``start`` (module docstring), at most ``limit`` positions, no stock
     click when ``clicks``: (won, positions looked at, the best position by
-    :func:`_pick_score`); ``best[0]``: the most cards home seen."""
+    :func:`_pick_score`); ``best[0]``: the most cards home seen. ``hurried``: the moves
+    in the hurried player's order (:func:`_tier`, random within a tier), else a
+    foundation move alone when there is one and the others in a random order."""
     kinds = [p.kind for p in spec.piles]
     seen = {start}
     stack = [start]
@@ -247,6 +266,18 @@ def _search(
         moves = legal_moves(spec, s)
         if clicks:
             moves = [m for m in moves if m.dst is not None]
+        if hurried:
+            tiers: list[list[Move]] = [[], [], [], [], []]
+            for m in moves:
+                tiers[_tier(spec, s, m)].append(m)
+            order = [t.pop(rng.below(len(t))) for t in tiers for _ in range(len(t))]
+            moves = order[::-1]  # popped from the end: the first in order is tried first
+            for m in moves:
+                nxt = apply(spec, s, m)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+            continue
         up = [m for m in moves if m.dst is not None and kinds[spec.index[m.dst]] is PileKind.FOUNDATION]
         if up:
             moves = [up[rng.below(len(up))]]
