@@ -243,6 +243,14 @@ def _fingerprint(state: State) -> str:
         # policy (csrc/player.c) that moves this layout needs a new generator version.
         ("spider", 6, "hard", 3, "9932fca301e902bc"),
         ("spider", 6, "hard", 4, "b1ff1665971a49f2"),
+        # Version 5: the search felt player (Spine with single-card moves, Backbone,
+        # Backbone classic; csrc/engine.c's engine_felt) and Spider 2 suits' playout.
+        ("spine", 2, "hard", 5, "307806d7989b62d4"),
+        ("nivernais", 4, "medium", 5, "ec3b821791abe9a1"),
+        ("backbone", 3, "easy", 5, "90596bd15714cda1"),
+        ("spider", 6, "hard", 5, "b1ff1665971a49f2"),
+        ("backbone-classic", 3, "easy", 4, "37aa5b2e152a3a99"),
+        ("backbone-classic", 3, "easy", 5, "13e1fbc3868297dd"),
     ],
 )
 def test_every_generator_version_still_makes_its_layouts(
