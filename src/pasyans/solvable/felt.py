@@ -1,33 +1,53 @@
-"""Difficulty a player feels (generator version 4): how often a no-peek player wins a layout.
+"""Difficulty a player feels (generator versions 4 and 5): how often a no-peek player wins a layout.
 
-Each game has a **felt player** (:func:`player_for`), a randomised player that reads only
-the cards a person sees and plays the layout to its end; :data:`PLAYOUTS` of its games,
-each with its own fixed seed, give the layout's **win rate** and the mean **progress** of
-the games it lost (0 to 1). The players:
+Each game has a **felt player** (:func:`player_for`, by generator version), a randomised
+player that reads only the cards a person sees and plays the layout to its end;
+:data:`PLAYOUTS` of its games, each with its own fixed seed, give the layout's **win
+rate** and the mean **progress** of the games it lost (0 to 1). The players:
 
-- **Spider** (``"policy"``): the no-peek playout policy of the Spider player
-  (``_core.spider_rollout`` in ``csrc/player.c``, the compiled
-  :func:`pasyans.hints.player.felt_rollout`; the hints layer is not imported here): the
-  face-up move of highest order plus a random jitter, no shuffling moves, the deal when
-  nothing turns up.
-  It plays the real deal: a face-down card is read only when it turns up, the stock only
-  by its size. Progress: its points (cards in completed runs plus twice the cards turned
-  up) over the most it can score.
+- **Spider** (``"policy"``; Spider 2 suits in version 4): the no-peek playout policy of
+  the Spider player as it stood for version 4 (``_core.spider_rollout`` in
+  ``csrc/player.c``, the compiled :func:`pasyans.hints.player.felt_rollout`; the hints
+  layer is not imported here): the face-up move of highest order plus a random jitter,
+  no shuffling moves, the deal when nothing turns up. It plays the real deal: a
+  face-down card is read only when it turns up, the stock only by its size. Progress:
+  its points (cards in completed runs plus twice the cards turned up) over the most it
+  can score.
+- **Spider 2 suits, version 5** (``"playout"``): the no-peek player's stronger policy
+  (``_core.spider_playout``, issue 34: a one-step reveal-free lookahead, empty columns
+  filled before a deal), the same reading and points.
 - **Nivernais** (``"forward"``): the forward player of :mod:`pasyans.solvable.forward`
   (foundation moves, reserve cells first; a column's top card into a cell when that
   uncovers a card a foundation wants; then the stock; then any cell move), on the real
   layout: the stock's cards are seen as they land. Progress: cards on the foundations.
-- **Spine, Backbone, Backbone classic** (``"random"``): the randomised simple player of
-  :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
-  move to a position this game has not seen). These games have no cheap player that wins
-  more of them. Progress: cards on the foundations.
+- **Spine with single-card moves (the default), Backbone, Backbone classic, version 5**
+  (``"search"``, :func:`search_game`): a player who tries lines and takes moves back. A
+  randomised depth-first search over new positions, a foundation move alone when there
+  is one, the other moves in a random order, until it wins or has looked at its budget
+  of positions. Spine: every card is face up, one search of :data:`SEARCH_POSITIONS`.
+  Backbone: the stock is face down, so the player never takes back a stock click: from
+  the current position it searches the card moves (at most :data:`PER_CLICK`
+  positions), and failing a win goes to the best position it saw (:func:`_pick_score`:
+  most cards home, then empty columns, then fewest cards on the spine and tailbone) and
+  clicks the stock there, until :data:`BACKBONE_POSITIONS` positions are spent or the
+  stock cannot be clicked. Compiled (``_core.engine_felt``, ``csrc/engine.c``);
+  :func:`search_game_py` is the reference, game for game under the same seed. Progress:
+  the most cards it had on the foundations.
+- **Spine with suit runs; Spine, Backbone and Backbone classic in version 4**
+  (``"random"``): the randomised simple player of :mod:`pasyans.solvable.difficulty` (a
+  foundation move when there is one, otherwise any move to a position this game has not
+  seen). Progress: cards on the foundations.
 
 **The hurried player** (:func:`hurried_game`), not a felt player: the "obvious moves"
 player of :mod:`pasyans.solvable.autoplay` with random choices within each of its
 priorities (a foundation move; a build from the spine, tailbone or waste; a build between
 columns; the stock; a move to an empty column), never back to a position of the same
 game. It is the independent second player that checks the bands of the games whose felt
-player is the randomised simple player (``benchmarks/bands.py``).
+player is the randomised simple player (``benchmarks/bands.py``). **The hurried
+searcher** (:func:`hurried_search_game`) is the second player where the felt player is
+the search player: it takes moves back within the same budgets, but tries the moves in
+the hurried player's order (random within a priority; no foundation move forced), with
+seeds of its own.
 
 The **measure** is ``1 - (wins + p) / (PLAYOUTS + 1)`` where ``wins`` counts the won
 playouts and ``p`` is the lost ones' mean progress (1 when none was lost): ranking by it
