@@ -106,8 +106,8 @@ def test_default_spine_bands_feel_different_to_both_players() -> None:
     [
         ("spine", {}, 1, range(8)),
         ("spine", {"empty": "any"}, 2, range(8)),
-        ("backbone", {}, 3, range(3)),
-        ("backbone-classic", {}, 4, range(3)),
+        ("backbone", {}, 3, range(2)),
+        ("backbone-classic", {}, 4, range(2)),
     ],
 )
 def test_the_compiled_search_player_plays_the_reference_s_games(

@@ -88,10 +88,10 @@ felt players of version 4 stay reproducible: ``generator=4``)."""
 SEARCH_POSITIONS = 500
 """Positions a search player's game of Spine looks at at most (version 5)."""
 
-BACKBONE_POSITIONS = 10_000
+BACKBONE_POSITIONS = 20_000
 """Positions a search player's game of Backbone looks at at most (version 5)."""
 
-PER_CLICK = 60
+PER_CLICK = 150
 """Positions a Backbone search player looks at between two stock clicks at most."""
 
 Game = Callable[[GameSpec, State, int], tuple[bool, float]]
