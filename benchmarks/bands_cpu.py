@@ -46,7 +46,7 @@ def main() -> None:
     b, f = cpu[a.before], cpu[a.after]
     print(f"{a.game} {a.options or '(default)'} deals {a.start}-{a.start + a.deals - 1}:"
           " generate.bands CPU s per number")  # fmt: skip
-    print(f"| version | p50 | p95 |\n|---|---:|---:|")
+    print("| version | p50 | p95 |\n|---|---:|---:|")
     for v, xs in cpu.items():
         print(f"| {v} | {statistics.median(xs):.2f} | {p95(xs):.2f} |")
     ratio = statistics.median(y / x for x, y in zip(b, f, strict=True))

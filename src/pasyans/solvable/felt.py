@@ -169,6 +169,8 @@ def measure(
             lost.append(progress)
     mean = sum(lost) / len(lost) if lost else 1.0
     return Felt(name, wins, playouts, round(mean, 4))
+
+
 def _spider_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
     if compiled is None:  # pragma: no cover - the build compiles it (uv sync)
         raise RuntimeError("Spider's felt player needs the compiled core (uv sync)")
@@ -235,7 +237,9 @@ def hurried_search_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, 
     return _take_back_game(spec, state, seed, hurried=True)
 
 
-def _take_back_game(spec: GameSpec, state: State, seed: int, *, hurried: bool) -> tuple[bool, float]:
+def _take_back_game(
+    spec: GameSpec, state: State, seed: int, *, hurried: bool
+) -> tuple[bool, float]:
     rng = SplitMix64(seed)
     positions, per_click = _budget(spec)
     best = [cards_on_foundations(spec, state)]
@@ -298,7 +302,11 @@ def _search(
                     seen.add(nxt)
                     stack.append(nxt)
             continue
-        up = [m for m in moves if m.dst is not None and kinds[spec.index[m.dst]] is PileKind.FOUNDATION]
+        up = [
+            m
+            for m in moves
+            if m.dst is not None and kinds[spec.index[m.dst]] is PileKind.FOUNDATION
+        ]
         if up:
             moves = [up[rng.below(len(up))]]
         while moves:  # drawn at random, pushed so that the first drawn is tried last
@@ -314,7 +322,8 @@ def _pick_score(spec: GameSpec, state: State) -> int:
     columns, then the fewest cards on the spine piles and the tailbone."""
     empty = sum(1 for i in spec.indexes_of(PileKind.COLUMN) if not state.piles[i])
     spine = sum(
-        len(state.piles[i]) for i in (*spec.indexes_of(PileKind.SPINE), *spec.indexes_of(PileKind.TAILBONE))
+        len(state.piles[i])
+        for i in (*spec.indexes_of(PileKind.SPINE), *spec.indexes_of(PileKind.TAILBONE))
     )
     return cards_on_foundations(spec, state) * 100000 + empty * 1000 - spine
 
