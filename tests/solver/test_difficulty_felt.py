@@ -127,10 +127,8 @@ def test_the_compiled_search_player_plays_the_reference_s_games(
 
 def test_felt_players_and_measure() -> None:
     """Each game's felt player, and a measure that ranks by wins first, then progress."""
-    assert felt.player_for(get_game("spider", {"suits": "2"}), 4)[0] == "policy"
-    assert felt.player_for(get_game("spider", {"suits": "2"}))[0] == "playout"
-    assert felt.player_for(get_game("spider", {"suits": "1"}))[0] == "policy"
-    assert felt.player_for(get_game("spider", {"suits": "4"}))[0] == "policy"
+    for suits in ("1", "2", "4"):
+        assert felt.player_for(get_game("spider", {"suits": suits}))[0] == "policy"
     assert felt.player_for(get_game("nivernais"))[0] == "forward"
     assert felt.player_for(get_game("spine"), 4)[0] == "random"
     assert felt.player_for(get_game("spine"))[0] == "search"

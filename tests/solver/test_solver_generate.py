@@ -244,7 +244,7 @@ def _fingerprint(state: State) -> str:
         ("spider", 6, "hard", 3, "9932fca301e902bc"),
         ("spider", 6, "hard", 4, "b1ff1665971a49f2"),
         # Version 5: the search felt player (Spine with single-card moves, Backbone,
-        # Backbone classic; csrc/engine.c's engine_felt) and Spider 2 suits' playout.
+        # Backbone classic; csrc/engine.c's engine_felt).
         ("spine", 2, "hard", 5, "307806d7989b62d4"),
         ("nivernais", 4, "medium", 5, "ec3b821791abe9a1"),
         ("backbone", 3, "easy", 5, "90596bd15714cda1"),
@@ -261,14 +261,14 @@ def test_every_generator_version_still_makes_its_layouts(
     assert _fingerprint(made.state) == fingerprint
 
 
-@pytest.mark.parametrize(
-    ("generator", "fingerprint"), [(4, "4a59b70014a5f0ea"), (5, "4b5ab75a5dd0ae6f")]
-)
-def test_spider_two_suits_versions_keep_their_layouts(generator: int, fingerprint: str) -> None:
-    """Spider 2 suits, deal 1 medium: version 4 ranks by ``_core.spider_rollout``,
-    version 5 by ``_core.spider_playout`` (solvable/felt.py); each keeps its layout."""
+@pytest.mark.parametrize("generator", [4, 5])
+def test_spider_two_suits_versions_keep_their_layouts(generator: int) -> None:
+    """Spider 2 suits, deal 1 medium: versions 4 and 5 rank by ``_core.spider_rollout``
+    (solvable/felt.py; ranking by ``_core.spider_playout`` would deal another layout,
+    fingerprint 4b5ab75a5dd0ae6f, and did not separate the bands better:
+    docs/notes/2026-12-03-difficulty.md)."""
     made = make_solvable("spider", {"suits": "2"}, 1, "medium", generator)
-    assert _fingerprint(made.state) == fingerprint
+    assert _fingerprint(made.state) == "4a59b70014a5f0ea"
 
 
 def test_generator_versions_are_checked() -> None:

@@ -5,17 +5,13 @@ player that reads only the cards a person sees and plays the layout to its end;
 :data:`PLAYOUTS` of its games, each with its own fixed seed, give the layout's **win
 rate** and the mean **progress** of the games it lost (0 to 1). The players:
 
-- **Spider** (``"policy"``; Spider 2 suits in version 4): the no-peek playout policy of
-  the Spider player as it stood for version 4 (``_core.spider_rollout`` in
-  ``csrc/player.c``, the compiled :func:`pasyans.hints.player.felt_rollout`; the hints
-  layer is not imported here): the face-up move of highest order plus a random jitter,
-  no shuffling moves, the deal when nothing turns up. It plays the real deal: a
-  face-down card is read only when it turns up, the stock only by its size. Progress:
-  its points (cards in completed runs plus twice the cards turned up) over the most it
-  can score.
-- **Spider 2 suits, version 5** (``"playout"``): the no-peek player's stronger policy
-  (``_core.spider_playout``, issue 34: a one-step reveal-free lookahead, empty columns
-  filled before a deal), the same reading and points.
+- **Spider** (``"policy"``): the no-peek playout policy of the Spider player as it
+  stood for version 4 (``_core.spider_rollout`` in ``csrc/player.c``, the compiled
+  :func:`pasyans.hints.player.felt_rollout`; the hints layer is not imported here): the
+  face-up move of highest order plus a random jitter, no shuffling moves, the deal when
+  nothing turns up. It plays the real deal: a face-down card is read only when it turns
+  up, the stock only by its size. Progress: its points (cards in completed runs plus
+  twice the cards turned up) over the most it can score.
 - **Nivernais** (``"forward"``): the forward player of :mod:`pasyans.solvable.forward`
   (foundation moves, reserve cells first; a column's top card into a cell when that
   uncovers a card a foundation wants; then the stock; then any cell move), on the real
@@ -132,8 +128,6 @@ def player_for(spec: GameSpec, generator: int = LATEST) -> tuple[str, Game]:
     """The felt player of a game under generator version ``generator`` (4 or later): its
     name and one game of it (module docstring)."""
     if spider.applies(spec):
-        if generator >= 5 and spec.option_values.get("suits") == "2":
-            return "playout", _spider_playout_game
         return "policy", _spider_game
     if forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
         return "forward", _forward_game
@@ -189,16 +183,6 @@ def _forward_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]
 def _random_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
     end = difficulty.playout(spec, state, SplitMix64(seed))
     return is_won(spec, end), cards_on_foundations(spec, end) / 104
-
-
-def _spider_playout_game(spec: GameSpec, state: State, seed: int) -> tuple[bool, float]:
-    if compiled is None:  # pragma: no cover - the build compiles it (uv sync)
-        raise RuntimeError("Spider's felt player needs the compiled core (uv sync)")
-    g = spider.SpiderGame(spec, state)
-    points = compiled.spider_playout(tuple(g.stock), g.root[:4], spider.WON, seed & _MASK, _LIMIT)
-    if points == _WIN:
-        return True, 1.0
-    return False, min(1.0, points / _SPIDER_MOST)
 
 
 def _budget(spec: GameSpec) -> tuple[int, int]:

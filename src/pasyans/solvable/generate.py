@@ -54,10 +54,9 @@ GENERATOR_VERSION = 5
 1: Spine's backward walk, the first solvable candidate, no difficulty
 (``benchmarks/legacy/generate_v1.py``). 2: this module, Nivernais' stock chosen as it comes
 out (leaning). 3: Nivernais from real shuffles. 4: bands by the felt player's win rate among five
-candidates (:mod:`pasyans.solvable.felt`). 5: the same with stronger felt players (a search player
-for Spine with single-card moves and for Backbone, the no-peek playout for Spider 2 suits).
-Every version stays reproducible:
-:func:`make_solvable` takes ``generator``."""
+candidates (:mod:`pasyans.solvable.felt`). 5: the same with a stronger felt player, the
+search player, for Spine with single-card moves and for Backbone. Every version stays
+reproducible: :func:`make_solvable` takes ``generator``."""
 
 GENERATORS: tuple[int, ...] = (2, 3, 4, 5)
 """The versions this code makes. Version 1 is out of the package
