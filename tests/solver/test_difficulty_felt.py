@@ -101,6 +101,26 @@ def test_default_spine_bands_feel_different_to_both_players() -> None:
     assert _apart(m, "felt") and _apart(m, "second"), m
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["backbone", "backbone-classic"])
+def test_backbone_bands_feel_different_to_the_search_player(game: str) -> None:
+    """Backbone and Backbone classic (version 5's search player, which never takes back a
+    stock click): it wins easy deals at least 0.1 more often than medium ones, and medium
+    than hard, on fresh games (deals 2001-2010: 0.69 / 0.17 / 0.00 and 0.73 / 0.11 /
+    0.01). The hurried searcher's figures: docs/deal-figures.md (too slow in Python for a
+    test)."""
+    spec = get_game(game)
+    rates: dict[str, list[float]] = {b: [] for b in DIFFICULTIES}
+    for deal in range(2001, 2011):
+        made = bands(spec, deal)
+        assert made["easy"].measure <= made["medium"].measure <= made["hard"].measure, deal
+        for band, sd in made.items():
+            assert sd.generator == 5
+            rates[band].append(felt.measure(spec, sd.state, seed=FRESH).win_rate)
+    e, m, h = (fmean(rates[b]) for b in DIFFICULTIES)
+    assert e - m >= 0.1 and m - h >= 0.1, (e, m, h)
+
+
 @pytest.mark.parametrize(
     ("game", "options", "deal", "seeds"),
     [
