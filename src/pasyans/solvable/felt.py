@@ -20,15 +20,15 @@ rate** and the mean **progress** of the games it lost (0 to 1). The players:
   classic, version 5** (``"search"``, :func:`search_game`): a player who tries lines and
   takes moves back. A randomised depth-first search over new positions, a foundation
   move alone when there is one, the other moves in a random order, until it wins or has
-  looked at its budget of positions. Spine: every card is face up, one search of :data:`SEARCH_POSITIONS`.
-  Backbone: the stock is face down, so the player never takes back a stock click: from
-  the current position it searches the card moves (at most :data:`PER_CLICK`
-  positions), and failing a win goes to the best position it saw (:func:`_pick_score`:
-  most cards home, then empty columns, then fewest cards on the spine and tailbone) and
-  clicks the stock there, until :data:`BACKBONE_POSITIONS` positions are spent or the
-  stock cannot be clicked. Compiled (``_core.engine_felt``, ``csrc/engine.c``);
-  :func:`search_game_py` is the reference, game for game under the same seed. Progress:
-  the most cards it had on the foundations.
+  looked at its budget of positions. Spine: every card is face up, one search of
+  :data:`SEARCH_POSITIONS`. Backbone: the stock is face down, so the player never takes
+  back a stock click: from the current position it searches the card moves (at most
+  :data:`PER_CLICK` positions), and failing a win goes to the best position it saw
+  (:func:`_pick_score`: most cards home, then empty columns, then fewest cards on the
+  spine and tailbone) and clicks the stock there, until :data:`BACKBONE_POSITIONS`
+  positions are spent or the stock cannot be clicked. Compiled (``_core.engine_felt``,
+  ``csrc/engine.c``); :func:`search_game_py` is the reference, game for game under the
+  same seed. Progress: the most cards it had on the foundations.
 - **Spine with suit runs and a 56- or 40-card spine; Spine, Backbone and Backbone
   classic in version 4** (``"random"``): the randomised simple player of
   :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
