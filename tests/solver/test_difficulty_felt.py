@@ -154,6 +154,7 @@ def test_felt_players_and_measure() -> None:
     assert felt.player_for(get_game("spine"))[0] == "search"
     assert felt.player_for(get_game("spine", {"runs": "suit"}))[0] == "random"
     assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "24"}))[0] == "search"
+    assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "40"}))[0] == "search"
     assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "24"}), 4)[0] == "random"
     for game in ("backbone", "backbone-classic"):
         assert felt.player_for(get_game(game), 4)[0] == "random"

@@ -16,8 +16,8 @@ rate** and the mean **progress** of the games it lost (0 to 1). The players:
   (foundation moves, reserve cells first; a column's top card into a cell when that
   uncovers a card a foundation wants; then the stock; then any cell move), on the real
   layout: the stock's cards are seen as they land. Progress: cards on the foundations.
-- **Spine with single-card moves (the default) or a 24-card spine, Backbone, Backbone
-  classic, version 5** (``"search"``, :func:`search_game`): a player who tries lines and
+- **Spine with single-card moves (the default) or a 40- or 24-card spine, Backbone,
+  Backbone classic, version 5** (``"search"``, :func:`search_game`): a player who tries lines and
   takes moves back. A randomised depth-first search over new positions, a foundation
   move alone when there is one, the other moves in a random order, until it wins or has
   looked at its budget of positions. Spine: every card is face up, one search of
@@ -29,8 +29,8 @@ rate** and the mean **progress** of the games it lost (0 to 1). The players:
   positions are spent or the stock cannot be clicked. Compiled (``_core.engine_felt``,
   ``csrc/engine.c``); :func:`search_game_py` is the reference, game for game under the
   same seed. Progress: the most cards it had on the foundations.
-- **Spine with suit runs and a 56- or 40-card spine; Spine, Backbone and Backbone
-  classic in version 4** (``"random"``): the randomised simple player of
+- **Spine with suit runs and a 56-card spine; Spine, Backbone and Backbone classic in
+  version 4** (``"random"``): the randomised simple player of
   :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
   move to a position this game has not seen). Progress: cards on the foundations.
 
@@ -138,8 +138,8 @@ def player_for(spec: GameSpec, generator: int = LATEST) -> tuple[str, Game]:
 
 def searched(spec: GameSpec) -> bool:
     """Whether version 5's felt player of ``spec`` is the search player (module docstring)."""
-    if spec.has_pile("spine"):  # Spine: single-card moves, or a 24-card spine
-        return spec.option_values.get("runs") == "single" or spec.option_values.get("spine") == "24"
+    if spec.has_pile("spine"):  # Spine: all but suit runs with a 56-card spine
+        return spec.option_values.get("runs") == "single" or spec.option_values.get("spine") != "56"
     return spec.has_pile("tailbone")  # Backbone, Backbone classic
 
 
