@@ -43,15 +43,17 @@ from pasyans.rules.spec import GameSpec
 from pasyans.solvable import difficulty, felt, generate
 
 
-def second(spec: GameSpec, state: State, playouts: int) -> tuple[float, float]:
+def second(spec: GameSpec, state: State, playouts: int, generator: int) -> tuple[float, float]:
     """The second player's win rate and mean progress on ``state``."""
-    name, _ = felt.player_for(spec)
+    name, _ = felt.player_for(spec, generator)
     wins = 0
     done = 0.0
     for n in range(playouts):
         rng_seed = 0x5EC0 + 7919 * n
         if name == "random":
             won, progress = felt.hurried_game(spec, state, rng_seed)
+        elif name == "search":
+            won, progress = felt.hurried_search_game(spec, state, rng_seed)
         else:
             end = difficulty.playout(spec, state, SplitMix64(rng_seed))
             won = is_won(spec, end)
@@ -86,7 +88,7 @@ def main() -> None:
     a = ap.parse_args()
     options = dict(kv.split("=", 1) for kv in a.options.split(",") if kv)
     spec = get_game(a.game, options)
-    name, _ = felt.player_for(spec)
+    name, _ = felt.player_for(spec, a.generator)
     cpu: list[float] = []
     rows: dict[str, list[tuple[float, ...]]] = {b: [] for b in generate.DIFFICULTIES}
     beats = 0
@@ -99,9 +101,9 @@ def main() -> None:
             cpu.append(time.process_time() - c0)
             results = {}
             for band, sd in made.items():
-                f = felt.measure(spec, sd.state)
-                fresh = felt.measure(spec, sd.state, a.second, seed=0xF2E5 << 16)
-                s = second(spec, sd.state, a.second)
+                f = felt.measure(spec, sd.state, generator=a.generator)
+                fresh = felt.measure(spec, sd.state, a.second, 0xF2E5 << 16, a.generator)
+                s = second(spec, sd.state, a.second, a.generator)
                 played = follower(spec, deal, sd.state) if a.follow else (0.0, 0.0)
                 rows[band].append((f.win_rate, fresh.win_rate, fresh.progress, *s, *played))
                 results[band] = s

@@ -92,6 +92,7 @@ typedef struct {
     {"engine_table", engine_table, METH_VARARGS, "An empty table of positions proven lost, kept by engine_restarts between calls."}, \
     {"engine_restarts", engine_restarts, METH_VARARGS, "The restarting depth-first search (search._restarting) on a packed position."}, \
     {"engine_reach", engine_reach, METH_VARARGS, "engine_restarts, answering how many cards its positions brought home at most."}, \
+    {"engine_felt", engine_felt, METH_VARARGS, "The search felt player's game (solvable/felt.py): whether it won, the most cards it brought home."}, \
     {"nivernais_children", nivernais_children, METH_VARARGS, "Every Nivernais position one move away (nivernais.children), in its order."}, \
     {"nivernais_forced", nivernais_forced, METH_VARARGS, "The position after Nivernais' forced foundation move (nivernais.forced), or None."}, \
     {"nivernais_dead", nivernais_dead, METH_VARARGS, "Nivernais' dead-position test (nivernais.dead), compiled."}, \

@@ -1897,3 +1897,216 @@ PyObject *engine_restarts(PyObject *self, PyObject *args) { return restarts(args
  * search, and the most cards on the foundations of any position it expanded (all of them
  * when won): how far it got (hints/playout.py). */
 PyObject *engine_reach(PyObject *self, PyObject *args) { return restarts(args, 1); }
+
+/* --- The search felt player (generator version 5; solvable/felt.py is the reference) ----
+ *
+ * A player who tries lines and takes moves back, reading only what a person sees: a
+ * randomised depth-first search over new positions, a foundation move alone when there is
+ * one, the other moves in the order drawn from a SplitMix64 stream (felt._search_game,
+ * step for step: the same moves in the engine's order, the same draws). Without a stock
+ * (Spine, every card face up) one search of at most ``positions`` positions. With a
+ * stock (Backbone, its cards face down) the search never takes back a click: from the
+ * current position it searches the card moves, at most ``per_click`` positions, for a win;
+ * failing that it goes to the best position it saw (most cards home, then most empty
+ * columns, then fewest cards on the spine and tailbone) and clicks the stock there, until
+ * ``positions`` positions are spent or the stock cannot be clicked. Answers whether it
+ * won and the most cards on the foundations of a position it looked at. Positions are
+ * told apart by a 128-bit hash of their bytes (a collision, about n * n / 2^129 for n
+ * positions, would make it skip a position). */
+
+typedef struct {
+    uint8_t *buf;
+    size_t len, cap;
+    size_t *at;
+    size_t n, atcap;
+} FStack;
+
+static int fs_push(FStack *st, const FSpec *s, const FPos *p)
+{
+    int np = s->np, total = p->off[np];
+    size_t size = (size_t)(POS_CARDS(np) + total);
+    if (grow_array((void **)&st->buf, &st->cap, st->len + size, 1, 4096) ||
+        grow_array((void **)&st->at, &st->atcap, st->n + 1, sizeof *st->at, 64))
+        return -1;
+    uint8_t *b = st->buf + st->len;
+    b[POS_REDEALS(np)] = (uint8_t)p->redeals;
+    memcpy(b + POS_LEN(np), p->len, (size_t)np);
+    memcpy(b + POS_DOWN(np), p->down, (size_t)np);
+    memcpy(b + POS_CARDS(np), p->cards, (size_t)total);
+    st->at[st->n++] = st->len;
+    st->len += size;
+    return 0;
+}
+
+static void fs_pop(FStack *st, const FSpec *s, FPos *p)
+{
+    size_t start = st->at[--st->n];
+    fp_load(s, st->buf + start, (Py_ssize_t)(st->len - start), p);
+    st->len = start;
+}
+
+static H128 fp_bytes_hash(const FSpec *s, const FPos *p)
+{
+    int np = s->np;
+    uint64_t a = 0x243F6A8885A308D3ULL ^ (uint64_t)p->redeals, b = 0x13198A2E03707344ULL;
+    for (int i = 0; i < np; i++) {
+        a = fmix(a ^ ((uint64_t)p->len[i] << 8 | p->down[i] | (uint64_t)i << 16));
+        b = fmix(b + ((uint64_t)p->len[i] << 24 | (uint64_t)p->down[i] << 32 | (uint64_t)i));
+    }
+    for (int j = 0; j < p->off[np]; j++) {
+        a = fmix(a ^ ((uint64_t)p->cards[j] | (uint64_t)j << 8));
+        b = fmix(b + ((uint64_t)p->cards[j] << 16 | (uint64_t)j));
+    }
+    H128 h = {a, b};
+    return h;
+}
+
+/* SplitMix64.below(n): uniform in [0, n) by rejection (cards.py). */
+static uint32_t mix_below(Mix *m, uint32_t n)
+{
+    uint64_t rem = (0 - (uint64_t)n) % n; /* 2^64 mod n */
+    for (;;) {
+        uint64_t x = mix_next(m);
+        if (!rem || x < 0 - rem)
+            return (uint32_t)(x % n);
+    }
+}
+
+static int fp_found(const FSpec *s, const FPos *p)
+{
+    int n = 0;
+    for (int x = 0; x < s->nfound; x++)
+        n += p->len[s->founds[x]];
+    return n;
+}
+
+/* The search's choice of where to click: cards home, then empty columns, then fewest
+ * cards on the spine piles and the tailbone (felt._pick_score). */
+static long fp_pick_score(const FSpec *s, const FPos *p)
+{
+    long empty = 0, spine = 0;
+    for (int x = 0; x < s->ncols; x++)
+        empty += !p->len[s->cols[x]];
+    for (int i = 0; i < s->np; i++)
+        if (s->kind[i] == K_SPINE || s->kind[i] == K_TAILBONE)
+            spine += p->len[i];
+    return (long)fp_found(s, p) * 100000 + empty * 1000 - spine;
+}
+
+/* One search from ``start`` (the seen set ``seen`` emptied first), at most ``limit``
+ * positions, no click; *used counts them, *best the most cards home, *pick the best
+ * position by fp_pick_score. 1 won, 0 not, -1 out of memory. */
+static int felt_search(const FSpec *s, const FPos *start, Mix *rng, int64_t limit, int clicks,
+                       HSet *seen, FStack *st, int64_t *used, int *best, FPos *pick)
+{
+    static uint32_t moves[MAXMOVES];
+    FPos p, q;
+    memset(seen->s, 0, seen->cap * sizeof *seen->s);
+    seen->n = 0;
+    st->n = st->len = 0;
+    if (hset_add(seen, fp_bytes_hash(s, start)) || fs_push(st, s, start))
+        return -1;
+    long pick_score = fp_pick_score(s, start);
+    *pick = *start;
+    for (int64_t k = 0; k < limit && st->n; k++) {
+        fs_pop(st, s, &p);
+        ++*used;
+        if (fp_won(s, &p)) {
+            *best = s->won;
+            return 1;
+        }
+        int f = fp_found(s, &p);
+        if (f > *best)
+            *best = f;
+        if (clicks) {
+            long sc = fp_pick_score(s, &p);
+            if (sc > pick_score) {
+                pick_score = sc;
+                *pick = p;
+            }
+        }
+        int n = fp_moves(s, &p, moves), m = 0;
+        if (clicks) { /* the card moves only */
+            for (int x = 0; x < n; x++)
+                if (moves[x] != CLICK)
+                    moves[m++] = moves[x];
+            n = m;
+            m = 0;
+        }
+        for (int x = 0; x < n; x++)
+            if (moves[x] != CLICK && s->kind[MOVE_DST(moves[x])] == K_FOUNDATION)
+                m++;
+        if (m) { /* a foundation move alone: the m-th drawn of them */
+            uint32_t r = mix_below(rng, (uint32_t)m), y = 0;
+            for (int x = 0; x < n; x++)
+                if (moves[x] != CLICK && s->kind[MOVE_DST(moves[x])] == K_FOUNDATION && y++ == r) {
+                    moves[0] = moves[x];
+                    break;
+                }
+            n = 1;
+        }
+        while (n) { /* drawn at random, pushed so that the first drawn is tried last */
+            uint32_t r = mix_below(rng, (uint32_t)n);
+            uint32_t code = moves[r];
+            memmove(moves + r, moves + r + 1, sizeof *moves * (size_t)(n - 1 - (int)r));
+            n--;
+            fp_play(s, &p, code, &q);
+            H128 h = fp_bytes_hash(s, &q);
+            if (hset_has(seen, h))
+                continue;
+            if (hset_add(seen, h) || fs_push(st, s, &q))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* engine_felt(spec, pos, seed, positions, per_click) -> (won, best): the search felt
+ * player's game (above); per_click 0: one search, clicks among its moves (Spine). */
+PyObject *engine_felt(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_buffer b;
+    unsigned long long seed;
+    long long positions, per_click;
+    if (!PyArg_ParseTuple(args, "Oy*KLL", &cap, &b, &seed, &positions, &per_click))
+        return NULL;
+    const FSpec *s = PyCapsule_GetPointer(cap, SPEC_NAME);
+    FPos p, pick;
+    int bad = !s || fp_load(s, b.buf, b.len, &p);
+    PyBuffer_Release(&b);
+    if (bad || positions < 0 || per_click < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "not a packed position of this game");
+        return NULL;
+    }
+    HSet seen;
+    FStack st = {0};
+    if (hset_init(&seen, 1024))
+        return PyErr_NoMemory();
+    Mix rng = {(uint64_t)seed};
+    int64_t used = 0;
+    int best = fp_found(s, &p), won = 0;
+    static uint32_t moves[MAXMOVES];
+    if (!per_click)
+        won = felt_search(s, &p, &rng, positions, 0, &seen, &st, &used, &best, &pick);
+    else
+        while (used < positions) {
+            int64_t limit = positions - used < per_click ? positions - used : per_click;
+            won = felt_search(s, &p, &rng, limit, 1, &seen, &st, &used, &best, &pick);
+            if (won)
+                break;
+            int n = fp_moves(s, &pick, moves), click = 0;
+            for (int x = 0; x < n; x++)
+                click |= moves[x] == CLICK;
+            if (!click)
+                break;
+            fp_play(s, &pick, CLICK, &p);
+        }
+    free(seen.s);
+    free(st.buf);
+    free(st.at);
+    if (won < 0)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(Oi)", won ? Py_True : Py_False, best);
+}

@@ -42,6 +42,7 @@ __all__ = [
     "SolvableDeal",
     "check_difficulty",
     "check_generator",
+    "daily_generator",
     "daily_number",
     "default_kind",
     "kinds_for",
@@ -99,6 +100,33 @@ def daily_number(day: date, game: str, options_key: str, difficulty: str, attemp
     text = f"pasyans-daily/{day.isoformat()}/{game}/{options_key}/{difficulty}/{attempt}"
     digest = hashlib.sha256(text.encode()).digest()
     return 1 + int.from_bytes(digest[:8], "big") % MAX_DEAL
+
+
+DAILY_GENERATORS: tuple[tuple[date, int], ...] = ((date(2026, 12, 4), 5),)
+"""When each generator version started making the daily deals: (first UTC day, version),
+oldest first. Days before the first release listed keep :data:`DAILY_FIRST_GENERATOR`."""
+
+DAILY_FIRST_GENERATOR = 4
+"""The generator version of the daily deals of the days before any in
+:data:`DAILY_GENERATORS` (version 4 made every daily deal published until 2026-12-03)."""
+
+
+def daily_generator(day: date) -> int:
+    """The generator version that makes the daily deals of ``day`` (UTC): a version bump
+    never changes a daily deal already published, so the version is a function of the
+    day (:data:`DAILY_GENERATORS`).
+
+    >>> from datetime import date
+    >>> daily_generator(date(2026, 12, 3)), daily_generator(date(2026, 12, 4))
+    (4, 5)
+    """
+    if not isinstance(day, date):
+        raise OptionError("a daily deal's day is a date")
+    version = DAILY_FIRST_GENERATOR
+    for first, v in DAILY_GENERATORS:
+        if day >= first:
+            version = v
+    return version
 
 
 def default_kind(game_id: str) -> str:

@@ -24,7 +24,9 @@ DAILY = {"game": "backbone", "difficulty": "easy"}
 BOARD = "/api/daily/board?game=backbone&difficulty=easy"
 
 
-def _near_won(game: str, options: object, deal: int, band: str) -> SolvableDeal:
+def _near_won(
+    game: str, options: object, deal: int, band: str, generator: int | None = None
+) -> SolvableDeal:
     """A stand-in for the generator: every card up but one King on t1 (won by 't1>f8')."""
     spec = get_game("backbone")
     found = [[make_card(r, s) for r in range(ACE, KING + 1)] for _ in range(2) for s in range(4)]
@@ -34,7 +36,8 @@ def _near_won(game: str, options: object, deal: int, band: str) -> SolvableDeal:
         piles[2 + i] = found[i]
     piles[10] = [last]
     state = State.from_json({"piles": piles, "down": [0] * len(piles), "redeals": 0})
-    return SolvableDeal(state, band, 0.1, pool.generator_version())
+    version = pool.generator_version() if generator is None else generator
+    return SolvableDeal(state, band, 0.1, version)
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from pasyans import deals
 from pasyans.deals import SolvableDeal
 from pasyans.engine import MAX_DEAL, initial_state
 from pasyans.errors import OptionError
-from pasyans.rules import get_game
+from pasyans.position import State
+from pasyans.rules import get_game, resolve_options
 from pasyans.server.pool import daily
 from pasyans.server.pool import entries as pool
 from pasyans.server.storage import store
@@ -24,9 +25,13 @@ from pasyans.solvable.generate import GenerationError
 KEY = ""  # backbone has no options
 
 
-def _stand_in(game: str, options: object, deal: int, band: str) -> SolvableDeal:
-    """The random layout of the number, as if the generator had made it (tests only)."""
-    return SolvableDeal(initial_state(get_game(game), deal), band, 0.5, pool.generator_version())
+def _stand_in(
+    game: str, options: object, deal: int, band: str, generator: int | None = None
+) -> SolvableDeal:
+    """The random layout of the number, as if the generator (``generator``, None: the
+    current version) had made it (tests only)."""
+    version = pool.generator_version() if generator is None else generator
+    return SolvableDeal(initial_state(get_game(game), deal), band, 0.5, version)
 
 
 def test_daily_number_is_pure_and_in_range() -> None:
@@ -89,10 +94,12 @@ def test_a_number_with_no_layout_moves_on_to_the_next(
     today = daily.today()
     first = deals.daily_number(today, "backbone", KEY, "hard")
 
-    def picky(game: str, options: object, deal: int, band: str) -> SolvableDeal:
+    def picky(
+        game: str, options: object, deal: int, band: str, generator: int | None = None
+    ) -> SolvableDeal:
         if deal == first:
             raise GenerationError("none")
-        return _stand_in(game, options, deal, band)
+        return _stand_in(game, options, deal, band, generator)
 
     monkeypatch.setattr(pool, "make_solvable", picky)
     worker = pool.PoolWorker(app.state.sessionmaker, pool.WorkerConfig(target=0))
@@ -116,7 +123,8 @@ def test_a_random_entry_of_the_same_number_becomes_daily(make_app: Any) -> None:
     today = daily.today()
     n = deals.daily_number(today, "backbone", KEY, "easy")
     with app.state.sessionmaker() as s:
-        pool.add(s, "backbone", KEY, n, _stand_in("backbone", {}, n, "easy"))
+        version = deals.daily_generator(today)
+        pool.add(s, "backbone", KEY, n, _stand_in("backbone", {}, n, "easy", version))
         s.commit()
         assert daily.queue(s, today, "backbone", KEY, "easy").state == "ready"
         s.commit()
@@ -131,3 +139,33 @@ def test_the_day_must_be_recent() -> None:
         with pytest.raises(ValueError):
             daily.check_day(bad)
     assert store.options_key({}) == KEY
+
+
+def test_a_daily_deal_keeps_the_generator_version_of_its_day(make_app: Any) -> None:
+    """A generator release never changes a published daily deal: the days before version
+    5's release (2026-12-04 UTC) are made by version 4, the days from it by version 5,
+    through the worker and the real generator (docs/daily.md)."""
+    assert deals.daily_generator(date(2026, 12, 3)) == 4
+    assert deals.daily_generator(date(2026, 12, 4)) == 5 == deals.GENERATOR_VERSION
+    with pytest.raises(OptionError):
+        deals.daily_generator("2026-12-04")  # type: ignore[arg-type]
+    app = make_app(pool_inline=False)
+    key = store.options_key(resolve_options("spine", {}))
+    days = {date(2026, 12, 3): 4, date(2026, 12, 5): 5}
+    with app.state.sessionmaker() as s:
+        for day in days:
+            assert daily.queue(s, day, "spine", key, "hard").state == "queued"
+        s.commit()
+        assert sorted(j.generator for j in s.scalars(select(DealJob))) == [4, 5]
+    worker = pool.PoolWorker(app.state.sessionmaker, pool.WorkerConfig(target=0))
+    assert worker.step() is True and worker.step() is True
+    with app.state.sessionmaker() as s:
+        for day, version in days.items():
+            found = daily.resolve(s, day, "spine", key, "hard")
+            assert found.state == "ready" and found.entry is not None
+            assert found.generator == found.entry.generator == version
+            start = State.from_json(found.entry.start)
+            assert found.deal is not None
+            assert start == deals.make_solvable("spine", {}, found.deal, "hard", version).state
+            other = 9 - version  # the other version makes another layout of this number
+            assert start != deals.make_solvable("spine", {}, found.deal, "hard", other).state

@@ -1,14 +1,17 @@
-"""Generator version 4: difficulty bands a player feels, and older versions' layouts kept.
+"""Generator versions 4 and 5: difficulty bands a player feels, and older versions' layouts kept.
 
 The bands are ranked by the felt player's win rate (:mod:`pasyans.solvable.felt`); here
 they are checked on fresh playouts of that player (seeds the ranking never used) and
 against a second, independent player (the randomised simple player of
-:mod:`pasyans.solvable.difficulty`), on deal numbers the generator was not tuned on.
+:mod:`pasyans.solvable.difficulty`, the hurried player, or the hurried searcher where the
+felt player is the search player), on deal numbers the generator was not tuned on. The
+compiled search player is checked against its Python reference under fixed seeds.
 The figures per game: docs/deal-figures.md, "Difficulty bands" (benchmarks/bands.py).
 """
 
 from __future__ import annotations
 
+from itertools import islice
 from statistics import fmean
 from typing import NamedTuple
 
@@ -18,7 +21,7 @@ from pasyans.deals import GENERATOR_VERSION, load_game, make_solvable, new_game,
 from pasyans.errors import OptionError, SavedGameError
 from pasyans.rules import get_game
 from pasyans.solvable import difficulty, felt
-from pasyans.solvable.generate import DIFFICULTIES, bands
+from pasyans.solvable.generate import DIFFICULTIES, bands, candidates
 
 FRESH = 0xF2E5 << 16
 """Seeds of the fresh playouts (the ranking used 0xFEE1 + n)."""
@@ -33,8 +36,8 @@ class Result(NamedTuple):
 def _both_players(game: str, options: dict[str, str], deals: range) -> dict[str, Result]:
     """Per band, over ``deals``: the felt player's win rate on fresh playouts, and the
     second player's win rate and mean progress (the hurried player where the felt player
-    is the randomised simple player, else the randomised simple player). Checks the
-    order on every number."""
+    is the randomised simple player, the hurried searcher where it is the search player,
+    else the randomised simple player). Checks the order on every number."""
     spec = get_game(game, options)
     name, _ = felt.player_for(spec)
     out: dict[str, list[Result]] = {b: [] for b in DIFFICULTIES}
@@ -42,10 +45,11 @@ def _both_players(game: str, options: dict[str, str], deals: range) -> dict[str,
         made = bands(spec, deal)
         assert made["easy"].measure <= made["medium"].measure <= made["hard"].measure, deal
         for band, sd in made.items():
-            assert sd.generator == GENERATOR_VERSION == 4
+            assert sd.generator == GENERATOR_VERSION == 5
             rate = felt.measure(spec, sd.state, seed=FRESH).win_rate
-            if name == "random":
-                plays = [felt.hurried_game(spec, sd.state, FRESH + n) for n in range(16)]
+            if name in ("random", "search"):
+                second = felt.hurried_game if name == "random" else felt.hurried_search_game
+                plays = [second(spec, sd.state, FRESH + n) for n in range(16)]
                 won = fmean(float(w) for w, _ in plays)
                 progress = fmean(1.0 if w else p for w, p in plays)
             else:
@@ -88,12 +92,73 @@ def test_spider_one_suit_bands_feel_different_to_the_policy() -> None:
     assert _apart(m, "felt"), m
 
 
+@pytest.mark.slow
+def test_default_spine_bands_feel_different_to_both_players() -> None:
+    """Default Spine (single-card moves; version 5's search player): the search player
+    and the hurried searcher both win easy deals at least 0.1 more often than medium ones,
+    and medium than hard."""
+    m = _both_players("spine", {}, range(2001, 2013))
+    assert _apart(m, "felt") and _apart(m, "second"), m
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["backbone", "backbone-classic"])
+def test_backbone_bands_feel_different_to_the_search_player(game: str) -> None:
+    """Backbone and Backbone classic (version 5's search player, which never takes back a
+    stock click): it wins easy deals at least 0.1 more often than medium ones, and medium
+    than hard, on fresh games (deals 2001-2010: 0.69 / 0.17 / 0.00 and 0.73 / 0.11 /
+    0.01). The hurried searcher's figures: docs/deal-figures.md (too slow in Python for a
+    test)."""
+    spec = get_game(game)
+    rates: dict[str, list[float]] = {b: [] for b in DIFFICULTIES}
+    for deal in range(2001, 2011):
+        made = bands(spec, deal)
+        assert made["easy"].measure <= made["medium"].measure <= made["hard"].measure, deal
+        for band, sd in made.items():
+            assert sd.generator == 5
+            rates[band].append(felt.measure(spec, sd.state, seed=FRESH).win_rate)
+    e, m, h = (fmean(rates[b]) for b in DIFFICULTIES)
+    assert e - m >= 0.1 and m - h >= 0.1, (e, m, h)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "deal", "seeds"),
+    [
+        ("spine", {}, 1, range(8)),
+        ("spine", {"empty": "any"}, 2, range(8)),
+        ("backbone", {}, 3, range(2)),
+        ("backbone-classic", {}, 4, range(2)),
+    ],
+)
+def test_the_compiled_search_player_plays_the_reference_s_games(
+    game: str, options: dict[str, str], deal: int, seeds: range
+) -> None:
+    """``engine_felt`` (csrc/engine.c) and the Python reference (felt.search_game_py)
+    give the same game, won and progress, under each fixed seed; some are won, some lost
+    (the first three kept candidates of the number)."""
+    spec = get_game(game, options)
+    games = []
+    for kept in islice(candidates(spec, deal, 5), 3):
+        for seed in seeds:
+            games.append(felt.search_game(spec, kept.state, seed))
+            assert games[-1] == felt.search_game_py(spec, kept.state, seed), (kept, seed)
+    assert {won for won, _ in games} == {True, False}, games
+
+
 def test_felt_players_and_measure() -> None:
     """Each game's felt player, and a measure that ranks by wins first, then progress."""
-    assert felt.player_for(get_game("spider", {"suits": "2"}))[0] == "policy"
+    for suits in ("1", "2", "4"):
+        assert felt.player_for(get_game("spider", {"suits": suits}))[0] == "policy"
     assert felt.player_for(get_game("nivernais"))[0] == "forward"
-    assert felt.player_for(get_game("spine"))[0] == "random"
-    assert felt.player_for(get_game("backbone"))[0] == "random"
+    assert felt.player_for(get_game("spine"), 4)[0] == "random"
+    assert felt.player_for(get_game("spine"))[0] == "search"
+    assert felt.player_for(get_game("spine", {"runs": "suit"}))[0] == "random"
+    assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "24"}))[0] == "search"
+    assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "40"}))[0] == "search"
+    assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "24"}), 4)[0] == "random"
+    for game in ("backbone", "backbone-classic"):
+        assert felt.player_for(get_game(game), 4)[0] == "random"
+        assert felt.player_for(get_game(game))[0] == "search"
     more_wins = felt.Felt("policy", 3, 32, 0.1)
     further = felt.Felt("policy", 2, 32, 0.9)
     assert more_wins.measure < further.measure
@@ -120,7 +185,7 @@ def test_an_old_version_keeps_its_layouts_and_the_new_one_differs() -> None:
     rebuilt = load_game({k: v for k, v in saved.items() if k != "start"})
     assert rebuilt.start == old and rebuilt.generator == 3
     assert make_solvable("nivernais", {}, 4, "medium").state != old
-    assert new_game("nivernais", 4, kind="solvable", difficulty="medium").generator == 4
+    assert new_game("nivernais", 4, kind="solvable", difficulty="medium").generator == 5
 
 
 def test_an_unknown_generator_version_is_refused() -> None:

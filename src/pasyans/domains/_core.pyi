@@ -103,6 +103,14 @@ engine_restarts: _Restarts[tuple[_Outcome, list[int], int]]
 
 engine_reach: _Restarts[tuple[_Outcome, int, int]]
 """(outcome, positions expanded, the most cards on the foundations it reached)."""
+def engine_felt(
+    spec: object,
+    pos: bytes,
+    seed: int,
+    positions: int,
+    per_click: int,
+    /,
+) -> tuple[bool, int]: ...
 def nivernais_children(pos: _NPos, /) -> list[_NPos]: ...
 def nivernais_forced(pos: _NPos, /) -> _NPos | None: ...
 def nivernais_dead(pos: _NPos, /) -> bool: ...

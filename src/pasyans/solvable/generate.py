@@ -16,7 +16,8 @@ Nivernais) or the solver proves it won (Spine, Spider, Backbone), and it is not 
 no autocollect before the first move and not won by the simple player
 (:func:`pasyans.solvable.difficulty.is_trivial`).
 
-**Difficulty** (version 4). The first :data:`BAND_CANDIDATES` kept candidates of a deal
+**Difficulty** (versions 4 and 5; 5 plays stronger felt players where version 4's did not
+separate the bands). The first :data:`BAND_CANDIDATES` kept candidates of a deal
 number are ranked by how often the game's no-peek *felt player* wins them
 (:func:`pasyans.solvable.felt.measure`: the win rate of its playouts, then how far its lost
 games got; ties by order in the stream): ``easy`` gets the one it wins most, ``hard`` the
@@ -49,15 +50,16 @@ from pasyans.solvable import felt, forward, nearby
 from pasyans.solvable.difficulty import is_trivial, measure
 from pasyans.solver.search import solve
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 """Bumped whenever the same (game, options, deal, difficulty) could give another layout.
 1: Spine's backward walk, the first solvable candidate, no difficulty
 (``benchmarks/legacy/generate_v1.py``). 2: this module, Nivernais' stock chosen as it comes
 out (leaning). 3: Nivernais from real shuffles. 4: bands by the felt player's win rate among five
-candidates (:mod:`pasyans.solvable.felt`). Every version stays reproducible:
-:func:`make_solvable` takes ``generator``."""
+candidates (:mod:`pasyans.solvable.felt`). 5: the same with a stronger felt player, the
+search player, for Spine with single-card moves and for Backbone. Every version stays
+reproducible: :func:`make_solvable` takes ``generator``."""
 
-GENERATORS: tuple[int, ...] = (2, 3, 4)
+GENERATORS: tuple[int, ...] = (2, 3, 4, 5)
 """The versions this code makes. Version 1 is out of the package
 (``benchmarks/legacy/generate_v1.py``): its deals live on in the games that stored them."""
 
@@ -167,7 +169,7 @@ def _bands(
     ranked: list[tuple[float, int, State]] = []
     for n, kept in enumerate(candidates(spec, deal, generator)):
         m = (
-            felt.measure(spec, kept.state).measure
+            felt.measure(spec, kept.state, generator=generator).measure
             if generator >= 4
             else measure(spec, kept.state).measure
         )

@@ -101,12 +101,12 @@ def start(
                 pool_daily.queue(ctx.session, the_day, game_id, key, band)
                 ctx.session.commit()
             raise _preparing(number, band)
-        _make_inline(ctx, game_id, values, key, number, band)
+        _make_inline(ctx, game_id, values, key, number, band, found_deal.generator)
     ctx.end_read()
     charge()
 
     def entry() -> Game | None:
-        found = pool.lookup(ctx.session, game_id, key, band, number)
+        found = pool.lookup(ctx.session, game_id, key, band, number, found_deal.generator)
         if found is None:
             return None
         return Game(
@@ -136,11 +136,18 @@ def _preparing(deal: int, band: str) -> ApiError:
 
 
 def _make_inline(
-    ctx: Context, game_id: str, values: dict[str, str], key: str, number: int, band: str
+    ctx: Context,
+    game_id: str,
+    values: dict[str, str],
+    key: str,
+    number: int,
+    band: str,
+    generator: int,
 ) -> None:
-    """``pool_inline`` (tests, development): make the daily deal here."""
+    """``pool_inline`` (tests, development): make the daily deal here, by the day's
+    generator version."""
     try:
-        made = pool.make_solvable(game_id, values, number, band)
+        made = pool.make_older(game_id, values, number, band, generator)
     except PasyansError as e:
         raise from_engine(e) from e
     with service.writing(ctx):

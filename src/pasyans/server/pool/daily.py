@@ -46,23 +46,26 @@ def check_day(day: date) -> date:
 class Resolved:
     """Where a daily deal stands: its number (None when every attempt failed), its pool
     entry once made, and ``state``: ``ready``, ``pending`` (its job is queued or running),
-    ``missing`` (nothing queued yet) or ``failed``."""
+    ``missing`` (nothing queued yet) or ``failed``; ``generator``: the version that makes
+    the day's deals (:func:`pasyans.deals.daily_generator`)."""
 
     deal: int | None
     entry: PoolEntry | None
     state: str
+    generator: int
 
 
 def resolve(session: Session, day: date, game: str, options_key: str, difficulty: str) -> Resolved:
     """The daily deal of a day and key: the first of :func:`pasyans.deals.daily_number`'s
     attempts whose job did not fail (a layout the generator could not make moves on to
-    the next number, the same for everyone)."""
-    version = entries.generator_version()
+    the next number, the same for everyone). Made by the day's generator version
+    (:func:`pasyans.deals.daily_generator`): a release never changes a published deal."""
+    version = deals.daily_generator(day)
     for attempt in range(deals.DAILY_ATTEMPTS):
         number = deals.daily_number(day, game, options_key, difficulty, attempt)
-        entry = entries.lookup(session, game, options_key, difficulty, number)
+        entry = entries.lookup(session, game, options_key, difficulty, number, version)
         if entry is not None:
-            return Resolved(number, entry, "ready")
+            return Resolved(number, entry, "ready", version)
         job = session.scalar(
             select(DealJob).where(
                 DealJob.game == game,
@@ -73,10 +76,10 @@ def resolve(session: Session, day: date, game: str, options_key: str, difficulty
             )
         )
         if job is None or (job.finished_at is not None and not job.error):
-            return Resolved(number, None, "missing")
+            return Resolved(number, None, "missing", version)
         if job.finished_at is None:
-            return Resolved(number, None, "pending")
-    return Resolved(None, None, "failed")
+            return Resolved(number, None, "pending", version)
+    return Resolved(None, None, "failed", version)
 
 
 def queue(session: Session, day: date, game: str, options_key: str, difficulty: str) -> Resolved:
@@ -87,8 +90,9 @@ def queue(session: Session, day: date, game: str, options_key: str, difficulty: 
         entries.request(
             session, game, options_key, difficulty, found.deal, entries.DAILY,
             max_pending=MAX_DAILY_JOBS, max_pending_per_address=MAX_DAILY_JOBS,
+            generator=found.generator,
         )  # fmt: skip
-        return Resolved(found.deal, None, "queued")
+        return Resolved(found.deal, None, "queued", found.generator)
     if found.entry is not None and not found.entry.daily:
         found.entry.daily = True  # made first as a random top-up or a requested number
     return found
