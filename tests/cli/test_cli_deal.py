@@ -14,8 +14,9 @@ import pytest
 from typer.testing import Result
 
 from pasyans.cards import card_code
-from pasyans.deals import default_kind
+from pasyans.deals import GENERATOR_VERSION, default_kind, start_position
 from pasyans.engine.core import MAX_DEAL
+from pasyans.rules import get_game
 from pasyans.rules.registry import GAMES
 
 Invoke = Callable[..., Result]
@@ -238,3 +239,27 @@ def test_a_deal_that_is_not_a_number_is_a_one_line_error(invoke: Invoke, bad: st
         assert len(lines) == 1, result.stderr
         assert lines[0].startswith("pasyans: error: ")
         assert "[bad_deal]" in lines[0]
+
+
+def test_a_solvable_deal_names_its_generator_and_an_old_one_can_be_asked_for(
+    invoke: Invoke,
+) -> None:
+    current = json.loads(_deal_json(invoke, "spine", 7, ()))
+    assert current["kind"] == "solvable" and current["generator"] == GENERATOR_VERSION
+    old = invoke(["deal", "spine", "--deal", "7", "--generator", "3", "--json"])
+    assert old.exit_code == 0, old.stderr
+    data = json.loads(old.stdout)
+    assert data["generator"] == 3
+    state = start_position(get_game("spine"), 7, "solvable", "medium", 3)
+    t1 = state.piles[GAMES["spine"].index["t1"]]
+    assert list(data["piles"]["t1"]) == [card_code(c) for c in t1]
+    text = invoke(["deal", "spine", "--deal", "7", "--generator", "3"])
+    assert "gen=3" in text.stdout.splitlines()[0]
+    assert "generator" not in json.loads(_deal_json(invoke, "spider", 7, ()))  # random: none
+
+
+@pytest.mark.parametrize(("version", "words"), [("1", "retired"), ("99", "not available")])
+def test_an_unknown_generator_is_a_clear_error(invoke: Invoke, version: str, words: str) -> None:
+    result = invoke(["deal", "spine", "--deal", "7", "--generator", version, "--json"])
+    assert result.exit_code != 0
+    assert words in result.stderr and result.stdout == ""

@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))  # devtools, as in pytest
+
 from e2e_helpers import NO_AUTO_MOVES, device_context, settle, wait_table
 from e2e_server import serve_app
 from playwright.sync_api import sync_playwright

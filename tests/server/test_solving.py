@@ -82,8 +82,10 @@ def test_repeated_winnable_costs_nothing_on_any_worker(make_app: Any) -> None:
 
 def test_a_found_win_is_kept_along_its_line(make_app: Any) -> None:
     """A hint that finds a win stores every position of the line: the next hints along it
-    cost no search, on any worker."""
-    app = make_app()
+    cost no search, on any worker. The search runs in the request's thread
+    (``solver_processes=0``, the same CPU cap): on a loaded machine a search process was
+    once starved past its wall-clock grace, and the first hint then found no win."""
+    app = make_app(hint_seconds=5.0, solver_processes=0)
     with TestClient(app) as c:
         g = _game(c, 11, solvable=True)
         r = c.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]})

@@ -34,13 +34,21 @@ from pasyans.cli.common import (
     parse_options,
     pile_line,
 )
-from pasyans.deals import check_difficulty, start_position
+from pasyans.deals import GENERATOR_VERSION, check_difficulty, start_position
 from pasyans.errors import PasyansError
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec, PileKind
 
 JsonOpt = Annotated[bool, Option("--json", help="One JSON object instead of a table.")]
+GeneratorOpt = Annotated[
+    int | None,
+    Option(
+        "--generator",
+        help="A solvable deal as this generator version made it (an old link's `gen=`;"
+        " default: the current version).",
+    ),
+]
 
 
 def face_down_count(spec: GameSpec, state: State, i: int) -> int:
@@ -56,13 +64,16 @@ def deal_data(
     options: Mapping[str, str],
     kind: str,
     difficulty: str | None = None,
+    generator: int | None = None,
 ) -> dict[str, Any]:
     """The whole deal as plain data: every pile id → card codes, bottom to top. A
-    solvable deal also gives its ``difficulty`` (default ``medium``)."""
+    solvable deal also gives its ``difficulty`` (default ``medium``) and the
+    ``generator`` version that made it (default: the current one)."""
     spec = get_game(game_id, options)
     band = check_difficulty(difficulty) if kind == "solvable" else None
-    state = start_position(spec, deal, kind, band)
-    extra = {} if band is None else {"difficulty": band}
+    version = GENERATOR_VERSION if generator is None else generator
+    state = start_position(spec, deal, kind, band, version)
+    extra = {} if band is None else {"difficulty": band, "generator": version}
     return {
         "game": spec.id,
         "deal": deal,
@@ -80,15 +91,19 @@ def deal_json(
     options: Mapping[str, str],
     kind: str,
     difficulty: str | None = None,
+    generator: int | None = None,
 ) -> str:
     """:func:`deal_data` as one line of JSON, the same bytes on every run."""
-    return json.dumps(deal_data(game_id, deal, options, kind, difficulty), ensure_ascii=False)
+    data = deal_data(game_id, deal, options, kind, difficulty, generator)
+    return json.dumps(data, ensure_ascii=False)
 
 
 def deal_lines(data: Mapping[str, Any]) -> list[Text]:
     """A readable table: one line per pile with its card count; face-down cards are shown
     inside ``[ ]`` (they are secret to a player, not to this tool)."""
     kind = kind_label(data["kind"], data.get("difficulty"))
+    if "generator" in data:
+        kind += f"  gen={data['generator']}"
     out = [header(data["game"], data["deal"], kind, data["options"])]
     for pile_id, codes in data["piles"].items():
         down = data["face_down"][pile_id]
@@ -112,6 +127,7 @@ def deal_command(
     option: OptionsOpt = None,
     solvable: KindOpt = None,
     difficulty: DifficultyOpt = None,
+    generator: GeneratorOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print a whole deal, face-down cards included (a tool's view, not a player's)."""
@@ -119,7 +135,7 @@ def deal_command(
         options = parse_options(game, option)
         number = choose_deal(deal)
         kind = choose_kind(game, solvable, difficulty)
-        data = deal_data(game, number, options, kind, difficulty)
+        data = deal_data(game, number, options, kind, difficulty, generator)
     except PasyansError as e:
         fail(error_line(e))
     if as_json:
