@@ -8,7 +8,7 @@
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve nivernais \
         --curve-deals 1-20 --before
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve spider:suits=4 \
-        --curve-deals 1-100 --per-second 307845 --derive
+        --curve-deals 1-100 --per-second 307845 --derive [--compare-weights]
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --table 1-100
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
@@ -26,7 +26,8 @@ Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
 time, one process); with --before, Nivernais' search as it was before its compiled core
 (the Python reference) beside it, deal by deal in the same run.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
-others read from its count (the search does not depend on the budget).
+others read from its count (the search does not depend on the budget); with
+--compare-weights, by Spider's old weights (spider.V1) and today's side by side.
 Part 4 (with --table A-B), every game (Spine random and solvable, Backbone, Backbone
 classic, Spider 1/2/4 suits, Nivernais) on deals A-B at the node budget equal to 10 s of
 one core, one process: won / lost / unknown and the decided rate (--games to pick).
@@ -264,6 +265,7 @@ def curve_part(
     rates: list[float],
     derive: bool = False,
     each: bool = False,
+    compare: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -276,7 +278,7 @@ def curve_part(
     stops it, so it decides within budget ``b`` exactly when it decides within ``b``
     positions at the largest."""
     if derive:
-        _derived_curve(target, deals, budgets, rates)
+        _derived_curve(target, deals, budgets, rates, compare)
         return
     game, _, opt = target.partition(":")
     options = dict([opt.split("=", 1)]) if opt else {}
@@ -315,40 +317,57 @@ def curve_part(
         print(line, flush=True)
 
 
-def _derived_curve(target: str, deals: str, budgets: list[float], rates: list[float]) -> None:
-    """:func:`curve_part` with ``derive``: one search per deal at the largest budget."""
+def _derived_curve(
+    target: str, deals: str, budgets: list[float], rates: list[float], compare: bool = False
+) -> None:
+    """:func:`curve_part` with ``derive``: one search per deal at the largest budget. With
+    ``compare``, by Spider's first weights (``spider.V1``, "old") and by today's
+    (``spider.WEIGHTS``, "new") one after the other on each deal."""
     game, _, opt = target.partition(":")
     if game != "spider" or not rates:
         raise SystemExit("--derive needs --per-second and a Spider curve (a budget-blind search)")
     spec = get_game(game, dict([opt.split("=", 1)]) if opt else {})
     first, last = (int(x) for x in deals.split("-"))
     top = round(max(budgets) * rates[0])
-    found: list[tuple[str, int, float]] = []
+    kinds = {"old": spider.V1, "new": spider.WEIGHTS} if compare else {"": None}
+    found: dict[str, list[tuple[str, int, float]]] = {k: [] for k in kinds}
     for deal in range(first, last + 1):
-        t = time.process_time()
-        r = solve(spec, initial_state(spec, deal), nodes=top)
-        found.append((r.result, r.nodes, time.process_time() - t))
+        for k, weights in kinds.items():
+            t = time.process_time()
+            r = solve(spec, initial_state(spec, deal), nodes=top, spider_weights=weights)
+            found[k].append((r.result, r.nodes, time.process_time() - t))
     print(
         f"== {target}, deals {first}…{last}: won/lost/unknown against time (node budgets at "
         f"{rates[0]:,.0f} positions/s, one search per deal at {top:,} nodes) =="
     )
-    print(f"{'budget':>8}{'nodes':>12}{'w/l/u':>12}{'decided':>9}{'won':>7}")
+    if compare:
+        print(f"   old: weights {tuple(spider.V1)}; new: weights {tuple(spider.WEIGHTS)}")
+    print(
+        f"{'budget':>8}{'nodes':>12}"
+        + "".join(f"{(k + ' ').lstrip() + 'w/l/u':>14}{'decided':>9}{'won':>7}" for k in kinds)
+    )
     for budget in sorted(budgets):
         cap = round(budget * rates[0])
-        res = [x if n <= cap else "unknown" for x, n, _ in found]
-        w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
-        print(
-            f"{budget:>8g}{cap:>12,}{f'{w}/{lo}/{u}':>12}{(w + lo) / len(res):>9.0%}"
-            f"{w / len(res):>7.0%}"
-        )
+        line = f"{budget:>8g}{cap:>12,}"
+        for k in kinds:
+            res = [x if n <= cap else "unknown" for x, n, _ in found[k]]
+            w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
+            line += f"{f'{w}/{lo}/{u}':>14}{(w + lo) / len(res):>9.0%}{w / len(res):>7.0%}"
+        print(line)
     one = round(rates[0])  # 1 s: the deals decided only past it, with their counts
-    late = [
-        f"{first + i} ({n:,})" for i, (x, n, _) in enumerate(found) if x != "unknown" and n > one
-    ]
-    print(f"decided past 1 s (positions): {', '.join(late) or '-'}")
-    unknown = [first + i for i, (x, _, _) in enumerate(found) if x == "unknown"]
-    cpu = statistics.median(c for _, _, c in found)
-    print(f"unknown at the largest budget: {unknown or '-'}; median CPU {cpu:.2f} s")
+    for k in kinds:
+        late = [
+            f"{first + i} ({n:,})"
+            for i, (x, n, _) in enumerate(found[k])
+            if x != "unknown" and n > one
+        ]
+        print(f"{k + ': ' if k else ''}decided past 1 s (positions): {', '.join(late) or '-'}")
+        unknown = [first + i for i, (x, _, _) in enumerate(found[k]) if x == "unknown"]
+        cpu = statistics.median(c for _, _, c in found[k])
+        print(
+            f"{k + ': ' if k else ''}unknown at the largest budget: {unknown or '-'}; "
+            f"median CPU {cpu:.2f} s"
+        )
 
 
 TABLE = (
@@ -424,6 +443,9 @@ def main() -> None:
         "--per-second", default="", help="AFTER[,BEFORE] positions/s: node budgets, not time"
     )
     ap.add_argument("--derive", action="store_true", help="Spider curve: one search per deal")
+    ap.add_argument(
+        "--compare-weights", action="store_true", help="--derive: Spider's old and new weights"
+    )
     ap.add_argument("--each", action="store_true", help="curve: print every deal's answer")
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
@@ -440,7 +462,9 @@ def main() -> None:
     if a.curve:
         budgets = [float(x) for x in a.budgets.split(",")]
         rates = [float(x) for x in a.per_second.split(",")] if a.per_second else []
-        curve_part(a.curve, a.curve_deals, budgets, a.before, rates, a.derive, a.each)
+        curve_part(
+            a.curve, a.curve_deals, budgets, a.before, rates, a.derive, a.each, a.compare_weights
+        )
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)
     if not a.skip_sweep:

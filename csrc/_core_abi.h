@@ -20,7 +20,7 @@ enum { SP_UNKNOWN = 0, SP_WON = 1, SP_EXHAUSTED = 2, SP_NOMEMORY = 3 };
 #define MAXW 16 /* Spider's columns at most (spider.c). */
 #define MAXCARDS 128 /* Spider's cards on the table at most. */
 #define MAXSTOCK 128 /* Spider's stock cards at most. */
-#define SP_BREAK 4 /* Spider's distance: two cards that do not follow at all. */
+#define SP_BREAK 4 /* Spider's first distance (spider.V1): two cards that do not follow at all. */
 #define SP_OFFSUIT 3 /* Spider's distance: one rank apart but of another suit. */
 #define SP_TANGLE 1 /* Spider's distance: each pair of such places in one column. */
 #define SP_DOWN 1 /* Spider's distance: a face-down card. */

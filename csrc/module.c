@@ -220,14 +220,47 @@ static PyObject *spider_play(PyObject *self, PyObject *args)
     return from_pos(&g, &q);
 }
 
+/* The distance's weights from a sequence of SP_NWEIGHTS ints in 0..64 into ``w``; -1 with
+ * a ValueError or TypeError set. */
+static int parse_weights(PyObject *weights, int *w)
+{
+    PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of ints");
+    if (!seq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != SP_NWEIGHTS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "weights: %d ints expected", SP_NWEIGHTS);
+        return -1;
+    }
+    for (int j = 0; j < SP_NWEIGHTS; j++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > 64) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "weights: each in 0..64, not %ld", v);
+            return -1;
+        }
+        w[j] = (int)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* spider_distance(stock, pos, weights=None): the distance by ``weights`` (None: V1's). */
 static PyObject *spider_distance(PyObject *self, PyObject *args)
 {
-    PyObject *stock, *pos;
+    PyObject *stock, *pos, *weights = Py_None;
     SpiderGame g;
     SPos p;
-    if (!PyArg_ParseTuple(args, "OO", &stock, &pos) || parse(stock, pos, &g, &p))
+    int w[SP_NWEIGHTS];
+    if (!PyArg_ParseTuple(args, "OO|O", &stock, &pos, &weights) || parse(stock, pos, &g, &p))
         return NULL;
-    return PyLong_FromLong(sp_distance(&g, &p));
+    if (weights != Py_None && parse_weights(weights, w))
+        return NULL;
+    return PyLong_FromLong(sp_distance_by(&g, &p, weights != Py_None ? w : sp_weights_v1));
 }
 
 static PyObject *spider_hash(PyObject *self, PyObject *args)
@@ -242,8 +275,9 @@ static PyObject *spider_hash(PyObject *self, PyObject *args)
 
 static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", NULL};
-    PyObject *stock, *pos;
+    static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", "weights", NULL};
+    PyObject *stock, *pos, *weights = Py_None;
+    int w[SP_NWEIGHTS];
     int won, prune;
     unsigned long long nodes, memory;
     double seconds;
@@ -251,15 +285,18 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
     SPos p;
     SearchLimits lim;
     SearchResult r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp", names, &stock, &pos, &won, &nodes,
-                                     &seconds, &memory, &prune) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|O", names, &stock, &pos, &won, &nodes,
+                                     &seconds, &memory, &prune, &weights) ||
         parse(stock, pos, &g, &p))
+        return NULL;
+    if (weights != Py_None && parse_weights(weights, w))
         return NULL;
     g.won = won;
     lim.nodes = nodes;
     lim.seconds = seconds;
     lim.memory = (size_t)memory;
     lim.prune = prune;
+    lim.weights = weights != Py_None ? w : NULL;
     Py_BEGIN_ALLOW_THREADS
     sp_search(&g, &p, &lim, &r);
     Py_END_ALLOW_THREADS

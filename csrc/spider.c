@@ -150,29 +150,37 @@ static inline void settle(uint8_t *col, int *n, int *down, int *done)
         *down = *n - 1;
 }
 
+const int sp_weights_v1[SP_NWEIGHTS] = {SP_BREAK, SP_OFFSUIT, SP_TANGLE, SP_DOWN, SP_EMPTY,
+                                        SP_STOCK, 0,        0,         1,       SP_SHAPE};
+
 /* How far one column looks from done (see spider.column_cost). */
-static int column_cost(const uint8_t *col, int n, int down)
+static int column_cost(const uint8_t *col, int n, int down, const int *w)
 {
     if (!n)
-        return -SP_EMPTY;
-    int cost = SP_DOWN * down, b = 0;
+        return -w[W_EMPTY];
+    int cost = w[W_DOWN] * down + (down ? w[W_BURIED] : 0), b = 0;
     for (int j = 1; j < n; j++) {
         int gap = col[j - 1] - col[j];
         if (gap != 4) {
             b++;
-            cost += ((col[j - 1] >> 2) - (col[j] >> 2) == 1) ? SP_OFFSUIT : SP_BREAK;
+            cost += ((col[j - 1] >> 2) - (col[j] >> 2) == 1) ? w[W_OFFSUIT] : w[W_BREAK];
         }
     }
-    return cost + SP_TANGLE * b * (b - 1) / 2;
+    return cost + w[W_TANGLE] * b * (b - 1) / 2;
+}
+
+int sp_distance_by(const SpiderGame *g, const SPos *p, const int *w)
+{
+    int off[MAXW + 1], score = w[W_STOCK] * p->left - w[W_DONE] * (p->done / 13);
+    sp_offsets(g, p, off);
+    for (int j = 0; j < g->width; j++)
+        score += column_cost(p->cards + off[j], p->len[j], p->down[j], w);
+    return score;
 }
 
 int sp_distance(const SpiderGame *g, const SPos *p)
 {
-    int off[MAXW + 1], score = SP_STOCK * p->left;
-    sp_offsets(g, p, off);
-    for (int j = 0; j < g->width; j++)
-        score += column_cost(p->cards + off[j], p->len[j], p->down[j]);
-    return score;
+    return sp_distance_by(g, p, sp_weights_v1);
 }
 
 static inline uint64_t mix64(uint64_t x)
@@ -331,6 +339,7 @@ static HeapItem heap_pop(Heap *h)
 
 typedef struct {
     const SpiderGame *g;
+    const int *w; /* the distance's weights */
     /* Every position ever reached: its first parent and the move from it, its distance,
      * and once it is expanded, where its packed record and its children lie. */
     uint32_t *parent;
@@ -551,12 +560,14 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         r->dropped = 1;
     /* Each column's share of the key and of the distance: a move changes two columns,
      * so a child's key and distance are the parent's, updated. */
-    int off[MAXW + 1], cost[MAXW], pdist = SP_STOCK * p.left, pdown = 0;
+    const int *w = s->w;
+    int off[MAXW + 1], cost[MAXW], pdown = 0;
+    int pdist = w[W_STOCK] * p.left - w[W_DONE] * (p.done / 13);
     uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
     sp_offsets(g, &p, off);
     for (int j = 0; j < g->width; j++) {
         term[j] = column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
-        cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j]);
+        cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j], w);
         phash += term[j];
         pdist += cost[j];
         pdown += p.down[j];
@@ -583,7 +594,8 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
             h = phash - term[i] - term[c] + column_term(cs, ns, ds, p.left ? i : -1) +
                 column_term(cd, nd, dd, p.left ? c : -1);
             h = h ? h : 1;
-            qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds) + column_cost(cd, nd, dd);
+            qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds, w) +
+                    column_cost(cd, nd, dd, w) - w[W_DONE] * ((done - p.done) / 13);
             qdown = pdown - p.down[i] - p.down[c] + ds + dd;
         } else {
             sp_play(g, &p, kids[x], &q);
@@ -593,7 +605,7 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
                 return 1;
             }
             h = sp_hash(g, &q);
-            qdist = sp_distance(g, &q);
+            qdist = sp_distance_by(g, &q, w);
             qdown = 0;
             for (int j = 0; j < g->width; j++)
                 qdown += q.down[j];
@@ -622,6 +634,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
 {
     Search s = {0};
     s.g = g;
+    s.w = lim->weights ? lim->weights : sp_weights_v1;
     memset(r, 0, sizeof *r);
     r->status = SP_UNKNOWN;
     int stages = (root->left + g->width - 1) / g->width + 1;
@@ -638,7 +651,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     int root_down = 0;
     for (int j = 0; j < g->width; j++)
         root_down += root->down[j];
-    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance(g, root), root_down,
+    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance_by(g, root, s.w), root_down,
                   &idx) < 0 ||
         store(&s, 0, root)) {
         r->status = SP_NOMEMORY;
@@ -651,7 +664,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     for (uint32_t a = 0;; a++) {
         uint32_t k = a <= SP_COARSE ? a : SP_COARSE + 1 + (a - SP_COARSE - 1) / 2;
         int second = a > SP_COARSE && (a - SP_COARSE - 1) % 2;
-#define PRIO(x) (s.dist[x] + (second ? s.down[x] : 0))
+#define PRIO(x) (s.dist[x] + (second ? s.w[W_SECOND] * s.down[x] : 0))
         uint64_t per = sp_per_stage(k), width = sp_kept_per_deal(k), tick = 0;
         size_t nseeds = 1;
         int limited = 0;
@@ -753,7 +766,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                         shapes[j] = sh;
                         taken[j] = 0;
                     }
-                    int want = PRIO(c) + SP_SHAPE * (int)taken[j];
+                    int want = PRIO(c) + s.w[W_SHAPE] * (int)taken[j];
                     if ((int)(it.key >> 40) - (int)BIAS < want) {
                         /* Its shape gained seeds since it was queued: queued again. */
                         if (heap_push(&nexts, ((uint64_t)(want + (int)BIAS) << 40) | tick++, c)) {

@@ -35,7 +35,20 @@ typedef struct {
     double seconds;   /* time at most (0: no limit) */
     size_t memory;    /* bytes at most for the search's tables (0: no limit) */
     int prune;        /* drop moves by the unproven rules */
+    const int *weights; /* the distance's weights, SP_NWEIGHTS of them in SpWeight order
+                         * (NULL: sp_weights_v1, the SP_* of csrc/abi.toml) */
 } SearchLimits;
+
+/* The distance's weights, by index (spider.py's Weights is the reference). */
+enum {
+    W_BREAK, W_OFFSUIT, W_TANGLE, W_DOWN, W_EMPTY, W_STOCK, /* SP_BREAK … SP_STOCK */
+    W_DONE,   /* a completed run (a bonus) */
+    W_BURIED, /* a column with face-down cards */
+    W_SECOND, /* the second evaluation: each face-down card adds this (SP_SECOND) */
+    W_SHAPE,  /* SP_SHAPE */
+    SP_NWEIGHTS
+};
+extern const int sp_weights_v1[SP_NWEIGHTS];
 
 typedef struct {
     int status;
@@ -56,6 +69,7 @@ int sp_shuffle(const SPos *p, const int *off, Step st);
 int sp_order(const SPos *p, const int *off, Step st);
 void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q);
 int sp_distance(const SpiderGame *g, const SPos *p);
+int sp_distance_by(const SpiderGame *g, const SPos *p, const int *w);
 uint64_t sp_hash(const SpiderGame *g, const SPos *p);
 int sp_children(const SpiderGame *g, const SPos *p, int prune, Step *out, int *dropped);
 int sp_run_length(const uint8_t *col, int n, int down);

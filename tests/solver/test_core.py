@@ -76,7 +76,8 @@ def test_moves_positions_and_keys_equal_the_references_along_random_playouts(
             assert core.spider_children(stock, packed, prune) == tuple(
                 game.child_steps(pos, prune=prune)
             )
-        assert core.spider_distance(stock, packed) == pos[4]
+        assert core.spider_distance(stock, packed, game.weights) == pos[4]
+        assert core.spider_distance(stock, packed) == spider.distance(*pos[:4], spider.V1)
         for s in steps:
             assert core.spider_play(stock, packed, s) == _packed(game.play(pos, s))
         # Equal keys, equal hashes (and, short of a 64-bit collision, the reverse).
@@ -118,7 +119,7 @@ def test_the_compiled_search_is_the_reference_search(
         assert is_won(spec, replay(spec, initial_state(spec, deal), moves))
 
 
-def _after_four_deals(deal: int) -> spider.SpiderGame:
+def _after_four_deals(deal: int, weights: spider.Weights | None = None) -> spider.SpiderGame:
     """A 4-suit deal with four rows dealt at once: two stages left, so a search reaches
     the attempts past (16,000, 16) within a few tens of thousands of positions."""
     spec = get_game("spider", {"suits": "4"})
@@ -126,7 +127,7 @@ def _after_four_deals(deal: int) -> spider.SpiderGame:
     pos = game.root
     for _ in range(4):
         pos = game.play(pos, spider.DEAL)
-    return spider.SpiderGame(spec, game.state(pos))
+    return spider.SpiderGame(spec, game.state(pos), weights)
 
 
 def test_the_compiled_search_is_the_reference_past_16000(
@@ -140,8 +141,8 @@ def test_the_compiled_search_is_the_reference_past_16000(
     attempts = []
     keep, evaluation = spider._keep_by_shape, spider.evaluation
 
-    def spy(*args: object) -> int:
-        tick = keep(*args)  # type: ignore[arg-type]
+    def spy(*args: object, **kw: int) -> int:
+        tick = keep(*args, **kw)  # type: ignore[arg-type]
         requeued.append(tick - args[-1])  # type: ignore[operator]
         return tick
 
@@ -157,6 +158,50 @@ def test_the_compiled_search_is_the_reference_past_16000(
     assert (spider.COARSE + 1, True) in attempts
     c = spider.staged(game, nodes=40000, seconds=None, prune=True, use_compiled=True)
     assert c == python
+
+
+ODD_WEIGHTS = spider.Weights(5, 7, 2, 3, 11, 6, 9, 4, 3, 5)
+"""Weights unlike V1's in every term (a completed run's bonus and a buried column's cost
+included), for the tests that the compiled search reads each one as the reference does."""
+
+
+def test_the_compiled_search_is_the_reference_with_other_weights() -> None:
+    """Every weight reaches both searches alike: the same positions in the same order past
+    (16,000, 16) (the second evaluation and the shape weight in use), and another order
+    than V1's."""
+    game = _after_four_deals(2, ODD_WEIGHTS)
+    assert game.weights == ODD_WEIGHTS
+    python = spider.staged(game, nodes=40000, seconds=None, prune=True, use_compiled=False)
+    c = spider.staged(game, nodes=40000, seconds=None, prune=True, use_compiled=True)
+    assert c == python
+    v1 = spider.staged(_after_four_deals(2, spider.V1), nodes=40000, seconds=None, prune=True)
+    assert (v1.line, v1.positions) != (c.line, c.positions)
+
+
+@pytest.mark.parametrize(("suits", "deal", "greed"), [("1", 8, 95), ("4", 4, 50)])
+def test_the_distance_by_other_weights_is_kept_along_playouts(
+    suits: str, deal: int, greed: int
+) -> None:
+    """A position's distance, kept move by move by ``play``, is the distance computed
+    from scratch by the same weights, through deals and completed runs (the playouts of
+    test_the_playouts_reach_deals_turned_cards_and_completed_runs)."""
+    for game, pos in _walk(suits, deal, greed, 200):
+        weighted = spider.SpiderGame(game.spec, game.state(pos), ODD_WEIGHTS)
+        root = weighted.root
+        for s in weighted.steps(root):
+            t = weighted.play(root, s)
+            assert t[4] == spider.distance(t[0], t[1], t[2], t[3], ODD_WEIGHTS)
+
+
+def test_weights_out_of_range_are_refused() -> None:
+    assert spider.compiled is not None
+    game = _after_four_deals(1)
+    cols, down, left, done, _ = game.root
+    args = (game.stock, (cols, down, left, done), spider.WON, 10, 0.0, spider.MEMORY, True)
+    with pytest.raises(ValueError, match="10 ints"):
+        spider.compiled.spider_search(*args, weights=(1, 2, 3))
+    with pytest.raises(ValueError, match=r"0\.\.64"):
+        spider.compiled.spider_search(*args, weights=(-1,) * 10)
 
 
 def test_seeds_spread_over_shapes() -> None:

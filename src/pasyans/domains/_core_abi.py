@@ -52,7 +52,7 @@ MAXCARDS: Final = 128
 MAXSTOCK: Final = 128
 """Spider's stock cards at most."""
 SP_BREAK: Final = 4
-"""Spider's distance: two cards that do not follow at all."""
+"""Spider's first distance (spider.V1): two cards that do not follow at all."""
 SP_OFFSUIT: Final = 3
 """Spider's distance: one rank apart but of another suit."""
 SP_TANGLE: Final = 1

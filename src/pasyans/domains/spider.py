@@ -35,7 +35,7 @@ import heapq
 import time
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pasyans import caches
 from pasyans.domains import _core_abi as abi
@@ -86,8 +86,9 @@ def run_length(col: tuple[int, ...], down: int) -> int:
 class SpiderGame:
     """One Spider deal (its stock's fixed order) and the packed rules."""
 
-    def __init__(self, spec: GameSpec, state: State) -> None:
+    def __init__(self, spec: GameSpec, state: State, weights: Weights | None = None) -> None:
         self.spec = spec
+        self.weights = WEIGHTS if weights is None else weights
         self.columns = spec.indexes_of(PileKind.COLUMN)
         self.stock_index = spec.indexes_of(PileKind.STOCK)[0]
         self.done_index = spec.indexes_of(PileKind.DONE)[0]
@@ -98,7 +99,7 @@ class SpiderGame:
         cols = tuple(state.piles[c] for c in self.columns)
         down = tuple(state.down[c] for c in self.columns)
         left, done = len(self.stock), len(state.piles[self.done_index])
-        self.root: Pos = (cols, down, left, done, distance(cols, down, left, done))
+        self.root: Pos = (cols, down, left, done, distance(cols, down, left, done, self.weights))
 
     # --- Rules ---------------------------------------------------------------------------
 
@@ -160,14 +161,16 @@ class SpiderGame:
                 done += 13
             if col and down[j] >= len(col):
                 down[j] = len(col) - 1
+        w = self.weights
         if m == 0:
-            h = distance(cols, down, left, done)
+            h = distance(cols, down, left, done, w)
         else:
             h += (
-                column_cost(cols[i], down[i])
-                + column_cost(cols[c], down[c])
-                - column_cost(cols_t[i], down_t[i])
-                - column_cost(cols_t[c], down_t[c])
+                column_cost(cols[i], down[i], w)
+                + column_cost(cols[c], down[c], w)
+                - column_cost(cols_t[i], down_t[i], w)
+                - column_cost(cols_t[c], down_t[c], w)
+                - w.done * (done // 13 - pos[3] // 13)
             )
         return (tuple(cols), tuple(down), left, done, h)
 
@@ -302,48 +305,89 @@ def order(cols: Cols, down: tuple[int, ...], step: Step) -> int:
     return value
 
 
-_COLUMN_COST: dict[tuple[tuple[int, ...], int], int] = caches.register(
+class Weights(NamedTuple):
+    """The evaluation's weights (``csrc/spider.h``'s ``W_*`` order; the compiled search
+    takes them as a tuple): :func:`column_cost`'s and :func:`distance`'s terms, the
+    second evaluation's weight of a face-down card (:func:`evaluation`) and
+    :data:`SHAPE`'s."""
+
+    brk: int  # two cards that do not follow at all
+    offsuit: int  # one rank apart but of another suit (the pair cannot move as one unit)
+    tangle: int  # each pair of such places in one column: tall tangled columns cost more
+    down: int  # a face-down card
+    empty: int  # an empty column (a bonus)
+    stock: int  # a card still in the stock
+    done: int  # a completed run (a bonus)
+    buried: int  # a column with face-down cards
+    second: int  # the second evaluation: each face-down card adds this
+    shape: int  # each seed already kept of a candidate's shape adds this (_keep_by_shape)
+
+
+V1 = Weights(
+    abi.SP_BREAK,
+    abi.SP_OFFSUIT,
+    abi.SP_TANGLE,
+    abi.SP_DOWN,
+    abi.SP_EMPTY,
+    abi.SP_STOCK,
+    0,
+    0,
+    1,
+    abi.SP_SHAPE,
+)
+"""The weights up to session 4 (the ``SP_*`` of ``csrc/abi.toml``): the solvable-deal
+generator's versions 2-4 search by them, so their layouts do not move."""
+
+WEIGHTS = Weights(5, 8, 0, 2, 16, 8, 0, 0, 2, 7)
+"""The weights a :class:`SpiderGame` searches by unless told: fitted on a training range
+(4-suit deals 6357157-6357256, ``benchmarks/spider_fit.py``; ``docs/solver.md``). On
+V1's scale (times 2): a break 2.5, off-suit 4, no tangle term, face-down 1, empty 8;
+the second evaluation and the shape weight as V1's but for shape 3.5."""
+
+BREAK, OFFSUIT, TANGLE, DOWN, EMPTY, STOCK = V1[:6]  # V1's, by name
+
+_COLUMN_COST: dict[tuple[tuple[int, ...], int, Weights], int] = caches.register(
     "domains.spider_column_cost", {}, bound=2_000_000, memory=False
 )
 
-BREAK = abi.SP_BREAK  # two cards that do not follow at all
-OFFSUIT = abi.SP_OFFSUIT  # one rank apart but of another suit (the pair cannot move as one unit)
-TANGLE = abi.SP_TANGLE  # each pair of such places in one column: tall tangled columns cost more
-DOWN = abi.SP_DOWN  # a face-down card
-EMPTY = abi.SP_EMPTY  # an empty column (a bonus)
-STOCK = abi.SP_STOCK  # a card still in the stock
 
-
-def column_cost(col: tuple[int, ...], down: int) -> int:
+def column_cost(col: tuple[int, ...], down: int, w: Weights = WEIGHTS) -> int:
     """How far one column looks from done (lower is better), face-down cards included:
     every place where two cards do not follow in suit (less when they follow in rank),
-    every face-down card; an empty column is worth a bonus."""
-    key = (col, down)
+    every face-down card (and, by ``w.buried``, the column holding any); an empty column
+    is worth a bonus."""
+    key = (col, down, w)
     cost = _COLUMN_COST.get(key)
     if cost is not None:
         return cost
     if not col:
-        cost = -EMPTY
+        cost = -w.empty
     else:
-        cost = DOWN * down
+        cost = w.down * down + (w.buried if down else 0)
         b = 0
         for j in range(1, len(col)):
             gap = col[j - 1] - col[j]
             if gap != 4:
                 b += 1
-                cost += OFFSUIT if (col[j - 1] >> 2) - (col[j] >> 2) == 1 else BREAK
-        cost += TANGLE * b * (b - 1) // 2
+                cost += w.offsuit if (col[j - 1] >> 2) - (col[j] >> 2) == 1 else w.brk
+        cost += w.tangle * b * (b - 1) // 2
     if len(_COLUMN_COST) > 2_000_000:
         _COLUMN_COST.clear()
     _COLUMN_COST[key] = cost
     return cost
 
 
-def distance(cols: Sequence[tuple[int, ...]], down: Sequence[int], left: int, done: int) -> int:
+def distance(
+    cols: Sequence[tuple[int, ...]],
+    down: Sequence[int],
+    left: int,
+    done: int,
+    w: Weights = WEIGHTS,
+) -> int:
     """How far a position looks from a win (lower is better)."""
-    score = STOCK * left
+    score = w.stock * left - w.done * (done // 13)
     for j in range(len(cols)):
-        score += column_cost(cols[j], down[j])
+        score += column_cost(cols[j], down[j], w)
     return score
 
 
@@ -448,6 +492,7 @@ def staged(
             seconds or 0.0,
             MEMORY,
             prune,
+            weights=game.weights,
         )
         line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
         return Found(r["status"], line, r["nodes"], r["dropped"], r["positions"])
@@ -469,7 +514,8 @@ def _staged_python(
     parent = [0]
     step: list[Step] = [DEAL]
     dist = [root[4]]
-    dist2 = [root[4] + sum(root[1])]  # the second evaluation: plus the face-down cards
+    second_down = game.weights.second
+    dist2 = [root[4] + second_down * sum(root[1])]  # the second evaluation
     pos = [root]
     kids: list[list[int] | None] = [None]
     seen = [-1]
@@ -535,7 +581,7 @@ def _staged_python(
                             parent.append(e)
                             step.append(st)
                             dist.append(t[4])
-                            dist2.append(t[4] + sum(t[1]))
+                            dist2.append(t[4] + second_down * sum(t[1]))
                             pos.append(t)
                             kids.append(None)
                             seen.append(-1)
@@ -555,7 +601,18 @@ def _staged_python(
             # The best positions the stage's deals reach start the next stage.
             seeds = []
             if k > COARSE:
-                tick = _keep_by_shape(nexts, seeds, width, seen, a, prio, pos, parent, tick)
+                tick = _keep_by_shape(
+                    nexts,
+                    seeds,
+                    width,
+                    seen,
+                    a,
+                    prio,
+                    pos,
+                    parent,
+                    tick,
+                    shape_weight=game.weights.shape,
+                )
             while nexts and len(seeds) < width:
                 c = heapq.heappop(nexts)[2]
                 if seen[c] != a:
@@ -579,6 +636,7 @@ def _keep_by_shape(
     pos: list[Pos],
     parent: list[int],
     tick: int,
+    shape_weight: int = abi.SP_SHAPE,
 ) -> int:
     """Moves up to ``width`` positions from the heap ``nexts`` (positions after a deal)
     to ``seeds``, lowest distance first, where each seed already kept of the same
@@ -596,7 +654,7 @@ def _keep_by_shape(
         p = pos[parent[c]]
         shape = (p[3], p[1])
         n = taken.get(shape, 0)
-        want = dist[c] + SHAPE * n
+        want = dist[c] + shape_weight * n
         if key < want:
             heapq.heappush(nexts, (want, tick, c))
             tick += 1

@@ -345,11 +345,13 @@ def _felt_walk(
 
 
 class _Bare(SpiderGame):
-    """The packed rules over a known stock, without a spec (the playouts' game)."""
+    """The packed rules over a known stock, without a spec (the playouts' game). Its
+    distances are by :data:`spider.V1`, as its compiled searches (no weights passed)."""
 
     def __init__(self, stock: Sequence[int]) -> None:
         self.stock = tuple(stock)
         self.width = 10
+        self.weights = spider.V1
         self._moves = {}
 
 

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from pasyans import caches
 from pasyans.cards import SplitMix64, shuffled
+from pasyans.domains import spider
 from pasyans.engine.core import check_deal_number, deck_for
 from pasyans.engine.moves import Move
 from pasyans.errors import IllegalMoveError, OptionError, PasyansError
@@ -274,7 +275,9 @@ def proves_won(spec: GameSpec, state: State, seed: int, nodes: int) -> tuple[Mov
 def _proves(
     game_id: str, options: tuple[tuple[str, str], ...], seed: int, nodes: int, state: State
 ) -> tuple[Move, ...] | None:
-    proof = solve(get_game(game_id, dict(options)), state, nodes=nodes)
+    # Spider by its first weights (spider.V1): versions 2-4's shuffles stay the ones they
+    # proved won (docs/interfaces.md).
+    proof = solve(get_game(game_id, dict(options)), state, nodes=nodes, spider_weights=spider.V1)
     return proof.moves if proof.result == "won" else None
 
 

@@ -114,7 +114,6 @@ class Domain(Protocol[P]):
     def is_won(self, pos: P) -> bool: ...
 
 
-
 class EngineDomain:
     """Any game through the engine's ``legal_moves``/``apply`` and :class:`Knowledge`."""
 
@@ -147,8 +146,8 @@ class SpiderDomain:
     guided = True
     restarts = False
 
-    def __init__(self, spec: GameSpec, state: State) -> None:
-        self.game = spider.SpiderGame(spec, state)
+    def __init__(self, spec: GameSpec, state: State, weights: spider.Weights | None = None) -> None:
+        self.game = spider.SpiderGame(spec, state, weights)
 
     @property
     def root(self) -> spider.Pos:
@@ -166,13 +165,15 @@ class SpiderDomain:
         return pos[3] == spider.WON
 
 
-def domain_for(spec: GameSpec, state: State) -> EngineDomain | SpiderDomain | PackedDomain:
+def domain_for(
+    spec: GameSpec, state: State, spider_weights: spider.Weights | None = None
+) -> EngineDomain | SpiderDomain | PackedDomain:
     """The fast domain the spec declares (:func:`pasyans.domains.registry.domain_for`) when
     it plays ``state``, else the engine's. (Nivernais' search runs on its own tuples:
     :func:`solve` hands it over before it needs a domain object.)"""
     name = domains.domain_for(spec)
     if name == domains.SPIDER:
-        return SpiderDomain(spec, state)
+        return SpiderDomain(spec, state, spider_weights)
     if name == domains.PACKED and packed.applies(spec, state):  # the compiled core
         return PackedDomain(spec, state)
     return EngineDomain(spec, state)
@@ -184,16 +185,19 @@ def solve(
     *,
     seconds: float | None = None,
     nodes: int | None = None,
+    spider_weights: spider.Weights | None = None,
 ) -> Result:
     """Search for a win from ``state``.
 
     ``nodes`` bounds the positions expanded (reproducible); ``seconds`` bounds the time
     (machine-dependent). With neither, the search runs until it decides.
+    ``spider_weights``: Spider's evaluation (None: :data:`spider.WEIGHTS`; the generator
+    passes :data:`spider.V1`, so its old layouts do not move); other games ignore it.
     """
     start = time.perf_counter()
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
-    d = domain_for(spec, state)
+    d = domain_for(spec, state, spider_weights)
     if isinstance(d, SpiderDomain):  # the resumable staged search (spider.py, compiled core)
         outcome, moves, used, exhausted = spider.solve(d.game, seconds=seconds, nodes=nodes)
         return Result(outcome, moves, used, time.perf_counter() - start, exhausted)
@@ -212,9 +216,7 @@ def search(d: Domain[P], start: float, seconds: float | None, nodes: int | None)
         if getattr(d, "restarts", False):
             return _restarting(d, start, deadline, nodes)
         return _depth_first(d, start, deadline, nodes, prune=False)
-    raise ValueError(
-        "a guided game (Spider) has a search of its own: pasyans.domains.spider.solve"
-    )
+    raise ValueError("a guided game (Spider) has a search of its own: pasyans.domains.spider.solve")
 
 
 def _spent(count: int, nodes: int | None, deadline: float | None) -> bool:
