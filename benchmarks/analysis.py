@@ -10,7 +10,8 @@ game), and each game is analysed with the default :class:`~pasyans.analysis.Limi
 Prints per game and option set: the moves, the analysis's seconds (median, p95, max),
 when the first progress came, the share of positions whose full-information outcome is
 decided (of all positions pooled, and the median and min per game), and the verdicts.
-With ``--check``
+With ``--lost`` only
+games that end lost count (deals 1, 2, … until ``--deals`` of them). With ``--check``
 the "lost here" move of each game is checked against fresh searches with an ample budget
 (``--ample`` seconds): the position before it won, the one after lost::
 
@@ -18,6 +19,8 @@ the "lost here" move of each game is checked against fresh searches with an ampl
     uv run python benchmarks/analysis.py --games spine,backbone --deals 10 --check
     uv run python benchmarks/analysis.py --games spider4 --deals 50 --player follow \
         --cache /tmp/follow-spider4.json
+    uv run python benchmarks/analysis.py --games backbone --deals 50 --lost --cap 1000 \
+        --check --ample 30
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from collections import Counter
 
 from pasyans import deals
 from pasyans.analysis import analyse, line_of
+from pasyans.analysis.outcomes import checked as fresh_outcome
 from pasyans.analysis.simple import play_simply
 from pasyans.engine.game import Game
 from pasyans.hints.follow import follow
@@ -80,6 +84,12 @@ def main() -> None:
     ap.add_argument("--each", action="store_true", help="a line per game too")
     ap.add_argument("--check", action="store_true", help="check each lost-here move")
     ap.add_argument("--ample", type=float, default=60.0, help="--check's budget, seconds")
+    ap.add_argument(
+        "--lost",
+        action="store_true",
+        help="deals 1, 2, … until --deals games end lost (the player did not win and the"
+        " last position is lost by a search with --ample seconds); the others are skipped",
+    )
     args = ap.parse_args()
     cache: dict[str, list[str]] = {}
     if args.cache and os.path.exists(args.cache):
@@ -100,7 +110,9 @@ def main() -> None:
         moves: list[int] = []
         said: Counter[str] = Counter()
         checked = exact = 0
-        for deal in range(1, args.deals + 1):
+        deal = 0
+        while len(times) < args.deals:
+            deal += 1
             if args.player == "follow":
                 game = followed(name, deal, args.cap, cache)
                 if args.cache:
@@ -111,6 +123,12 @@ def main() -> None:
                 if name in SOLVABLE:
                     start = deals.start_position(spec, deal, "solvable", "easy")
                 game = play_simply(gid, deal, options, seed=deal, cap=args.cap, start=start)
+            if args.lost:
+                if game.won:
+                    continue
+                end = line_of(game)[0][-1]
+                if solve(spec, end, seconds=args.ample).result != "lost":
+                    continue
             seen: list[float] = []
             t0 = time.perf_counter()
             a = analyse(
@@ -133,11 +151,13 @@ def main() -> None:
                       flush=True)  # fmt: skip
             if args.check and a.lost_at is not None:
                 states, _ = line_of(game)
-                before = solve(spec, states[a.lost_at - 1], seconds=args.ample).result
-                after = solve(spec, states[a.lost_at], seconds=args.ample).result
+                before = fresh_outcome(spec, states, a.lost_at - 1, args.ample)
+                after = fresh_outcome(spec, states, a.lost_at, args.ample)
                 checked += 1
                 exact += before == "won" and after == "lost"
         check = f" checked {exact}/{checked}" if args.check else ""
+        if args.lost:
+            check += f" (deals 1-{deal})"
         cells = [
             f"{name:17} {len(times):>3} {statistics.median(moves):>6.0f}",
             f"{statistics.median(times):>6.1f} {p95(times):>6.1f} {max(times):>6.1f}",

@@ -77,6 +77,8 @@ typedef struct {
     {"spider_rollout", spider_rollout, METH_VARARGS, "The felt player's policy playout (generator version 4's difficulty, unchanged): its score."}, \
     {"spider_playout", spider_playout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score."}, \
     {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS, "The staged best-first search."}, \
+    {"spider_table", spider_table, METH_VARARGS, "An empty table of positions proven lost, for spider_prove."}, \
+    {"spider_prove", spider_prove, METH_VARARGS, "The exhaustive loss prover, its table kept from call to call."}, \
     {"engine_spec", engine_spec, METH_VARARGS, "A foundation game's rules, packed."}, \
     {"engine_moves", engine_moves, METH_VARARGS, "Every legal move code, in the engine's order."}, \
     {"engine_play", engine_play, METH_VARARGS, "The packed position after a legal move."}, \
@@ -87,6 +89,7 @@ typedef struct {
     {"engine_dead", engine_dead, METH_VARARGS, "Backbone classic's dead-spine test (domains/spinelock.py), compiled."}, \
     {"engine_hash", engine_hash, METH_VARARGS, "The restarting search's 128-bit hash of a packed position, from scratch."}, \
     {"engine_child_hashes", engine_child_hashes, METH_VARARGS, "The hash of each legal move's child, updated from the position's as the search does."}, \
+    {"engine_table", engine_table, METH_VARARGS, "An empty table of positions proven lost, kept by engine_restarts between calls."}, \
     {"engine_restarts", engine_restarts, METH_VARARGS, "The restarting depth-first search (search._restarting) on a packed position."}, \
     {"engine_reach", engine_reach, METH_VARARGS, "engine_restarts, answering how many cards its positions brought home at most."}, \
     {"nivernais_children", nivernais_children, METH_VARARGS, "Every Nivernais position one move away (nivernais.children), in its order."}, \

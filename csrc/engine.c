@@ -1744,15 +1744,51 @@ done:
  * callable (packed position -> bool) or None, its answers kept in ``locks`` by what it
  * reads (engine_lock), which is emptied when it holds ``locks_max``; or True: the compiled
  * dead-spine test (fp_dead, Backbone classic), ``locks`` unused. */
+/* A table of positions proven lost that outlives one engine_restarts call: the game's
+ * rules it belongs to (the first call's) and the positions' keys. */
+typedef struct {
+    HSet lost;
+    int has_spec;
+    FSpec spec;
+} LostTable;
+
+static const char *LOST_NAME = "pasyans.engine_lost";
+
+static void lost_table_free(PyObject *cap)
+{
+    LostTable *t = PyCapsule_GetPointer(cap, LOST_NAME);
+    if (t) {
+        free(t->lost.s);
+        free(t);
+    }
+}
+
+/* engine_table() -> an empty table of positions proven lost for engine_restarts' last
+ * argument: each dive adds the components it closes, later calls skip them. */
+PyObject *engine_table(PyObject *self, PyObject *args)
+{
+    LostTable *t = calloc(1, sizeof *t);
+    if (!t || hset_init(&t->lost, 1024)) {
+        free(t);
+        return PyErr_NoMemory();
+    }
+    PyObject *cap = PyCapsule_New(t, LOST_NAME, lost_table_free);
+    if (!cap) {
+        free(t->lost.s);
+        free(t);
+    }
+    return cap;
+}
+
 static PyObject *restarts(PyObject *args, int reach)
 {
-    PyObject *cap, *dead, *locks;
+    PyObject *cap, *dead, *locks, *tcap = Py_None;
     Py_buffer b;
     long long nodes, first, unit;
     double deadline, detour, early;
     Py_ssize_t locks_max;
-    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n", &cap, &b, &nodes, &deadline, &first, &unit,
-                          &detour, &early, &dead, &PyDict_Type, &locks, &locks_max))
+    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|O", &cap, &b, &nodes, &deadline, &first, &unit,
+                          &detour, &early, &dead, &PyDict_Type, &locks, &locks_max, &tcap))
         return NULL;
     Search S;
     memset(&S, 0, sizeof S);
@@ -1763,6 +1799,17 @@ static PyObject *restarts(PyObject *args, int reach)
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "not a packed position of this game");
         return NULL;
+    }
+    LostTable *table = NULL;
+    if (tcap != Py_None) {
+        if (!(table = PyCapsule_GetPointer(tcap, LOST_NAME)))
+            return NULL;
+        /* The keys depend on the rules only (engine_spec's capsule is made anew for each
+         * position): the same rules, field by field. */
+        if (table->has_spec && memcmp(&table->spec, S.s, sizeof table->spec)) {
+            PyErr_SetString(PyExc_ValueError, "this table belongs to another game");
+            return NULL;
+        }
     }
     int cdead = dead == Py_True;
     if (first < 1 || unit < 1 || (dead != Py_None && !cdead && !PyCallable_Check(dead))) {
@@ -1786,8 +1833,11 @@ static PyObject *restarts(PyObject *args, int reach)
     S.early = early;
     S.deadline = deadline;
     zinit();
-    if (hset_init(&S.lost, 1024) || table_init(&S.idx, 1024)) {
-        free(S.lost.s);
+    if (table)
+        S.lost = table->lost; /* handed back below, grown */
+    if ((!table && hset_init(&S.lost, 1024)) || table_init(&S.idx, 1024)) {
+        if (!table)
+            free(S.lost.s);
         free(S.dcache);
         return PyErr_NoMemory();
     }
@@ -1823,7 +1873,15 @@ static PyObject *restarts(PyObject *args, int reach)
         } else if (moves)
             result = Py_BuildValue("(sNL)", word, moves, (long long)used);
     }
-    free(S.lost.s);
+    if (table) {
+        table->lost = S.lost;
+        if (!table->has_spec) {
+            table->spec = *S.s;
+            table->has_spec = 1;
+        }
+    } else {
+        free(S.lost.s);
+    }
     table_free(&S.idx);
     free(S.frames);
     free(S.kids);

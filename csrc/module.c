@@ -343,6 +343,90 @@ static PyObject *spider_playout(PyObject *self, PyObject *args)
     return playout(args, pl_rollout);
 }
 
+/* The table of spider_prove: proven-lost keys and the game they belong to. */
+typedef struct {
+    SpLost lost;
+    int width, nstock;
+    uint8_t stock[MAXSTOCK];
+} LostTable;
+
+#define LOST_NAME "pasyans.spider_lost"
+
+static void lost_table_free(PyObject *cap)
+{
+    LostTable *t = PyCapsule_GetPointer(cap, LOST_NAME);
+    if (t) {
+        sp_lost_free(&t->lost);
+        free(t);
+    }
+}
+
+/* spider_table() -> an empty table of positions proven lost, for spider_prove */
+static PyObject *spider_table(PyObject *self, PyObject *args)
+{
+    LostTable *t = calloc(1, sizeof *t);
+    if (!t)
+        return PyErr_NoMemory();
+    t->width = -1;
+    PyObject *cap = PyCapsule_New(t, LOST_NAME, lost_table_free);
+    if (!cap)
+        free(t);
+    return cap;
+}
+
+/* spider_prove(stock, pos, won, nodes, seconds, memory, table) -> the exhaustive loss
+ * prover's {status, line, nodes, positions, lost}: spiderproof.c. ``table`` (from
+ * spider_table) keeps the positions proven lost; it belongs to the first game it is used
+ * with: a stock that is not the first cards of that game's (or theirs of it), or another
+ * width, is a ValueError. */
+static PyObject *spider_prove(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos, *cap;
+    int won;
+    unsigned long long nodes, memory;
+    double seconds;
+    SpiderGame g;
+    SPos p;
+    SearchLimits lim;
+    SearchResult r;
+    if (!PyArg_ParseTuple(args, "OOiKdKO", &stock, &pos, &won, &nodes, &seconds, &memory, &cap) ||
+        parse(stock, pos, &g, &p))
+        return NULL;
+    LostTable *t = PyCapsule_GetPointer(cap, LOST_NAME);
+    if (!t)
+        return NULL;
+    int nstock = (int)PyObject_Length(stock);
+    /* A later position of one game has a shorter stock: the first cards of the same. */
+    if (t->width >= 0 && (t->width != g.width ||
+                          memcmp(t->stock, g.stock, (size_t)(nstock < t->nstock ? nstock
+                                                                                : t->nstock)))) {
+        PyErr_SetString(PyExc_ValueError, "this table belongs to another game");
+        return NULL;
+    }
+    t->width = g.width;
+    if (nstock > t->nstock) {
+        t->nstock = nstock;
+        memcpy(t->stock, g.stock, (size_t)nstock);
+    }
+    g.won = won;
+    lim.nodes = nodes;
+    lim.seconds = seconds;
+    lim.memory = (size_t)memory;
+    lim.prune = 0;
+    Py_BEGIN_ALLOW_THREADS
+    sp_prove(&g, &p, &t->lost, &lim, &r);
+    Py_END_ALLOW_THREADS
+    static const char *status[] = CORE_STATUS_NAMES;
+    PyObject *line = from_steps(r.line, r.line_n);
+    free(r.line);
+    if (!line)
+        return NULL;
+    return Py_BuildValue("{s:s,s:N,s:K,s:K,s:K}", "status", status[r.status], "line", line,
+                         "nodes", (unsigned long long)r.nodes, "positions",
+                         (unsigned long long)r.positions, "lost",
+                         (unsigned long long)t->lost.n);
+}
+
 /* spider_attempt(k) -> (positions per stage, positions kept per deal) of attempt k */
 static PyObject *spider_attempt(PyObject *self, PyObject *args)
 {

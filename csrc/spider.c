@@ -138,17 +138,6 @@ void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
     }
 }
 
-/* sp_play's follow-ups on one column changed by a move: a completed run leaves it, then
- * its top card is turned up. */
-static inline void settle(uint8_t *col, int *n, int *down, int *done)
-{
-    if (*n && col[*n - 1] < 4 && sp_complete(col, *n, *down)) {
-        *n -= 13;
-        *done += 13;
-    }
-    if (*n && *down >= *n)
-        *down = *n - 1;
-}
 
 const int sp_weights_v1[SP_NWEIGHTS] = {SP_BREAK, SP_OFFSUIT, SP_TANGLE, SP_DOWN, SP_EMPTY,
                                         SP_STOCK, 0,        0,         1,       SP_SHAPE};
@@ -183,33 +172,15 @@ int sp_distance(const SpiderGame *g, const SPos *p)
     return sp_distance_by(g, p, sp_weights_v1);
 }
 
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
 
-/* A column's share of the key: its cards and face-down count, and its place while the
- * stock still deals by place (once it is empty the key is a multiset of columns). */
-static uint64_t column_term(const uint8_t *col, int n, int down, int place)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)down << 8) ^ (uint64_t)n;
-    for (int j = 0; j < n; j++)
-        h = (h ^ col[j]) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
-    return mix64(h + (uint64_t)(place + 1) * 0xd6e8feb86659fd93ULL);
-}
 
 uint64_t sp_hash(const SpiderGame *g, const SPos *p)
 {
     int off[MAXW + 1];
     sp_offsets(g, p, off);
-    uint64_t h = mix64(0x2545f4914f6cdd1dULL + p->left);
+    uint64_t h = sp_mix64(0x2545f4914f6cdd1dULL + p->left);
     for (int j = 0; j < g->width; j++)
-        h += column_term(p->cards + off[j], p->len[j], p->down[j], p->left ? j : -1);
+        h += sp_column_term(p->cards + off[j], p->len[j], p->down[j], p->left ? j : -1);
     return h ? h : 1;
 }
 
@@ -563,10 +534,10 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
     const int *w = s->w;
     int off[MAXW + 1], cost[MAXW], pdown = 0;
     int pdist = w[W_STOCK] * p.left - w[W_DONE] * (p.done / 13);
-    uint64_t term[MAXW], phash = mix64(0x2545f4914f6cdd1dULL + p.left);
+    uint64_t term[MAXW], phash = sp_mix64(0x2545f4914f6cdd1dULL + p.left);
     sp_offsets(g, &p, off);
     for (int j = 0; j < g->width; j++) {
-        term[j] = column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
+        term[j] = sp_column_term(p.cards + off[j], p.len[j], p.down[j], p.left ? j : -1);
         cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j], w);
         phash += term[j];
         pdist += cost[j];
@@ -584,15 +555,15 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
             memcpy(cs, p.cards + off[i], (size_t)ns);
             memcpy(cd, p.cards + off[c], p.len[c]);
             memcpy(cd + p.len[c], p.cards + off[i] + ns, (size_t)m);
-            settle(cs, &ns, &ds, &done);
-            settle(cd, &nd, &dd, &done);
+            sp_settle(cs, &ns, &ds, &done);
+            sp_settle(cd, &nd, &dd, &done);
             if (done == g->won) {
                 r->status = SP_WON;
                 path_to(s, e, kids[x], r);
                 return 1;
             }
-            h = phash - term[i] - term[c] + column_term(cs, ns, ds, p.left ? i : -1) +
-                column_term(cd, nd, dd, p.left ? c : -1);
+            h = phash - term[i] - term[c] + sp_column_term(cs, ns, ds, p.left ? i : -1) +
+                sp_column_term(cd, nd, dd, p.left ? c : -1);
             h = h ? h : 1;
             qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds, w) +
                     column_cost(cd, nd, dd, w) - w[W_DONE] * ((done - p.done) / 13);
@@ -626,7 +597,7 @@ static uint64_t shape(const Search *s, uint32_t e)
     uint64_t h = 0x84222325cbf29ce4ULL ^ r[2 * w + 1];
     for (int j = 0; j < w; j++)
         h = (h ^ r[w + j]) * 0x100000001b3ULL;
-    h = mix64(h);
+    h = sp_mix64(h);
     return h ? h : 1;
 }
 

@@ -79,4 +79,52 @@ uint64_t sp_per_stage(uint32_t k);
 uint64_t sp_kept_per_deal(uint32_t k);
 void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, SearchResult *r);
 
+/* Positions proven lost by sp_prove (their sp_hash keys), kept from call to call: every
+ * call with one table must be of one game (one stock, one width). spiderproof.c. */
+typedef struct {
+    uint64_t *keys;
+    size_t cap, n;
+} SpLost;
+
+int sp_lost_has(const SpLost *L, uint64_t key);
+void sp_lost_free(SpLost *L);
+/* The exhaustive loss prover (spiderproof.c): status SP_WON (line), SP_EXHAUSTED (the root
+ * is lost), SP_UNKNOWN (budget) or SP_NOMEMORY; lim->prune is not read (it never prunes).
+ * ``positions``: the positions it reached. */
+void sp_prove(const SpiderGame *g, const SPos *root, SpLost *L, const SearchLimits *lim,
+              SearchResult *r);
+
+/* Shared with spiderproof.c (inline: the staged search's hot path). */
+/* sp_play's follow-ups on one column changed by a move: a completed run leaves it, then
+ * its top card is turned up. */
+static inline void sp_settle(uint8_t *col, int *n, int *down, int *done)
+{
+    if (*n && col[*n - 1] < 4 && sp_complete(col, *n, *down)) {
+        *n -= 13;
+        *done += 13;
+    }
+    if (*n && *down >= *n)
+        *down = *n - 1;
+}
+
+static inline uint64_t sp_mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+/* A column's share of the key: its cards and face-down count, and its place while the
+ * stock still deals by place (once it is empty the key is a multiset of columns). */
+static inline uint64_t sp_column_term(const uint8_t *col, int n, int down, int place)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)down << 8) ^ (uint64_t)n;
+    for (int j = 0; j < n; j++)
+        h = (h ^ col[j]) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
+    return sp_mix64(h + (uint64_t)(place + 1) * 0xd6e8feb86659fd93ULL);
+}
+
 #endif

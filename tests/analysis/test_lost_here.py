@@ -10,6 +10,7 @@ import pytest
 
 from pasyans import deals
 from pasyans.analysis import Limits, analyse, line_of
+from pasyans.analysis.outcomes import checked
 from pasyans.analysis.simple import play_simply
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
@@ -20,8 +21,9 @@ AMPLE = 60.0  # seconds a check may search (each takes well under a second here)
 SOLVABLE = {"spine", "backbone"}
 
 
-def lost_games(game_id: str, cap: int):  # type: ignore[no-untyped-def]
-    """The first ``GAMES`` games the simple player did not win, deals 1, 2, …"""
+def lost_games(game_id: str, cap: int, *, ended_lost: bool = False):  # type: ignore[no-untyped-def]
+    """The games the simple player did not win, deals 1, 2, … (``ended_lost``: only
+    those whose last position a search proves lost)."""
     spec = get_game(game_id)
     deal = 0
     while True:
@@ -30,8 +32,11 @@ def lost_games(game_id: str, cap: int):  # type: ignore[no-untyped-def]
         if game_id in SOLVABLE:
             start = deals.start_position(spec, deal, "solvable", "easy")
         game = play_simply(game_id, deal, start=start, seed=deal, cap=cap)
-        if not game.won:
-            yield game
+        if game.won:
+            continue
+        if ended_lost and solve(spec, game.state, seconds=AMPLE).result != "lost":
+            continue
+        yield game
 
 
 def check(game, a) -> str:  # type: ignore[no-untyped-def]
@@ -45,9 +50,9 @@ def check(game, a) -> str:  # type: ignore[no-untyped-def]
     outcomes = [p.outcome for p in a.points]
     if "won" in outcomes:
         last = max(k for k, o in enumerate(outcomes) if o == "won")
-        assert solve(spec, states[last], seconds=AMPLE).result == "won", where
+        assert checked(spec, states, last, AMPLE) == "won", where
     if "lost" in outcomes:
-        assert solve(spec, states[outcomes.index("lost")], seconds=AMPLE).result == "lost", where
+        assert checked(spec, states, outcomes.index("lost"), AMPLE) == "lost", where
     if code in {"lost_at", "unlucky"}:
         assert a.lost_at is not None and outcomes[a.lost_at - 1 : a.lost_at + 1] == ["won", "lost"]
     return code
@@ -80,3 +85,23 @@ def test_backbone_claims_only_what_is_true(game_id: str) -> None:
         code = check(game, analyse(game, Limits(search_total=6.0, total=8.0)))
         seen[code] = seen.get(code, 0) + 1
     assert sum(seen.values()) == FEW
+
+
+BACKBONE_LOST = 8
+
+
+@pytest.mark.slow
+def test_backbone_names_only_exact_moves_on_games_that_ended_lost() -> None:
+    """Backbone from its solvable layouts, the simple player allowed 1,000 moves: on the
+    first games whose last position is lost (so a move did throw the win away), every
+    move the analysis names is exact and every position it decides is so. How many it
+    names within its default budget is measured by ``benchmarks/analysis.py --lost
+    --check`` (docs/analysis.md); here a smaller budget keeps the test within minutes."""
+    seen: dict[str, int] = {}
+    for n, game in enumerate(lost_games("backbone", 1000, ended_lost=True)):
+        if n == BACKBONE_LOST:
+            break
+        code = check(game, analyse(game, Limits(search_total=8.0, total=10.0)))
+        seen[code] = seen.get(code, 0) + 1
+    assert sum(seen.values()) == BACKBONE_LOST
+    assert set(seen) <= {"lost_at", "unlucky", "won_until"}, seen

@@ -27,25 +27,56 @@ A Spider position whose stock is empty is searched at once without the staged se
 unproven rules (:func:`pasyans.domains.spider.staged` with ``prune=False``): such a
 position is mostly searched to prove a loss, and only that search's exhaustion proves
 one (the pruned pass first spent the budget without deciding).
+
+**Kept tables** (:func:`table_for`). Spider's searches for a loss (the lost side's) are
+its exhaustive loss prover (:func:`pasyans.domains.spider.prove`) and Backbone's every
+search is its restarting search, each with one table of positions proven lost kept
+along the game: a later search skips them, so an earlier position's proof reuses the
+later ones', and a search that ran out is resumed rather than thrown away. With a table,
+once both sides are stuck at unknowns, the block next to the decided ones on the side
+that has spent less time is searched again with twice the seconds of its last search
+(instead of splitting the gap).
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections import deque
 
 from pasyans.analysis.model import Proof
 from pasyans.analysis.verdict import Outcome
-from pasyans.domains import registry, spider
+from pasyans.domains import packed, registry, spider
+from pasyans.domains.packed import PackedDomain
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
+from pasyans.solver import search as solver
 from pasyans.solver.search import Result, solve
 
 
-def search(spec: GameSpec, state: State, seconds: float, nodes: int | None) -> Result:
-    """The full-information search of one position (see the module's text)."""
+def search(
+    spec: GameSpec, state: State, seconds: float, nodes: int | None, table: object | None = None
+) -> Result:
+    """The full-information search of one position (see the module's text); with
+    ``table`` (:func:`table_for`) Spider's exhaustive loss prover or the packed games'
+    restarting search, which keep what they prove lost there for the next call."""
+    if table is not None and core.is_won(spec, state):
+        return Result("won", (), 0)
+    d = solver.domain_for(spec, state) if table is not None else None
+    if isinstance(d, PackedDomain) and d.restarts and d.compiled_search:
+        outcome, moves, used = d.restarting(
+            time.perf_counter() + seconds, nodes, solver.FIRST_DIVE, solver.RESTART_UNIT,
+            solver.DETOUR, solver.EARLY, table,
+        )  # fmt: skip
+        return Result(outcome, moves, used)
+    if table is not None:
+        game = spider.SpiderGame(spec, state)
+        r = spider.prove(game, table, nodes=nodes, seconds=seconds)
+        if r.status == "won":
+            return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
+        return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
     if registry.domain_for(spec) == registry.SPIDER and not state.piles[spec.index["stock"]]:
         game = spider.SpiderGame(spec, state)
         if not core.is_won(spec, state):
@@ -54,6 +85,37 @@ def search(spec: GameSpec, state: State, seconds: float, nodes: int | None) -> R
                 return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
             return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
     return solve(spec, state, seconds=seconds, nodes=nodes)
+
+
+def table_for(spec: GameSpec, state: State) -> object | None:
+    """A table of positions proven lost for :func:`search` along one game: Spider's loss
+    prover's, or the packed restarting search's (Backbone); None for the other games, or
+    without the compiled core."""
+    try:
+        if registry.domain_for(spec) == registry.SPIDER:
+            return spider.lost_table()
+        d = solver.domain_for(spec, state)
+        if isinstance(d, PackedDomain) and d.restarts and d.compiled_search:
+            return packed.lost_table()
+    except RuntimeError:  # pragma: no cover - the compiled core is not built
+        pass
+    return None
+
+
+def checked(spec: GameSpec, states: list[State], k: int, seconds: float) -> str:
+    """Position ``k``'s outcome by fresh searches, for checks (tests, benchmarks): the
+    solver's with ``seconds``; where it runs out, for a game with a kept table, the same
+    searches as the analysis's walked back from the game's end with a new table (each
+    position at most ``seconds``). ``won``, ``lost`` or ``unknown``."""
+    r = solve(spec, states[k], seconds=seconds).result
+    table = table_for(spec, states[0])
+    if r != "unknown" or table is None:
+        return r
+    for j in range(len(states) - 1, k - 1, -1):
+        r = search(spec, states[j], seconds, None, table).result
+        if r == "won":  # so is every earlier position, k too
+            return "won"
+    return r
 
 
 def undo_move(spec: GameSpec, before: State, after: State) -> Move | None:
@@ -100,6 +162,14 @@ class Outcomes:
         self.side = "lost"  # the side the last probe was for
         self.searched: set[int] = set()  # positions searched
         self.lines: dict[int, tuple[Move, ...]] = {}  # position: a winning line from it
+        # Spider and Backbone: a table of positions proven lost kept between probes
+        # (table_for). Once both sides are stuck, the blocks next to the decided ones are
+        # searched again in turn (by the time each side has spent), each retry with
+        # twice the seconds of the last, instead of splitting the gap.
+        self.table = table_for(spec, states[0])
+        self.prover = registry.domain_for(spec) == registry.SPIDER  # only its lost side
+        self.tries: dict[tuple[str, int], int] = {}  # (side, block): searches that ran out
+        self.spent = {"won": 0.0, "lost": 0.0}  # each side's seconds
         if core.is_won(spec, states[-1]):
             self.won = len(self.blocks) - 1
             self.lines[n] = ()
@@ -127,6 +197,8 @@ class Outcomes:
                     self.stuck.add(side)  # the next block is unknown: this side is done
                     break
                 self.steps[side] = step // 2
+        if self.table is not None:
+            return self._resumed_probe()
         self.side = "gap"
         marks = sorted({self.won, self.lost, *self.unknown})
         best: tuple[int, int] | None = None
@@ -137,12 +209,33 @@ class Outcomes:
             return None
         return self.blocks[(best[0] + best[1]) // 2][1]
 
+    def _resumed_probe(self) -> int:
+        """When both sides are stuck and a table is kept: the block next to the decided
+        ones on the side that has spent less time, searched again (with twice the
+        seconds of its last search; what the table holds is not searched again)."""
+        side = "lost" if self.spent["lost"] <= self.spent["won"] else "won"
+        self.side = side
+        return self.blocks[self.won + 1 if side == "won" else self.lost - 1][1]
+
+    def seconds(self, k: int, seconds: float) -> float:
+        """The time for the next search of position ``k``: ``seconds``, twice as much for
+        each earlier search of its block for this side that ran out (with a kept table)."""
+        return seconds * (1 << self.tries.get((self.side, self.block_of[k]), 0))
+
     def search(self, k: int, seconds: float, nodes: int | None) -> None:
         """Search position ``k`` and settle what its outcome decides."""
-        r = search(self.spec, self.states[k], seconds, nodes)
-        self.searched.add(k)
         b = self.block_of[k]
         side = self.side
+        table = self.table if side == "lost" or not self.prover else None
+        t0 = time.perf_counter()
+        r = search(self.spec, self.states[k], seconds, nodes, table)
+        if side in self.spent:
+            self.spent[side] += time.perf_counter() - t0
+        self.searched.add(k)
+        if self.table is not None and r.result == "unknown":
+            self.tries[side, b] = self.tries.get((side, b), 0) + 1
+        if r.result != "unknown":
+            self.stuck.discard(r.result)  # that side moved on: it gallops again
         if r.result == "lost":
             self.lost = min(self.lost, b)
             self.unknown = {u for u in self.unknown if u < self.lost}

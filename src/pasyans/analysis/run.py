@@ -98,7 +98,7 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
         left = search_end - time.perf_counter()
         if left <= 0:
             break
-        found.search(k, min(limits.seconds, left), limits.nodes)
+        found.search(k, min(found.seconds(k, limits.seconds), left), limits.nodes)
         tell(0.3 * min(1.0, len(found.searched) / expected))
     tell(0.3)
     outcomes = [found.outcome(k) for k in range(n + 1)]

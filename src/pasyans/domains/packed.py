@@ -81,6 +81,14 @@ def _mask(kinds: Iterable[PileKind]) -> int:
     return sum(1 << KIND[k] for k in kinds if k in KIND)
 
 
+def lost_table() -> object:
+    """An empty table of positions proven lost for :meth:`PackedDomain.restarting`, kept
+    from call to call (one game's rules: another's is a ``ValueError``)."""
+    if compiled is None:
+        raise RuntimeError("the compiled core (pasyans.domains._core) is not built")
+    return compiled.engine_table()
+
+
 class PackedDomain:
     """A foundation game through the compiled core (see the module docstring)."""
 
@@ -163,9 +171,12 @@ class PackedDomain:
         unit: int,
         detour: float,
         early: float,
+        table: object | None = None,
     ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
         """:func:`search._restarting` in the compiled core (``engine_restarts``): the
-        outcome, the winning line and the positions expanded."""
+        outcome, the winning line and the positions expanded. ``table`` (from
+        ``compiled.engine_table()``, one game's) keeps the positions proven lost from call
+        to call (the post-game analysis's probes along one game); None: a table per call."""
         dead: Callable[[bytes], bool] | bool | None = None
         if self.dead:
             dead = True if self.compiled_dead else self._dead_unpacked
@@ -181,6 +192,7 @@ class PackedDomain:
             dead,
             self._locks,
             LOCKS,
+            table,
         )
         return outcome, tuple(self.move(c) for c in codes), used
 

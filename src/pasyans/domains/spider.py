@@ -499,6 +499,32 @@ def staged(
     return _staged_python(game, nodes, seconds, prune)
 
 
+def lost_table() -> object:
+    """An empty table of positions proven lost for :func:`prove` (one game's: its
+    positions' stocks are the first cards of one stock)."""
+    if compiled is None:
+        raise RuntimeError("the compiled core (pasyans.domains._core) is not built")
+    return compiled.spider_table()
+
+
+def prove(game: SpiderGame, table: object, *, nodes: int | None, seconds: float | None) -> Found:
+    """The exhaustive loss prover (``csrc/spiderproof.c``, compiled only): a depth-first
+    search over every legal move that adds each closed strongly connected component of
+    positions to ``table`` (from :func:`lost_table`) as lost, also when its budget runs
+    out; a later call skips them. ``exhausted`` proves the root lost. Not the staged
+    search: the solvable-deal generator never calls it."""
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+        return Found("unknown", (), 0, False)
+    if compiled is None:
+        raise RuntimeError("the compiled core (pasyans.domains._core) is not built")
+    cols, down, left, done, _ = game.root
+    r = compiled.spider_prove(
+        game.stock, (cols, down, left, done), WON, nodes or 0, seconds or 0.0, MEMORY, table
+    )
+    line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
+    return Found(r["status"], line, r["nodes"], False, r["positions"])
+
+
 def _staged_python(
     game: SpiderGame, nodes: int | None, seconds: float | None, prune: bool
 ) -> Found:

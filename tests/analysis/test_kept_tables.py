@@ -1,0 +1,128 @@
+"""The tables of positions proven lost that the analysis keeps between its searches along
+one game (:func:`pasyans.analysis.outcomes.table_for`): Backbone's restarting search with
+a kept table against a search that tries every move, on Backbone classic end games, with
+dives cut short so that the table fills over many calls. (Spider's prover and its table:
+tests/solver/test_spider_prove.py.)"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from pasyans.analysis.outcomes import search, table_for
+from pasyans.engine.core import apply, is_won, legal_moves
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+from pasyans.solver import search as solver
+from pasyans.solver.search import replay
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "solver"))
+from solver_endgames import exhaustive
+from test_backbone_search import spine_endgame
+
+CASES = [(loose, seed) for loose in (6, 9) for seed in range(1, 11)]
+
+
+@pytest.fixture
+def tiny_restarts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dives of a handful of positions, so that end games need many of them."""
+    monkeypatch.setattr(solver, "FIRST_DIVE", 5)
+    monkeypatch.setattr(solver, "RESTART_UNIT", 3)
+    monkeypatch.setattr(solver, "DETOUR", 0.5)
+
+
+def playout(spec: GameSpec, state: State, seed: int, moves: int) -> list[State]:
+    rng = random.Random(seed)
+    line = [state]
+    for _ in range(moves):
+        ms = legal_moves(spec, line[-1])
+        if not ms or is_won(spec, line[-1]):
+            break
+        line.append(apply(spec, line[-1], rng.choice(ms)))
+    return line
+
+
+@pytest.mark.parametrize(("loose", "seed"), CASES)
+def test_a_kept_table_answers_as_every_move_does(
+    tiny_restarts: None, loose: int, seed: int
+) -> None:
+    """Along a random game, the later positions first (as the analysis searches), one
+    table kept: each answer is the exhaustive search's, a won line replays to a win, and
+    afterwards every position of other random games that the table holds is lost."""
+    spec, start = spine_endgame("backbone-classic", seed, loose, seed % 2 == 0)
+    table = table_for(spec, start)
+    assert table is not None
+    for pos in reversed(playout(spec, start, seed, 30)):
+        r = search(spec, pos, 60.0, None, table)
+        assert r.result == ("won" if exhaustive(spec, pos) else "lost")
+        if r.result == "won":
+            assert is_won(spec, replay(spec, pos, r.moves))
+    for game in range(5):
+        for pos in playout(spec, start, 100 * seed + game, 30):
+            if search(spec, pos, 60.0, 1, table).result == "lost":
+                assert not exhaustive(spec, pos)
+
+
+def test_a_kept_table_belongs_to_one_game() -> None:
+    spec, start = spine_endgame("backbone-classic", 1, 6, False)
+    table = table_for(spec, start)
+    search(spec, start, 60.0, None, table)
+    other = get_game("backbone")
+    with pytest.raises(ValueError, match="another game"):
+        search(other, spine_endgame("backbone", 1, 6, True)[1], 60.0, None, table)
+
+
+def test_only_the_searched_games_keep_a_table() -> None:
+    from pasyans.engine.core import initial_state
+
+    for game, kept in (("backbone", True), ("spider", True), ("spine", False)):
+        spec = get_game(game)
+        assert (table_for(spec, initial_state(spec, 1)) is not None) is kept, game
+
+
+def test_with_a_kept_table_stuck_sides_retry_with_more_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Outcomes' probes, with a search faked to need 8 s next to the boundary (won up to
+    position ``edge``, lost after): with a kept table the blocks next to the decided ones
+    are searched again with twice the seconds each time until both sides meet; without
+    one the band next to the boundary stays unknown."""
+    from pasyans.analysis import line_of, outcomes
+    from pasyans.analysis.simple import play_simply
+
+    game = play_simply("spider", 2, {"suits": "1"}, seed=2, cap=80)
+    states, moves = line_of(game)
+    blocks = outcomes.Outcomes(game.spec, states, moves).blocks
+    assert len(blocks) > 12
+    edge = blocks[len(blocks) // 2][1]  # the last position of a block
+    asked: list[float] = []
+
+    def fake(spec: GameSpec, state: State, seconds: float, nodes: object, table: object = None):  # type: ignore[no-untyped-def]
+        k = states.index(state)
+        asked.append(seconds)
+        if abs(k - edge) <= 12 and seconds < 8:
+            return solver.Result("unknown", (), 0)
+        return solver.Result("won" if k <= edge else "lost", (), 0)
+
+    monkeypatch.setattr(outcomes, "search", fake)
+    for kept in (True, False):
+        if not kept:
+            monkeypatch.setattr(outcomes, "table_for", lambda spec, state: None)
+        asked.clear()
+        o = outcomes.Outcomes(game.spec, states, moves)
+        for _ in range(200):
+            k = o.next_probe()
+            if k is None:
+                break
+            o.search(k, o.seconds(k, 2.0), None)
+        said = [o.outcome(k)[0] for k in range(len(states))]
+        assert all(s in ("won", "unknown") for s in said[: edge + 1])
+        assert all(s in ("lost", "unknown") for s in said[edge + 1 :])
+        if kept:
+            assert "unknown" not in said and max(asked) == 8.0
+        else:
+            assert "unknown" in said and max(asked) == 2.0
