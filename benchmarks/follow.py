@@ -109,6 +109,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", unstick {budget.unstick}" if budget.unstick else ""
         text += f", player {budget.method} {budget.player}" if budget.player else ""
+        text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
@@ -160,6 +161,9 @@ def main() -> None:
         "--player", type=int, default=0, help="Spider: the no-peek player, N playouts a decision"
     )
     ap.add_argument("--rescue", action="store_true", help="the player only where no sample is won")
+    ap.add_argument(
+        "--player-nodes", type=int, default=0, help="the player's nodes a search (a), (c)"
+    )
     ap.add_argument("--method", default="rollout", choices=("rollout", "determinized", "epimc"))
     ap.add_argument(
         "--budget",
@@ -201,6 +205,7 @@ def main() -> None:
         player=BUDGETS[args.budget] if args.budget else args.player,
         method=args.method,
         rescue=args.rescue,
+        player_nodes=args.player_nodes,
     )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)

@@ -14,6 +14,14 @@ only face-up cards, no search) from each deal's start, seeded by the deal number
 wins, mean score and median CPU a playout::
 
     uv run python benchmarks/player.py spider -o suits=2 --deals 1-200 --policy
+
+``--decide``: the CPU of one decision (:func:`pasyans.hints.player.decide`, no cache) at
+each budget of ``--players``, by ``--method`` (``--nodes``: each search of methods (a)
+and (c)), at every ``--every``-th position along each deal followed by today's hint (the
+x axis of the win rate against CPU a decision)::
+
+    uv run python benchmarks/player.py spider -o suits=4 --deals 1-5 --steps 100 \
+        --decide --players 1024,4096,16384
 """
 
 from __future__ import annotations
@@ -29,8 +37,10 @@ from pasyans.domains.spider import SpiderGame
 from pasyans.engine import core
 from pasyans.hints import player, suggest
 from pasyans.hints.policy import product_budget
+from pasyans.hints.sampling import known
 from pasyans.position import State
 from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -47,6 +57,10 @@ def main() -> None:
     ap.add_argument("--players", default="0,1024", help="playouts a decision (0: today's hint)")
     ap.add_argument("--rescue", action="store_true", help="the player only where no sample won")
     ap.add_argument("--policy", action="store_true", help="the playout policy alone")
+    ap.add_argument("--decide", action="store_true", help="the CPU of one decision")
+    ap.add_argument("--method", default="rollout", choices=player.METHODS)
+    ap.add_argument("--nodes", type=int, default=1000, help="--decide: nodes a search")
+    ap.add_argument("--every", type=int, default=10, help="--decide: every N-th position")
     args = ap.parse_args()
     options = dict(item.split("=", 1) for item in args.option)
     spec = get_game(args.game, options)
@@ -67,6 +81,9 @@ def main() -> None:
             f"{len(scores)}; mean score of the others {statistics.mean(rest):.1f}; "
             f"CPU a playout median {1e6 * statistics.median(cpu):.0f} us"
         )
+        return
+    if args.decide:
+        decision_cpu(spec, deals, args)
         return
     print(f"{args.game} {options}, deals {args.deals}, at most {args.steps} moves each")
     for n in (int(x) for x in args.players.split(",")):
@@ -94,6 +111,38 @@ def main() -> None:
             f"p95 {1000 * percentile(wall, 0.95):.0f} ms, max {1000 * max(wall):.0f} ms; "
             f"CPU p50 {1000 * percentile(cpu, 0.5):.0f} ms, "
             f"p95 {1000 * percentile(cpu, 0.95):.0f} ms",
+            flush=True,
+        )
+
+
+def decision_cpu(spec: GameSpec, deals: range, args: argparse.Namespace) -> None:
+    """Print the CPU of one decision (p50, p95) per budget of ``args.players``."""
+    budgets = [int(x) for x in args.players.split(",")]
+    views: list[State] = []
+    for deal in deals:
+        caches.clear()
+        state = core.initial_state(spec, deal)
+        history: list[State] = []
+        for step in range(args.steps):
+            if core.is_won(spec, state):
+                break
+            if step % args.every == 0:
+                views.append(known(spec, state))
+            hint = suggest(spec, state, history=history, budget=product_budget(spec, None))
+            if hint.move is None:
+                break
+            history.append(state)
+            state = core.apply(spec, state, hint.move)
+    print(f"{args.game} {len(views)} positions of deals {args.deals}, method {args.method}")
+    for n in budgets:
+        cpu: list[float] = []
+        for view in views:
+            c0 = time.process_time()
+            player.decide(spec, view, playouts=n, method=args.method, nodes=args.nodes)
+            cpu.append(time.process_time() - c0)
+        print(
+            f"  {n:>6} playouts: CPU a decision p50 {1000 * percentile(cpu, 0.5):.0f} ms, "
+            f"p95 {1000 * percentile(cpu, 0.95):.0f} ms, mean {1000 * statistics.mean(cpu):.0f} ms",
             flush=True,
         )
 

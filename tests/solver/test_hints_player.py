@@ -169,6 +169,27 @@ def test_the_other_methods_decide_too(method: str) -> None:
         player.decide(spec, view, playouts=8, method="peek")
 
 
+@pytest.mark.parametrize(("player_nodes", "searched"), [(0, 2000), (300, 300)])
+def test_the_players_searches_take_their_own_nodes(
+    monkeypatch: pytest.MonkeyPatch, player_nodes: int, searched: int
+) -> None:
+    spec = get_game("spider", {"suits": "2"})
+    budget = Budget(
+        seconds=None,
+        nodes=2000,
+        samples=8,
+        player=8,
+        method="determinized",
+        player_nodes=player_nodes,
+    )
+    seen: list[int] = []
+    real = player.decide
+    monkeypatch.setattr(player, "decide", lambda *a, **k: seen.append(k["nodes"]) or real(*a, **k))
+    caches.clear()
+    assert suggest(spec, initial_state(spec, 12), budget=budget).move is not None
+    assert seen == [searched]
+
+
 def test_the_follower_is_reproducible_with_the_player() -> None:
     budget = Budget(seconds=None, nodes=2000, samples=8, player=16)
     a = follow("spider", {"suits": "2"}, 5827303, budget, max_moves=60)

@@ -100,6 +100,9 @@ class Budget:
     player: int = 0
     method: str = "rollout"
     rescue: bool = False
+    player_nodes: int = 0
+    """The no-peek player's nodes a search, methods ``determinized`` and ``epimc``
+    (0: ``nodes``, else 1,000)."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

@@ -65,12 +65,12 @@ PLAYER_BUDGETS: dict[str, int] = {
     "product": 1024,
     "expert": 8192,
 }
-PLAYER_RESCUE = True
-"""Whether the named budgets use the player only where no sample is won
-(:attr:`Budget.rescue`)."""
 """The no-peek player's playouts a decision (:attr:`Budget.player`), by name: the
 product's and the expert mode's (``pasyans play --auto expert``,
 ``benchmarks/follow.py --budget``)."""
+PLAYER_RESCUE = True
+"""Whether the named budgets use the player only where no sample is won
+(:attr:`Budget.rescue`)."""
 
 
 def player_budget(spec: GameSpec, name: str) -> Budget:

@@ -210,7 +210,7 @@ def _decision(
         playouts=budget.player,
         seed=budget.seed,
         method=budget.method,
-        nodes=budget.nodes or 1000,
+        nodes=budget.player_nodes or budget.nodes or 1000,
         avoid={_packed(spec, h) for h in history},
         key=budget,
         deadline=deadline,
