@@ -132,13 +132,18 @@ def collectable_spine() -> Any:
     return table.freeze()
 
 
-def pool_collectable(session: Any, deal: int, difficulty: str = "medium") -> None:
+def pool_collectable(
+    session: Any, deal: int, difficulty: str = "medium", generator: int | None = None
+) -> None:
     """Put :func:`collectable_spine` in the deal pool as default Spine's solvable ``deal``
-    (tests: a game won by one autocollect). The caller commits."""
+    as generator version ``generator`` made it (default: the current one; a daily deal:
+    its day's, :func:`pasyans.deals.daily_generator`) (tests: a game won by one
+    autocollect). The caller commits."""
     from pasyans import deals
     from pasyans.server.pool import entries as pool
     from pasyans.server.storage import store
 
-    made = deals.SolvableDeal(collectable_spine(), difficulty, 0.0, deals.GENERATOR_VERSION)
+    version = deals.GENERATOR_VERSION if generator is None else generator
+    made = deals.SolvableDeal(collectable_spine(), difficulty, 0.0, version)
     key = store.options_key({"empty": "kings", "runs": "single", "spine": "56"})
     pool.add(session, "spine", key, deal, made)

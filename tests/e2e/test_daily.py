@@ -30,7 +30,7 @@ def seed(data: Path, others: int = 0) -> int:
     number = deals.daily_number(today, "spine", SPINE_KEY, "easy")
     engine = create_engine(f"sqlite:///{data / 'e2e.sqlite3'}")
     with Session(engine) as s:
-        pool_collectable(s, number, "easy")
+        pool_collectable(s, number, "easy", deals.daily_generator(today))
         t = store.now()
         for i in range(others):
             player = store.ensure_player(s, store.hash_token(f"{i:043d}"))

@@ -30,8 +30,12 @@ GAME_SETS: list[tuple[str, dict[str, str]]] = [
 
 def _play_from_home(page: Page, game: str, options: dict[str, str], difficulty: str) -> None:
     page.goto("/")
+    # The daily deals' section comes in above the tiles once its request answers: a click
+    # before that could land where the tile was (the tiles move down), leaving it shut.
+    expect(page.locator("section.daily")).to_be_visible()
     tile = page.locator(f'li.game-card[data-game="{game}"]')
     tile.locator("summary").click()
+    expect(tile.locator("details.more")).to_have_attribute("open", "")
     for name, value in options.items():
         tile.locator(f'input[name="{name}"][value="{value}"]').check()
     solvable = tile.locator('input[name="kind"][value="solvable"]')
