@@ -8,7 +8,7 @@
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve nivernais \
         --curve-deals 1-20 --before
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve spider:suits=4 \
-        --curve-deals 1-100 --per-second 307845 --derive [--compare-weights]
+        --curve-deals 1-100 --per-second 307845 --derive [--compare-weights | --portfolio]
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --table 1-100
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
@@ -27,7 +27,9 @@ time, one process); with --before, Nivernais' search as it was before its compil
 (the Python reference) beside it, deal by deal in the same run.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
---compare-weights, by Spider's old weights (spider.V1) and today's side by side.
+--compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
+--portfolio, also the portfolio of the two (solve's default for 4 suits: half the budget
+by today's weights, the rest by the old), read from the two counts and, at 1 s, run.
 Part 4 (with --table A-B), every game (Spine random and solvable, Backbone, Backbone
 classic, Spider 1/2/4 suits, Nivernais) on deals A-B at the node budget equal to 10 s of
 one core, one process: won / lost / unknown and the decided rate (--games to pick).
@@ -266,6 +268,7 @@ def curve_part(
     derive: bool = False,
     each: bool = False,
     compare: bool = False,
+    portfolio: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -278,7 +281,7 @@ def curve_part(
     stops it, so it decides within budget ``b`` exactly when it decides within ``b``
     positions at the largest."""
     if derive:
-        _derived_curve(target, deals, budgets, rates, compare)
+        _derived_curve(target, deals, budgets, rates, compare, portfolio)
         return
     game, _, opt = target.partition(":")
     options = dict([opt.split("=", 1)]) if opt else {}
@@ -318,24 +321,50 @@ def curve_part(
 
 
 def _derived_curve(
-    target: str, deals: str, budgets: list[float], rates: list[float], compare: bool = False
+    target: str,
+    deals: str,
+    budgets: list[float],
+    rates: list[float],
+    compare: bool = False,
+    portfolio: bool = False,
 ) -> None:
     """:func:`curve_part` with ``derive``: one search per deal at the largest budget. With
     ``compare``, by Spider's first weights (``spider.V1``, "old") and by today's
-    (``spider.WEIGHTS``, "new") one after the other on each deal."""
+    (``spider.WEIGHTS``, "new") one after the other on each deal. With ``portfolio``
+    (implies ``compare``), the portfolio (``spider.portfolio``: half the budget by "new",
+    the rest by "old") beside them, read from the two counts at each budget, and, as a
+    check of that reading, the portfolio itself (``solve``'s default) run on every deal at
+    the 1 s budget; also "doubling", fresh searches alternating new/old with budgets
+    ``DOUBLING_UNIT`` × 1, 1, 2, 2, 4, 4, … (read from the counts only, for comparison)."""
     game, _, opt = target.partition(":")
     if game != "spider" or not rates:
         raise SystemExit("--derive needs --per-second and a Spider curve (a budget-blind search)")
     spec = get_game(game, dict([opt.split("=", 1)]) if opt else {})
     first, last = (int(x) for x in deals.split("-"))
     top = round(max(budgets) * rates[0])
+    compare = compare or portfolio
+    if portfolio and 1.0 not in budgets:
+        raise SystemExit("--portfolio runs the portfolio at 1 s: --budgets must hold 1")
     kinds = {"old": spider.V1, "new": spider.WEIGHTS} if compare else {"": None}
     found: dict[str, list[tuple[str, int, float]]] = {k: [] for k in kinds}
+    real: list[tuple[str, int, float]] = []
+    one = round(rates[0])  # 1 s
     for deal in range(first, last + 1):
         for k, weights in kinds.items():
             t = time.process_time()
             r = solve(spec, initial_state(spec, deal), nodes=top, spider_weights=weights)
             found[k].append((r.result, r.nodes, time.process_time() - t))
+        if portfolio:
+            t = time.process_time()
+            r = solve(spec, initial_state(spec, deal), nodes=one)  # the default: the portfolio
+            if r.nodes > one:
+                raise SystemExit(f"deal {deal}: the portfolio spent {r.nodes} > {one} positions")
+            real.append((r.result, r.nodes, time.process_time() - t))
+    pairs = list(zip(found["new"], found["old"], strict=True)) if compare else []
+    read: list[str] = []
+    if portfolio:
+        found["portfolio"] = []  # read per budget below
+        found["doubling"] = []
     print(
         f"== {target}, deals {first}…{last}: won/lost/unknown against time (node budgets at "
         f"{rates[0]:,.0f} positions/s, one search per deal at {top:,} nodes) =="
@@ -349,13 +378,30 @@ def _derived_curve(
     for budget in sorted(budgets):
         cap = round(budget * rates[0])
         line = f"{budget:>8g}{cap:>12,}"
-        for k in kinds:
-            res = [x if n <= cap else "unknown" for x, n, _ in found[k]]
+        for k in found:
+            if k == "portfolio":
+                res = [_halves(a, b, cap) for a, b in pairs]
+            elif k == "doubling":
+                res = [_doubling(a, b, cap) for a, b in pairs]
+            else:
+                res = [x if n <= cap else "unknown" for x, n, _ in found[k]]
             w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
             line += f"{f'{w}/{lo}/{u}':>14}{(w + lo) / len(res):>9.0%}{w / len(res):>7.0%}"
+            if k == "portfolio" and cap == one:
+                read = res
         print(line)
-    one = round(rates[0])  # 1 s: the deals decided only past it, with their counts
-    for k in kinds:
+    if portfolio:
+        ran = [x for x, _, _ in real]
+        differ = [first + i for i, (a, b) in enumerate(zip(read, ran, strict=True)) if a != b]
+        print(
+            f"portfolio run at 1 s ({one:,} nodes): {ran.count('won')} won, "
+            f"{ran.count('lost')} lost; most positions {max(n for _, n, _ in real):,}; "
+            f"median CPU {statistics.median(c for _, _, c in real):.2f} s; "
+            f"differs from the reading on: {differ or '-'}"
+        )
+        lost_at_one = [first + i for i, x in enumerate(ran) if x != "won"]
+        print(f"portfolio: not won at 1 s: {lost_at_one or '-'}")
+    for k in kinds:  # 1 s: the deals decided only past it, with their counts
         late = [
             f"{first + i} ({n:,})"
             for i, (x, n, _) in enumerate(found[k])
@@ -368,6 +414,39 @@ def _derived_curve(
             f"{k + ': ' if k else ''}unknown at the largest budget: {unknown or '-'}; "
             f"median CPU {cpu:.2f} s"
         )
+
+
+DOUBLING_UNIT = 1000
+"""The first budget of the "doubling" schedule (``_doubling``): the staged search's third
+attempt (``spider.attempt(2)``)."""
+
+
+def _halves(new: tuple[str, int, float], old: tuple[str, int, float], cap: int) -> str:
+    """The portfolio's answer at ``cap`` positions read from each search's answer and
+    count at a larger budget: "new" with half, then "old" with the rest (a search cut
+    short spends its whole share)."""
+    half = cap // 2
+    if new[0] != "unknown" and new[1] <= half:
+        return new[0]
+    if old[0] != "unknown" and old[1] <= cap - half:
+        return old[0]
+    return "unknown"
+
+
+def _doubling(new: tuple[str, int, float], old: tuple[str, int, float], cap: int) -> str:
+    """Fresh searches alternating "new" and "old", budgets ``DOUBLING_UNIT`` × 1, 1, 2, 2,
+    4, 4, …, until ``cap`` positions are spent: the answer read from the two counts."""
+    spent, size = 0, DOUBLING_UNIT
+    while spent < cap:
+        for x, n, _ in (new, old):
+            share = min(size, cap - spent)
+            if x != "unknown" and n <= share:
+                return x
+            spent += share
+            if spent >= cap:
+                return "unknown"
+        size *= 2
+    return "unknown"
 
 
 TABLE = (
@@ -446,6 +525,11 @@ def main() -> None:
     ap.add_argument(
         "--compare-weights", action="store_true", help="--derive: Spider's old and new weights"
     )
+    ap.add_argument(
+        "--portfolio",
+        action="store_true",
+        help="--derive: Spider's portfolio (half new, half old) beside the single searches",
+    )
     ap.add_argument("--each", action="store_true", help="curve: print every deal's answer")
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
@@ -463,7 +547,15 @@ def main() -> None:
         budgets = [float(x) for x in a.budgets.split(",")]
         rates = [float(x) for x in a.per_second.split(",")] if a.per_second else []
         curve_part(
-            a.curve, a.curve_deals, budgets, a.before, rates, a.derive, a.each, a.compare_weights
+            a.curve,
+            a.curve_deals,
+            budgets,
+            a.before,
+            rates,
+            a.derive,
+            a.each,
+            a.compare_weights,
+            a.portfolio,
         )
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)
