@@ -345,8 +345,12 @@ def _derived_curve(
     compare = compare or portfolio
     if portfolio and 1.0 not in budgets:
         raise SystemExit("--portfolio runs the portfolio at 1 s: --budgets must hold 1")
-    kinds = {"old": spider.V1, "new": spider.WEIGHTS} if compare else {"": None}
+    kinds: dict[str, spider.Weights | None] = (
+        {"old": spider.V1, "new": spider.WEIGHTS} if compare else {"": None}
+    )
     found: dict[str, list[tuple[str, int, float]]] = {k: [] for k in kinds}
+    if portfolio:
+        found["joint"] = []
     real: list[tuple[str, int, float]] = []
     one = round(rates[0])  # 1 s
     for deal in range(first, last + 1):
@@ -355,16 +359,21 @@ def _derived_curve(
             r = solve(spec, initial_state(spec, deal), nodes=top, spider_weights=weights)
             found[k].append((r.result, r.nodes, time.process_time() - t))
         if portfolio:
+            state = initial_state(spec, deal)
+            game = spider.SpiderGame(spec, state, spider.WEIGHTS, spider.V1)
             t = time.process_time()
-            r = solve(spec, initial_state(spec, deal), nodes=one)  # the default: the portfolio
+            x, _, n, _ = spider.solve(game, seconds=None, nodes=top)
+            found["joint"].append((x, n, time.process_time() - t))
+            t = time.process_time()
+            r = solve(spec, state, nodes=one)  # the default
             if r.nodes > one:
                 raise SystemExit(f"deal {deal}: the portfolio spent {r.nodes} > {one} positions")
             real.append((r.result, r.nodes, time.process_time() - t))
     pairs = list(zip(found["new"], found["old"], strict=True)) if compare else []
-    read: list[str] = []
     if portfolio:
-        found["portfolio"] = []  # read per budget below
+        found["halves"] = []  # read per budget below
         found["doubling"] = []
+    readings: dict[str, list[str]] = {}
     print(
         f"== {target}, deals {first}…{last}: won/lost/unknown against time (node budgets at "
         f"{rates[0]:,.0f} positions/s, one search per deal at {top:,} nodes) =="
@@ -373,35 +382,38 @@ def _derived_curve(
         print(f"   old: weights {tuple(spider.V1)}; new: weights {tuple(spider.WEIGHTS)}")
     print(
         f"{'budget':>8}{'nodes':>12}"
-        + "".join(f"{(k + ' ').lstrip() + 'w/l/u':>14}{'decided':>9}{'won':>7}" for k in kinds)
+        + "".join(f"{(k + ' ').lstrip() + 'w/l/u':>16}{'decided':>9}{'won':>7}" for k in found)
     )
     for budget in sorted(budgets):
         cap = round(budget * rates[0])
         line = f"{budget:>8g}{cap:>12,}"
         for k in found:
-            if k == "portfolio":
+            if k == "halves":
                 res = [_halves(a, b, cap) for a, b in pairs]
             elif k == "doubling":
                 res = [_doubling(a, b, cap) for a, b in pairs]
             else:
                 res = [x if n <= cap else "unknown" for x, n, _ in found[k]]
             w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
-            line += f"{f'{w}/{lo}/{u}':>14}{(w + lo) / len(res):>9.0%}{w / len(res):>7.0%}"
-            if k == "portfolio" and cap == one:
-                read = res
+            line += f"{f'{w}/{lo}/{u}':>16}{(w + lo) / len(res):>9.0%}{w / len(res):>7.0%}"
+            if cap == one:
+                readings[k] = res
         print(line)
     if portfolio:
         ran = [x for x, _, _ in real]
-        differ = [first + i for i, (a, b) in enumerate(zip(read, ran, strict=True)) if a != b]
+        differ = {
+            k: [first + i for i, (a, b) in enumerate(zip(readings[k], ran, strict=True)) if a != b]
+            for k in ("halves", "joint")
+        }
         print(
-            f"portfolio run at 1 s ({one:,} nodes): {ran.count('won')} won, "
+            f"solve's default run at 1 s ({one:,} nodes): {ran.count('won')} won, "
             f"{ran.count('lost')} lost; most positions {max(n for _, n, _ in real):,}; "
-            f"median CPU {statistics.median(c for _, _, c in real):.2f} s; "
-            f"differs from the reading on: {differ or '-'}"
+            f"median CPU {statistics.median(c for _, _, c in real):.2f} s; differs from the "
+            f"halves read on: {differ['halves'] or '-'}; from joint on: {differ['joint'] or '-'}"
         )
         lost_at_one = [first + i for i, x in enumerate(ran) if x != "won"]
-        print(f"portfolio: not won at 1 s: {lost_at_one or '-'}")
-    for k in kinds:  # 1 s: the deals decided only past it, with their counts
+        print(f"solve's default: not won at 1 s: {lost_at_one or '-'}")
+    for k in [*kinds, *(["joint"] if portfolio else [])]:  # the deals decided past 1 s
         late = [
             f"{first + i} ({n:,})"
             for i, (x, n, _) in enumerate(found[k])

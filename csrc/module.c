@@ -275,21 +275,24 @@ static PyObject *spider_hash(PyObject *self, PyObject *args)
 
 static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", "weights", NULL};
-    PyObject *stock, *pos, *weights = Py_None;
-    int w[SP_NWEIGHTS];
+    static char *names[] = {"stock", "pos",   "won",     "nodes", "seconds",
+                            "memory", "prune", "weights", "other", NULL};
+    PyObject *stock, *pos, *weights = Py_None, *other = Py_None;
+    int w[SP_NWEIGHTS], w2[SP_NWEIGHTS];
     int won, prune;
     unsigned long long nodes, memory;
     double seconds;
     SpiderGame g;
     SPos p;
-    SearchLimits lim;
+    SearchLimits lim = {0};
     SearchResult r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|O", names, &stock, &pos, &won, &nodes,
-                                     &seconds, &memory, &prune, &weights) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|OO", names, &stock, &pos, &won, &nodes,
+                                     &seconds, &memory, &prune, &weights, &other) ||
         parse(stock, pos, &g, &p))
         return NULL;
     if (weights != Py_None && parse_weights(weights, w))
+        return NULL;
+    if (other != Py_None && parse_weights(other, w2))
         return NULL;
     g.won = won;
     lim.nodes = nodes;
@@ -297,6 +300,7 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
     lim.memory = (size_t)memory;
     lim.prune = prune;
     lim.weights = weights != Py_None ? w : NULL;
+    lim.other = other != Py_None ? w2 : NULL;
     Py_BEGIN_ALLOW_THREADS
     sp_search(&g, &p, &lim, &r);
     Py_END_ALLOW_THREADS

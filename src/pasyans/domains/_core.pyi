@@ -74,6 +74,7 @@ def spider_search(
     memory: int,
     prune: bool,
     weights: Sequence[int] | None = None,
+    other: Sequence[int] | None = None,
 ) -> dict[str, Any]: ...
 def spider_table() -> object: ...
 def spider_prove(

@@ -86,9 +86,16 @@ def run_length(col: tuple[int, ...], down: int) -> int:
 class SpiderGame:
     """One Spider deal (its stock's fixed order) and the packed rules."""
 
-    def __init__(self, spec: GameSpec, state: State, weights: Weights | None = None) -> None:
+    def __init__(
+        self,
+        spec: GameSpec,
+        state: State,
+        weights: Weights | None = None,
+        other: Weights | None = None,
+    ) -> None:
         self.spec = spec
         self.weights = WEIGHTS if weights is None else weights
+        self.other = other  # the joint search's second weights (joint_evaluation), or None
         self.columns = spec.indexes_of(PileKind.COLUMN)
         self.stock_index = spec.indexes_of(PileKind.STOCK)[0]
         self.done_index = spec.indexes_of(PileKind.DONE)[0]
@@ -434,6 +441,24 @@ def evaluation(a: int) -> tuple[int, bool]:
     return COARSE + 1 + (a - COARSE - 1) // 2, (a - COARSE - 1) % 2 == 1
 
 
+def joint_evaluation(a: int) -> tuple[int, bool, bool]:
+    """:func:`evaluation` for a game with other weights (``SpiderGame.other``): attempt
+    ``a``'s size, whether it ranks by the second evaluation, and whether by the other
+    weights. Each attempt :func:`evaluation` makes is made twice over the one table, by the
+    game's weights and then by the other ones (equal shares of the attempts: what one
+    expands the other walks through for free).
+
+    >>> [joint_evaluation(a) for a in (0, 1, 9, 10, 11, 12, 13, 14)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [(0, False, False), (0, False, True), (4, False, True), (5, False, False),
+     (5, True, False), (5, False, True), (5, True, True), (6, False, False)]
+    """
+    if a < 2 * (COARSE + 1):
+        return a // 2, False, a % 2 == 1
+    b = a - 2 * (COARSE + 1)
+    return COARSE + 1 + b // 4, b % 2 == 1, b % 4 >= 2
+
+
 SHAPE = abi.SP_SHAPE
 """Past the (16,000, 16) attempt, each position already kept after a deal with the same
 face-down counts and completed runs as a candidate adds this much to the candidate's
@@ -493,6 +518,7 @@ def staged(
             MEMORY,
             prune,
             weights=game.weights,
+            other=game.other,
         )
         line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
         return Found(r["status"], line, r["nodes"], r["dropped"], r["positions"])
@@ -542,6 +568,12 @@ def _staged_python(
     dist = [root[4]]
     second_down = game.weights.second
     dist2 = [root[4] + second_down * sum(root[1])]  # the second evaluation
+    other = game.other
+    odist: list[int] = []  # the other weights' distance and second evaluation
+    odist2: list[int] = []
+    if other is not None:
+        odist.append(distance(*root[:4], other))
+        odist2.append(odist[0] + other.second * sum(root[1]))
     pos = [root]
     kids: list[list[int] | None] = [None]
     seen = [-1]
@@ -562,9 +594,14 @@ def _staged_python(
 
     a = 0  # the attempt: its size k, and past COARSE each size twice (see evaluation())
     while True:
-        k, second = evaluation(a)
+        if other is None:
+            k, second = evaluation(a)
+            by_other = False
+        else:
+            k, second, by_other = joint_evaluation(a)
         per, width = attempt(k)
-        prio = dist2 if second else dist
+        w = other if by_other and other is not None else game.weights
+        prio = (odist2 if second else odist) if by_other else (dist2 if second else dist)
         tick = 0
         limited = False
         seeds = [0]
@@ -608,6 +645,9 @@ def _staged_python(
                             step.append(st)
                             dist.append(t[4])
                             dist2.append(t[4] + second_down * sum(t[1]))
+                            if other is not None:
+                                odist.append(distance(*t[:4], other))
+                                odist2.append(odist[-1] + other.second * sum(t[1]))
                             pos.append(t)
                             kids.append(None)
                             seen.append(-1)
@@ -637,7 +677,7 @@ def _staged_python(
                     pos,
                     parent,
                     tick,
-                    shape_weight=game.weights.shape,
+                    shape_weight=w.shape,
                 )
             while nexts and len(seeds) < width:
                 c = heapq.heappop(nexts)[2]
