@@ -665,9 +665,9 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
             second = b % 2;
             use_other = b % 4 >= 2;
         }
-        const int16_t *pd = use_other ? s.odist : s.dist;
         const int *cw = use_other ? s.w2 : s.w;
-#define PRIO(x) (pd[x] + (second ? cw[W_SECOND] * s.down[x] : 0))
+        /* (The arrays move as the table grows: read through s each time.) */
+#define PRIO(x) ((use_other ? s.odist : s.dist)[x] + (second ? cw[W_SECOND] * s.down[x] : 0))
         uint64_t per = sp_per_stage(k), width = sp_kept_per_deal(k), tick = 0;
         size_t nseeds = 1;
         int limited = 0;

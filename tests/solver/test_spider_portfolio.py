@@ -84,3 +84,46 @@ def test_one_and_two_suits_keep_the_single_search(suits: str) -> None:
         alone.moves,
         alone.nodes,
     )
+
+
+def _after_four_deals(deal: int) -> spider.SpiderGame:
+    """A 4-suit deal with four rows dealt: the attempts past (16,000, 16) come within a
+    few tens of thousands of positions (as in test_core.py)."""
+    game = spider.SpiderGame(FOUR, initial_state(FOUR, deal))
+    pos = game.root
+    for _ in range(4):
+        pos = game.play(pos, spider.DEAL)
+    return spider.SpiderGame(FOUR, game.state(pos), spider.WEIGHTS, spider.V1)
+
+
+@pytest.mark.parametrize(("deal", "nodes"), [(38, 20_000), (1, 20_000)])
+def test_the_compiled_joint_search_is_the_reference(deal: int, nodes: int) -> None:
+    game = spider.SpiderGame(FOUR, initial_state(FOUR, deal), spider.WEIGHTS, spider.V1)
+    python = spider.staged(game, nodes=nodes, seconds=None, prune=True, use_compiled=False)
+    c = spider.staged(game, nodes=nodes, seconds=None, prune=True, use_compiled=True)
+    assert c == python
+
+
+def test_the_compiled_joint_search_is_the_reference_up_to_16000(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Up to the (16,000, 16) attempt by the other weights: the same positions in the same
+    order, and the reference did run that attempt. (Past it, the Python reference needs
+    over 100,000 positions, too slow for a test: those attempts are each size's two
+    evaluations of :func:`spider.evaluation`, by the weights of the attempt.)"""
+    attempts = []
+    joint = spider.joint_evaluation
+
+    def spy(a: int) -> tuple[int, bool, bool]:
+        attempts.append(joint(a))
+        return attempts[-1]
+
+    monkeypatch.setattr(spider, "joint_evaluation", spy)
+    game = _after_four_deals(2)
+    python = spider.staged(game, nodes=60_000, seconds=None, prune=True, use_compiled=False)
+    assert (spider.COARSE, False, True) in attempts
+    c = spider.staged(game, nodes=60_000, seconds=None, prune=True, use_compiled=True)
+    assert c == python
+    alone = spider.SpiderGame(FOUR, game.state(game.root), spider.WEIGHTS)
+    single = spider.staged(alone, nodes=60_000, seconds=None, prune=True)
+    assert single != c  # the other weights do change the search
