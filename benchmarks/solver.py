@@ -422,9 +422,11 @@ def _derived_curve(
         print(f"{k + ': ' if k else ''}decided past 1 s (positions): {', '.join(late) or '-'}")
         unknown = [first + i for i, (x, _, _) in enumerate(found[k]) if x == "unknown"]
         cpu = statistics.median(c for _, _, c in found[k])
+        total = sum(c for _, _, c in found[k])
+        rate = sum(n for _, n, _ in found[k]) / max(total, 1e-9)
         print(
             f"{k + ': ' if k else ''}unknown at the largest budget: {unknown or '-'}; "
-            f"median CPU {cpu:.2f} s"
+            f"median CPU {cpu:.2f} s; {rate:,.0f} positions per CPU second over all"
         )
 
 
