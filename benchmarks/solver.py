@@ -351,6 +351,7 @@ def _derived_curve(
     found: dict[str, list[tuple[str, int, float]]] = {k: [] for k in kinds}
     if portfolio:
         found["joint"] = []
+        found["swap"] = []
     real: list[tuple[str, int, float]] = []
     one = round(rates[0])  # 1 s
     for deal in range(first, last + 1):
@@ -360,10 +361,11 @@ def _derived_curve(
             found[k].append((r.result, r.nodes, time.process_time() - t))
         if portfolio:
             state = initial_state(spec, deal)
-            game = spider.SpiderGame(spec, state, spider.WEIGHTS, spider.V1)
-            t = time.process_time()
-            x, _, n, _ = spider.solve(game, seconds=None, nodes=top)
-            found["joint"].append((x, n, time.process_time() - t))
+            for k, swap in (("joint", False), ("swap", True)):
+                game = spider.SpiderGame(spec, state, spider.WEIGHTS, spider.V1, swap=swap)
+                t = time.process_time()
+                x, _, n, _ = spider.solve(game, seconds=None, nodes=top)
+                found[k].append((x, n, time.process_time() - t))
             t = time.process_time()
             r = solve(spec, state, nodes=one)  # the default
             if r.nodes > one:
@@ -403,17 +405,18 @@ def _derived_curve(
         ran = [x for x, _, _ in real]
         differ = {
             k: [first + i for i, (a, b) in enumerate(zip(readings[k], ran, strict=True)) if a != b]
-            for k in ("halves", "joint")
+            for k in ("halves", "joint", "swap")
         }
         print(
             f"solve's default run at 1 s ({one:,} nodes): {ran.count('won')} won, "
             f"{ran.count('lost')} lost; most positions {max(n for _, n, _ in real):,}; "
             f"median CPU {statistics.median(c for _, _, c in real):.2f} s; differs from the "
             f"halves read on: {differ['halves'] or '-'}; from joint on: {differ['joint'] or '-'}"
+            f"; from swap on: {differ['swap'] or '-'}"
         )
         lost_at_one = [first + i for i, x in enumerate(ran) if x != "won"]
         print(f"solve's default: not won at 1 s: {lost_at_one or '-'}")
-    for k in [*kinds, *(["joint"] if portfolio else [])]:  # the deals decided past 1 s
+    for k in [*kinds, *(["joint", "swap"] if portfolio else [])]:  # the deals decided past 1 s
         late = [
             f"{first + i} ({n:,})"
             for i, (x, n, _) in enumerate(found[k])

@@ -276,18 +276,18 @@ static PyObject *spider_hash(PyObject *self, PyObject *args)
 static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"stock", "pos",   "won",     "nodes", "seconds",
-                            "memory", "prune", "weights", "other", NULL};
+                            "memory", "prune", "weights", "other", "swap", NULL};
     PyObject *stock, *pos, *weights = Py_None, *other = Py_None;
     int w[SP_NWEIGHTS], w2[SP_NWEIGHTS];
-    int won, prune;
+    int won, prune, swap = 0;
     unsigned long long nodes, memory;
     double seconds;
     SpiderGame g;
     SPos p;
     SearchLimits lim = {0};
     SearchResult r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|OO", names, &stock, &pos, &won, &nodes,
-                                     &seconds, &memory, &prune, &weights, &other) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|OOp", names, &stock, &pos, &won, &nodes,
+                                     &seconds, &memory, &prune, &weights, &other, &swap) ||
         parse(stock, pos, &g, &p))
         return NULL;
     if (weights != Py_None && parse_weights(weights, w))
@@ -301,6 +301,7 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
     lim.prune = prune;
     lim.weights = weights != Py_None ? w : NULL;
     lim.other = other != Py_None ? w2 : NULL;
+    lim.swap = swap;
     Py_BEGIN_ALLOW_THREADS
     sp_search(&g, &p, &lim, &r);
     Py_END_ALLOW_THREADS

@@ -652,9 +652,13 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     for (uint32_t a = 0;; a++) {
         uint32_t k;
         int second, use_other = 0;
-        if (!s.w2) {
+        if (!s.w2 || lim->swap) {
             k = a <= SP_COARSE ? a : SP_COARSE + 1 + (a - SP_COARSE - 1) / 2;
             second = a > SP_COARSE && (a - SP_COARSE - 1) % 2;
+            if (s.w2) {
+                use_other = second;
+                second = 0;
+            }
         } else if (a < 2 * (SP_COARSE + 1)) {
             k = a / 2;
             second = 0;

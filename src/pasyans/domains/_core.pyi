@@ -75,6 +75,7 @@ def spider_search(
     prune: bool,
     weights: Sequence[int] | None = None,
     other: Sequence[int] | None = None,
+    swap: bool = False,
 ) -> dict[str, Any]: ...
 def spider_table() -> object: ...
 def spider_prove(

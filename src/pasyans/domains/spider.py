@@ -92,10 +92,12 @@ class SpiderGame:
         state: State,
         weights: Weights | None = None,
         other: Weights | None = None,
+        swap: bool = False,
     ) -> None:
         self.spec = spec
         self.weights = WEIGHTS if weights is None else weights
         self.other = other  # the joint search's second weights (joint_evaluation), or None
+        self.swap = swap  # with other: swap_evaluation instead
         self.columns = spec.indexes_of(PileKind.COLUMN)
         self.stock_index = spec.indexes_of(PileKind.STOCK)[0]
         self.done_index = spec.indexes_of(PileKind.DONE)[0]
@@ -459,6 +461,19 @@ def joint_evaluation(a: int) -> tuple[int, bool, bool]:
     return COARSE + 1 + b // 4, b % 2 == 1, b % 4 >= 2
 
 
+def swap_evaluation(a: int) -> tuple[int, bool, bool]:
+    """:func:`joint_evaluation` with ``SpiderGame.swap``: the attempts of the single search
+    (:func:`evaluation`), the attempts of its second evaluation made by the other weights'
+    distance instead (the same sizes and number of attempts as one evaluation's search).
+
+    >>> [swap_evaluation(a) for a in (0, 4, 5, 6, 7)]  # doctest: +NORMALIZE_WHITESPACE
+    [(0, False, False), (4, False, False), (5, False, False), (5, False, True),
+     (6, False, False)]
+    """
+    k, second = evaluation(a)
+    return k, False, second
+
+
 SHAPE = abi.SP_SHAPE
 """Past the (16,000, 16) attempt, each position already kept after a deal with the same
 face-down counts and completed runs as a candidate adds this much to the candidate's
@@ -519,6 +534,7 @@ def staged(
             prune,
             weights=game.weights,
             other=game.other,
+            swap=game.swap,
         )
         line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
         return Found(r["status"], line, r["nodes"], r["dropped"], r["positions"])
@@ -597,6 +613,8 @@ def _staged_python(
         if other is None:
             k, second = evaluation(a)
             by_other = False
+        elif game.swap:
+            k, second, by_other = swap_evaluation(a)
         else:
             k, second, by_other = joint_evaluation(a)
         per, width = attempt(k)
