@@ -127,3 +127,30 @@ def test_the_compiled_joint_search_is_the_reference_up_to_16000(
     alone = spider.SpiderGame(FOUR, game.state(game.root), spider.WEIGHTS)
     single = spider.staged(alone, nodes=60_000, seconds=None, prune=True)
     assert single != c  # the other weights do change the search
+
+
+def test_the_compiled_swapped_search_is_the_reference_past_16000(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``swap``, past (16,000, 16) the other weights take the second evaluation's
+    attempts (their distance, their shape weight): the same positions in the same order
+    as the reference, which did run such an attempt; up to it, the single search's."""
+    attempts = []
+    swapped = spider.swap_evaluation
+
+    def spy(a: int) -> tuple[int, bool, bool]:
+        attempts.append(swapped(a))
+        return attempts[-1]
+
+    monkeypatch.setattr(spider, "swap_evaluation", spy)
+    base = _after_four_deals(2)
+    game = spider.SpiderGame(FOUR, base.state(base.root), spider.WEIGHTS, spider.V1, swap=True)
+    python = spider.staged(game, nodes=70_000, seconds=None, prune=True, use_compiled=False)
+    assert (spider.COARSE + 1, False, True) in attempts
+    c = spider.staged(game, nodes=70_000, seconds=None, prune=True, use_compiled=True)
+    assert c == python
+    alone = spider.SpiderGame(FOUR, base.state(base.root), spider.WEIGHTS)
+    assert spider.staged(alone, nodes=40_000, seconds=None, prune=True) == spider.staged(
+        game, nodes=40_000, seconds=None, prune=True
+    )
+    assert spider.staged(alone, nodes=70_000, seconds=None, prune=True) != c
