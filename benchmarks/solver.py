@@ -331,11 +331,12 @@ def _derived_curve(
     """:func:`curve_part` with ``derive``: one search per deal at the largest budget. With
     ``compare``, by Spider's first weights (``spider.V1``, "old") and by today's
     (``spider.WEIGHTS``, "new") one after the other on each deal. With ``portfolio``
-    (implies ``compare``), the portfolio (``spider.portfolio``: half the budget by "new",
-    the rest by "old") beside them, read from the two counts at each budget, and, as a
-    check of that reading, the portfolio itself (``solve``'s default) run on every deal at
-    the 1 s budget; also "doubling", fresh searches alternating new/old with budgets
-    ``DOUBLING_UNIT`` × 1, 1, 2, 2, 4, 4, … (read from the counts only, for comparison)."""
+    (implies ``compare``) also: "joint" and "swap", the staged search over one table by
+    both weights (``SpiderGame(..., other=spider.V1[, swap=True])``), each run at the
+    largest budget; "halves" (``spider.portfolio``: half the budget by "new", the rest by
+    "old") and "doubling" (fresh searches alternating "new" and "old" with budgets
+    ``DOUBLING_UNIT`` × 1, 1, 2, 2, 4, 4, …), read from the two counts at each budget; and,
+    as a check of those readings, ``solve``'s default run on every deal at the 1 s budget."""
     game, _, opt = target.partition(":")
     if game != "spider" or not rates:
         raise SystemExit("--derive needs --per-second and a Spider curve (a budget-blind search)")
@@ -427,9 +428,11 @@ def _derived_curve(
         cpu = statistics.median(c for _, _, c in found[k])
         total = sum(c for _, _, c in found[k])
         rate = sum(n for _, n, _ in found[k]) / max(total, 1e-9)
+        in_cpu = [sum(x == "won" and c <= b for x, _, c in found[k]) for b in (1.0, 10.0)]
         print(
             f"{k + ': ' if k else ''}unknown at the largest budget: {unknown or '-'}; "
-            f"median CPU {cpu:.2f} s; {rate:,.0f} positions per CPU second over all"
+            f"median CPU {cpu:.2f} s; {rate:,.0f} positions per CPU second over all; "
+            f"won within 1 / 10 s of CPU (its own clock, process time): {in_cpu[0]} / {in_cpu[1]}"
         )
 
 
