@@ -28,8 +28,9 @@ time, one process); with --before, Nivernais' search as it was before its compil
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
 --compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
---portfolio, also the portfolio of the two (solve's default for 4 suits: half the budget
-by today's weights, the rest by the old), read from the two counts and, at 1 s, run.
+--portfolio, also portfolios of the two: the joint search over one table (solve's default
+for 4 suits) and its swap mode, run; equal halves of the budget and alternating doubling
+budgets, read from the two counts; and solve's default run at 1 s, as a check.
 Part 4 (with --table A-B), every game (Spine random and solvable, Backbone, Backbone
 classic, Spider 1/2/4 suits, Nivernais) on deals A-B at the node budget equal to 10 s of
 one core, one process: won / lost / unknown and the decided rate (--games to pick).
@@ -333,8 +334,8 @@ def _derived_curve(
     (``spider.WEIGHTS``, "new") one after the other on each deal. With ``portfolio``
     (implies ``compare``) also: "joint" and "swap", the staged search over one table by
     both weights (``SpiderGame(..., other=spider.V1[, swap=True])``), each run at the
-    largest budget; "halves" (``spider.portfolio``: half the budget by "new", the rest by
-    "old") and "doubling" (fresh searches alternating "new" and "old" with budgets
+    largest budget; "halves" (half the budget by "new", then the rest by "old", fresh
+    searches) and "doubling" (fresh searches alternating "new" and "old" with budgets
     ``DOUBLING_UNIT`` × 1, 1, 2, 2, 4, 4, …), read from the two counts at each budget; and,
     as a check of those readings, ``solve``'s default run on every deal at the 1 s budget."""
     game, _, opt = target.partition(":")
@@ -345,7 +346,7 @@ def _derived_curve(
     top = round(max(budgets) * rates[0])
     compare = compare or portfolio
     if portfolio and 1.0 not in budgets:
-        raise SystemExit("--portfolio runs the portfolio at 1 s: --budgets must hold 1")
+        raise SystemExit("--portfolio runs solve's default at 1 s: --budgets must hold 1")
     kinds: dict[str, spider.Weights | None] = (
         {"old": spider.V1, "new": spider.WEIGHTS} if compare else {"": None}
     )
@@ -370,7 +371,7 @@ def _derived_curve(
             t = time.process_time()
             r = solve(spec, state, nodes=one)  # the default
             if r.nodes > one:
-                raise SystemExit(f"deal {deal}: the portfolio spent {r.nodes} > {one} positions")
+                raise SystemExit(f"deal {deal}: solve spent {r.nodes} > {one} positions")
             real.append((r.result, r.nodes, time.process_time() - t))
     pairs = list(zip(found["new"], found["old"], strict=True)) if compare else []
     if portfolio:
@@ -442,7 +443,7 @@ attempt (``spider.attempt(2)``)."""
 
 
 def _halves(new: tuple[str, int, float], old: tuple[str, int, float], cap: int) -> str:
-    """The portfolio's answer at ``cap`` positions read from each search's answer and
+    """Equal halves' answer at ``cap`` positions read from each search's answer and
     count at a larger budget: "new" with half, then "old" with the rest (a search cut
     short spends its whole share)."""
     half = cap // 2
@@ -548,7 +549,7 @@ def main() -> None:
     ap.add_argument(
         "--portfolio",
         action="store_true",
-        help="--derive: Spider's portfolio (half new, half old) beside the single searches",
+        help="--derive: Spider's portfolios of the two weights beside the single searches",
     )
     ap.add_argument("--each", action="store_true", help="curve: print every deal's answer")
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")

@@ -1,6 +1,7 @@
-"""Spider's portfolio (``spider.portfolio``): ``solve``'s default on 4 suits, half the
-budget by the fitted weights, the rest by the old ones, within the budget; the
-solvable-deal generator's single search by the old weights is untouched."""
+"""Spider's joint search (``SpiderGame(..., other=...)``): ``solve``'s default on 4
+suits, the staged search by the fitted weights and by V1 over one table, within the
+budget; the compiled search is the Python reference; the solvable-deal generator's single
+search by V1 is untouched."""
 
 from __future__ import annotations
 
@@ -15,54 +16,33 @@ from pasyans.solver.search import replay, solve
 FOUR = get_game("spider", {"suits": "4"})
 
 
-def test_the_portfolio_wins_a_deal_the_fitted_weights_do_not_within_the_same_nodes() -> None:
-    """Deal 38: the fitted weights do not win it within 40,000 positions, the old ones
-    win it within 6,764; the portfolio at 20,000 (10,000 each) wins it."""
+def test_the_joint_search_wins_a_deal_the_fitted_weights_do_not_within_the_same_nodes() -> None:
+    """Deal 38: the fitted weights alone do not win it within 40,000 positions (V1 alone
+    wins it within 6,764); the joint search, ``solve``'s default, within 20,000."""
     state = initial_state(FOUR, 38)
-    single = solve(FOUR, state, nodes=20_000, spider_weights=spider.WEIGHTS)
-    assert single.result == "unknown" and single.nodes == 20_000
+    for nodes in (20_000, 40_000):
+        single = solve(FOUR, state, nodes=nodes, spider_weights=spider.WEIGHTS)
+        assert single.result == "unknown" and single.nodes == nodes
     both = solve(FOUR, state, nodes=20_000)
-    assert both.result == "won" and 10_000 < both.nodes <= 20_000
+    assert both.result == "won" and both.nodes <= 20_000
     assert is_won(FOUR, replay(FOUR, state, both.moves))
-    # The same search as the old weights' alone, after the fitted weights' half.
-    old = solve(FOUR, state, nodes=10_000, spider_weights=spider.V1)
-    assert old.result == "won" and both.moves == old.moves
-    assert both.nodes == 10_000 + old.nodes
-
-
-def test_a_deal_the_fitted_weights_win_in_half_is_won_as_they_win_it() -> None:
-    state = initial_state(FOUR, 2)
-    alone = solve(FOUR, state, nodes=100_000, spider_weights=spider.WEIGHTS)
-    both = solve(FOUR, state, nodes=100_000)
-    assert alone.result == both.result == "won"
-    assert (both.moves, both.nodes) == (alone.moves, alone.nodes)
+    joint = spider.SpiderGame(FOUR, state, spider.WEIGHTS, spider.V1)
+    assert spider.solve(joint, seconds=None, nodes=20_000)[1:3] == (both.moves, both.nodes)
 
 
 @pytest.mark.parametrize("nodes", [1, 2, 3, 999, 5_001, 20_001])
-def test_the_portfolio_spends_at_most_its_budget(nodes: int) -> None:
-    for deal in (38, 62):
+def test_the_joint_search_spends_at_most_its_budget(nodes: int) -> None:
+    for deal in (1, 38, 62):
         r = solve(FOUR, initial_state(FOUR, deal), nodes=nodes)
         assert r.nodes <= nodes
-        if r.result != "won":
-            assert r.result == "unknown"
-
-
-def test_three_evaluations_share_the_budget_and_a_time_budget_ends() -> None:
-    state = initial_state(FOUR, 38)
-    games = [spider.SpiderGame(FOUR, state, w) for w in (spider.WEIGHTS, spider.WEIGHTS, spider.V1)]
-    outcome, moves, used, _ = spider.portfolio(games, seconds=None, nodes=21_000)
-    # 7,000 each: the fitted weights twice in vain, then the old ones win within 6,764.
-    assert outcome == "won" and used == 14_000 + 6_764
-    assert is_won(FOUR, replay(FOUR, state, moves))
-    outcome, _, used, _ = spider.portfolio(games, seconds=0.05, nodes=None)
-    assert outcome in ("won", "unknown") and used > 0
-    with pytest.raises(ValueError):
-        spider.portfolio([], seconds=None, nodes=10)
+        assert r.result in ("won", "unknown")
+        if r.result == "won":
+            assert is_won(FOUR, replay(FOUR, initial_state(FOUR, deal), r.moves))
 
 
 def test_the_generator_searches_by_the_old_weights_alone() -> None:
     """The generator's proof (``generate._proves``) is the old weights' single search:
-    on deal 38 at 20,000 positions exactly its line and count, not the portfolio's."""
+    on deal 38 at 20,000 positions exactly its line and count, not the joint search's."""
     state = initial_state(FOUR, 38)
     old = spider.solve(spider.SpiderGame(FOUR, state, spider.V1), seconds=None, nodes=20_000)
     generate._proves.cache_clear()

@@ -786,48 +786,11 @@ def solve(
     return "unknown", (), used, False
 
 
-PORTFOLIO_SUITS = frozenset({4})
-"""The suit counts whose default search is :func:`portfolio` (``docs/solver.md``)."""
+JOINT_SUITS = frozenset({4})
+"""The suit counts :func:`pasyans.solver.search.solve` searches by the joint search
+(:data:`WEIGHTS` and :data:`JOINT_OTHER` over one table, :func:`joint_evaluation`) unless
+told the weights: on 4 suits it won more deals at 1 s of one core than :data:`WEIGHTS`
+alone on two of three ranges and as many on the third (``docs/solver.md``)."""
 
-
-def portfolio(
-    games: Sequence[SpiderGame],
-    *,
-    seconds: float | None,
-    nodes: int | None,
-    use_compiled: bool | None = None,
-) -> tuple[Outcome, tuple[Move, ...], int, bool]:
-    """:func:`solve` over several evaluations of one deal (the same deal, one
-    :class:`SpiderGame` per :class:`Weights`): each gets an equal share of what is left of
-    the budget, in turn, until one decides. With two, the first gets half the positions
-    (and half the time) and the second the rest; a deal one evaluation gets lost on may be
-    won by the other. The positions expanded in all stay within ``nodes``. With no budget
-    at all the first evaluation alone runs until it decides (a share of "no limit" is no
-    limit). Each search is :func:`solve`'s own, so a "lost" is proven as there; "unknown"
-    is only due to the unproven rules (the last flag) when every search ended so."""
-    if not games:
-        raise ValueError("a portfolio needs at least one evaluation")
-    if nodes is None and seconds is None:
-        return solve(games[0], seconds=None, nodes=None, use_compiled=use_compiled)
-    start = time.perf_counter()
-    used = 0
-    exhausted = True
-    for i, game in enumerate(games):
-        shares = len(games) - i
-        share_nodes = None if nodes is None else (nodes - used) // shares
-        share_time = None
-        if seconds is not None:
-            share_time = (seconds - (time.perf_counter() - start)) / shares
-        if (share_nodes is not None and share_nodes <= 0) or (
-            share_time is not None and share_time <= 0
-        ):
-            exhausted = False
-            continue
-        outcome, moves, n, dropped = solve(
-            game, seconds=share_time, nodes=share_nodes, use_compiled=use_compiled
-        )
-        used += n
-        if outcome != "unknown":
-            return outcome, moves, used, False
-        exhausted = exhausted and dropped
-    return "unknown", (), used, exhausted
+JOINT_OTHER = V1
+"""The joint search's other weights."""
