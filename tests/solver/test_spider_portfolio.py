@@ -76,6 +76,19 @@ def _after_four_deals(deal: int) -> spider.SpiderGame:
     return spider.SpiderGame(FOUR, game.state(pos), spider.WEIGHTS, spider.V1)
 
 
+def _spied(monkeypatch: pytest.MonkeyPatch, name: str) -> list[tuple[int, bool, bool]]:
+    """The attempts the reference search makes through ``spider.<name>``, as it makes them."""
+    attempts: list[tuple[int, bool, bool]] = []
+    schedule = getattr(spider, name)
+
+    def spy(a: int) -> tuple[int, bool, bool]:
+        attempts.append(schedule(a))
+        return attempts[-1]
+
+    monkeypatch.setattr(spider, name, spy)
+    return attempts
+
+
 @pytest.mark.parametrize(("deal", "nodes"), [(38, 20_000), (1, 20_000)])
 def test_the_compiled_joint_search_is_the_reference(deal: int, nodes: int) -> None:
     game = spider.SpiderGame(FOUR, initial_state(FOUR, deal), spider.WEIGHTS, spider.V1)
@@ -91,14 +104,7 @@ def test_the_compiled_joint_search_is_the_reference_up_to_16000(
     order, and the reference did run that attempt. (Past it, the Python reference needs
     over 100,000 positions, too slow for a test: those attempts are each size's two
     evaluations of :func:`spider.evaluation`, by the weights of the attempt.)"""
-    attempts = []
-    joint = spider.joint_evaluation
-
-    def spy(a: int) -> tuple[int, bool, bool]:
-        attempts.append(joint(a))
-        return attempts[-1]
-
-    monkeypatch.setattr(spider, "joint_evaluation", spy)
+    attempts = _spied(monkeypatch, "joint_evaluation")
     game = _after_four_deals(2)
     python = spider.staged(game, nodes=60_000, seconds=None, prune=True, use_compiled=False)
     assert (spider.COARSE, False, True) in attempts
@@ -115,14 +121,7 @@ def test_the_compiled_swapped_search_is_the_reference_past_16000(
     """With ``swap``, past (16,000, 16) the other weights take the second evaluation's
     attempts (their distance, their shape weight): the same positions in the same order
     as the reference, which did run such an attempt; up to it, the single search's."""
-    attempts = []
-    swapped = spider.swap_evaluation
-
-    def spy(a: int) -> tuple[int, bool, bool]:
-        attempts.append(swapped(a))
-        return attempts[-1]
-
-    monkeypatch.setattr(spider, "swap_evaluation", spy)
+    attempts = _spied(monkeypatch, "swap_evaluation")
     base = _after_four_deals(2)
     game = spider.SpiderGame(FOUR, base.state(base.root), spider.WEIGHTS, spider.V1, swap=True)
     python = spider.staged(game, nodes=70_000, seconds=None, prune=True, use_compiled=False)
