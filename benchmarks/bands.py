@@ -82,7 +82,9 @@ def follower(spec: GameSpec, deal: int, state: State) -> tuple[float, float]:
     return float(p.won), p.cards / 104
 
 
-def critical(spec: GameSpec, state: State, k: int, probe: int, line_nodes: int) -> tuple[float, float, int]:
+def critical(
+    spec: GameSpec, state: State, k: int, probe: int, line_nodes: int
+) -> tuple[float, float, int]:
     """The solution's path of ``state``: the winning line's length, and over ``k``
     positions spread along it, the mean share of legal moves that still win within
     ``probe`` nodes (the width) and the share of positions that are critical decisions
@@ -105,14 +107,16 @@ def critical(spec: GameSpec, state: State, k: int, probe: int, line_nodes: int) 
     return statistics.fmean(widths), crit / len(picks), len(r.moves)
 
 
-def critical_part(spec: GameSpec, start: int, deals: int, generator: int, k: int, probe: int) -> None:
+def critical_part(
+    spec: GameSpec, start: int, deals: int, generator: int, k: int, probe: int
+) -> None:
     """Per band, the mean width and share of critical decisions over the deals."""
     rows: dict[str, list[tuple[float, float, int]]] = {b: [] for b in generate.DIFFICULTIES}
     for deal in range(start, start + deals):
         for band, sd in generate.bands(spec, deal, generator).items():
             rows[band].append(critical(spec, sd.state, k, probe, 10 * generate.SOLVABLE_NODES))
-        print(deal, " ".join(f"{b}:{r[-1][0]:.2f}/{r[-1][1]:.2f}/{r[-1][2]}" for b, r in rows.items()),
-              flush=True)  # fmt: skip
+        cells = (f"{b}:{r[-1][0]:.2f}/{r[-1][1]:.2f}/{r[-1][2]}" for b, r in rows.items())
+        print(deal, " ".join(cells), flush=True)
     print(f"\n{spec.id} {dict(spec.option_values)} deals {start}-{start + deals - 1} generator"
           f" {generator}; {k} positions on each line, {probe:,} nodes a move")  # fmt: skip
     print("| band | width (winning moves / legal) | critical decisions (share) | line length |")
