@@ -114,7 +114,7 @@ def critical_part(
     rows: dict[str, list[tuple[float, float, int]]] = {b: [] for b in generate.DIFFICULTIES}
     for deal in range(start, start + deals):
         for band, sd in generate.bands(spec, deal, generator).items():
-            rows[band].append(critical(spec, sd.state, k, probe, 10 * generate.SOLVABLE_NODES))
+            rows[band].append(critical(spec, sd.state, k, probe, 100 * generate.SOLVABLE_NODES))
         cells = (f"{b}:{r[-1][0]:.2f}/{r[-1][1]:.2f}/{r[-1][2]}" for b, r in rows.items())
         print(deal, " ".join(cells), flush=True)
     print(f"\n{spec.id} {dict(spec.option_values)} deals {start}-{start + deals - 1} generator"
