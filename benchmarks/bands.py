@@ -130,20 +130,30 @@ def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def deals_parser(doc: str) -> argparse.ArgumentParser:
+    """The options every bands benchmark takes: ``--game``, ``--options`` (``k=v,…``),
+    ``--start`` and ``--deals``; :func:`spec_of` reads the first two."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--game", required=True)
     ap.add_argument("--options", default="")
     ap.add_argument("--start", type=int, default=1)
     ap.add_argument("--deals", type=int, default=20)
+    return ap
+
+
+def spec_of(a: argparse.Namespace) -> GameSpec:
+    return get_game(a.game, dict(kv.split("=", 1) for kv in a.options.split(",") if kv))
+
+
+def main() -> None:
+    ap = deals_parser(__doc__)
     ap.add_argument("--generator", type=int, default=generate.GENERATOR_VERSION)
     ap.add_argument("--second", type=int, default=32, help="second-player playouts per layout")
     ap.add_argument("--follow", action="store_true", help="also the hint follower per band")
     ap.add_argument("--critical", type=int, default=0, help="the solution's path: K positions")
     ap.add_argument("--probe", type=int, default=generate.SOLVABLE_NODES, help="nodes a move")
     a = ap.parse_args()
-    options = dict(kv.split("=", 1) for kv in a.options.split(",") if kv)
-    spec = get_game(a.game, options)
+    spec = spec_of(a)
     if a.critical:
         critical_part(spec, a.start, a.deals, a.generator, a.critical, a.probe)
         return
