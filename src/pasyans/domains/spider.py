@@ -23,7 +23,10 @@ and stock included (the search is for positions where every card is known).
 So does the search: :func:`solve` runs :func:`staged`, the staged best-first search whose
 attempts grow without end and never redo work. It runs in C (``csrc/spider.c``, the
 compiled core) when the extension is built, else in Python (:func:`_staged_python`, the
-reference: the same positions in the same order, about 30 times slower).
+reference: the same positions in the same order, about 30 times slower). Given other
+weights (``SpiderGame(..., other=...)``, the solver's default on 4 suits: :data:`JOINT_SUITS`)
+the search ranks its attempts by both weight sets over one table
+(:func:`joint_evaluation`).
 
 Over 400 lines because the packed Spider domain and its staged search mirror
 ``csrc/spider.c`` one for one (the Python is the reference the C is tested against).
