@@ -1,7 +1,8 @@
-"""Spider's joint search (``SpiderGame(..., other=...)``): ``solve``'s default on 4
-suits, the staged search by the fitted weights and by V1 over one table, within the
-budget; the compiled search is the Python reference; the solvable-deal generator's single
-search by V1 is untouched."""
+"""Spider's joint search (``SpiderGame(..., other=...)``): the staged search by the fitted
+weights and by V1 over one table, within the budget, ``solve``'s way for the suit counts in
+``spider.JOINT_SUITS`` (none by default: measured, not adopted, docs/solver.md); the
+compiled search is the Python reference; the solvable-deal generator's single search by V1
+is untouched."""
 
 from __future__ import annotations
 
@@ -16,9 +17,27 @@ from pasyans.solver.search import replay, solve
 FOUR = get_game("spider", {"suits": "4"})
 
 
+@pytest.fixture
+def joint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve`` searches 4 suits by the joint search."""
+    monkeypatch.setattr(spider, "JOINT_SUITS", frozenset({4}))
+
+
+def test_four_suits_search_by_the_fitted_weights_alone_by_default() -> None:
+    state = initial_state(FOUR, 38)
+    alone = solve(FOUR, state, nodes=20_000, spider_weights=spider.WEIGHTS)
+    default = solve(FOUR, state, nodes=20_000)
+    assert (default.result, default.moves, default.nodes) == (
+        alone.result,
+        alone.moves,
+        alone.nodes,
+    )
+
+
+@pytest.mark.usefixtures("joint")
 def test_the_joint_search_wins_a_deal_the_fitted_weights_do_not_within_the_same_nodes() -> None:
     """Deal 38: the fitted weights alone do not win it within 40,000 positions (V1 alone
-    wins it within 6,764); the joint search, ``solve``'s default, within 20,000."""
+    wins it within 6,764); the joint search, through ``solve``, within 20,000."""
     state = initial_state(FOUR, 38)
     for nodes in (20_000, 40_000):
         single = solve(FOUR, state, nodes=nodes, spider_weights=spider.WEIGHTS)
@@ -30,6 +49,7 @@ def test_the_joint_search_wins_a_deal_the_fitted_weights_do_not_within_the_same_
     assert spider.solve(joint, seconds=None, nodes=20_000)[1:3] == (both.moves, both.nodes)
 
 
+@pytest.mark.usefixtures("joint")
 @pytest.mark.parametrize("nodes", [1, 2, 3, 999, 5_001, 20_001])
 def test_the_joint_search_spends_at_most_its_budget(nodes: int) -> None:
     for deal in (1, 38, 62):

@@ -24,7 +24,7 @@ So does the search: :func:`solve` runs :func:`staged`, the staged best-first sea
 attempts grow without end and never redo work. It runs in C (``csrc/spider.c``, the
 compiled core) when the extension is built, else in Python (:func:`_staged_python`, the
 reference: the same positions in the same order, about 30 times slower). Given other
-weights (``SpiderGame(..., other=...)``, the solver's default on 4 suits: :data:`JOINT_SUITS`)
+weights (``SpiderGame(..., other=...)``; measured, not the solver's default: :data:`JOINT_SUITS`)
 the search ranks its attempts by both weight sets over one table
 (:func:`joint_evaluation`).
 
@@ -789,14 +789,15 @@ def solve(
     return "unknown", (), used, False
 
 
-JOINT_SUITS = frozenset({4})
+JOINT_SUITS: frozenset[int] = frozenset()
 """The suit counts :func:`pasyans.solver.search.solve` searches by the joint search
 (:data:`WEIGHTS` and :data:`JOINT_OTHER` over one table, :func:`joint_evaluation`) unless
-told the weights: on 4 suits it won more deals at 1 s of one core than :data:`WEIGHTS`
-alone on two of three ranges of 100 and as many on the third (the rule set before the
-fresh range was run); on deals 1-1000 it won 5 fewer (953 against 958), so over all it is
-a tie (``docs/notes/2026-12-03-spider-portfolio.md``). The empty set restores
-:data:`WEIGHTS` alone."""
+told the weights: none. Measured on 4 suits and not adopted
+(``docs/notes/2026-12-03-spider-portfolio.md``): at 1 s of one core by the node budget it
+ties :data:`WEIGHTS` alone over the 1,200 deals measured (1,144 each), wins fewer at 0.1 s
+(166 against 199 of 300), and the post-game analysis decides no more with it (78.0% of
+positions against 78.7% on 12 follower games). ``{4}``
+makes it 4 suits' way."""
 
 JOINT_OTHER = V1
 """The joint search's other weights."""
