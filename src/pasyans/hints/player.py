@@ -59,7 +59,7 @@ try:
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
 
-METHODS = ("rollout", "determinized", "epimc")
+METHODS = ("rollout", "search", "determinized", "epimc")
 WIN = 1000
 """A won playout's score (more than any unfinished one: at most 104 + 2 * 44)."""
 LIMIT = 500
@@ -291,7 +291,11 @@ def _walk(
 SEARCH_CAP = 128
 """The searching policy: positions expanded a step at most (the C table's bound)."""
 SEARCH_BONUS = 10
-"""The searching policy's default extra score for a line that ends in an event."""
+"""The searching policy's extra score for a line that ends in an event (chosen on deals
+1001-1200, ``benchmarks/player.py --policy --caps``)."""
+SEARCH_PLAYOUT_CAP = 20
+"""Method ``"search"``: positions the searching policy expands a step (chosen on deals
+1001-1200: 2 to 3 times the greedy policy's wins alone at 5 to 10 times its CPU)."""
 
 
 def _key(pos: Pos) -> tuple[object, ...]:
@@ -496,6 +500,8 @@ def score(stock: Sequence[int], pos: Pos, seed: int, *, won: int, method: str, n
     candidate's line), by ``method`` (module, step 2)."""
     if method == "rollout":
         return play(stock, pos, seed, won)
+    if method == "search":
+        return play(stock, pos, seed, won, cap=SEARCH_PLAYOUT_CAP, bonus=SEARCH_BONUS)
     if method == "determinized":
         return _search_score(stock, pos, nodes, won)
     if method == "epimc":
