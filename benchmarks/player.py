@@ -76,7 +76,9 @@ def main() -> None:
         return
     print(f"{args.game} {options}, deals {args.deals}, at most {args.steps} moves each")
     for n in (int(x) for x in args.players.split(",")):
-        budget = replace(product_budget(spec, None), player=n, rescue=args.rescue)
+        budget = replace(
+            product_budget(spec, None), player=n, rescue=args.rescue, method=args.method
+        )
         wall: list[float] = []
         cpu: list[float] = []
         for deal in deals:
@@ -95,7 +97,8 @@ def main() -> None:
                 history.append(state)
                 state = core.apply(spec, state, hint.move)
         print(
-            f"  player {n:>5}{' (rescue)' if args.rescue and n else ''}: {len(wall)} hints; "
+            f"  player {n:>5}{' (rescue)' if args.rescue and n else ''} {args.method}: "
+            f"{len(wall)} hints; "
             f"wall p50 {1000 * percentile(wall, 0.5):.0f} ms, "
             f"p95 {1000 * percentile(wall, 0.95):.0f} ms, max {1000 * max(wall):.0f} ms; "
             f"CPU p50 {1000 * percentile(cpu, 0.5):.0f} ms, "
