@@ -31,8 +31,8 @@ from load import serve
 
 
 def head(size: int) -> bytes:
-    start = b"GET /api/games HTTP/1.1\r\nHost: x\r\nCookie: a=\""
-    end = b"\"\r\n\r\n"
+    start = b'GET /api/games HTTP/1.1\r\nHost: x\r\nCookie: a="'
+    end = b'"\r\n\r\n'
     return start + b"\\" * max(0, size - len(start) - len(end)) + end
 
 

@@ -273,6 +273,32 @@ static PyObject *spider_hash(PyObject *self, PyObject *args)
     return PyLong_FromUnsignedLongLong(sp_hash(&g, &p));
 }
 
+/* The common part of a search's answer: {status, line, nodes, positions}; frees r->line. */
+static PyObject *result_dict(SearchResult *r)
+{
+    static const char *status[] = CORE_STATUS_NAMES;
+    PyObject *line = from_steps(r->line, r->line_n);
+    free(r->line);
+    r->line = NULL;
+    if (!line)
+        return NULL;
+    return Py_BuildValue("{s:s,s:N,s:K,s:K}", "status", status[r->status], "line", line, "nodes",
+                         (unsigned long long)r->nodes, "positions",
+                         (unsigned long long)r->positions);
+}
+
+/* Sets d[key] = value (a new reference, stolen); on failure drops d and returns NULL. */
+static PyObject *with_item(PyObject *d, const char *key, PyObject *value)
+{
+    if (!d || !value || PyDict_SetItemString(d, key, value) < 0) {
+        Py_XDECREF(d);
+        Py_XDECREF(value);
+        return NULL;
+    }
+    Py_DECREF(value);
+    return d;
+}
+
 static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", "weights", NULL};
@@ -300,15 +326,9 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     sp_search(&g, &p, &lim, &r);
     Py_END_ALLOW_THREADS
-    static const char *status[] = CORE_STATUS_NAMES;
-    PyObject *line = from_steps(r.line, r.line_n);
-    free(r.line);
-    if (!line)
-        return NULL;
-    return Py_BuildValue("{s:s,s:N,s:K,s:K,s:K,s:O}", "status", status[r.status], "line", line,
-                         "nodes", (unsigned long long)r.nodes, "positions",
-                         (unsigned long long)r.positions, "memory",
-                         (unsigned long long)r.memory, "dropped", r.dropped ? Py_True : Py_False);
+    PyObject *d = with_item(result_dict(&r), "memory",
+                            PyLong_FromUnsignedLongLong((unsigned long long)r.memory));
+    return with_item(d, "dropped", PyBool_FromLong(r.dropped));
 }
 
 /* A policy playout's score from (stock, pos, won, seed, limit). */
@@ -431,15 +451,8 @@ static PyObject *spider_prove(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     sp_prove(&g, &p, &t->lost, &lim, &r);
     Py_END_ALLOW_THREADS
-    static const char *status[] = CORE_STATUS_NAMES;
-    PyObject *line = from_steps(r.line, r.line_n);
-    free(r.line);
-    if (!line)
-        return NULL;
-    return Py_BuildValue("{s:s,s:N,s:K,s:K,s:K}", "status", status[r.status], "line", line,
-                         "nodes", (unsigned long long)r.nodes, "positions",
-                         (unsigned long long)r.positions, "lost",
-                         (unsigned long long)t->lost.n);
+    return with_item(result_dict(&r), "lost",
+                     PyLong_FromUnsignedLongLong((unsigned long long)t->lost.n));
 }
 
 /* spider_attempt(k) -> (positions per stage, positions kept per deal) of attempt k */

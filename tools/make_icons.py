@@ -23,12 +23,12 @@ def svg(size: int, safe: float) -> str:
     w = h * 0.72
     x, y = (size - w) / 2, (size - h) / 2
     s = w / 14  # the favicon's spade is about 12 units wide, centred at x 15
+    card = CARD.format(
+        x=x, y=y, w=w, h=h, r=w * 0.08, px=x + w / 2 - 15 * s, py=y + h / 2 - 16.5 * s, s=s
+    )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}">'
-        f'<rect width="{size}" height="{size}" fill="#2e6a4f"/>'
-        + CARD.format(x=x, y=y, w=w, h=h, r=w * 0.08, px=x + w / 2 - 15 * s,
-                      py=y + h / 2 - 16.5 * s, s=s)  # fmt: skip
-        + "</svg>"
+        f'<rect width="{size}" height="{size}" fill="#2e6a4f"/>{card}</svg>'
     )
 
 

@@ -38,7 +38,10 @@ def test_the_deal_could_not_be_won() -> None:
 def test_lost_at_names_the_move_when_the_player_could_see_it() -> None:
     v = judge(["won", "won", "lost", "lost"], grades=[None, "mistake", None])
     assert (v.code, v.params["move"], v.params["text"], v.params["cards"]) == (
-        "lost_at", 2, "t2>t10", ["7S"]
+        "lost_at",
+        2,
+        "t2>t10",
+        ["7S"],
     )
     # every card known there: the player could see it, graded or not
     seen = judge(["won", "won", "lost"], hidden=[False, False, False])

@@ -220,9 +220,8 @@ def test_the_figures_per_kind_of_deal_and_difficulty(page: Page, shots: Path) ->
     page.goto("/history")
     line = page.locator(f'.history-table tr[data-id="{won}"]')
     expect(line.locator('[data-action="play"]')).to_have_attribute(
-        "href", re.compile(
-            rf"^/play/spine\?.*difficulty=hard&deal={WIN_DEAL}&gen={GENERATOR_VERSION}$"
-        )
+        "href",
+        re.compile(rf"^/play/spine\?.*difficulty=hard&deal={WIN_DEAL}&gen={GENERATOR_VERSION}$"),
     )
     assert (
         next(i for i in api(page, "/api/history")["items"] if i["id"] == won)["difficulty"]

@@ -40,7 +40,6 @@ def wait_until_started(
 PASYANS = Path(sys.executable).parent / "pasyans"
 
 
-
 CARD = re.compile(r"^(?:[A2-9TJQK][CDHS])$")
 
 GAME_ACTIONS: list[tuple[str, str, dict[str, Any] | None]] = [

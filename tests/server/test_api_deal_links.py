@@ -57,9 +57,7 @@ def test_a_version_3_number_keeps_its_layout(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("bad", [99, 0, 1, -3])
-def test_an_unknown_version_is_refused_and_creates_nothing(
-    client: TestClient, bad: int
-) -> None:
+def test_an_unknown_version_is_refused_and_creates_nothing(client: TestClient, bad: int) -> None:
     before = _counts(client.app)
     r = client.post("/api/games", json={"game": "spine", "deal": 8, "generator": bad})
     assert r.status_code == 422, r.text

@@ -64,8 +64,10 @@ def search(
     restarting search, which keep what they prove lost there for the next call."""
     if table is not None and core.is_won(spec, state):
         return Result("won", (), 0)
-    d = solver.domain_for(spec, state) if table is not None else None
-    if isinstance(d, PackedDomain) and d.restarts and d.compiled_search:
+    is_spider = registry.domain_for(spec) == registry.SPIDER
+    if table is not None and not is_spider:
+        d = solver.domain_for(spec, state)  # table_for gave a table: the restarting search
+        assert isinstance(d, PackedDomain)
         outcome, moves, used = d.restarting(
             time.perf_counter() + seconds, nodes, solver.FIRST_DIVE, solver.RESTART_UNIT,
             solver.DETOUR, solver.EARLY, table,
@@ -77,7 +79,7 @@ def search(
         if r.status == "won":
             return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
         return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
-    if registry.domain_for(spec) == registry.SPIDER and not state.piles[spec.index["stock"]]:
+    if is_spider and not state.piles[spec.index["stock"]]:
         game = spider.SpiderGame(spec, state)
         if not core.is_won(spec, state):
             r = spider.staged(game, nodes=nodes, seconds=seconds, prune=False)
@@ -108,8 +110,10 @@ def checked(spec: GameSpec, states: list[State], k: int, seconds: float) -> str:
     searches as the analysis's walked back from the game's end with a new table (each
     position at most ``seconds``). ``won``, ``lost`` or ``unknown``."""
     r = solve(spec, states[k], seconds=seconds).result
+    if r != "unknown":
+        return r
     table = table_for(spec, states[0])
-    if r != "unknown" or table is None:
+    if table is None:
         return r
     for j in range(len(states) - 1, k - 1, -1):
         r = search(spec, states[j], seconds, None, table).result

@@ -105,6 +105,7 @@ engine_restarts: _Restarts[tuple[_Outcome, list[int], int]]
 
 engine_reach: _Restarts[tuple[_Outcome, int, int]]
 """(outcome, positions expanded, the most cards on the foundations it reached)."""
+
 def engine_felt(
     spec: object,
     pos: bytes,

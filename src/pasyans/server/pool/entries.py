@@ -565,7 +565,13 @@ class PoolWorker:
         options = _options_of(job.game, job.options_key)
         seconds = self.config.job_seconds
         made = generate_bounded(
-            job.game, options, job.deal, job.difficulty, seconds, self.stop, self.config.nice,
+            job.game,
+            options,
+            job.deal,
+            job.difficulty,
+            seconds,
+            self.stop,
+            self.config.nice,
             None if job.generator == generator_version() else job.generator,
         )
         if made == "stopped":

@@ -225,7 +225,7 @@ class PracticeIn(StrictIn):
 
 @router.post("/analyses/{share}/practice", responses=E, status_code=201)
 def practice(share: str, body: PracticeIn, ctx: ContextDep, charge: NewGameLimit) -> dict[str, Any]:
-    """"Try again from here": a new practice game for the caller, from the position after
+    """ "Try again from here": a new practice game for the caller, from the position after
     ``step`` moves of the analysed game (its kind is ``practice``: it never counts in the
     statistics, and the caller's game in progress of those options stays as it is)."""
     _, row = _shared(ctx, share)

@@ -135,6 +135,8 @@ def stats_page() -> Response:
 @router.api_route("/devices", methods=["GET", "HEAD"])
 def devices_page() -> Response:
     return index()
+
+
 @router.api_route("/daily", methods=["GET", "HEAD"])
 def daily_page() -> Response:
     return index("daily")
