@@ -235,7 +235,9 @@ static int seen_put(uint64_t *keys, uint32_t *stamps, uint32_t stamp, uint64_t k
     return 0;
 }
 
-/* One step's plan: its line in out (*n moves); 1 when a line of score above 0 exists. */
+/* One step's plan: its line in out (*n moves); 1 when a line of score above 0 exists.
+ * About 70 lines: the walk and the read-back of its best line are one pass, kept whole to
+ * mirror _plan() line for line. */
 static int plan(const SpiderGame *g, const SPos *start, uint64_t *x, int cap, int bonus,
                 Node *queue, Step *out, int *n)
 {

@@ -16,7 +16,10 @@ playouts that never look under a card.
    else the empty columns filled and the deal) that reads only face-up cards (the gains
    read no face-down card, and the stock only by its size); cards turn up as the playout
    reaches them. A playout scores :data:`WIN` when it wins, else the cards in completed
-   runs plus twice the cards turned up. ``"determinized"`` (method (a)) scores the
+   runs plus twice the cards turned up. ``"search"`` plays a stronger policy instead
+   (:func:`search_rollout`, :func:`_plan`: each step a shallow breadth-first search over
+   the reveal-free lines, the best line played up to its event), as blind to face-down
+   cards. ``"determinized"`` (method (a)) scores the
    candidate instead by the full-information search of that sample (it knows the sample's
    cards: strategy fusion), and ``"epimc"`` (method (c)) plays the policy for
    :data:`EPIMC_DEPTH` moves and only then searches with full information.
@@ -26,9 +29,9 @@ playouts that never look under a card.
    be best.
 
 The module also keeps the felt player's policy (:func:`felt_rollout`, generator version
-4's difficulty), the reference of its compiled twin; with the candidates, the policy, the
-bandit and the hint's cache it is over 400 lines: they are one method, mirrored by
-csrc/player.c.
+4's difficulty), the reference of its compiled twin; with the candidates, the two
+policies, the bandit and the hint's cache it is over 400 lines: they are one method,
+mirrored by csrc/player.c.
 
 Only the view (:func:`pasyans.hints.sampling.known`) and the samples drawn from it are
 read, so two positions that differ only in hidden cards get the same decision under the
