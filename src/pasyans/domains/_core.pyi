@@ -76,6 +76,8 @@ def spider_search(
     memory: int,
     prune: bool,
     weights: Sequence[int] | None = None,
+    other: Sequence[int] | None = None,
+    swap: bool = False,
 ) -> dict[str, Any]: ...
 def spider_table() -> object: ...
 def spider_prove(
