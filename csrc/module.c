@@ -362,10 +362,25 @@ static PyObject *spider_rollout(PyObject *self, PyObject *args)
     return playout(args, pl_felt);
 }
 
-/* spider_playout(stock, pos, won, seed, limit) -> the no-peek player's playout's score */
+/* spider_playout(stock, pos, won, seed, limit, cap=0, bonus=0) -> the no-peek player's
+ * playout's score: the greedy policy (pl_rollout) with cap 0, else the searching policy
+ * (pl_search, at most cap positions expanded a step, bonus an event's extra score) */
 static PyObject *spider_playout(PyObject *self, PyObject *args)
 {
-    return playout(args, pl_rollout);
+    PyObject *stock, *pos;
+    int won, limit, score, cap = 0, bonus = 0;
+    unsigned long long seed;
+    SpiderGame g;
+    SPos p;
+    if (!PyArg_ParseTuple(args, "OOiKi|ii", &stock, &pos, &won, &seed, &limit, &cap, &bonus) ||
+        parse(stock, pos, &g, &p))
+        return NULL;
+    g.won = won;
+    Py_BEGIN_ALLOW_THREADS
+    score = cap > 0 ? pl_search(&g, &p, (uint64_t)seed, limit, cap, bonus)
+                    : pl_rollout(&g, &p, (uint64_t)seed, limit);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(score);
 }
 
 /* The table of spider_prove: proven-lost keys and the game they belong to. */

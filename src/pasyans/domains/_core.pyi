@@ -63,6 +63,8 @@ def spider_playout(
     won: int,
     seed: int,
     limit: int,
+    cap: int = 0,
+    bonus: int = 0,
     /,
 ) -> int: ...
 def spider_search(
