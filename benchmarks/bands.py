@@ -22,8 +22,17 @@ of the cards it brings home (slow: seconds to tens of seconds a deal).
 Prints per band the means over the deals, and on how many deals easy's second-player
 result beat hard's (win rate, then progress).
 
+With ``--critical K`` it measures instead the **solution's path** of each band's layout
+(:func:`critical`): the solver's winning line (every card known), ``K`` positions spread
+evenly along it, and at each every legal move's position searched again with the
+generator's proof budget (``--probe`` nodes). The *width* is the share of the legal moves
+that still win, and a position is a *critical decision* when it has at least two legal
+moves and at most one of them still wins. A move whose search runs out of its budget counts
+as not winning, so both figures lean towards "narrow" alike in every band.
+
     uv run python benchmarks/bands.py --game spider --options suits=1 --deals 20
     uv run python benchmarks/bands.py --game nivernais --deals 20 --generator 3
+    uv run python benchmarks/bands.py --game spider --options suits=4 --deals 3 --critical 20
 """
 
 from __future__ import annotations
@@ -34,13 +43,14 @@ import statistics
 import time
 
 from pasyans.cards import SplitMix64
-from pasyans.engine.core import cards_on_foundations, is_won
+from pasyans.engine.core import apply, cards_on_foundations, is_won, legal_moves
 from pasyans.hints.follow import follow
 from pasyans.hints.policy import product_budget
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
 from pasyans.solvable import difficulty, felt, generate
+from pasyans.solver.search import solve
 
 
 def second(spec: GameSpec, state: State, playouts: int, generator: int) -> tuple[float, float]:
@@ -72,22 +82,81 @@ def follower(spec: GameSpec, deal: int, state: State) -> tuple[float, float]:
     return float(p.won), p.cards / 104
 
 
+def critical(
+    spec: GameSpec, state: State, k: int, probe: int, line_nodes: int
+) -> tuple[float, float, int]:
+    """The solution's path of ``state``: the winning line's length, and over ``k``
+    positions spread along it, the mean share of legal moves that still win within
+    ``probe`` nodes (the width) and the share of positions that are critical decisions
+    (two or more legal moves, at most one still winning). Raises when no win is found."""
+    r = solve(spec, state, nodes=line_nodes)
+    if r.result != "won":
+        raise RuntimeError(f"no win within {line_nodes} nodes")
+    states = [state]
+    for m in r.moves:
+        states.append(apply(spec, states[-1], m))
+    picks = sorted({round(i * (len(r.moves) - 1) / max(k - 1, 1)) for i in range(k)})
+    widths: list[float] = []
+    crit = 0
+    for i in picks:
+        here = states[i]
+        moves = legal_moves(spec, here)
+        wins = sum(solve(spec, apply(spec, here, m), nodes=probe).result == "won" for m in moves)
+        widths.append(wins / len(moves))
+        crit += len(moves) >= 2 and wins <= 1
+    return statistics.fmean(widths), crit / len(picks), len(r.moves)
+
+
+def critical_part(
+    spec: GameSpec, start: int, deals: int, generator: int, k: int, probe: int
+) -> None:
+    """Per band, the mean width and share of critical decisions over the deals."""
+    rows: dict[str, list[tuple[float, float, int]]] = {b: [] for b in generate.DIFFICULTIES}
+    for deal in range(start, start + deals):
+        for band, sd in generate.bands(spec, deal, generator).items():
+            rows[band].append(critical(spec, sd.state, k, probe, 100 * generate.SOLVABLE_NODES))
+        cells = (f"{b}:{r[-1][0]:.2f}/{r[-1][1]:.2f}/{r[-1][2]}" for b, r in rows.items())
+        print(deal, " ".join(cells), flush=True)
+    print(f"\n{spec.id} {dict(spec.option_values)} deals {start}-{start + deals - 1} generator"
+          f" {generator}; {k} positions on each line, {probe:,} nodes a move")  # fmt: skip
+    print("| band | width (winning moves / legal) | critical decisions (share) | line length |")
+    print("|---|---:|---:|---:|")
+    for band, r in rows.items():
+        cols = [statistics.fmean(x[i] for x in r) for i in range(3)]
+        print(f"| {band} | {cols[0]:.3f} | {cols[1]:.3f} | {cols[2]:.0f} |")
+
+
 def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def deals_parser(doc: str) -> argparse.ArgumentParser:
+    """The options every bands benchmark takes: ``--game``, ``--options`` (``k=v,…``),
+    ``--start`` and ``--deals``; :func:`spec_of` reads the first two."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--game", required=True)
     ap.add_argument("--options", default="")
     ap.add_argument("--start", type=int, default=1)
     ap.add_argument("--deals", type=int, default=20)
+    return ap
+
+
+def spec_of(a: argparse.Namespace) -> GameSpec:
+    return get_game(a.game, dict(kv.split("=", 1) for kv in a.options.split(",") if kv))
+
+
+def main() -> None:
+    ap = deals_parser(__doc__)
     ap.add_argument("--generator", type=int, default=generate.GENERATOR_VERSION)
     ap.add_argument("--second", type=int, default=32, help="second-player playouts per layout")
     ap.add_argument("--follow", action="store_true", help="also the hint follower per band")
+    ap.add_argument("--critical", type=int, default=0, help="the solution's path: K positions")
+    ap.add_argument("--probe", type=int, default=generate.SOLVABLE_NODES, help="nodes a move")
     a = ap.parse_args()
-    options = dict(kv.split("=", 1) for kv in a.options.split(",") if kv)
-    spec = get_game(a.game, options)
+    spec = spec_of(a)
+    if a.critical:
+        critical_part(spec, a.start, a.deals, a.generator, a.critical, a.probe)
+        return
     name, _ = felt.player_for(spec, a.generator)
     cpu: list[float] = []
     rows: dict[str, list[tuple[float, ...]]] = {b: [] for b in generate.DIFFICULTIES}

@@ -13,12 +13,12 @@ same call for every entry it makes (``pasyans worker``).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
+from bands import deals_parser, spec_of
+
 from pasyans import caches
-from pasyans.rules import get_game
 from pasyans.solvable import generate
 
 
@@ -27,15 +27,11 @@ def p95(xs: list[float]) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--game", required=True)
-    ap.add_argument("--options", default="")
-    ap.add_argument("--start", type=int, default=1)
-    ap.add_argument("--deals", type=int, default=20)
+    ap = deals_parser(__doc__)
     ap.add_argument("--before", type=int, default=4)
     ap.add_argument("--after", type=int, default=generate.GENERATOR_VERSION)
     a = ap.parse_args()
-    spec = get_game(a.game, dict(kv.split("=", 1) for kv in a.options.split(",") if kv))
+    spec = spec_of(a)
     cpu: dict[int, list[float]] = {a.before: [], a.after: []}
     for deal in range(a.start, a.start + a.deals):
         for version in (a.before, a.after):

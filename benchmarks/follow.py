@@ -52,7 +52,7 @@ from pathlib import Path
 from pasyans.cli.sweep import wilson
 from pasyans.cli.winnability import run_on_dask
 from pasyans.engine.core import initial_state
-from pasyans.hints import Budget
+from pasyans.hints import Budget, player
 from pasyans.hints.follow import Play, follow
 from pasyans.hints.policy import PLAYER_BUDGETS as BUDGETS
 from pasyans.rules import get_game
@@ -164,7 +164,7 @@ def main() -> None:
     ap.add_argument(
         "--player-nodes", type=int, default=0, help="the player's nodes a search (a), (c)"
     )
-    ap.add_argument("--method", default="rollout", choices=("rollout", "determinized", "epimc"))
+    ap.add_argument("--method", default="rollout", choices=player.METHODS)
     ap.add_argument(
         "--budget",
         choices=sorted(BUDGETS),

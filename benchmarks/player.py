@@ -58,6 +58,8 @@ def main() -> None:
     ap.add_argument("--rescue", action="store_true", help="the player only where no sample won")
     ap.add_argument("--policy", action="store_true", help="the playout policy alone")
     ap.add_argument("--decide", action="store_true", help="the CPU of one decision")
+    ap.add_argument("--caps", default="0", help="--policy: caps, 0 the greedy policy")
+    ap.add_argument("--bonus", type=int, default=player.SEARCH_BONUS, help="an event's bonus")
     ap.add_argument("--method", default="rollout", choices=player.METHODS)
     ap.add_argument("--nodes", type=int, default=1000, help="--decide: nodes a search")
     ap.add_argument("--every", type=int, default=10, help="--decide: every N-th position")
@@ -67,27 +69,16 @@ def main() -> None:
     lo, _, hi = args.deals.partition("-")
     deals = range(int(lo), int(hi or lo) + 1)
     if args.policy:
-        scores = []
-        cpu = []
-        for deal in deals:
-            g = SpiderGame(spec, core.initial_state(spec, deal))
-            c0 = time.process_time()
-            scores.append(player.play(g.stock, g.root, deal, spider.WON))
-            cpu.append(time.process_time() - c0)
-        won = sum(s == player.WIN for s in scores)
-        rest = [s for s in scores if s != player.WIN] or [0]
-        print(
-            f"{args.game} {options}, deals {args.deals}: the policy alone won {won}/"
-            f"{len(scores)}; mean score of the others {statistics.mean(rest):.1f}; "
-            f"CPU a playout median {1e6 * statistics.median(cpu):.0f} us"
-        )
+        policy_alone(spec, deals, args)
         return
     if args.decide:
         decision_cpu(spec, deals, args)
         return
     print(f"{args.game} {options}, deals {args.deals}, at most {args.steps} moves each")
     for n in (int(x) for x in args.players.split(",")):
-        budget = replace(product_budget(spec, None), player=n, rescue=args.rescue)
+        budget = replace(
+            product_budget(spec, None), player=n, rescue=args.rescue, method=args.method
+        )
         wall: list[float] = []
         cpu: list[float] = []
         for deal in deals:
@@ -106,11 +97,35 @@ def main() -> None:
                 history.append(state)
                 state = core.apply(spec, state, hint.move)
         print(
-            f"  player {n:>5}{' (rescue)' if args.rescue and n else ''}: {len(wall)} hints; "
+            f"  player {n:>5}{' (rescue)' if args.rescue and n else ''} {args.method}: "
+            f"{len(wall)} hints; "
             f"wall p50 {1000 * percentile(wall, 0.5):.0f} ms, "
             f"p95 {1000 * percentile(wall, 0.95):.0f} ms, max {1000 * max(wall):.0f} ms; "
             f"CPU p50 {1000 * percentile(cpu, 0.5):.0f} ms, "
             f"p95 {1000 * percentile(cpu, 0.95):.0f} ms",
+            flush=True,
+        )
+
+
+def policy_alone(spec: GameSpec, deals: range, args: argparse.Namespace) -> None:
+    """Print the playout policy's wins alone from each deal's start, one row a cap of
+    ``args.caps`` (0: the greedy policy; else the searching policy), side by side."""
+    print(f"{args.game} {args.option}, deals {args.deals}: the policy alone")
+    for cap in (int(x) for x in args.caps.split(",")):
+        scores = []
+        cpu = []
+        for deal in deals:
+            g = SpiderGame(spec, core.initial_state(spec, deal))
+            c0 = time.process_time()
+            scores.append(player.play(g.stock, g.root, deal, spider.WON, cap=cap, bonus=args.bonus))
+            cpu.append(time.process_time() - c0)
+        won = sum(s == player.WIN for s in scores)
+        rest = [s for s in scores if s != player.WIN] or [0]
+        name = "greedy" if not cap else f"search cap {cap} bonus {args.bonus}"
+        print(
+            f"  {name:>24}: won {won}/{len(scores)}; mean score of the others "
+            f"{statistics.mean(rest):.1f}; CPU a playout median "
+            f"{1e6 * statistics.median(cpu):.0f} us, mean {1e6 * statistics.mean(cpu):.0f} us",
             flush=True,
         )
 

@@ -8,7 +8,7 @@
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve nivernais \
         --curve-deals 1-20 --before
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --curve spider:suits=4 \
-        --curve-deals 1-100 --per-second 307845 --derive [--compare-weights]
+        --curve-deals 1-100 --per-second 307845 --derive [--compare-weights | --portfolio]
     uv run python benchmarks/solver.py --skip-spine --skip-sweep --table 1-100
 
 Part 1, Spine solvable deals: generation time per deal, solve time and nodes/s (medians).
@@ -27,7 +27,10 @@ time, one process); with --before, Nivernais' search as it was before its compil
 (the Python reference) beside it, deal by deal in the same run.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
---compare-weights, by Spider's old weights (spider.V1) and today's side by side.
+--compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
+--portfolio, also portfolios of the two: the joint search over one table (solve's default
+for 4 suits) and its swap mode, run; equal halves of the budget and alternating doubling
+budgets, read from the two counts; and solve's default run at 1 s, as a check.
 Part 4 (with --table A-B), every game (Spine random and solvable, Backbone, Backbone
 classic, Spider 1/2/4 suits, Nivernais) on deals A-B at the node budget equal to 10 s of
 one core, one process: won / lost / unknown and the decided rate (--games to pick).
@@ -266,6 +269,7 @@ def curve_part(
     derive: bool = False,
     each: bool = False,
     compare: bool = False,
+    portfolio: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -278,7 +282,7 @@ def curve_part(
     stops it, so it decides within budget ``b`` exactly when it decides within ``b``
     positions at the largest."""
     if derive:
-        _derived_curve(target, deals, budgets, rates, compare)
+        _derived_curve(target, deals, budgets, rates, compare, portfolio)
         return
     game, _, opt = target.partition(":")
     options = dict([opt.split("=", 1)]) if opt else {}
@@ -318,24 +322,62 @@ def curve_part(
 
 
 def _derived_curve(
-    target: str, deals: str, budgets: list[float], rates: list[float], compare: bool = False
+    target: str,
+    deals: str,
+    budgets: list[float],
+    rates: list[float],
+    compare: bool = False,
+    portfolio: bool = False,
 ) -> None:
     """:func:`curve_part` with ``derive``: one search per deal at the largest budget. With
     ``compare``, by Spider's first weights (``spider.V1``, "old") and by today's
-    (``spider.WEIGHTS``, "new") one after the other on each deal."""
+    (``spider.WEIGHTS``, "new") one after the other on each deal. With ``portfolio``
+    (implies ``compare``) also: "joint" and "swap", the staged search over one table by
+    both weights (``SpiderGame(..., other=spider.V1[, swap=True])``), each run at the
+    largest budget; "halves" (half the budget by "new", then the rest by "old", fresh
+    searches) and "doubling" (fresh searches alternating "new" and "old" with budgets
+    ``DOUBLING_UNIT`` × 1, 1, 2, 2, 4, 4, …), read from the two counts at each budget; and,
+    as a check of those readings, ``solve``'s default run on every deal at the 1 s budget."""
     game, _, opt = target.partition(":")
     if game != "spider" or not rates:
         raise SystemExit("--derive needs --per-second and a Spider curve (a budget-blind search)")
     spec = get_game(game, dict([opt.split("=", 1)]) if opt else {})
     first, last = (int(x) for x in deals.split("-"))
     top = round(max(budgets) * rates[0])
-    kinds = {"old": spider.V1, "new": spider.WEIGHTS} if compare else {"": None}
+    compare = compare or portfolio
+    if portfolio and 1.0 not in budgets:
+        raise SystemExit("--portfolio runs solve's default at 1 s: --budgets must hold 1")
+    kinds: dict[str, spider.Weights | None] = (
+        {"old": spider.V1, "new": spider.WEIGHTS} if compare else {"": None}
+    )
     found: dict[str, list[tuple[str, int, float]]] = {k: [] for k in kinds}
+    if portfolio:
+        found["joint"] = []
+        found["swap"] = []
+    real: list[tuple[str, int, float]] = []
+    one = round(rates[0])  # 1 s
     for deal in range(first, last + 1):
         for k, weights in kinds.items():
             t = time.process_time()
             r = solve(spec, initial_state(spec, deal), nodes=top, spider_weights=weights)
             found[k].append((r.result, r.nodes, time.process_time() - t))
+        if portfolio:
+            state = initial_state(spec, deal)
+            for k, swap in (("joint", False), ("swap", True)):
+                game = spider.SpiderGame(spec, state, spider.WEIGHTS, spider.V1, swap=swap)
+                t = time.process_time()
+                x, _, n, _ = spider.solve(game, seconds=None, nodes=top)
+                found[k].append((x, n, time.process_time() - t))
+            t = time.process_time()
+            r = solve(spec, state, nodes=one)  # the default
+            if r.nodes > one:
+                raise SystemExit(f"deal {deal}: solve spent {r.nodes} > {one} positions")
+            real.append((r.result, r.nodes, time.process_time() - t))
+    pairs = list(zip(found["new"], found["old"], strict=True)) if compare else []
+    if portfolio:
+        found["halves"] = []  # read per budget below
+        found["doubling"] = []
+    readings: dict[str, list[str]] = {}
     print(
         f"== {target}, deals {first}…{last}: won/lost/unknown against time (node budgets at "
         f"{rates[0]:,.0f} positions/s, one search per deal at {top:,} nodes) =="
@@ -344,18 +386,39 @@ def _derived_curve(
         print(f"   old: weights {tuple(spider.V1)}; new: weights {tuple(spider.WEIGHTS)}")
     print(
         f"{'budget':>8}{'nodes':>12}"
-        + "".join(f"{(k + ' ').lstrip() + 'w/l/u':>14}{'decided':>9}{'won':>7}" for k in kinds)
+        + "".join(f"{(k + ' ').lstrip() + 'w/l/u':>16}{'decided':>9}{'won':>7}" for k in found)
     )
     for budget in sorted(budgets):
         cap = round(budget * rates[0])
         line = f"{budget:>8g}{cap:>12,}"
-        for k in kinds:
-            res = [x if n <= cap else "unknown" for x, n, _ in found[k]]
+        for k in found:
+            if k == "halves":
+                res = [_halves(a, b, cap) for a, b in pairs]
+            elif k == "doubling":
+                res = [_doubling(a, b, cap) for a, b in pairs]
+            else:
+                res = [x if n <= cap else "unknown" for x, n, _ in found[k]]
             w, lo, u = (res.count(x) for x in ("won", "lost", "unknown"))
-            line += f"{f'{w}/{lo}/{u}':>14}{(w + lo) / len(res):>9.0%}{w / len(res):>7.0%}"
+            line += f"{f'{w}/{lo}/{u}':>16}{(w + lo) / len(res):>9.0%}{w / len(res):>7.0%}"
+            if cap == one:
+                readings[k] = res
         print(line)
-    one = round(rates[0])  # 1 s: the deals decided only past it, with their counts
-    for k in kinds:
+    if portfolio:
+        ran = [x for x, _, _ in real]
+        differ = {
+            k: [first + i for i, (a, b) in enumerate(zip(readings[k], ran, strict=True)) if a != b]
+            for k in ("halves", "joint", "swap")
+        }
+        print(
+            f"solve's default run at 1 s ({one:,} nodes): {ran.count('won')} won, "
+            f"{ran.count('lost')} lost; most positions {max(n for _, n, _ in real):,}; "
+            f"median CPU {statistics.median(c for _, _, c in real):.2f} s; differs from the "
+            f"halves read on: {differ['halves'] or '-'}; from joint on: {differ['joint'] or '-'}"
+            f"; from swap on: {differ['swap'] or '-'}"
+        )
+        lost_at_one = [first + i for i, x in enumerate(ran) if x != "won"]
+        print(f"solve's default: not won at 1 s: {lost_at_one or '-'}")
+    for k in [*kinds, *(["joint", "swap"] if portfolio else [])]:  # the deals decided past 1 s
         late = [
             f"{first + i} ({n:,})"
             for i, (x, n, _) in enumerate(found[k])
@@ -364,10 +427,47 @@ def _derived_curve(
         print(f"{k + ': ' if k else ''}decided past 1 s (positions): {', '.join(late) or '-'}")
         unknown = [first + i for i, (x, _, _) in enumerate(found[k]) if x == "unknown"]
         cpu = statistics.median(c for _, _, c in found[k])
+        total = sum(c for _, _, c in found[k])
+        rate = sum(n for _, n, _ in found[k]) / max(total, 1e-9)
+        in_cpu = [sum(x == "won" and c <= b for x, _, c in found[k]) for b in (1.0, 10.0)]
         print(
             f"{k + ': ' if k else ''}unknown at the largest budget: {unknown or '-'}; "
-            f"median CPU {cpu:.2f} s"
+            f"median CPU {cpu:.2f} s; {rate:,.0f} positions per CPU second over all; "
+            f"won within 1 / 10 s of CPU (its own clock, process time): {in_cpu[0]} / {in_cpu[1]}"
         )
+
+
+DOUBLING_UNIT = 1000
+"""The first budget of the "doubling" schedule (``_doubling``): the staged search's third
+attempt (``spider.attempt(2)``)."""
+
+
+def _halves(new: tuple[str, int, float], old: tuple[str, int, float], cap: int) -> str:
+    """Equal halves' answer at ``cap`` positions read from each search's answer and
+    count at a larger budget: "new" with half, then "old" with the rest (a search cut
+    short spends its whole share)."""
+    half = cap // 2
+    if new[0] != "unknown" and new[1] <= half:
+        return new[0]
+    if old[0] != "unknown" and old[1] <= cap - half:
+        return old[0]
+    return "unknown"
+
+
+def _doubling(new: tuple[str, int, float], old: tuple[str, int, float], cap: int) -> str:
+    """Fresh searches alternating "new" and "old", budgets ``DOUBLING_UNIT`` × 1, 1, 2, 2,
+    4, 4, …, until ``cap`` positions are spent: the answer read from the two counts."""
+    spent, size = 0, DOUBLING_UNIT
+    while spent < cap:
+        for x, n, _ in (new, old):
+            share = min(size, cap - spent)
+            if x != "unknown" and n <= share:
+                return x
+            spent += share
+            if spent >= cap:
+                return "unknown"
+        size *= 2
+    return "unknown"
 
 
 TABLE = (
@@ -446,6 +546,11 @@ def main() -> None:
     ap.add_argument(
         "--compare-weights", action="store_true", help="--derive: Spider's old and new weights"
     )
+    ap.add_argument(
+        "--portfolio",
+        action="store_true",
+        help="--derive: Spider's portfolios of the two weights beside the single searches",
+    )
     ap.add_argument("--each", action="store_true", help="curve: print every deal's answer")
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
@@ -463,7 +568,15 @@ def main() -> None:
         budgets = [float(x) for x in a.budgets.split(",")]
         rates = [float(x) for x in a.per_second.split(",")] if a.per_second else []
         curve_part(
-            a.curve, a.curve_deals, budgets, a.before, rates, a.derive, a.each, a.compare_weights
+            a.curve,
+            a.curve_deals,
+            budgets,
+            a.before,
+            rates,
+            a.derive,
+            a.each,
+            a.compare_weights,
+            a.portfolio,
         )
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)

@@ -75,7 +75,7 @@ typedef struct {
     {"spider_hash", spider_hash, METH_VARARGS, "The position's 64-bit table key."}, \
     {"spider_attempt", spider_attempt, METH_VARARGS, "The size of the staged search's attempt k."}, \
     {"spider_rollout", spider_rollout, METH_VARARGS, "The felt player's policy playout (generator version 4's difficulty, unchanged): its score."}, \
-    {"spider_playout", spider_playout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score."}, \
+    {"spider_playout", spider_playout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score (cap > 0: the searching policy)."}, \
     {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS, "The staged best-first search."}, \
     {"spider_table", spider_table, METH_VARARGS, "An empty table of positions proven lost, for spider_prove."}, \
     {"spider_prove", spider_prove, METH_VARARGS, "The exhaustive loss prover, its table kept from call to call."}, \

@@ -301,21 +301,24 @@ static PyObject *with_item(PyObject *d, const char *key, PyObject *value)
 
 static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"stock", "pos", "won", "nodes", "seconds", "memory", "prune", "weights", NULL};
-    PyObject *stock, *pos, *weights = Py_None;
-    int w[SP_NWEIGHTS];
-    int won, prune;
+    static char *names[] = {"stock", "pos",   "won",     "nodes", "seconds",
+                            "memory", "prune", "weights", "other", "swap", NULL};
+    PyObject *stock, *pos, *weights = Py_None, *other = Py_None;
+    int w[SP_NWEIGHTS], w2[SP_NWEIGHTS];
+    int won, prune, swap = 0;
     unsigned long long nodes, memory;
     double seconds;
     SpiderGame g;
     SPos p;
-    SearchLimits lim;
+    SearchLimits lim = {0};
     SearchResult r;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|O", names, &stock, &pos, &won, &nodes,
-                                     &seconds, &memory, &prune, &weights) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiKdKp|OOp", names, &stock, &pos, &won, &nodes,
+                                     &seconds, &memory, &prune, &weights, &other, &swap) ||
         parse(stock, pos, &g, &p))
         return NULL;
     if (weights != Py_None && parse_weights(weights, w))
+        return NULL;
+    if (other != Py_None && parse_weights(other, w2))
         return NULL;
     g.won = won;
     lim.nodes = nodes;
@@ -323,6 +326,8 @@ static PyObject *spider_search(PyObject *self, PyObject *args, PyObject *kw)
     lim.memory = (size_t)memory;
     lim.prune = prune;
     lim.weights = weights != Py_None ? w : NULL;
+    lim.other = other != Py_None ? w2 : NULL;
+    lim.swap = swap;
     Py_BEGIN_ALLOW_THREADS
     sp_search(&g, &p, &lim, &r);
     Py_END_ALLOW_THREADS
@@ -357,10 +362,25 @@ static PyObject *spider_rollout(PyObject *self, PyObject *args)
     return playout(args, pl_felt);
 }
 
-/* spider_playout(stock, pos, won, seed, limit) -> the no-peek player's playout's score */
+/* spider_playout(stock, pos, won, seed, limit, cap=0, bonus=0) -> the no-peek player's
+ * playout's score: the greedy policy (pl_rollout) with cap 0, else the searching policy
+ * (pl_search, at most cap positions expanded a step, bonus an event's extra score) */
 static PyObject *spider_playout(PyObject *self, PyObject *args)
 {
-    return playout(args, pl_rollout);
+    PyObject *stock, *pos;
+    int won, limit, score, cap = 0, bonus = 0;
+    unsigned long long seed;
+    SpiderGame g;
+    SPos p;
+    if (!PyArg_ParseTuple(args, "OOiKi|ii", &stock, &pos, &won, &seed, &limit, &cap, &bonus) ||
+        parse(stock, pos, &g, &p))
+        return NULL;
+    g.won = won;
+    Py_BEGIN_ALLOW_THREADS
+    score = cap > 0 ? pl_search(&g, &p, (uint64_t)seed, limit, cap, bonus)
+                    : pl_rollout(&g, &p, (uint64_t)seed, limit);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(score);
 }
 
 /* The table of spider_prove: proven-lost keys and the game they belong to. */

@@ -194,6 +194,164 @@ int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SP
     return t;
 }
 
+static uint64_t key(const SpiderGame *g, const SPos *p);
+
+/* --- The searching policy (pl_search): a shallow reveal-free search each step ----------
+ *
+ * Python reference: _search_walk() in src/pasyans/hints/player.py. Each step it walks
+ * breadth-first over the moves among face-up cards that reveal nothing (no deal, no
+ * shuffle, each position once by its 64-bit key, at most cap positions expanded), each
+ * walked position carrying the evaluation's gain from the step's start (the sum of the
+ * exact gains along its line). Every move out of a walked position is a line's end:
+ *  - an event (a card turned up or a run completed): its gain plus bonus (the event's own
+ *    gain treats the card turned up as its column's only face-up card: no face-down card
+ *    is read before it is reached);
+ *  - a new reveal-free position: its gain.
+ * Each end is valued 8 times its score plus a jitter of 0-7 (one splitmix64 draw an end,
+ * in the order found); the best end of score above 0 is played, its whole line; else the
+ * empty columns are filled and the stock dealt (as pl_walk); else the playout ends.
+ * Events bring a card up or a run home, and between two of them every line raises the
+ * evaluation, so no position comes back. */
+
+#define SEARCH_CAP 128    /* positions expanded a step at most */
+#define TABLE_BITS 14     /* the step's seen table: 16384 slots */
+
+typedef struct {
+    SPos pos;
+    int parent, gain;     /* the queue index it came from (-1: the step's start) */
+    Step step;            /* the move from its parent */
+} Node;
+
+static int seen_put(uint64_t *keys, uint32_t *stamps, uint32_t stamp, uint64_t k)
+{
+    size_t mask = ((size_t)1 << TABLE_BITS) - 1, i = (size_t)(k >> 7) & mask;
+    while (stamps[i] == stamp) {
+        if (keys[i] == k)
+            return 1;
+        i = (i + 1) & mask;
+    }
+    stamps[i] = stamp;
+    keys[i] = k;
+    return 0;
+}
+
+/* One step's plan: its line in out (*n moves); 1 when a line of score above 0 exists.
+ * About 70 lines: the walk and the read-back of its best line are one pass, kept whole to
+ * mirror _plan() line for line. */
+static int plan(const SpiderGame *g, const SPos *start, uint64_t *x, int cap, int bonus,
+                Node *queue, Step *out, int *n)
+{
+    static _Thread_local uint64_t keys[(size_t)1 << TABLE_BITS];
+    static _Thread_local uint32_t stamps[(size_t)1 << TABLE_BITS];
+    static _Thread_local uint32_t stamp;
+    Step steps[MAXSTEPS];
+    int len = 1, head = 0, best = 0, best_parent = -1, r;
+    Step best_step = {0, 0, 0};
+    if (++stamp == 0) {
+        memset(stamps, 0, sizeof stamps);
+        stamp = 1;
+    }
+    queue[0].pos = *start;
+    queue[0].parent = -1;
+    queue[0].gain = 0;
+    seen_put(keys, stamps, stamp, key(g, start));
+    while (head < len && head < cap) {
+        const Node *node = &queue[head];
+        int k = sp_steps(g, &node->pos, steps), off[MAXW + 1];
+        sp_offsets(g, &node->pos, off);
+        for (int s = 0; s < k; s++) {
+            Step st = steps[s];
+            if (!st.cards || sp_shuffle(&node->pos, off, st))
+                continue;
+            int score = node->gain + gain(&node->pos, off, st, &r);
+            SPos q;
+            if (r) {
+                score += bonus;
+            } else {
+                sp_play(g, &node->pos, st, &q);
+                if (seen_put(keys, stamps, stamp, key(g, &q)))
+                    continue;
+            }
+            int v = 8 * score + (int)(next(x) & 7);
+            if (score > 0 && v > best) {
+                best = v;
+                best_parent = head;
+                best_step = st;
+            }
+            if (!r && len < cap) {
+                queue[len].pos = q;
+                queue[len].parent = head;
+                queue[len].gain = score;
+                queue[len].step = st;
+                len++;
+            }
+        }
+        head++;
+    }
+    if (!best)
+        return 0;
+    int m = 0;
+    for (int j = best_parent; j > 0; j = queue[j].parent)
+        m++;
+    *n = m + 1;
+    out[m] = best_step;
+    for (int j = best_parent; j > 0; j = queue[j].parent)
+        out[--m] = queue[j].step;
+    return 1;
+}
+
+int pl_search_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, int cap,
+                   int bonus, SPos *end)
+{
+    static _Thread_local Node queue[SEARCH_CAP];
+    SPos pos = *start, after;
+    Step line[SEARCH_CAP + MAXW + 1];
+    uint64_t x = seed;
+    int t = 0;
+    if (cap > SEARCH_CAP)
+        cap = SEARCH_CAP;
+    if (cap < 1)
+        cap = 1;
+    while (t < limit && pos.done < g->won) {
+        int k = 0;
+        if (!plan(g, &pos, &x, cap, bonus, queue, line, &k)) {
+            if (!pos.left)
+                break;
+            SPos q = pos;
+            for (int e = empties(g, &q); e > 0; e--) {
+                if (!fill(g, &q, &line[k]))
+                    break;
+                sp_play(g, &q, line[k++], &after);
+                q = after;
+            }
+            if (empties(g, &q))
+                break;
+            line[k++] = (Step){0, 0, 0};
+        }
+        for (int j = 0; j < k && t < limit; j++, t++) {
+            sp_play(g, &pos, line[j], &after);
+            pos = after;
+        }
+    }
+    *end = pos;
+    return t;
+}
+
+static int points(const SpiderGame *g, const SPos *end)
+{
+    if (end->done >= g->won)
+        return WIN;
+    return end->done + 2 * (44 - total_down(g, end));
+}
+
+int pl_search(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, int cap,
+              int bonus)
+{
+    SPos end;
+    pl_search_walk(g, start, seed, limit, cap, bonus, &end);
+    return points(g, &end);
+}
+
 int pl_rollout(const SpiderGame *g, const SPos *start, uint64_t seed, int limit)
 {
     SPos end;

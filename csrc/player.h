@@ -12,6 +12,13 @@ int pl_walk(const SpiderGame *g, const SPos *p, uint64_t seed, int limit, SPos *
  * turned up (of 44). */
 int pl_rollout(const SpiderGame *g, const SPos *p, uint64_t seed, int limit);
 
+/* The searching policy's playout (a shallow reveal-free search each step, at most cap
+ * positions expanded; bonus: an event's extra score): its end position and its moves. */
+int pl_search_walk(const SpiderGame *g, const SPos *p, uint64_t seed, int limit, int cap,
+                   int bonus, SPos *end);
+/* pl_search_walk's score, as pl_rollout's. */
+int pl_search(const SpiderGame *g, const SPos *p, uint64_t seed, int limit, int cap, int bonus);
+
 /* The felt player's policy (generator version 4, kept unchanged): its score as pl_rollout's. */
 int pl_felt(const SpiderGame *g, const SPos *p, uint64_t seed, int limit);
 

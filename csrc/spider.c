@@ -311,11 +311,13 @@ static HeapItem heap_pop(Heap *h)
 typedef struct {
     const SpiderGame *g;
     const int *w; /* the distance's weights */
+    const int *w2; /* the other weights (NULL: none), their distance in odist */
     /* Every position ever reached: its first parent and the move from it, its distance,
      * and once it is expanded, where its packed record and its children lie. */
     uint32_t *parent;
     Step *step;
     int16_t *dist;
+    int16_t *odist;
     uint8_t *down; /* its face-down cards in all: the second evaluation is dist + down */
     uint32_t *seen; /* the last attempt that reached it */
     uint32_t *rec;  /* offsets: the memory limit keeps both arenas under 4 GB */
@@ -334,7 +336,7 @@ typedef struct {
 /* Bytes the search's tables hold (entries and records in use, the whole hash table). */
 static size_t memory_used(const Search *s)
 {
-    return s->n * (sizeof(uint32_t) * 4 + sizeof(Step) + sizeof(int16_t) + 1) +
+    return s->n * (sizeof(uint32_t) * 4 + sizeof(Step) + sizeof(int16_t) * (s->w2 ? 2 : 1) + 1) +
            s->tcap * (sizeof(uint64_t) + sizeof(uint32_t)) + s->arena_n +
            s->edges_n * sizeof(uint32_t);
 }
@@ -368,8 +370,8 @@ static int table_grow(Search *s)
 }
 
 /* The entry of ``key``, added if the table lacks it: 1 added, 0 known, -1 no memory. */
-static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, int down,
-                     uint32_t *idx)
+static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist, int odist,
+                     int down, uint32_t *idx)
 {
     if (2 * (s->tn + 1) > s->tcap && table_grow(s))
         return -1;
@@ -384,7 +386,8 @@ static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : (1u << 16);
         if (RESIZE_ARRAY(s->parent, cap) || RESIZE_ARRAY(s->step, cap) ||
-            RESIZE_ARRAY(s->dist, cap) || RESIZE_ARRAY(s->down, cap) || RESIZE_ARRAY(s->seen, cap) ||
+            RESIZE_ARRAY(s->dist, cap) || (s->w2 && RESIZE_ARRAY(s->odist, cap)) ||
+            RESIZE_ARRAY(s->down, cap) || RESIZE_ARRAY(s->seen, cap) ||
             RESIZE_ARRAY(s->rec, cap) || RESIZE_ARRAY(s->kids, cap))
             return -1;
         s->cap = cap;
@@ -395,6 +398,8 @@ static int add_entry(Search *s, uint64_t key, uint32_t parent, Step st, int dist
     s->parent[s->n] = parent;
     s->step[s->n] = st;
     s->dist[s->n] = (int16_t)dist;
+    if (s->w2)
+        s->odist[s->n] = (int16_t)odist;
     s->down[s->n] = (uint8_t)down;
     s->seen[s->n] = UINT32_MAX;
     s->rec[s->n] = NONE;
@@ -531,9 +536,10 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         r->dropped = 1;
     /* Each column's share of the key and of the distance: a move changes two columns,
      * so a child's key and distance are the parent's, updated. */
-    const int *w = s->w;
-    int off[MAXW + 1], cost[MAXW], pdown = 0;
+    const int *w = s->w, *w2 = s->w2;
+    int off[MAXW + 1], cost[MAXW], ocost[MAXW], pdown = 0;
     int pdist = w[W_STOCK] * p.left - w[W_DONE] * (p.done / 13);
+    int podist = w2 ? w2[W_STOCK] * p.left - w2[W_DONE] * (p.done / 13) : 0;
     uint64_t term[MAXW], phash = sp_mix64(0x2545f4914f6cdd1dULL + p.left);
     sp_offsets(g, &p, off);
     for (int j = 0; j < g->width; j++) {
@@ -541,11 +547,15 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         cost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j], w);
         phash += term[j];
         pdist += cost[j];
+        if (w2) {
+            ocost[j] = column_cost(p.cards + off[j], p.len[j], p.down[j], w2);
+            podist += ocost[j];
+        }
         pdown += p.down[j];
     }
     for (int x = 0; x < nk; x++) {
         uint64_t h;
-        int qdist, qdown;
+        int qdist, qodist = 0, qdown;
         if (kids[x].cards) {
             /* A move changes two columns: only they are built (sp_play's follow-ups, a
              * completed run and the card turned up, on each), not the whole child. */
@@ -567,6 +577,9 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
             h = h ? h : 1;
             qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds, w) +
                     column_cost(cd, nd, dd, w) - w[W_DONE] * ((done - p.done) / 13);
+            if (w2)
+                qodist = podist - ocost[i] - ocost[c] + column_cost(cs, ns, ds, w2) +
+                         column_cost(cd, nd, dd, w2) - w2[W_DONE] * ((done - p.done) / 13);
             qdown = pdown - p.down[i] - p.down[c] + ds + dd;
         } else {
             sp_play(g, &p, kids[x], &q);
@@ -577,11 +590,13 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
             }
             h = sp_hash(g, &q);
             qdist = sp_distance_by(g, &q, w);
+            if (w2)
+                qodist = sp_distance_by(g, &q, w2);
             qdown = 0;
             for (int j = 0; j < g->width; j++)
                 qdown += q.down[j];
         }
-        if (add_entry(s, h, e, kids[x], qdist, qdown, &idx[x]) < 0)
+        if (add_entry(s, h, e, kids[x], qdist, qodist, qdown, &idx[x]) < 0)
             return -1;
     }
     return add_edges(s, e, idx, nk);
@@ -606,6 +621,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     Search s = {0};
     s.g = g;
     s.w = lim->weights ? lim->weights : sp_weights_v1;
+    s.w2 = lim->other;
     memset(r, 0, sizeof *r);
     r->status = SP_UNKNOWN;
     int stages = (root->left + g->width - 1) / g->width + 1;
@@ -622,20 +638,40 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
     int root_down = 0;
     for (int j = 0; j < g->width; j++)
         root_down += root->down[j];
-    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance_by(g, root, s.w), root_down,
-                  &idx) < 0 ||
+    if (add_entry(&s, sp_hash(g, root), 0, (Step){0, 0, 0}, sp_distance_by(g, root, s.w),
+                  s.w2 ? sp_distance_by(g, root, s.w2) : 0, root_down, &idx) < 0 ||
         store(&s, 0, root)) {
         r->status = SP_NOMEMORY;
         goto done;
     }
     /* Attempt ``a``: its size ``k`` and its evaluation. Past SP_COARSE each size is tried
      * twice, by the distance and then by the distance plus the face-down cards (a
-     * portfolio over one table: what one expands, the other walks for free). The seen
-     * marks are per attempt. */
+     * portfolio over one table: what one expands, the other walks for free). With other
+     * weights, each of those attempts by the weights and then by the other weights
+     * (spider.py's joint_evaluation). The seen marks are per attempt. */
     for (uint32_t a = 0;; a++) {
-        uint32_t k = a <= SP_COARSE ? a : SP_COARSE + 1 + (a - SP_COARSE - 1) / 2;
-        int second = a > SP_COARSE && (a - SP_COARSE - 1) % 2;
-#define PRIO(x) (s.dist[x] + (second ? s.w[W_SECOND] * s.down[x] : 0))
+        uint32_t k;
+        int second, use_other = 0;
+        if (!s.w2 || lim->swap) {
+            k = a <= SP_COARSE ? a : SP_COARSE + 1 + (a - SP_COARSE - 1) / 2;
+            second = a > SP_COARSE && (a - SP_COARSE - 1) % 2;
+            if (s.w2) {
+                use_other = second;
+                second = 0;
+            }
+        } else if (a < 2 * (SP_COARSE + 1)) {
+            k = a / 2;
+            second = 0;
+            use_other = a % 2;
+        } else {
+            uint32_t b = a - 2 * (SP_COARSE + 1);
+            k = SP_COARSE + 1 + b / 4;
+            second = b % 2;
+            use_other = b % 4 >= 2;
+        }
+        const int *cw = use_other ? s.w2 : s.w;
+        /* (The arrays move as the table grows: read through s each time.) */
+#define PRIO(x) ((use_other ? s.odist : s.dist)[x] + (second ? cw[W_SECOND] * s.down[x] : 0))
         uint64_t per = sp_per_stage(k), width = sp_kept_per_deal(k), tick = 0;
         size_t nseeds = 1;
         int limited = 0;
@@ -737,7 +773,7 @@ void sp_search(const SpiderGame *g, const SPos *root, const SearchLimits *lim, S
                         shapes[j] = sh;
                         taken[j] = 0;
                     }
-                    int want = PRIO(c) + s.w[W_SHAPE] * (int)taken[j];
+                    int want = PRIO(c) + cw[W_SHAPE] * (int)taken[j];
                     if ((int)(it.key >> 40) - (int)BIAS < want) {
                         /* Its shape gained seeds since it was queued: queued again. */
                         if (heap_push(&nexts, ((uint64_t)(want + (int)BIAS) << 40) | tick++, c)) {
@@ -787,6 +823,7 @@ done:
     free(s.parent);
     free(s.step);
     free(s.dist);
+    free(s.odist);
     free(s.down);
     free(s.seen);
     free(s.rec);

@@ -37,6 +37,10 @@ typedef struct {
     int prune;        /* drop moves by the unproven rules */
     const int *weights; /* the distance's weights, SP_NWEIGHTS of them in SpWeight order
                          * (NULL: sp_weights_v1, the SP_* of csrc/abi.toml) */
+    const int *other;   /* a second set of weights over the same table (NULL: none): each
+                         * attempt size is tried by ``weights``, then by ``other`` */
+    int swap;           /* with ``other``: instead, the other weights take the attempts of
+                         * the second evaluation (spider.py's swap_evaluation) */
 } SearchLimits;
 
 /* The distance's weights, by index (spider.py's Weights is the reference). */

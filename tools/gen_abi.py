@@ -193,6 +193,8 @@ def stub(decl: dict[str, Any]) -> str:
             w.append(f"{fn['name']}: {fn['type']}")
             w.append(f'"""{fn.get("stub_doc", fn["doc"])}"""')
         else:
+            if w[-1].endswith('"""'):  # a def after an attribute's docstring: ruff's blank line
+                w.append("")
             line = f"def {fn['name']}({fn['args']}) -> {fn['returns']}: ..."
             if len(line) <= 100:
                 w.append(line)

@@ -108,16 +108,101 @@ def test_the_compiled_playout_agrees_with_the_reference(suits: str, felt: bool) 
                 pos = game.play(pos, rng.choice(steps))
 
 
-def test_compiled_and_python_decisions_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("suits", ["1", "2", "4"])
+def test_the_compiled_searching_playout_agrees_with_the_reference(suits: str) -> None:
+    """The searching policy (``pl_search``) and its Python reference (:func:`player.
+    search_rollout`) give the same score along random playouts, under the same seed, at
+    two caps and two bonuses; and it is another policy than the greedy one somewhere."""
+    spec = get_game("spider", {"suits": suits})
+    rng = random.Random(10 + int(suits))
+    differs = 0
+    for deal in (1, 2):
+        game = SpiderGame(spec, initial_state(spec, deal))
+        pos = game.root
+        for step in range(3):
+            for seed, cap, bonus in ((step, 20, 10), (2**63 + 17 * step, 5, 0)):
+                ref = player.search_rollout(
+                    game.stock, pos, seed, won=spider.WON, cap=cap, bonus=bonus, limit=150
+                )
+                fast = player.play(game.stock, pos, seed, spider.WON, 150, cap=cap, bonus=bonus)
+                assert fast == ref
+                differs += ref != player.rollout(game.stock, pos, seed, won=spider.WON, limit=150)
+            for _ in range(12):
+                steps = game.steps(pos)
+                if not steps:
+                    break
+                pos = game.play(pos, rng.choice(steps))
+    assert differs > 0
+
+
+def _first_reveal(game: SpiderGame, pos: spider.Pos, steps: list[spider.Step]) -> tuple[int, int]:
+    """The index of the first step that turns a card up, and that card's place in its
+    column (its column index times 1000 plus its row)."""
+    for k, st in enumerate(steps):
+        after = game.play(pos, st)
+        if st != DEAL:
+            i = st[0]
+            if after[1][i] < pos[1][i]:
+                return k, i * 1000 + after[1][i]
+        pos = after
+    raise AssertionError("no card turned up")
+
+
+@pytest.mark.parametrize("suits", ["2", "4"])
+def test_a_searching_playout_reads_no_hidden_card(suits: str) -> None:
+    """Two samples that differ only in a card not yet reached give the same moves up to
+    and including the move that first turns it up: the searching policy chooses the line
+    to a reveal without the card under it. And swapping two cards that stay face down to
+    the end (and the stock's last cards, never dealt) changes nothing at all."""
+    spec = get_game("spider", {"suits": suits})
+    checked = 0
+    for deal in (11, 12):
+        game = SpiderGame(spec, initial_state(spec, deal))
+        root = game.root
+        for seed in range(3):
+            end, steps = player._search_walk(game.stock, root, seed, spider.WON, 80, 20, 10)
+            k, place = _first_reveal(game, root, steps)
+            a, b = divmod(place, 1000)
+            cols = [list(c) for c in root[0]]
+            # Another face-down card of another value, swapped with the one turned up.
+            other = next(
+                (j, r)
+                for j, d in enumerate(root[1])
+                for r in range(d)
+                if (j, r) != (a, b) and cols[j][r] != cols[a][b]
+            )
+            cols[a][b], cols[other[0]][other[1]] = cols[other[0]][other[1]], cols[a][b]
+            swapped = (tuple(tuple(c) for c in cols), *root[1:])
+            _, steps2 = player._search_walk(game.stock, swapped, seed, spider.WON, 80, 20, 10)
+            assert steps2[: k + 1] == steps[: k + 1]
+            # Cards face down at the end and the stock's undealt cards: the same playout.
+            cols = [list(c) for c in root[0]]
+            hidden = [(j, r) for j, d in enumerate(end[1]) for r in range(d)]
+            (x1, y1), (x2, y2) = hidden[0], hidden[-1]
+            cols[x1][y1], cols[x2][y2] = cols[x2][y2], cols[x1][y1]
+            same = (tuple(tuple(c) for c in cols), *root[1:])
+            stock = list(game.stock)
+            if end[2] >= 2:
+                stock[0], stock[1] = stock[1], stock[0]  # dealt last (popped from the end)
+            _, steps3 = player._search_walk(tuple(stock), same, seed, spider.WON, 80, 20, 10)
+            assert steps3 == steps
+            checked += 1
+    assert checked == 6
+
+
+@pytest.mark.parametrize(("method", "playouts"), [("rollout", 24), ("search", 12)])
+def test_compiled_and_python_decisions_agree(
+    monkeypatch: pytest.MonkeyPatch, method: str, playouts: int
+) -> None:
     """The same candidates and the same scores, compiled or not (fixed seed, small
-    budget)."""
+    budget), by the greedy policy's playouts and by the searching policy's."""
     spec = get_game("spider", {"suits": "2"})
     view = known(spec, initial_state(spec, 5827301))
-    fast = player.decide(spec, view, playouts=24, seed=3)
+    fast = player.decide(spec, view, playouts=playouts, seed=3, method=method)
     monkeypatch.setattr(player, "compiled", None)
-    slow = player.decide(spec, view, playouts=24, seed=3)
-    assert fast is not None and fast == slow
-    assert sum(n for _, n in fast.scores) >= 24 // 2
+    slow = player.decide(spec, view, playouts=playouts, seed=3, method=method)
+    assert fast is not None and fast == slow and fast.method == method
+    assert sum(n for _, n in fast.scores) >= playouts // 2
 
 
 def test_the_hint_and_estimate_read_only_the_view() -> None:

@@ -63,6 +63,8 @@ def spider_playout(
     won: int,
     seed: int,
     limit: int,
+    cap: int = 0,
+    bonus: int = 0,
     /,
 ) -> int: ...
 def spider_search(
@@ -74,6 +76,8 @@ def spider_search(
     memory: int,
     prune: bool,
     weights: Sequence[int] | None = None,
+    other: Sequence[int] | None = None,
+    swap: bool = False,
 ) -> dict[str, Any]: ...
 def spider_table() -> object: ...
 def spider_prove(

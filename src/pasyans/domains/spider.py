@@ -23,7 +23,10 @@ and stock included (the search is for positions where every card is known).
 So does the search: :func:`solve` runs :func:`staged`, the staged best-first search whose
 attempts grow without end and never redo work. It runs in C (``csrc/spider.c``, the
 compiled core) when the extension is built, else in Python (:func:`_staged_python`, the
-reference: the same positions in the same order, about 30 times slower).
+reference: the same positions in the same order, about 30 times slower). Given other
+weights (``SpiderGame(..., other=...)``; measured, not the solver's default: :data:`JOINT_SUITS`)
+the search ranks its attempts by both weight sets over one table
+(:func:`joint_evaluation`).
 
 Over 400 lines because the packed Spider domain and its staged search mirror
 ``csrc/spider.c`` one for one (the Python is the reference the C is tested against).
@@ -86,9 +89,18 @@ def run_length(col: tuple[int, ...], down: int) -> int:
 class SpiderGame:
     """One Spider deal (its stock's fixed order) and the packed rules."""
 
-    def __init__(self, spec: GameSpec, state: State, weights: Weights | None = None) -> None:
+    def __init__(
+        self,
+        spec: GameSpec,
+        state: State,
+        weights: Weights | None = None,
+        other: Weights | None = None,
+        swap: bool = False,
+    ) -> None:
         self.spec = spec
         self.weights = WEIGHTS if weights is None else weights
+        self.other = other  # the joint search's second weights (joint_evaluation), or None
+        self.swap = swap  # with other: swap_evaluation instead
         self.columns = spec.indexes_of(PileKind.COLUMN)
         self.stock_index = spec.indexes_of(PileKind.STOCK)[0]
         self.done_index = spec.indexes_of(PileKind.DONE)[0]
@@ -434,6 +446,37 @@ def evaluation(a: int) -> tuple[int, bool]:
     return COARSE + 1 + (a - COARSE - 1) // 2, (a - COARSE - 1) % 2 == 1
 
 
+def joint_evaluation(a: int) -> tuple[int, bool, bool]:
+    """:func:`evaluation` for a game with other weights (``SpiderGame.other``): attempt
+    ``a``'s size, whether it ranks by the second evaluation, and whether by the other
+    weights. Each attempt :func:`evaluation` makes is made twice over the one table, by the
+    game's weights and then by the other ones (equal shares of the attempts: what one
+    expands the other walks through for free).
+
+    >>> [joint_evaluation(a) for a in (0, 1, 9, 10, 11, 12, 13, 14)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [(0, False, False), (0, False, True), (4, False, True), (5, False, False),
+     (5, True, False), (5, False, True), (5, True, True), (6, False, False)]
+    """
+    if a < 2 * (COARSE + 1):
+        return a // 2, False, a % 2 == 1
+    b = a - 2 * (COARSE + 1)
+    return COARSE + 1 + b // 4, b % 2 == 1, b % 4 >= 2
+
+
+def swap_evaluation(a: int) -> tuple[int, bool, bool]:
+    """:func:`joint_evaluation` with ``SpiderGame.swap``: the attempts of the single search
+    (:func:`evaluation`), the attempts of its second evaluation made by the other weights'
+    distance instead (the same sizes and number of attempts as one evaluation's search).
+
+    >>> [swap_evaluation(a) for a in (0, 4, 5, 6, 7)]  # doctest: +NORMALIZE_WHITESPACE
+    [(0, False, False), (4, False, False), (5, False, False), (5, False, True),
+     (6, False, False)]
+    """
+    k, second = evaluation(a)
+    return k, False, second
+
+
 SHAPE = abi.SP_SHAPE
 """Past the (16,000, 16) attempt, each position already kept after a deal with the same
 face-down counts and completed runs as a candidate adds this much to the candidate's
@@ -493,6 +536,8 @@ def staged(
             MEMORY,
             prune,
             weights=game.weights,
+            other=game.other,
+            swap=game.swap,
         )
         line: tuple[Step, ...] = tuple((i, c, m) for i, c, m in r["line"])
         return Found(r["status"], line, r["nodes"], r["dropped"], r["positions"])
@@ -542,6 +587,12 @@ def _staged_python(
     dist = [root[4]]
     second_down = game.weights.second
     dist2 = [root[4] + second_down * sum(root[1])]  # the second evaluation
+    other = game.other
+    odist: list[int] = []  # the other weights' distance and second evaluation
+    odist2: list[int] = []
+    if other is not None:
+        odist.append(distance(*root[:4], other))
+        odist2.append(odist[0] + other.second * sum(root[1]))
     pos = [root]
     kids: list[list[int] | None] = [None]
     seen = [-1]
@@ -562,9 +613,16 @@ def _staged_python(
 
     a = 0  # the attempt: its size k, and past COARSE each size twice (see evaluation())
     while True:
-        k, second = evaluation(a)
+        if other is None:
+            k, second = evaluation(a)
+            by_other = False
+        elif game.swap:
+            k, second, by_other = swap_evaluation(a)
+        else:
+            k, second, by_other = joint_evaluation(a)
         per, width = attempt(k)
-        prio = dist2 if second else dist
+        w = other if by_other and other is not None else game.weights
+        prio = (odist2 if second else odist) if by_other else (dist2 if second else dist)
         tick = 0
         limited = False
         seeds = [0]
@@ -608,6 +666,9 @@ def _staged_python(
                             step.append(st)
                             dist.append(t[4])
                             dist2.append(t[4] + second_down * sum(t[1]))
+                            if other is not None:
+                                odist.append(distance(*t[:4], other))
+                                odist2.append(odist[-1] + other.second * sum(t[1]))
                             pos.append(t)
                             kids.append(None)
                             seen.append(-1)
@@ -637,7 +698,7 @@ def _staged_python(
                     pos,
                     parent,
                     tick,
-                    shape_weight=game.weights.shape,
+                    shape_weight=w.shape,
                 )
             while nexts and len(seeds) < width:
                 c = heapq.heappop(nexts)[2]
@@ -726,3 +787,17 @@ def solve(
     if r.status == "exhausted":
         return "lost", (), used, False
     return "unknown", (), used, False
+
+
+JOINT_SUITS: frozenset[int] = frozenset()
+"""The suit counts :func:`pasyans.solver.search.solve` searches by the joint search
+(:data:`WEIGHTS` and :data:`JOINT_OTHER` over one table, :func:`joint_evaluation`) unless
+told the weights: none. Measured on 4 suits and not adopted
+(``docs/notes/2026-12-03-spider-portfolio.md``): at 1 s of one core by the node budget it
+ties :data:`WEIGHTS` alone over the 1,200 deals measured (1,144 each), wins fewer at 0.1 s
+(166 against 199 of 300), and the post-game analysis decides no more with it (78.0% of
+positions against 78.7% on 12 follower games). ``{4}``
+makes it 4 suits' way."""
+
+JOINT_OTHER = V1
+"""The joint search's other weights."""

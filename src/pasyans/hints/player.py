@@ -16,7 +16,10 @@ playouts that never look under a card.
    else the empty columns filled and the deal) that reads only face-up cards (the gains
    read no face-down card, and the stock only by its size); cards turn up as the playout
    reaches them. A playout scores :data:`WIN` when it wins, else the cards in completed
-   runs plus twice the cards turned up. ``"determinized"`` (method (a)) scores the
+   runs plus twice the cards turned up. ``"search"`` plays a stronger policy instead
+   (:func:`search_rollout`, :func:`_plan`: each step a shallow breadth-first search over
+   the reveal-free lines, the best line played up to its event), as blind to face-down
+   cards. ``"determinized"`` (method (a)) scores the
    candidate instead by the full-information search of that sample (it knows the sample's
    cards: strategy fusion), and ``"epimc"`` (method (c)) plays the policy for
    :data:`EPIMC_DEPTH` moves and only then searches with full information.
@@ -26,9 +29,9 @@ playouts that never look under a card.
    be best.
 
 The module also keeps the felt player's policy (:func:`felt_rollout`, generator version
-4's difficulty), the reference of its compiled twin; with the candidates, the policy, the
-bandit and the hint's cache it is over 400 lines: they are one method, mirrored by
-csrc/player.c.
+4's difficulty), the reference of its compiled twin; with the candidates, the two
+policies, the bandit and the hint's cache it is over 400 lines: they are one method,
+mirrored by csrc/player.c.
 
 Only the view (:func:`pasyans.hints.sampling.known`) and the samples drawn from it are
 read, so two positions that differ only in hidden cards get the same decision under the
@@ -59,7 +62,7 @@ try:
 except ImportError:  # pragma: no cover - the library still imports without its build
     compiled = None  # type: ignore[assignment]
 
-METHODS = ("rollout", "determinized", "epimc")
+METHODS = ("rollout", "search", "determinized", "epimc")
 WIN = 1000
 """A won playout's score (more than any unfinished one: at most 104 + 2 * 44)."""
 LIMIT = 500
@@ -285,6 +288,130 @@ def _walk(
     return pos, out
 
 
+# --- The searching policy (mirrored by pl_search in csrc/player.c) -----------------------
+
+
+SEARCH_CAP = 128
+"""The searching policy: positions expanded a step at most (the C table's bound)."""
+SEARCH_BONUS = 10
+"""The searching policy's extra score for a line that ends in an event (chosen on deals
+1001-1200, ``benchmarks/player.py --policy --caps``)."""
+SEARCH_PLAYOUT_CAP = 20
+"""Method ``"search"``: positions the searching policy expands a step (chosen on deals
+1001-1200: 2 to 3 times the greedy policy's wins alone at 5 to 10 times its CPU)."""
+
+
+def _key(pos: Pos) -> tuple[object, ...]:
+    return (pos[0], pos[1], pos[2])
+
+
+def _plan(game: SpiderGame, start: Pos, x: int, cap: int, bonus: int) -> tuple[list[Step], int]:
+    """One step of the searching policy (module docstring of csrc/player.c, ``plan``): the
+    best line's moves (empty when no line scores above 0) and the random state after.
+
+    Breadth-first over the reveal-free moves (no deal, no shuffle, each position once, at
+    most ``cap`` expanded), each walked position with its gain from ``start``; every move
+    out of a walked position ends a line: an event (a card turned up or a run completed)
+    scores its gain plus ``bonus``, a new reveal-free position its gain; each end is
+    valued 8 times its score plus a 0-7 jitter (one draw an end, in the order found), and
+    the best of score above 0 wins. The gains read no face-down card (:func:`gain`)."""
+    queue: list[tuple[Pos, int, int, Step | None]] = [(start, -1, 0, None)]
+    seen = {_key(start)}
+    best, best_parent, best_step = 0, -1, DEAL
+    head = 0
+    while head < len(queue) and head < cap:
+        pos, _, e, _ = queue[head]
+        for st in game.steps(pos):
+            if st == DEAL or spider.shuffle(pos[0], pos[1], st):
+                continue
+            g, event = gain(pos, st)
+            score = e + g
+            if event:
+                score += bonus
+            else:
+                q = game.play(pos, st)
+                if _key(q) in seen:
+                    continue
+                seen.add(_key(q))
+            x, r = _next(x)
+            v = 8 * score + (r & 7)
+            if score > 0 and v > best:
+                best, best_parent, best_step = v, head, st
+            if not event and len(queue) < cap:
+                queue.append((q, head, score, st))
+        head += 1
+    if not best:
+        return [], x
+    line = [best_step]
+    j = best_parent
+    while j > 0:
+        _, parent, _, st2 = queue[j]
+        assert st2 is not None
+        line.append(st2)
+        j = parent
+    line.reverse()
+    return line, x
+
+
+def _fill_and_deal(game: SpiderGame, pos: Pos) -> list[Step]:
+    """The policies' last resort: the empty columns filled (:func:`_filling`) and the
+    deal; empty when the stock is out or a column stays empty."""
+    if not pos[2]:
+        return []
+    line: list[Step] = []
+    q = pos
+    while any(not c for c in q[0]):
+        into = _filling(game, q)
+        if into is None:
+            break
+        line.append(into)
+        q = game.play(q, into)
+    if any(not c for c in q[0]):
+        return []
+    line.append(DEAL)
+    return line
+
+
+def _search_walk(
+    stock: Sequence[int], pos: Pos, seed: int, won: int, limit: int, cap: int, bonus: int
+) -> tuple[Pos, list[Step]]:
+    """The searching policy's playout (mirrored by ``pl_search_walk``): each step the line
+    of :func:`_plan`, played whole (to its event: the card turned up is then read by the
+    next step), else :func:`_fill_and_deal`, else the end. Events turn a card up or bring
+    a run home and between two of them every line raises the evaluation, so no position
+    comes back."""
+    game = _Bare(stock)
+    x = seed & MASK
+    cap = max(1, min(cap, SEARCH_CAP))
+    out: list[Step] = []
+    while len(out) < limit and pos[3] < won:
+        line, x = _plan(game, pos, x, cap, bonus)
+        if not line:
+            line = _fill_and_deal(game, pos)
+            if not line:
+                break
+        for st in line:
+            if len(out) >= limit:
+                break
+            pos = game.play(pos, st)
+            out.append(st)
+    return pos, out
+
+
+def search_rollout(
+    stock: Sequence[int],
+    pos: Pos,
+    seed: int,
+    *,
+    won: int,
+    cap: int,
+    bonus: int,
+    limit: int = LIMIT,
+) -> int:
+    """The searching policy's playout (:func:`_search_walk`): :func:`points` at its end."""
+    return points(_search_walk(stock, pos, seed, won, limit, cap, bonus)[0], won)
+
+
 # --- The felt player's policy (mirrored by pl_felt in csrc/player.c) -----------------------
 
 
@@ -376,6 +503,8 @@ def score(stock: Sequence[int], pos: Pos, seed: int, *, won: int, method: str, n
     candidate's line), by ``method`` (module, step 2)."""
     if method == "rollout":
         return play(stock, pos, seed, won)
+    if method == "search":
+        return play(stock, pos, seed, won, cap=SEARCH_PLAYOUT_CAP, bonus=SEARCH_BONUS)
     if method == "determinized":
         return _search_score(stock, pos, nodes, won)
     if method == "epimc":
@@ -384,10 +513,24 @@ def score(stock: Sequence[int], pos: Pos, seed: int, *, won: int, method: str, n
     raise ValueError(f"unknown method {method!r}; one of {', '.join(METHODS)}")
 
 
-def play(stock: Sequence[int], pos: Pos, seed: int, won: int, limit: int = LIMIT) -> int:
-    """:func:`rollout`, compiled when the core is built."""
+def play(
+    stock: Sequence[int],
+    pos: Pos,
+    seed: int,
+    won: int,
+    limit: int = LIMIT,
+    *,
+    cap: int = 0,
+    bonus: int = 0,
+) -> int:
+    """:func:`rollout` (``cap`` 0) or :func:`search_rollout`, compiled when the core is
+    built."""
     if compiled is not None and hasattr(compiled, "spider_playout"):
-        return int(compiled.spider_playout(tuple(stock), pos[:4], won, seed & MASK, limit))
+        return int(
+            compiled.spider_playout(tuple(stock), pos[:4], won, seed & MASK, limit, cap, bonus)
+        )
+    if cap > 0:
+        return search_rollout(stock, pos, seed, won=won, cap=cap, bonus=bonus, limit=limit)
     return rollout(stock, pos, seed, won=won, limit=limit)
 
 

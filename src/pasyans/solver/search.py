@@ -191,15 +191,21 @@ def solve(
 
     ``nodes`` bounds the positions expanded (reproducible); ``seconds`` bounds the time
     (machine-dependent). With neither, the search runs until it decides.
-    ``spider_weights``: Spider's evaluation (None: :data:`spider.WEIGHTS`; the generator
-    passes :data:`spider.V1`, so its old layouts do not move); other games ignore it.
+    ``spider_weights``: Spider's evaluation (None: :data:`spider.WEIGHTS`, and for the suit
+    counts of :data:`spider.JOINT_SUITS` the joint search by it and
+    :data:`spider.JOINT_OTHER` over one table, ``docs/solver.md``; the generator passes
+    :data:`spider.V1`, so its old layouts do not move: one evaluation); other games ignore
+    it.
     """
     start = time.perf_counter()
     if is_won(spec, state):
         return Result("won", (), 0, time.perf_counter() - start)
     d = domain_for(spec, state, spider_weights)
     if isinstance(d, SpiderDomain):  # the resumable staged search (spider.py, compiled core)
-        outcome, moves, used, exhausted = spider.solve(d.game, seconds=seconds, nodes=nodes)
+        game = d.game
+        if spider_weights is None and len(spec.deck_suits) in spider.JOINT_SUITS:
+            game = spider.SpiderGame(spec, state, spider.WEIGHTS, spider.JOINT_OTHER)
+        outcome, moves, used, exhausted = spider.solve(game, seconds=seconds, nodes=nodes)
         return Result(outcome, moves, used, time.perf_counter() - start, exhausted)
     if domains.domain_for(spec) == domains.NIVERNAIS:  # its tuples, best-first
         found, line, used = nivernais.solve(spec, state, seconds=seconds, nodes=nodes, start=start)
