@@ -14,14 +14,23 @@ from pasyans.rules.spec import GameSpec
 
 HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
     ("spider", 1): (16, 4000, 1),
-    ("spider", 2): (8, 8000, 1),
+    ("spider", 2): (16, 32_000, 1),
     ("spider", 4): (8, 8000, 1),
     ("backbone", 4): (SAMPLES, 8000, 1),
-    ("backbone-classic", 4): (SAMPLES, 64000, 1),
-    ("nivernais", 4): (SAMPLES, 2000, 1),
+    ("backbone-classic", 4): (16, 256_000, 1),
+    ("nivernais", 4): (128, 200_000, 1),
 }
 """The product's sampled hint, by (game, number of suits): how many samples, the nodes of
 all their searches together, and the escalation (:attr:`Budget.escalate`, 1: none).
+Nivernais' is 100 times its first one (8 × 250): its hint is mostly one search of the
+position once every card is known, and the follower's win rate rose with it (4 → 20 of
+deals 1-100; ``docs/winnability.md``) while a search of 200,000 positions stays within the
+server's 0.25 s cap on an idle core. Backbone classic's is 4 times its 2026-12-01 one
+(16 × 16,000, the playout searches 2,000): more of the deals the solver wins were won on
+both measured ranges (1-100: 78 against 74 of 100; fresh 5827301-5827400: 78 against 73).
+Spider 2 suits' is 4 times its first one (16 × 2,000) by the same rule: 44 against 39 of
+deals 1-100 and 38 against 32 of the fresh range (a positive balance on both, neither
+significant alone).
 :func:`~pasyans.hints.suggest` without a ``budget`` works to it within its time cap;
 other games: the time cap alone. The Winnable? estimate keeps the time cap alone."""
 
@@ -35,7 +44,7 @@ nodes of :data:`HINT_BUDGETS`."""
 
 
 PLAYOUT_HINTS: dict[tuple[str, int], int] = {
-    ("backbone-classic", 4): 1000,
+    ("backbone-classic", 4): 2000,
 }
 """Where the product's hint, when no sample is won, plays the move that brings the most
 cards home in short searches of every sample (:attr:`Budget.playout`), by (game, number
