@@ -25,12 +25,12 @@ all their searches together, and the escalation (:attr:`Budget.escalate`, 1: non
 Nivernais' is 100 times its first one (8 × 250): its hint is mostly one search of the
 position once every card is known, and the follower's win rate rose with it (4 → 20 of
 deals 1-100; ``docs/winnability.md``), and a search of 200,000 positions takes about the
-server's 0.25 s cap on an idle core (512,000, which won more, would be cut by it). Backbone classic's is 4 times its 2026-12-01 one
-(16 × 16,000, the playout searches 2,000): more of the deals the solver wins were won on
-both measured ranges (1-100: 78 against 74 of 100; fresh 5827301-5827400: 78 against 73).
-Spider 2 suits' is 4 times its first one (16 × 2,000) by the same rule: 44 against 39 of
-deals 1-100 and 38 against 32 of the fresh range (a positive balance on both, neither
-significant alone).
+server's 0.25 s cap on an idle core (512,000, which won more, would be cut by it).
+Backbone classic's is 4 times its 2026-12-01 one (16 × 16,000, the playout searches
+2,000): more of the deals the solver wins were won on both measured ranges (1-100: 78
+against 74 of 100; fresh 5827301-5827400: 78 against 73). Spider 2 suits' is 4 times its
+first one (16 × 2,000) by the same rule: 44 against 39 of deals 1-100 and 38 against 32
+of the fresh range (a positive balance on both, neither significant alone).
 :func:`~pasyans.hints.suggest` without a ``budget`` works to it within its time cap;
 other games: the time cap alone. The Winnable? estimate keeps the time cap alone."""
 
