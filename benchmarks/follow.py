@@ -25,8 +25,9 @@ Spider 1-suit hint: deal after 10 moves that moved nothing on, when no sample is
 
 ``--player N`` (Spider) is the no-peek player of issue 34 (``pasyans.hints.player``) with
 about N playouts a decision, scored by ``--method`` (``rollout``, ``determinized`` or
-``epimc``); ``--budget product`` / ``--budget expert`` name its budgets
-(``hints.PLAYER_BUDGETS``)::
+``epimc``). ``--budget product`` / ``--budget expert`` take the follower's named budget
+whole (``hints.policy.player_budget``: the product's hint, or the expert mode's larger
+one, ``hints.policy.EXPERT_HINTS``) in place of the other budget options::
 
     uv run python benchmarks/follow.py spider -o suits=4 --deals 5827301-5827400 --budget product
 
@@ -47,6 +48,7 @@ import argparse
 import csv
 import statistics
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from pasyans.cli.sweep import wilson
@@ -54,7 +56,7 @@ from pasyans.cli.winnability import run_on_dask
 from pasyans.engine.core import initial_state
 from pasyans.hints import Budget, player
 from pasyans.hints.follow import Play, follow
-from pasyans.hints.policy import PLAYER_BUDGETS as BUDGETS
+from pasyans.hints.policy import BUDGET_NAMES, player_budget
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
 
@@ -167,9 +169,9 @@ def main() -> None:
     ap.add_argument("--method", default="rollout", choices=player.METHODS)
     ap.add_argument(
         "--budget",
-        choices=sorted(BUDGETS),
+        choices=BUDGET_NAMES,
         default=None,
-        help="the no-peek player's named budget (sets --player)",
+        help="the follower's named budget, whole (overrides the budget options)",
     )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
@@ -202,11 +204,13 @@ def main() -> None:
         playout=args.playout,
         dives=args.dives,
         unstick=args.unstick,
-        player=BUDGETS[args.budget] if args.budget else args.player,
+        player=args.player,
         method=args.method,
         rescue=args.rescue,
         player_nodes=args.player_nodes,
     )
+    if args.budget:
+        budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

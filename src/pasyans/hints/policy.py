@@ -8,6 +8,7 @@ The measurements behind each row: docs/notes/2026-12-03-hint-policy.md.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from pasyans.hints.model import SAMPLES, Budget
 from pasyans.rules.spec import GameSpec
@@ -70,26 +71,35 @@ only: the paired measurement (docs/winnability.md) showed it at least as good th
 on 2 suits."""
 
 
-PLAYER_BUDGETS: dict[str, int] = {
-    "product": 1024,
-    "expert": 8192,
+BUDGET_NAMES = ("product", "expert")
+"""The follower's named budgets (:func:`player_budget`): ``pasyans play --autoplay NAME``,
+``benchmarks/follow.py --budget NAME``."""
+
+
+EXPERT_HINTS: dict[tuple[str, int], dict[str, Any]] = {
+    ("spider", 4): {"player": 8192},
+    ("nivernais", 4): {"nodes": 2_048_000},
+    ("backbone-classic", 4): {"samples": 32, "nodes": 1_024_000, "playout": 4000},
 }
-"""The no-peek player's playouts a decision (:attr:`Budget.player`), by name: the
-product's and the expert mode's (``pasyans play --auto expert``,
-``benchmarks/follow.py --budget``)."""
-PLAYER_RESCUE = True
-"""Whether the named budgets use the player only where no sample is won
-(:attr:`Budget.rescue`)."""
+"""The expert mode's budget, by (game, number of suits): the fields of :class:`Budget` it
+sets on top of the product's (:func:`product_budget`). Spider 4 suits: the no-peek
+player with 8 times the product's playouts where no sample is won; Nivernais: 4 times
+the product's nodes (a search of about 2 s); Backbone classic: 4 times the product's
+samples' nodes and twice its playout searches. Elsewhere the expert is the product:
+larger budgets were measured flat there (docs/winnability.md, "Win rate against CPU a
+hint, every game")."""
 
 
 def player_budget(spec: GameSpec, name: str) -> Budget:
-    """The follower's budget ``name`` (:data:`PLAYER_BUDGETS`, "product" or "expert") for
-    ``spec``: the product's node budget (:func:`product_budget`, no time cap, so
-    reproducible), with the no-peek player on in Spider."""
-    if name not in PLAYER_BUDGETS:
-        raise ValueError(f"unknown budget {name!r}; one of {', '.join(sorted(PLAYER_BUDGETS))}")
+    """The follower's budget ``name`` (:data:`BUDGET_NAMES`) for ``spec``: the product's
+    node budget (:func:`product_budget`, no time cap, so reproducible), and for
+    "expert" :data:`EXPERT_HINTS` on top."""
+    if name not in BUDGET_NAMES:
+        raise ValueError(f"unknown budget {name!r}; one of {', '.join(BUDGET_NAMES)}")
     base = product_budget(spec, None)
-    return replace(base, player=PLAYER_BUDGETS[name], rescue=PLAYER_RESCUE)
+    if name == "expert":
+        base = replace(base, **EXPERT_HINTS.get((spec.id, len(spec.deck_suits)), {}))
+    return base
 
 
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:

@@ -1,0 +1,52 @@
+"""The follower's named budgets: "product" is the product's hint exactly, "expert" the
+expert mode's larger one on top of it, and nothing else is a budget."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pasyans.hints import policy
+from pasyans.rules import get_game
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("spider", {"suits": 1}),
+        ("spider", {"suits": 2}),
+        ("spider", {"suits": 4}),
+        ("backbone", {}),
+        ("backbone-classic", {}),
+        ("nivernais", {}),
+        ("spine", {}),
+    ],
+)
+def test_product_is_the_hint_and_expert_adds_only_its_table(
+    game: str, options: dict[str, int]
+) -> None:
+    spec = get_game(game, options)
+    product = policy.product_budget(spec, None)
+    assert policy.player_budget(spec, "product") == product
+    extra = policy.EXPERT_HINTS.get((spec.id, len(spec.deck_suits)), {})
+    expert = policy.player_budget(spec, "expert")
+    assert expert == replace(product, **extra)
+    for field, value in extra.items():  # the expert never searches less than the product
+        assert value > getattr(product, field), (game, field)
+
+
+def test_the_expert_budget_is_larger_where_the_table_says_so() -> None:
+    niv = get_game("nivernais", {})
+    assert (
+        policy.player_budget(niv, "expert").nodes == policy.EXPERT_HINTS[("nivernais", 4)]["nodes"]
+    )
+    four = get_game("spider", {"suits": 4})
+    assert (
+        policy.player_budget(four, "expert").player > policy.player_budget(four, "product").player
+    )
+
+
+def test_an_unknown_budget_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown budget 'peek'"):
+        policy.player_budget(get_game("spider", {"suits": 1}), "peek")
