@@ -102,7 +102,7 @@ def daily_number(day: date, game: str, options_key: str, difficulty: str, attemp
     return 1 + int.from_bytes(digest[:8], "big") % MAX_DEAL
 
 
-DAILY_GENERATORS: tuple[tuple[date, int], ...] = ((date(2026, 12, 4), 5),)
+DAILY_GENERATORS: tuple[tuple[date, int], ...] = ((date(2026, 12, 4), 5), (date(2026, 12, 5), 6))
 """When each generator version started making the daily deals: (first UTC day, version),
 oldest first. Days before the first release listed keep :data:`DAILY_FIRST_GENERATOR`."""
 
@@ -119,6 +119,8 @@ def daily_generator(day: date) -> int:
     >>> from datetime import date
     >>> daily_generator(date(2026, 12, 3)), daily_generator(date(2026, 12, 4))
     (4, 5)
+    >>> daily_generator(date(2026, 12, 5))
+    6
     """
     if not isinstance(day, date):
         raise OptionError("a daily deal's day is a date")

@@ -56,16 +56,16 @@ def test_old_links_keep_their_layout_and_new_ones_name_the_version(
         expect(friend.locator("section.table")).not_to_have_attribute("data-game-id", g4["id"])
         wait_table(friend)
         fresh = game_object(friend)
-        assert fresh["generator"] == deals.GENERATOR_VERSION == 5
+        assert fresh["generator"] == deals.GENERATOR_VERSION == 6
         expect(friend).to_have_url(re.compile(rf"[?&]deal={fresh['view']['deal']}(&|$)"))
-        expect(friend).to_have_url(re.compile(r"[?&]gen=5(&|$)"))
+        expect(friend).to_have_url(re.compile(r"[?&]gen=6(&|$)"))
         # That address, opened by a third player, is the same layout.
         third = browser.new_context(base_url=base_url, locale="en-US")
         try:
             p3 = third.new_page()
             p3.goto(friend.url)
             wait_table(p3)
-            assert game_object(p3)["generator"] == 5
+            assert game_object(p3)["generator"] == 6
             assert _shown_spine(p3) == _shown_spine(friend)
         finally:
             third.close()

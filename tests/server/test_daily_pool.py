@@ -143,15 +143,17 @@ def test_the_day_must_be_recent() -> None:
 
 def test_a_daily_deal_keeps_the_generator_version_of_its_day(make_app: Any) -> None:
     """A generator release never changes a published daily deal: the days before version
-    5's release (2026-12-04 UTC) are made by version 4, the days from it by version 5,
-    through the worker and the real generator (docs/daily.md)."""
+    5's release (2026-12-04 UTC) are made by version 4, that day by version 5, the days
+    from version 6's (2026-12-05) by version 6, through the worker and the real generator
+    (docs/daily.md)."""
     assert deals.daily_generator(date(2026, 12, 3)) == 4
-    assert deals.daily_generator(date(2026, 12, 4)) == 5 == deals.GENERATOR_VERSION
+    assert deals.daily_generator(date(2026, 12, 4)) == 5
+    assert deals.daily_generator(date(2026, 12, 5)) == 6 == deals.GENERATOR_VERSION
     with pytest.raises(OptionError):
         deals.daily_generator("2026-12-04")  # type: ignore[arg-type]
     app = make_app(pool_inline=False)
     key = store.options_key(resolve_options("spine", {}))
-    days = {date(2026, 12, 3): 4, date(2026, 12, 5): 5}
+    days = {date(2026, 12, 3): 4, date(2026, 12, 4): 5}
     with app.state.sessionmaker() as s:
         for day in days:
             assert daily.queue(s, day, "spine", key, "hard").state == "queued"

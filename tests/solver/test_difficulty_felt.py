@@ -1,4 +1,4 @@
-"""Generator versions 4 and 5: difficulty bands a player feels, and older versions' layouts kept.
+"""Generator versions 4 to 6: difficulty bands a player feels, and older versions' layouts kept.
 
 The bands are ranked by the felt player's win rate (:mod:`pasyans.solvable.felt`); here
 they are checked on fresh playouts of that player (seeds the ranking never used) and
@@ -20,7 +20,7 @@ import pytest
 from pasyans.deals import GENERATOR_VERSION, load_game, make_solvable, new_game, start_position
 from pasyans.errors import OptionError, SavedGameError
 from pasyans.rules import get_game
-from pasyans.solvable import difficulty, felt
+from pasyans.solvable import difficulty, felt, generate
 from pasyans.solvable.generate import DIFFICULTIES, bands, candidates
 
 FRESH = 0xF2E5 << 16
@@ -45,7 +45,7 @@ def _both_players(game: str, options: dict[str, str], deals: range) -> dict[str,
         made = bands(spec, deal)
         assert made["easy"].measure <= made["medium"].measure <= made["hard"].measure, deal
         for band, sd in made.items():
-            assert sd.generator == GENERATOR_VERSION == 5
+            assert sd.generator == GENERATOR_VERSION == 6
             rate = felt.measure(spec, sd.state, seed=FRESH).win_rate
             if name in ("random", "search"):
                 second = felt.hurried_game if name == "random" else felt.hurried_search_game
@@ -105,20 +105,59 @@ def test_default_spine_bands_feel_different_to_both_players() -> None:
 @pytest.mark.parametrize("game", ["backbone", "backbone-classic"])
 def test_backbone_bands_feel_different_to_the_search_player(game: str) -> None:
     """Backbone and Backbone classic (version 5's search player, which never takes back a
-    stock click): it wins easy deals at least 0.1 more often than medium ones, and medium
-    than hard, on fresh games (deals 2001-2010: 0.69 / 0.17 / 0.00 and 0.73 / 0.11 /
-    0.01). The hurried searcher's figures: docs/deal-figures.md (too slow in Python for a
-    test)."""
+    stock click; version 6 picks Backbone classic's medium by the midpoint among eight
+    candidates): it wins easy deals at least 0.1 more often than medium ones, and medium
+    than hard, on fresh games (deals 2001-2010: 0.69 / 0.17 / 0.00, and Backbone classic
+    CLASSIC_FIGURES). The hurried searcher's figures: docs/deal-figures.md (too slow in
+    Python for a test)."""
     spec = get_game(game)
     rates: dict[str, list[float]] = {b: [] for b in DIFFICULTIES}
     for deal in range(2001, 2011):
         made = bands(spec, deal)
         assert made["easy"].measure <= made["medium"].measure <= made["hard"].measure, deal
         for band, sd in made.items():
-            assert sd.generator == 5
+            assert sd.generator == GENERATOR_VERSION == 6
             rates[band].append(felt.measure(spec, sd.state, seed=FRESH).win_rate)
     e, m, h = (fmean(rates[b]) for b in DIFFICULTIES)
     assert e - m >= 0.1 and m - h >= 0.1, (e, m, h)
+
+
+def test_the_midpoint_rule_picks_medium_halfway_in_measure() -> None:
+    """Version 6's rule (generate._picks with ``midpoint``): easy and hard are the first and
+    last ranked, medium the one between them whose measure is nearest their mean; the rank
+    rule takes the middle one, which here is as hard as hard."""
+    ranked = [0.1, 0.5, 0.7, 0.98, 0.99, 0.99, 0.99, 1.0]
+    assert generate._picks(ranked, 6, midpoint=True) == (0, 1, 7)  # 0.5 is nearest 0.55
+    assert generate._picks(ranked, 6) == (0, 3, 7)
+    assert generate._picks(ranked, 3) == (0, 1, 2)
+    assert generate._picks([0.2, 0.3, 0.7, 0.9], 6, midpoint=True) == (0, 2, 3)
+    assert generate._picks([0.0, 0.25, 0.75, 1.0], 6, midpoint=True) == (0, 1, 3)  # a tie
+    assert generate._picks([0.2, 0.9], 6, midpoint=True) == (0, 0, 1)
+    assert generate._picks([0.5], 6, midpoint=True) == (0, 0, 0)
+
+
+def test_backbone_classic_version_6_medium_is_the_midpoint_of_eight() -> None:
+    """Backbone classic, deal 2: version 6 ranks the number's first eight kept candidates
+    by the felt measure, measured here again one by one; easy and hard are the least and
+    most, medium the nearest to their midpoint. Version 5's medium is the middle of the
+    first five, a layout the search player never wins; version 6's is one it wins about
+    half the time. Other games: version 6 deals version 5's layouts
+    (test_solver_generate.py pins them)."""
+    spec = get_game("backbone-classic")
+    measures = [
+        felt.measure(spec, kept.state).measure
+        for kept in islice(candidates(spec, 2, 6), generate.MIDPOINT_CANDIDATES)
+    ]
+    assert len(measures) == generate.MIDPOINT_CANDIDATES == 8
+    made, old = bands(spec, 2, 6), bands(spec, 2, 5)
+    assert made["easy"].measure == min(measures) and made["hard"].measure == max(measures)
+    mid = (min(measures) + max(measures)) / 2
+    assert abs(made["medium"].measure - mid) == min(abs(m - mid) for m in measures)
+    assert old["medium"].measure == sorted(measures[:5])[2] >= 0.97  # never won
+    assert made["medium"].measure <= 0.6  # won in about half its games
+    for game in ("backbone", "spine"):
+        v5, v6 = bands(get_game(game), 2, 5), bands(get_game(game), 2, 6)
+        assert [v6[b].state for b in DIFFICULTIES] == [v5[b].state for b in DIFFICULTIES]
 
 
 @pytest.mark.parametrize(
@@ -185,7 +224,7 @@ def test_an_old_version_keeps_its_layouts_and_the_new_one_differs() -> None:
     rebuilt = load_game({k: v for k, v in saved.items() if k != "start"})
     assert rebuilt.start == old and rebuilt.generator == 3
     assert make_solvable("nivernais", {}, 4, "medium").state != old
-    assert new_game("nivernais", 4, kind="solvable", difficulty="medium").generator == 5
+    assert new_game("nivernais", 4, kind="solvable", difficulty="medium").generator == 6
 
 
 def test_an_unknown_generator_version_is_refused() -> None:

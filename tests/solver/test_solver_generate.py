@@ -251,6 +251,15 @@ def _fingerprint(state: State) -> str:
         ("spider", 6, "hard", 5, "b1ff1665971a49f2"),
         ("backbone-classic", 3, "easy", 4, "37aa5b2e152a3a99"),
         ("backbone-classic", 3, "easy", 5, "37aa5b2e152a3a99"),
+        ("backbone-classic", 2, "medium", 5, "f3e3e13cee172743"),
+        # Version 6: Backbone classic's medium by the midpoint among eight candidates
+        # (generate.MIDPOINT_GAMES); every other game deals version 5's layouts.
+        ("backbone-classic", 3, "easy", 6, "6a6ad03e3397df0a"),
+        ("backbone-classic", 2, "medium", 6, "da469fbefea2f2d5"),
+        ("spine", 2, "hard", 6, "307806d7989b62d4"),
+        ("nivernais", 4, "medium", 6, "ec3b821791abe9a1"),
+        ("backbone", 3, "easy", 6, "90596bd15714cda1"),
+        ("spider", 6, "hard", 6, "b1ff1665971a49f2"),
     ],
 )
 def test_every_generator_version_still_makes_its_layouts(
@@ -261,9 +270,9 @@ def test_every_generator_version_still_makes_its_layouts(
     assert _fingerprint(made.state) == fingerprint
 
 
-@pytest.mark.parametrize("generator", [4, 5])
+@pytest.mark.parametrize("generator", [4, 5, 6])
 def test_spider_two_suits_versions_keep_their_layouts(generator: int) -> None:
-    """Spider 2 suits, deal 1 medium: versions 4 and 5 rank by ``_core.spider_rollout``
+    """Spider 2 suits, deal 1 medium: versions 4 to 6 rank by ``_core.spider_rollout``
     (solvable/felt.py; ranking by ``_core.spider_playout`` would deal another layout,
     fingerprint 4b5ab75a5dd0ae6f, and did not separate the bands better:
     docs/notes/2026-12-03-difficulty.md)."""

@@ -16,14 +16,19 @@ Nivernais) or the solver proves it won (Spine, Spider, Backbone), and it is not 
 no autocollect before the first move and not won by the simple player
 (:func:`pasyans.solvable.difficulty.is_trivial`).
 
-**Difficulty** (versions 4 and 5; 5 plays stronger felt players where version 4's did not
-separate the bands). The first :data:`BAND_CANDIDATES` kept candidates of a deal
+**Difficulty** (versions 4 to 6; 5 plays stronger felt players where version 4's did not
+separate the bands; 6 picks Backbone classic's medium by the midpoint). The first :data:`BAND_CANDIDATES` kept candidates of a deal
 number are ranked by how often the game's no-peek *felt player* wins them
 (:func:`pasyans.solvable.felt.measure`: the win rate of its playouts, then how far its lost
 games got; ties by order in the stream): ``easy`` gets the one it wins most, ``hard`` the
 one it wins least, ``medium`` the middle one. Bands are order statistics of five draws from
 the game's own solvable deals: no threshold fitted to a deal range, and each band's measure
-is at most the next one's on every deal number. Versions 2 and 3 ranked
+is at most the next one's on every deal number. Version 6, for :data:`MIDPOINT_GAMES`
+(Backbone classic): :data:`MIDPOINT_CANDIDATES` candidates are ranked, easy and hard are
+the first and last, and medium is the one whose measure is nearest the midpoint of theirs,
+so that it sits halfway in win rate rather than halfway in rank (where the felt player
+wins few candidates, the middle one of five is mostly one it never wins, like hard).
+Versions 2 and 3 ranked
 :data:`BAND_CANDIDATES_V3` candidates by the randomised simple player's progress
 (:func:`pasyans.solvable.difficulty.measure`).
 
@@ -50,16 +55,18 @@ from pasyans.solvable import felt, forward, nearby
 from pasyans.solvable.difficulty import is_trivial, measure
 from pasyans.solver.search import solve
 
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 """Bumped whenever the same (game, options, deal, difficulty) could give another layout.
 1: Spine's backward walk, the first solvable candidate, no difficulty
 (``benchmarks/legacy/generate_v1.py``). 2: this module, Nivernais' stock chosen as it comes
 out (leaning). 3: Nivernais from real shuffles. 4: bands by the felt player's win rate among five
 candidates (:mod:`pasyans.solvable.felt`). 5: the same with a stronger felt player, the
-search player, for Spine with single-card moves and for Backbone. Every version stays
-reproducible: :func:`make_solvable` takes ``generator``."""
+search player, for Spine with single-card moves and for Backbone. 6: Backbone classic's
+medium by the midpoint among eight candidates (:data:`MIDPOINT_GAMES`); every other game
+as version 5. Every version stays reproducible: :func:`make_solvable` takes
+``generator``."""
 
-GENERATORS: tuple[int, ...] = (2, 3, 4, 5)
+GENERATORS: tuple[int, ...] = (2, 3, 4, 5, 6)
 """The versions this code makes. Version 1 is out of the package
 (``benchmarks/legacy/generate_v1.py``): its deals live on in the games that stored them."""
 
@@ -69,6 +76,15 @@ DEFAULT_DIFFICULTY = "medium"
 BAND_CANDIDATES = 5
 """Kept candidates ranked per deal number (version 4): the first, middle and last by the
 felt measure are the three difficulties."""
+
+MIDPOINT_CANDIDATES = 8
+"""Kept candidates ranked per deal number of a :data:`MIDPOINT_GAMES` game (version 6)."""
+
+MIDPOINT_GAMES: frozenset[str] = frozenset({"backbone-classic"})
+"""Games whose medium band is, from version 6, the candidate nearest the midpoint of easy's
+and hard's measures (:func:`_picks`) among :data:`MIDPOINT_CANDIDATES`: Backbone classic,
+where the search player wins a number's middle-ranked candidate of five too rarely for
+medium to stand 0.1 from hard (docs/notes/2026-12-04-bands.md)."""
 
 BAND_CANDIDATES_V3 = 3
 """Kept candidates ranked per deal number by versions 2 and 3, one per difficulty."""
@@ -165,7 +181,14 @@ def _bands(
     game_id: str, options: tuple[tuple[str, str], ...], deal: int, generator: int
 ) -> tuple[tuple[str, SolvableDeal], ...]:
     spec = get_game(game_id, dict(options))
-    wanted = BAND_CANDIDATES if generator >= 4 else BAND_CANDIDATES_V3
+    midpoint = generator >= 6 and game_id in MIDPOINT_GAMES
+    wanted = (
+        MIDPOINT_CANDIDATES
+        if midpoint
+        else BAND_CANDIDATES
+        if generator >= 4
+        else BAND_CANDIDATES_V3
+    )
     ranked: list[tuple[float, int, State]] = []
     for n, kept in enumerate(candidates(spec, deal, generator)):
         m = (
@@ -178,18 +201,29 @@ def _bands(
             break
     ranked.sort(key=lambda r: (r[0], r[1]))
     out = []
-    for band, i in zip(DIFFICULTIES, _picks(len(ranked), generator), strict=True):
+    picks = _picks([r[0] for r in ranked], generator, midpoint=midpoint)
+    for band, i in zip(DIFFICULTIES, picks, strict=True):
         pick = ranked[i]
         out.append((band, SolvableDeal(pick[2], band, pick[0], generator)))
     return tuple(out)
 
 
-def _picks(n: int, generator: int) -> tuple[int, int, int]:
-    """Which of ``n`` ranked candidates are easy, medium and hard: the first, middle and
-    last (version 4), or the first three (versions 2 and 3; the last again when fewer)."""
-    if generator >= 4:
+def _picks(
+    measures: list[float], generator: int, *, midpoint: bool = False
+) -> tuple[int, int, int]:
+    """Which of the ranked candidates (their ``measures``, sorted, ties in stream order) are
+    easy, medium and hard: the first, middle and last (version 4 on), or the first three
+    (versions 2 and 3; the last again when fewer). With ``midpoint`` (version 6's
+    :data:`MIDPOINT_GAMES`), medium is the candidate between the first and the last whose
+    measure is nearest the mean of theirs (the first such when two are as near)."""
+    n = len(measures)
+    if generator < 4:
+        return 0, min(1, n - 1), min(2, n - 1)
+    if not midpoint or n < 3:
         return 0, (n - 1) // 2, n - 1
-    return 0, min(1, n - 1), min(2, n - 1)
+    target = (measures[0] + measures[-1]) / 2
+    medium = min(range(1, n - 1), key=lambda i: abs(measures[i] - target))
+    return 0, medium, n - 1
 
 
 caches.register("solvable.bands", _bands, bound=32, memory=False)
