@@ -17,8 +17,9 @@ no autocollect before the first move and not won by the simple player
 (:func:`pasyans.solvable.difficulty.is_trivial`).
 
 **Difficulty** (versions 4 to 6; 5 plays stronger felt players where version 4's did not
-separate the bands; 6 picks Backbone classic's medium by the midpoint). The first :data:`BAND_CANDIDATES` kept candidates of a deal
-number are ranked by how often the game's no-peek *felt player* wins them
+separate the bands; 6 picks Backbone classic's medium by the midpoint). The first
+:data:`BAND_CANDIDATES` kept candidates of a deal number are ranked by how often the
+game's no-peek *felt player* wins them
 (:func:`pasyans.solvable.felt.measure`: the win rate of its playouts, then how far its lost
 games got; ties by order in the stream): ``easy`` gets the one it wins most, ``hard`` the
 one it wins least, ``medium`` the middle one. Bands are order statistics of five draws from
