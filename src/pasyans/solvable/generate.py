@@ -17,7 +17,7 @@ no autocollect before the first move and not won by the simple player
 (:func:`pasyans.solvable.difficulty.is_trivial`).
 
 **Difficulty** (versions 4 to 6; 5 plays stronger felt players where version 4's did not
-separate the bands; 6 picks Backbone classic's medium by the midpoint). The first
+separate the bands; 6 picks some games' medium by the midpoint). The first
 :data:`BAND_CANDIDATES` kept candidates of a deal number are ranked by how often the
 game's no-peek *felt player* wins them
 (:func:`pasyans.solvable.felt.measure`: the win rate of its playouts, then how far its lost
@@ -25,7 +25,7 @@ games got; ties by order in the stream): ``easy`` gets the one it wins most, ``h
 one it wins least, ``medium`` the middle one. Bands are order statistics of five draws from
 the game's own solvable deals: no threshold fitted to a deal range, and each band's measure
 is at most the next one's on every deal number. Version 6, for :data:`MIDPOINT_GAMES`
-(Backbone classic): :data:`MIDPOINT_CANDIDATES` candidates are ranked, easy and hard are
+(Backbone classic, three Spine option sets): :data:`MIDPOINT_CANDIDATES` candidates are ranked, easy and hard are
 the first and last, and medium is the one whose measure is nearest the midpoint of theirs,
 so that it sits halfway in win rate rather than halfway in rank (where the felt player
 wins few candidates, the middle one of five is mostly one it never wins, like hard).
@@ -62,9 +62,9 @@ GENERATOR_VERSION = 6
 (``benchmarks/legacy/generate_v1.py``). 2: this module, Nivernais' stock chosen as it comes
 out (leaning). 3: Nivernais from real shuffles. 4: bands by the felt player's win rate among five
 candidates (:mod:`pasyans.solvable.felt`). 5: the same with a stronger felt player, the
-search player, for Spine with single-card moves and for Backbone. 6: Backbone classic's
-medium by the midpoint among eight candidates (:data:`MIDPOINT_GAMES`); every other game
-as version 5. Every version stays reproducible: :func:`make_solvable` takes
+search player, for Spine with single-card moves and for Backbone. 6: the medium of
+Backbone classic and three Spine option sets by the midpoint among eight candidates
+(:data:`MIDPOINT_GAMES`); every other game as version 5. Every version stays reproducible: :func:`make_solvable` takes
 ``generator``."""
 
 GENERATORS: tuple[int, ...] = (2, 3, 4, 5, 6)
@@ -81,11 +81,18 @@ felt measure are the three difficulties."""
 MIDPOINT_CANDIDATES = 8
 """Kept candidates ranked per deal number of a :data:`MIDPOINT_GAMES` game (version 6)."""
 
-MIDPOINT_GAMES: frozenset[str] = frozenset({"backbone-classic"})
-"""Games whose medium band is, from version 6, the candidate nearest the midpoint of easy's
-and hard's measures (:func:`_picks`) among :data:`MIDPOINT_CANDIDATES`: Backbone classic,
-where the search player wins a number's middle-ranked candidate of five too rarely for
-medium to stand 0.1 from hard (docs/notes/2026-12-04-bands.md)."""
+MIDPOINT_GAMES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("backbone-classic", ()),
+    ("spine", (("empty", "any"), ("runs", "single"), ("spine", "40"))),
+    ("spine", (("empty", "any"), ("runs", "single"), ("spine", "24"))),
+    ("spine", (("empty", "kings"), ("runs", "suit"), ("spine", "24"))),
+)
+"""Games and option sets (sorted) whose medium band is, from version 6, the candidate
+nearest the midpoint of easy's and hard's measures (:func:`_picks`) among
+:data:`MIDPOINT_CANDIDATES`: Backbone classic, where the search player wins a number's
+middle-ranked candidate of five too rarely for medium to stand 0.1 from hard, and the
+Spine option sets whose version 5 bands the second player (the hurried searcher) did not
+tell 0.1 apart (docs/notes/2026-12-04-bands.md)."""
 
 BAND_CANDIDATES_V3 = 3
 """Kept candidates ranked per deal number by versions 2 and 3, one per difficulty."""
@@ -182,7 +189,7 @@ def _bands(
     game_id: str, options: tuple[tuple[str, str], ...], deal: int, generator: int
 ) -> tuple[tuple[str, SolvableDeal], ...]:
     spec = get_game(game_id, dict(options))
-    midpoint = generator >= 6 and game_id in MIDPOINT_GAMES
+    midpoint = generator >= 6 and (game_id, options) in MIDPOINT_GAMES
     wanted = (
         MIDPOINT_CANDIDATES
         if midpoint
