@@ -26,9 +26,10 @@ one it wins least, ``medium`` the middle one. Bands are order statistics of five
 the game's own solvable deals: no threshold fitted to a deal range, and each band's measure
 is at most the next one's on every deal number. Version 6, for :data:`MIDPOINT_GAMES`
 (Backbone classic, three Spine option sets): :data:`MIDPOINT_CANDIDATES` candidates are
-ranked, easy and hard are the first and last, and medium is the one whose measure is nearest the midpoint of theirs,
-so that it sits halfway in win rate rather than halfway in rank (where the felt player
-wins few candidates, the middle one of five is mostly one it never wins, like hard).
+ranked, easy and hard are the first and last, and medium is the one whose measure is
+nearest the midpoint of theirs, so that it sits halfway in win rate rather than halfway
+in rank (where the felt player wins few candidates, the middle one of five is mostly one
+it never wins, like hard).
 Versions 2 and 3 ranked
 :data:`BAND_CANDIDATES_V3` candidates by the randomised simple player's progress
 (:func:`pasyans.solvable.difficulty.measure`).
