@@ -212,6 +212,8 @@ def test_felt_players_and_measure() -> None:
     assert felt.player_for(get_game("spine"), 4)[0] == "random"
     assert felt.player_for(get_game("spine"))[0] == "search"
     assert felt.player_for(get_game("spine", {"runs": "suit"}))[0] == "random"
+    suit_any = get_game("spine", {"runs": "suit", "empty": "any"})
+    assert [felt.player_for(suit_any, v)[0] for v in (4, 5, 6)] == ["random", "random", "search"]
     assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "24"}))[0] == "search"
     assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "40"}))[0] == "search"
     assert felt.player_for(get_game("spine", {"runs": "suit", "spine": "24"}), 4)[0] == "random"

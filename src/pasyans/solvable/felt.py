@@ -1,4 +1,4 @@
-"""Difficulty a player feels (generator versions 4 and 5): how often a no-peek player wins a layout.
+"""Difficulty a player feels (generator versions 4 to 6): how often a no-peek player wins a layout.
 
 Each game has a **felt player** (:func:`player_for`, by generator version), a randomised
 player that reads only the cards a person sees and plays the layout to its end;
@@ -16,8 +16,9 @@ rate** and the mean **progress** of the games it lost (0 to 1). The players:
   (foundation moves, reserve cells first; a column's top card into a cell when that
   uncovers a card a foundation wants; then the stock; then any cell move), on the real
   layout: the stock's cards are seen as they land. Progress: cards on the foundations.
-- **Spine with single-card moves (the default) or a 40- or 24-card spine, Backbone,
-  Backbone classic, version 5** (``"search"``, :func:`search_game`): a player who tries lines and
+- **Spine with single-card moves (the default) or a 40- or 24-card spine (version 6: also
+  suit runs with a 56-card spine and any card on an empty column), Backbone, Backbone
+  classic, version 5 on** (``"search"``, :func:`search_game`): a player who tries lines and
   takes moves back. A randomised depth-first search over new positions, a foundation
   move alone when there is one, the other moves in a random order, until it wins or has
   looked at its budget of positions. Spine: every card is face up, one search of
@@ -29,8 +30,8 @@ rate** and the mean **progress** of the games it lost (0 to 1). The players:
   positions are spent or the stock cannot be clicked. Compiled (``_core.engine_felt``,
   ``csrc/engine.c``); :func:`search_game_py` is the reference, game for game under the
   same seed. Progress: the most cards it had on the foundations.
-- **Spine with suit runs and a 56-card spine; Spine, Backbone and Backbone classic in
-  version 4** (``"random"``): the randomised simple player of
+- **Spine with suit runs and a 56-card spine (version 6: and kings on empty columns);
+  Spine, Backbone and Backbone classic in version 4** (``"random"``): the randomised simple player of
   :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
   move to a position this game has not seen). Progress: cards on the foundations.
 
@@ -77,9 +78,9 @@ PLAYOUTS = 32
 MAX_MOVES = 600
 """Moves a hurried playout plays at most."""
 
-LATEST = 5
+LATEST = 6
 """The generator version whose felt players :func:`player_for` gives by default (the
-felt players of version 4 stay reproducible: ``generator=4``)."""
+felt players of versions 4 and 5 stay reproducible: ``generator=4``, ``5``)."""
 
 SEARCH_POSITIONS = 500
 """Positions a search player's game of Spine looks at at most (version 5)."""
@@ -131,15 +132,19 @@ def player_for(spec: GameSpec, generator: int = LATEST) -> tuple[str, Game]:
         return "policy", _spider_game
     if forward.supports(spec, spec.deal(spec, deck_for(spec)).freeze()):
         return "forward", _forward_game
-    if generator >= 5 and searched(spec):
+    if generator >= 5 and searched(spec, generator):
         return "search", search_game
     return "random", _random_game
 
 
-def searched(spec: GameSpec) -> bool:
-    """Whether version 5's felt player of ``spec`` is the search player (module docstring)."""
-    if spec.has_pile("spine"):  # Spine: all but suit runs with a 56-card spine
-        return spec.option_values.get("runs") == "single" or spec.option_values.get("spine") != "56"
+def searched(spec: GameSpec, generator: int = LATEST) -> bool:
+    """Whether the felt player of ``spec`` under ``generator`` (5 or later) is the search
+    player (module docstring)."""
+    if spec.has_pile("spine"):  # Spine: all but suit runs with a 56-card spine (and kings, 6)
+        values = spec.option_values
+        if values.get("runs") == "single" or values.get("spine") != "56":
+            return True
+        return generator >= 6 and values.get("empty") == "any"
     return spec.has_pile("tailbone")  # Backbone, Backbone classic
 
 

@@ -87,13 +87,16 @@ MIDPOINT_GAMES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("spine", (("empty", "any"), ("runs", "single"), ("spine", "40"))),
     ("spine", (("empty", "any"), ("runs", "single"), ("spine", "24"))),
     ("spine", (("empty", "kings"), ("runs", "suit"), ("spine", "24"))),
+    ("spine", (("empty", "any"), ("runs", "suit"), ("spine", "56"))),
 )
 """Games and option sets (sorted) whose medium band is, from version 6, the candidate
 nearest the midpoint of easy's and hard's measures (:func:`_picks`) among
 :data:`MIDPOINT_CANDIDATES`: Backbone classic, where the search player wins a number's
 middle-ranked candidate of five too rarely for medium to stand 0.1 from hard, and the
 Spine option sets whose version 5 bands the second player (the hurried searcher) did not
-tell 0.1 apart (docs/notes/2026-12-04-bands.md)."""
+tell 0.1 apart, or (suit runs, a 56-card spine, any card on an empty column; version 6
+ranks it by the search player, :func:`pasyans.solvable.felt.searched`) no player told
+apart (docs/notes/2026-12-04-bands.md)."""
 
 BAND_CANDIDATES_V3 = 3
 """Kept candidates ranked per deal number by versions 2 and 3, one per difficulty."""
