@@ -286,6 +286,7 @@ def test_spider_two_suits_versions_keep_their_layouts(generator: int) -> None:
         ({"empty": "any", "spine": "40"}, "45936edb1d035033", "efa5ae7b575c4b6e"),
         ({"empty": "any", "spine": "24"}, "e1c7af2c36c89f35", "e2e12ebaa6e68c26"),
         ({"runs": "suit", "spine": "24"}, "b83410a5a9fc99ac", "2288a125616e3f81"),
+        ({"empty": "any", "runs": "suit"}, "e62533bee39dea3b", "eb825f302f96c108"),
         ({"empty": "any"}, "6957a538ab65aff9", "6957a538ab65aff9"),
     ],
 )
@@ -293,7 +294,8 @@ def test_spine_option_sets_keep_version_5_and_version_6_picks_by_the_midpoint(
     options: dict[str, str], v5: str, v6: str
 ) -> None:
     """Spine deal 2 medium: version 6 picks medium by the midpoint among eight candidates
-    for three option sets (generate.MIDPOINT_GAMES), another layout than version 5's;
+    for four option sets (generate.MIDPOINT_GAMES; suit runs with a 56-card spine and any
+    card on an empty column also by the search player), another layout than version 5's;
     other option sets (``empty=any``) deal version 5's layout."""
     for version, fingerprint in ((5, v5), (6, v6)):
         made = make_solvable("spine", options, 2, "medium", version)
