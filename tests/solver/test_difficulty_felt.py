@@ -187,6 +187,7 @@ def test_backbone_classic_version_6_medium_is_the_midpoint_of_eight() -> None:
     [
         ("spine", {}, 1, range(8)),
         ("spine", {"empty": "any"}, 2, range(8)),
+        ("spine", {"empty": "any", "runs": "suit"}, 2, range(8)),
         ("backbone", {}, 3, range(2)),
         ("backbone-classic", {}, 4, range(2)),
     ],

@@ -31,7 +31,8 @@ rate** and the mean **progress** of the games it lost (0 to 1). The players:
   ``csrc/engine.c``); :func:`search_game_py` is the reference, game for game under the
   same seed. Progress: the most cards it had on the foundations.
 - **Spine with suit runs and a 56-card spine (version 6: and kings on empty columns);
-  Spine, Backbone and Backbone classic in version 4** (``"random"``): the randomised simple player of
+  Spine, Backbone and Backbone classic in version 4** (``"random"``): the randomised
+  simple player of
   :mod:`pasyans.solvable.difficulty` (a foundation move when there is one, otherwise any
   move to a position this game has not seen). Progress: cards on the foundations.
 
