@@ -356,7 +356,7 @@ def score(pos: Pos, w: tuple[int, int, int, int] = WEIGHTS[0]) -> int:
     return value
 
 
-CAP: int | None = 1000
+CAP: int | None = 500
 """The final-pass cap each search of :func:`portfolio` starts from (:func:`best_first`;
 measured: docs/solver.md)."""
 
