@@ -24,7 +24,9 @@ Part 2c (with --spider-long N), whole compiled searches of 4-suit Spider deals 1
 Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
 --curve-deals A-B, each solved once per budget of --budgets (0.1, 0.3, 1, 3, 10 s of wall
 time, one process); with --before, Nivernais' search as it was before its compiled core
-(the Python reference) beside it, deal by deal in the same run.
+(the Python reference) beside it, deal by deal in the same run; with --nivernais-caps
+A,B, Nivernais' portfolio once per starting cap of its final passes (nivernais.CAP), deal
+by deal side by side.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
 --compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
