@@ -231,3 +231,22 @@ def test_sampled_answers_count_as_searches(make_app: Any) -> None:
         assert r.status_code == 200, r.text
         v = {"version": r.json()["version"]}
         assert c.post(f"/api/games/{g['id']}/winnable", json=v).status_code == 200
+
+
+def test_a_hint_may_take_longer_only_where_its_game_needs_it() -> None:
+    """Nivernais' hint searches 512,000 positions (about 0.6 s on an idle core): it may
+    take its factor of the hint time; every other game keeps the 0.25 s cap, a lower
+    setting lowers every game's, and no hint ever gets more than 1 s."""
+    from types import SimpleNamespace
+
+    from pasyans.rules import get_game
+
+    def budget(game: str, seconds: float, **options: int) -> float:
+        ctx = SimpleNamespace(settings=SimpleNamespace(hint_seconds=seconds))
+        return solving.hint_budget(ctx, get_game(game, options))  # type: ignore[arg-type]
+
+    assert budget("spine", 0.25) == budget("spider", 0.25, suits=4) == 0.25
+    assert budget("spine", 5.0) == solving.SOLVER_CPU_CAP
+    assert 0.25 < budget("nivernais", 0.25) <= solving.HINT_CPU_CAP == 1.0
+    assert budget("nivernais", 0.1) == pytest.approx(budget("nivernais", 0.25) * 0.4)
+    assert budget("nivernais", 30.0) <= solving.HINT_CPU_CAP

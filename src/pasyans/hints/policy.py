@@ -19,14 +19,14 @@ HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
     ("spider", 4): (8, 8000, 1),
     ("backbone", 4): (SAMPLES, 8000, 1),
     ("backbone-classic", 4): (16, 256_000, 1),
-    ("nivernais", 4): (128, 200_000, 1),
+    ("nivernais", 4): (128, 512_000, 1),
 }
 """The product's sampled hint, by (game, number of suits): how many samples, the nodes of
 all their searches together, and the escalation (:attr:`Budget.escalate`, 1: none).
-Nivernais' is 100 times its first one (8 × 250): its hint is mostly one search of the
-position once every card is known, and the follower's win rate rose with it (4 → 20 of
-deals 1-100; ``docs/winnability.md``), and a search of 200,000 positions takes about the
-server's 0.25 s cap on an idle core (512,000, which won more, would be cut by it).
+Nivernais' is 256 times its first one (8 × 250): its hint is mostly one search of the
+position once every card is known, and the follower's win rate rose with it (4 → 25 of
+deals 1-100 and 4 → 19 of 5827301-5827400; ``docs/winnability.md``); that search of
+512,000 positions takes about 0.6 s on an idle core, hence :data:`HINT_TIME`.
 Backbone classic's is 4 times its 2026-12-01 one (16 × 16,000, the playout searches
 2,000): more of the deals the solver wins were won on both measured ranges (1-100: 78
 against 74 of 100; fresh 5827301-5827400: 78 against 73). Spider 2 suits' is 4 times its
@@ -34,6 +34,22 @@ first one (16 × 2,000) by the same rule: 44 against 39 of deals 1-100 and 38 ag
 of the fresh range (a positive balance on both, neither significant alone).
 :func:`~pasyans.hints.suggest` without a ``budget`` works to it within its time cap;
 other games: the time cap alone. The Winnable? estimate keeps the time cap alone."""
+
+
+HINT_TIME: dict[tuple[str, int], float] = {
+    ("nivernais", 4): 3.2,
+}
+"""How many times the server's hint time (``PASYANS_HINT_SECONDS``, 0.25 s) a game's hint
+may take, where its node budget (:data:`HINT_BUDGETS`) needs more on an idle core, by
+(game, number of suits): Nivernais' one search of 512,000 positions takes about 0.6 s,
+so its hint may take 0.8 s (the server caps every hint at 1 s,
+``solving.HINT_CPU_CAP``)."""
+
+
+def hint_time(spec: GameSpec, seconds: float) -> float:
+    """The time cap of ``spec``'s hint when the server's is ``seconds``
+    (:data:`HINT_TIME`)."""
+    return seconds * HINT_TIME.get((spec.id, len(spec.deck_suits)), 1.0)
 
 
 MACRO_HINTS: dict[tuple[str, int], tuple[int, int]] = {

@@ -4,7 +4,8 @@ database lock is held during a search).
 Bounded and remembered:
 
 - no request runs the solver for more than :data:`SOLVER_CPU_CAP` seconds
-  (``hint_seconds`` and ``winnable_seconds`` are capped to it);
+  (``hint_seconds`` and ``winnable_seconds`` are capped to it), except a hint of a game
+  whose product budget needs more (:func:`hint_budget`; at most :data:`HINT_CPU_CAP`);
 - every verdict on a full-information position (``won`` with its next move, ``lost``, or
   ``unknown`` within a budget) is kept in the ``verdicts`` table, shared by every worker,
   and in the process's :data:`pasyans.hints.LINES`; a win's whole line is kept, so
@@ -38,7 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from pasyans import caches, hints
 from pasyans.engine import Game, apply, core
 from pasyans.engine.moves import Move
-from pasyans.hints.policy import PLAYER_HINTS, product_budget
+from pasyans.hints.policy import PLAYER_HINTS, hint_time, product_budget
 from pasyans.hints.sampling import known, visible
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -59,6 +60,10 @@ T = TypeVar("T")
 SOLVER_CPU_CAP = 0.25
 """The most solver time one request may spend, in seconds (the search's budget is wall
 time, which is never less than the CPU time it used)."""
+
+HINT_CPU_CAP = 1.0
+"""The most solver time one hint may spend, whatever its game's factor
+(:data:`pasyans.hints.policy.HINT_TIME`): issue 34's p95 ≤ 1 s."""
 
 LINE_KEPT = 600
 """Positions of a found win stored as verdicts (a win is at most a few hundred moves)."""
@@ -396,12 +401,18 @@ def _remember(
         session.commit()
 
 
+def hint_budget(ctx: service.Context, spec: GameSpec) -> float:
+    """A hint's solver time: ``hint_seconds`` (at most :data:`SOLVER_CPU_CAP`) times the
+    game's factor (:func:`pasyans.hints.policy.hint_time`), at most :data:`HINT_CPU_CAP`."""
+    return min(hint_time(spec, min(ctx.settings.hint_seconds, SOLVER_CPU_CAP)), HINT_CPU_CAP)
+
+
 def _verdict(
-    ctx: service.Context, spec: GameSpec, state: State, setting: float
+    ctx: service.Context, spec: GameSpec, state: State, budget: float
 ) -> tuple[Result, Move | None]:
     """The exact verdict on a full-information position: remembered, or searched within
-    the capped budget (counted against the player's and address's ``search`` limit)."""
-    budget = min(setting, SOLVER_CPU_CAP)
+    ``budget`` seconds, already capped (counted against the player's and address's
+    ``search`` limit)."""
     known = _known(ctx, spec, state, budget)
     if ctx.session.in_transaction():
         ctx.session.rollback()
@@ -496,7 +507,7 @@ def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State])
     if core.is_won(spec, state):
         return hints.suggest(spec, state, seconds=0.0, history=past)  # "The game is won."
     if core.has_hidden_cards(spec, state):
-        budget = min(ctx.settings.hint_seconds, SOLVER_CPU_CAP)  # the samples' searches
+        budget = hint_budget(ctx, spec)  # the samples' searches
         args = (spec.id, dict(spec.option_values), state, budget, past)
         try:
             return _sampled(ctx, "hint", spec, state, budget, _hint_in_child, args)
@@ -504,7 +515,7 @@ def _hint(ctx: service.Context, spec: GameSpec, state: State, past: list[State])
             seen = [visible(spec, h) for h in past]
             return hints.visible_hint(spec, visible(spec, state), seen)
     # The exact search's answer (remembered as a verdict), read as hints.suggest reads it.
-    outcome, first = _verdict(ctx, spec, state, ctx.settings.hint_seconds)
+    outcome, first = _verdict(ctx, spec, state, hint_budget(ctx, spec))
     return hints.decided(spec, state, past, outcome, first)
 
 
@@ -553,6 +564,6 @@ def winnable_for(ctx: service.Context, game_id: str, version: int) -> dict[str, 
             result, found = "unknown", None
         return {"result": result, "estimate": found}
     return {
-        "result": _verdict(ctx, spec, state, ctx.settings.winnable_seconds)[0],
+        "result": _verdict(ctx, spec, state, min(ctx.settings.winnable_seconds, SOLVER_CPU_CAP))[0],
         "estimate": None,
     }
