@@ -24,7 +24,9 @@ Part 2c (with --spider-long N), whole compiled searches of 4-suit Spider deals 1
 Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
 --curve-deals A-B, each solved once per budget of --budgets (0.1, 0.3, 1, 3, 10 s of wall
 time, one process); with --before, Nivernais' search as it was before its compiled core
-(the Python reference) beside it, deal by deal in the same run.
+(the Python reference) beside it, deal by deal in the same run; with --nivernais-caps
+A,B, Nivernais' portfolio once per starting cap of its final passes (nivernais.CAP), deal
+by deal side by side.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
 --compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
@@ -270,6 +272,7 @@ def curve_part(
     each: bool = False,
     compare: bool = False,
     portfolio: bool = False,
+    caps: list[int] | None = None,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -280,7 +283,8 @@ def curve_part(
     once, at the largest budget, and a smaller budget's answer is read from the count:
     Spider's search (``spider.solve``) is the same at every node budget, the budget only
     stops it, so it decides within budget ``b`` exactly when it decides within ``b``
-    positions at the largest."""
+    positions at the largest. With ``caps`` (Nivernais), the portfolio once per starting
+    cap of its final passes (``nivernais.CAP``), side by side on each deal."""
     if derive:
         _derived_curve(target, deals, budgets, rates, compare, portfolio)
         return
@@ -289,16 +293,21 @@ def curve_part(
     spec = get_game(game, options)
     first, last = (int(x) for x in deals.split("-"))
     kinds = ("before", "after") if before else ("after",)
+    if caps:
+        kinds = tuple(f"cap {c}" for c in caps)
     unit = f"node budgets at {rates} positions/s" if rates else "wall s"
     print(f"== {target}, deals {first}…{last}: won/lost/unknown against time ({unit}) ==")
     head = "".join(f"{k + ' w/l/u':>16}{'decided':>9}{'med cpu s':>10}" for k in kinds)
     print(f"{'budget':>8}{head}")
+    cap_was = nivernais.CAP
     for budget in budgets:
         rows: dict[str, list[tuple[str, float]]] = {k: [] for k in kinds}
         for deal in range(first, last + 1):
             state = initial_state(spec, deal)
             for k in kinds:
-                nivernais.USE_COMPILED = k == "after"
+                nivernais.USE_COMPILED = k != "before"
+                if caps:
+                    nivernais.CAP = int(k.split()[1])
                 t = time.process_time()
                 if rates:
                     rate = rates[-1] if k == "before" else rates[0]
@@ -312,6 +321,7 @@ def curve_part(
                         flush=True,
                     )
         nivernais.USE_COMPILED = True
+        nivernais.CAP = cap_was
         line = f"{budget:>8g}"
         for k in kinds:
             res = [x for x, _ in rows[k]]
@@ -552,6 +562,9 @@ def main() -> None:
         help="--derive: Spider's portfolios of the two weights beside the single searches",
     )
     ap.add_argument("--each", action="store_true", help="curve: print every deal's answer")
+    ap.add_argument(
+        "--nivernais-caps", default="", help="A,B: Nivernais' curve by each final-pass cap beside"
+    )
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
     if not a.skip_spine:
@@ -577,6 +590,7 @@ def main() -> None:
             a.each,
             a.compare_weights,
             a.portfolio,
+            [int(x) for x in a.nivernais_caps.split(",")] if a.nivernais_caps else None,
         )
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)
