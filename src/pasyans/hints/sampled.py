@@ -99,7 +99,7 @@ def _tally(
     def stratify(slot: sampling.Slot) -> list[State]:
         return sampling.stratified(spec, view, slot, len(states), budget.seed)
 
-    return sampling.tally(
+    t = sampling.tally(
         spec,
         view,
         states,
@@ -112,6 +112,10 @@ def _tally(
         stratify=stratify if budget.stratify else None,
         widen=widen if budget.widen else None,
     )
+    if budget.tiebreak and t.won:
+        more_states = sampling.samples(spec, view, budget.tiebreak, budget.seed, t.samples)
+        t = sampling.break_ties(spec, view, t, more_states, search, stop)
+    return t
 
 
 def _played_out(
