@@ -512,3 +512,46 @@ def test_cautious_and_safe_choices() -> None:
     assert sampling.choose(spec, view, undecided, lean=True, avoid={apply(spec, view, stock)}) == (
         reveal
     )
+
+
+def test_the_tie_break_rescores_the_near_best_candidates_on_further_samples() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    view = known(spec, initial_state(spec, 3))
+    a, b, c = [m for m in legal_moves(spec, view) if m.dst is not None][:3]
+    t = sampling.Tally(4, 0, 0, ((a, 4),), ((a, 4), (b, 3), (c, 1)))
+    assert sampling.choose(spec, view, t) == a  # on the first samples alone
+    more = samples(spec, view, 6, seed=1, start=4)
+    after = {m: {apply(spec, s, m) for s in more} for m in (a, b, c)}
+    searched: list[State] = []
+
+    def search(s: State) -> tuple[str, Move | None]:
+        searched.append(s)
+        wins = {a: 1, b: 5}  # of the 6 further samples, won after a in 1, after b in 5
+        for m, n in wins.items():
+            if s in after[m]:
+                won = [apply(spec, x, m) for x in more[:n]]
+                return ("won" if s in won else "lost"), None
+        raise AssertionError("c (1 of 4, under 3/4 of the best) is not searched again")
+
+    broken = sampling.break_ties(spec, view, t, more, search)
+    assert dict(broken.ties) == {a: 1, b: 5} and len(searched) == 12
+    assert sampling.choose(spec, view, broken) == b  # 3 + 5 of 10 against 4 + 1
+    assert broken.count(b) == 3  # the hint's "won in N of 4" still counts the first samples
+    # A spent time budget drops the tie-break whole; a clear best is not searched again.
+    assert sampling.break_ties(spec, view, t, more, search, stop=lambda: True).ties == ()
+    clear = sampling.Tally(4, 0, 0, ((a, 4),), ((a, 4), (c, 1)))
+    assert sampling.break_ties(spec, view, clear, more, search) == clear
+
+
+def test_the_tie_break_reads_only_the_players_view() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    budget = Budget(seconds=None, nodes=4000, samples=8, tiebreak=8)
+    a = initial_state(spec, 58)
+    b = _reshuffle(spec, a, 58)
+    assert a != b and visible(spec, a) == visible(spec, b)
+    caches.clear()
+    ta = hints.sampled(spec, known(spec, a), budget)
+    ha = suggest(spec, a, budget=budget)
+    caches.clear()
+    hb = suggest(spec, b, budget=budget)
+    assert ta.ties and ha == hb and ha.move is not None

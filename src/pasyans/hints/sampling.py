@@ -303,6 +303,11 @@ def tally(
     )
 
 
+NEAR = 0.75
+"""The tie-break (:func:`break_ties`) rescores the candidates won in at least this share
+of the samples the best one is won in."""
+
+
 def break_ties(
     spec: GameSpec,
     view: State,
@@ -311,17 +316,18 @@ def break_ties(
     search: Search,
     stop: Callable[[], bool] = lambda: False,
 ) -> Tally:
-    """``t`` with :attr:`Tally.ties`: when several candidates are won in the most samples
-    (:attr:`Tally.scores`), each of them searched after in every one of ``more`` (further
-    samples of the same view, the same for every candidate), counting the wins. Sixteen
-    samples won after many moves alike cannot tell a move that loses in one way the hidden
-    cards could lie in ten from one that never does; more samples can. ``stop``: a time
-    budget is spent; the tie-break is then dropped whole (candidates scored on fewer
+    """``t`` with :attr:`Tally.ties`: when several candidates are won in nearly the most
+    samples (:attr:`Tally.scores`, at least :data:`NEAR` of the best), each of them
+    searched after in every one of ``more`` (further samples of the same view, the same
+    for every candidate), counting the wins. The candidates are mostly moves that turn a
+    card up, and sixteen samples tell apart only gaps of about 20 points in how often the
+    card that comes up leaves the game won; more samples tell smaller ones. ``stop``: a
+    time budget is spent; the tie-break is then dropped whole (candidates scored on fewer
     samples would not compare)."""
     if not t.scores or not more:
         return t
     best = max(n for _, n in t.scores)
-    tied = [m for m, n in t.scores if n == best and n > 0]
+    tied = [m for m, n in t.scores if n > 0 and n >= NEAR * best]
     if len(tied) < 2:
         return t
     ties: list[tuple[Move, int]] = []
@@ -458,9 +464,9 @@ def _choose(
     """The move to play, never one back to a position in ``avoid`` (already played).
 
     Without ``guard``: the first move of the most samples' found wins (ties: notation
-    order). With it: the candidate after which a win is found in the most samples; ties
-    go to the one won in the most further samples (:attr:`Tally.ties`, when the
-    tie-break ran), then to a move that turns a card up, then to any move but the stock (dealing commits
+    order). With it: the candidate after which a win is found in the most samples (with
+    the tie-break, :attr:`Tally.ties`, the samples and the further samples together); ties
+    go to a move that turns a card up, then to any move but the stock (dealing commits
     every column to cards each sample "knows"; waiting keeps the options open), then to
     the most votes. With ``safe``: among the candidates won in at least half as many
     samples as the best, the one after which the fewest samples are proven lost (a
@@ -479,8 +485,7 @@ def _choose(
                 scored,
                 key=lambda e: (
                     risk.get(e[0], 0),
-                    -e[1],
-                    -ties.get(e[0], 0),
+                    -e[1] - ties.get(e[0], 0),
                     reveals(spec, view, e[0]) == cautious,
                     e[0].dst is None,
                     -votes.get(e[0], 0),
