@@ -555,3 +555,25 @@ def test_the_tie_break_reads_only_the_players_view() -> None:
     caches.clear()
     hb = suggest(spec, b, budget=budget)
     assert ta.ties and ha == hb and ha.move is not None
+
+
+def test_the_follower_plays_a_found_win_out_past_its_move_cap() -> None:
+    from pasyans.hints.follow import PROVEN_CAP
+
+    spec = get_game("spider", {"suits": "1"})
+    budget = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
+    whole = follow("spider", {"suits": "1"}, 2, budget)
+    assert whole.won
+    state = initial_state(spec, 2)
+    for m in whole.line:
+        if known(spec, state) == state:
+            break  # every card known from here: the hint is the exact search's win
+        state = apply(spec, state, m)
+    caches.clear()
+    rest = follow("spider", {"suits": "1"}, 2, budget, max_moves=1, start=state)
+    assert rest.won and 1 < rest.moves <= PROVEN_CAP
+    assert dict(rest.sources) == {"solver": rest.moves}
+    # With hidden cards the cap holds: no win is proven.
+    caches.clear()
+    capped = follow("spider", {"suits": "1"}, 2, budget, max_moves=1)
+    assert capped.ended == "move cap" and capped.moves == 1
