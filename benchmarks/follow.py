@@ -111,6 +111,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", unstick {budget.unstick}" if budget.unstick else ""
         text += f", tie-break {budget.tiebreak}" if budget.tiebreak else ""
+        text += f", endgame x{budget.endgame}" if budget.endgame > 1 else ""
         text += f", player {budget.method} {budget.player}" if budget.player else ""
         text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
@@ -161,6 +162,9 @@ def main() -> None:
         "--unstick", type=int, default=0, help="Spider: deal after N moves that moved nothing on"
     )
     ap.add_argument(
+        "--endgame", type=int, default=0, help="stock empty, half undecided: N x nodes again"
+    )
+    ap.add_argument(
         "--tiebreak", type=int, default=0, help="candidates tied at the most wins: N more samples"
     )
     ap.add_argument(
@@ -209,6 +213,7 @@ def main() -> None:
         dives=args.dives,
         unstick=args.unstick,
         tiebreak=args.tiebreak,
+        endgame=args.endgame,
         player=args.player,
         method=args.method,
         rescue=args.rescue,

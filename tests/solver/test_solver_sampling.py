@@ -577,3 +577,30 @@ def test_the_follower_plays_a_found_win_out_past_its_move_cap() -> None:
     caches.clear()
     capped = follow("spider", {"suits": "1"}, 2, budget, max_moves=1)
     assert capped.ended == "move cap" and capped.moves == 1
+
+
+def test_the_endgame_escalation_searches_again_only_once_the_stock_is_empty() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    start = initial_state(spec, 4)
+    dealt = start
+    for _ in range(5):  # the whole stock dealt: 44 cards still face down
+        dealt = apply(spec, dealt, next(m for m in legal_moves(spec, dealt) if m.dst is None))
+    plain = Budget(seconds=None, nodes=4000, samples=16)
+    endgame = Budget(seconds=None, nodes=4000, samples=16, endgame=8)
+    bigger = Budget(seconds=None, nodes=32000, samples=16)
+    tallies = {}
+    for name, state, budget in [
+        ("plain", dealt, plain),
+        ("endgame", dealt, endgame),
+        ("bigger", dealt, bigger),
+        ("start plain", start, plain),
+        ("start endgame", start, endgame),
+    ]:
+        caches.clear()
+        tallies[name] = hints.sampled(spec, known(spec, state), budget)
+    assert 2 * tallies["plain"].unknown >= 16  # undecided at 250 nodes a sample
+    assert tallies["endgame"] == tallies["bigger"] != tallies["plain"]
+    assert tallies["endgame"].won > 0
+    # With cards in the stock the escalation does not apply, undecided as the samples are.
+    assert 2 * tallies["start plain"].unknown >= 16
+    assert tallies["start endgame"] == tallies["start plain"]

@@ -61,8 +61,19 @@ def _sampled(
     t = _tally(spec, view, states, budget, seconds, nodes, deadline)
     if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
         t = _tally(spec, view, states, budget, seconds, nodes * budget.escalate, deadline)
+    elif budget.endgame > 1 and nodes is not None and _endgame(spec, view, t):
+        t = _tally(spec, view, states, budget, seconds, nodes * budget.endgame, deadline)
     TALLIES.put(spec, (view, budget), t)
     return t, states
+
+
+def _endgame(spec: GameSpec, view: State, t: sampling.Tally) -> bool:
+    """Whether the endgame escalation applies (:attr:`Budget.endgame`): the stock is
+    empty (nothing more will be dealt, so the searches are shorter) and at least half the
+    samples' searches ended undecided."""
+    if not spec.has_pile("stock") or view.piles[spec.index["stock"]]:
+        return False
+    return 2 * t.unknown >= t.samples > 0
 
 
 def _tally(
