@@ -73,9 +73,9 @@ def _fatal(spec: GameSpec, states: list[State], budget: Budget, nodes: int) -> N
     after = solve(spec, played, nodes=nodes).result
     print(
         f"    fatal move {lo + 1} ({hint.move.to_str() if hint.move else None}, "
-        f"{hint.source}, turns up: {sum(played.down) < sum(s.down)}, then {after}): {sum(s.down)} face "
-        f"down, stock {stock}, home {core.cards_on_foundations(spec, s)}; samples "
-        f"won/lost/unknown {t.won}/{t.lost}/{t.unknown}; {len(winning)} of {len(moves)} "
+        f"{hint.source}, turns up: {sum(played.down) < sum(s.down)}, then {after}): "
+        f"{sum(s.down)} face down, stock {stock}, home {core.cards_on_foundations(spec, s)}; "
+        f"samples won/lost/unknown {t.won}/{t.lost}/{t.unknown}; {len(winning)} of {len(moves)} "
         f"legal moves still win: {[m.to_str() for m in winning][:6]}"
     )
 
@@ -94,9 +94,7 @@ def main() -> None:
     args = ap.parse_args()
     options = dict(o.split("=", 1) for o in args.option)
     spec = get_game(args.game, options)
-    budget = Budget(
-        seconds=None, nodes=args.nodes, samples=args.samples, unstick=args.unstick
-    )
+    budget = Budget(seconds=None, nodes=args.nodes, samples=args.samples, unstick=args.unstick)
     if args.budget:
         budget = player_budget(spec, args.budget)
     for deal in _deals(args.deals):

@@ -20,7 +20,6 @@ from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
 
-
 PROVEN_CAP = 4
 """While the hint follows a win found with every card known (:attr:`Hint.winnable`), the
 follower plays on past ``max_moves``, up to this many times it: such a line is finite,
@@ -65,8 +64,9 @@ def follow(
     """Play deal ``deal`` by always following the hint; give up (``ended="stalled"``)
     after ``stall`` moves in a row that turn nothing up, put nothing away and leave the
     stock alone (the hint is then going round in circles), or after ``max_moves`` moves
-    (``"move cap"``; :data:`PROVEN_CAP` times that while following a found win). Long because it resets the
-    hint's caches and counts what the benchmark reports inline, next to the loop.
+    (``"move cap"``; :data:`PROVEN_CAP` times that while following a found win). Long
+    because it resets the hint's caches and counts what the benchmark reports inline,
+    next to the loop.
     ``start``: the layout to play (a solvable deal's) instead of deal ``deal``'s random one."""
     spec = get_game(game, options)
     state = core.initial_state(spec, deal) if start is None else start
