@@ -7,7 +7,9 @@ played, cards face down, cards in the stock, cards home; the full-information se
 the true position (it peeks: a diagnosis only); whether the window repeats positions
 (true or as the player sees them); the sources of the hints in the window; and the
 samples' searches at the stall's start under the budget and under ``--wide`` times its
-nodes (won / lost / unknown)::
+nodes (won / lost / unknown), then the fatal move (bisection with the solver seeing every
+card) and, with ``--rescore N``, every legal move there searched after in N further
+samples of the player's view::
 
     uv run python benchmarks/stalls.py spider -o suits=1 --deals 1,9,17 \
         --samples 16 --nodes 4000 --unstick 10
@@ -21,11 +23,12 @@ from dataclasses import replace
 
 from pasyans import hints
 from pasyans.engine import core
+from pasyans.engine.moves import Move
 from pasyans.hints import Budget
 from pasyans.hints.follow import follow, progress
 from pasyans.hints.policy import player_budget
 from pasyans.hints.sampled import _sampled
-from pasyans.hints.sampling import known
+from pasyans.hints.sampling import known, reveals, samples
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -44,7 +47,24 @@ def _won(spec: GameSpec, state: State, nodes: int) -> bool:
     return solve(spec, state, nodes=nodes).result == "won"
 
 
-def _fatal(spec: GameSpec, states: list[State], budget: Budget, nodes: int) -> None:
+def _rescore(spec: GameSpec, state: State, played: Move, count: int, nodes: int) -> None:
+    """Every legal move at ``state`` searched after in ``count`` further samples of the
+    player's view (``nodes`` each; seed 7, after the first 1,000 draws), most wins first:
+    ``*`` the move played, ``^`` a move that turns a card up."""
+    kv = known(spec, state)
+    drawn = samples(spec, kv, count, 7, 1000)
+    rows = []
+    for m in core.legal_moves(spec, state):
+        won = sum(_won(spec, core.apply(spec, s, m), nodes) for s in drawn)
+        rows.append((-won, m.to_str(), m == played, reveals(spec, kv, m)))
+    rows.sort()
+    marks = [f"{t}{'*' if p else ''}{'^' if r else ''} {-w}" for w, t, p, r in rows]
+    print(f"    rescored on {count} samples: {', '.join(marks)}")
+
+
+def _fatal(
+    spec: GameSpec, states: list[State], budget: Budget, nodes: int, rescore: tuple[int, int]
+) -> None:
     """The move after which the true position is no longer won with every card known
     (a bisection: a lost position stays lost), and what the hint saw before it."""
     if not _won(spec, states[0], nodes):
@@ -78,6 +98,8 @@ def _fatal(spec: GameSpec, states: list[State], budget: Budget, nodes: int) -> N
         f"samples won/lost/unknown {t.won}/{t.lost}/{t.unknown}; {len(winning)} of {len(moves)} "
         f"legal moves still win: {[m.to_str() for m in winning][:6]}"
     )
+    if rescore[0] and hint.move is not None:
+        _rescore(spec, s, hint.move, *rescore)
 
 
 def main() -> None:
@@ -91,6 +113,8 @@ def main() -> None:
     ap.add_argument("--budget", choices=("product",), help="the product's budget, whole")
     ap.add_argument("--full-nodes", type=int, default=2_000_000)
     ap.add_argument("--wide", type=int, default=16, help="the samples again, N x nodes")
+    ap.add_argument("--rescore", type=int, default=0, help="fatal move: N samples, every move")
+    ap.add_argument("--rescore-nodes", type=int, default=2000, help="each rescoring search")
     args = ap.parse_args()
     options = dict(o.split("=", 1) for o in args.option)
     spec = get_game(args.game, options)
@@ -133,7 +157,7 @@ def main() -> None:
         for i in range(start, len(states) - 1):
             srcs[hints.suggest(spec, states[i], history=states[:i], budget=budget).source] += 1
         print(f"    hint sources in the window: {dict(srcs)}")
-        _fatal(spec, states, budget, args.full_nodes)
+        _fatal(spec, states, budget, args.full_nodes, (args.rescore, args.rescore_nodes))
 
 
 if __name__ == "__main__":
