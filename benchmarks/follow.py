@@ -110,6 +110,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", playout {budget.playout}" if budget.playout else ""
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", unstick {budget.unstick}" if budget.unstick else ""
+        text += f", tie-break {budget.tiebreak}" if budget.tiebreak else ""
+        text += f", endgame x{budget.endgame}" if budget.endgame > 1 else ""
         text += f", player {budget.method} {budget.player}" if budget.player else ""
         text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
@@ -160,6 +162,12 @@ def main() -> None:
         "--unstick", type=int, default=0, help="Spider: deal after N moves that moved nothing on"
     )
     ap.add_argument(
+        "--endgame", type=int, default=0, help="stock empty, half undecided: N x nodes again"
+    )
+    ap.add_argument(
+        "--tiebreak", type=int, default=0, help="candidates tied at the most wins: N more samples"
+    )
+    ap.add_argument(
         "--player", type=int, default=0, help="Spider: the no-peek player, N playouts a decision"
     )
     ap.add_argument("--rescue", action="store_true", help="the player only where no sample is won")
@@ -204,6 +212,8 @@ def main() -> None:
         playout=args.playout,
         dives=args.dives,
         unstick=args.unstick,
+        tiebreak=args.tiebreak,
+        endgame=args.endgame,
         player=args.player,
         method=args.method,
         rescue=args.rescue,

@@ -512,3 +512,95 @@ def test_cautious_and_safe_choices() -> None:
     assert sampling.choose(spec, view, undecided, lean=True, avoid={apply(spec, view, stock)}) == (
         reveal
     )
+
+
+def test_the_tie_break_rescores_the_near_best_candidates_on_further_samples() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    view = known(spec, initial_state(spec, 3))
+    a, b, c = [m for m in legal_moves(spec, view) if m.dst is not None][:3]
+    t = sampling.Tally(4, 0, 0, ((a, 4),), ((a, 4), (b, 3), (c, 1)))
+    assert sampling.choose(spec, view, t) == a  # on the first samples alone
+    more = samples(spec, view, 6, seed=1, start=4)
+    after = {m: {apply(spec, s, m) for s in more} for m in (a, b, c)}
+    searched: list[State] = []
+
+    def search(s: State) -> tuple[str, Move | None]:
+        searched.append(s)
+        wins = {a: 1, b: 5}  # of the 6 further samples, won after a in 1, after b in 5
+        for m, n in wins.items():
+            if s in after[m]:
+                won = [apply(spec, x, m) for x in more[:n]]
+                return ("won" if s in won else "lost"), None
+        raise AssertionError("c (1 of 4, under 3/4 of the best) is not searched again")
+
+    broken = sampling.break_ties(spec, view, t, more, search)
+    assert dict(broken.ties) == {a: 1, b: 5} and len(searched) == 12
+    assert sampling.choose(spec, view, broken) == b  # 3 + 5 of 10 against 4 + 1
+    assert broken.count(b) == 3  # the hint's "won in N of 4" still counts the first samples
+    # A spent time budget drops the tie-break whole; a clear best is not searched again.
+    assert sampling.break_ties(spec, view, t, more, search, stop=lambda: True).ties == ()
+    clear = sampling.Tally(4, 0, 0, ((a, 4),), ((a, 4), (c, 1)))
+    assert sampling.break_ties(spec, view, clear, more, search) == clear
+
+
+def test_the_tie_break_reads_only_the_players_view() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    budget = Budget(seconds=None, nodes=4000, samples=8, tiebreak=8)
+    a = initial_state(spec, 58)
+    b = _reshuffle(spec, a, 58)
+    assert a != b and visible(spec, a) == visible(spec, b)
+    caches.clear()
+    ta = hints.sampled(spec, known(spec, a), budget)
+    ha = suggest(spec, a, budget=budget)
+    caches.clear()
+    hb = suggest(spec, b, budget=budget)
+    assert ta.ties and ha == hb and ha.move is not None
+
+
+def test_the_follower_plays_a_found_win_out_past_its_move_cap() -> None:
+    from pasyans.hints.follow import PROVEN_CAP
+
+    spec = get_game("spider", {"suits": "1"})
+    budget = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
+    whole = follow("spider", {"suits": "1"}, 2, budget)
+    assert whole.won
+    state = initial_state(spec, 2)
+    for m in whole.line:
+        if known(spec, state) == state:
+            break  # every card known from here: the hint is the exact search's win
+        state = apply(spec, state, m)
+    caches.clear()
+    rest = follow("spider", {"suits": "1"}, 2, budget, max_moves=1, start=state)
+    assert rest.won and 1 < rest.moves <= PROVEN_CAP
+    assert dict(rest.sources) == {"solver": rest.moves}
+    # With hidden cards the cap holds: no win is proven.
+    caches.clear()
+    capped = follow("spider", {"suits": "1"}, 2, budget, max_moves=1)
+    assert capped.ended == "move cap" and capped.moves == 1
+
+
+def test_the_endgame_escalation_searches_again_only_once_the_stock_is_empty() -> None:
+    spec = get_game("spider", {"suits": "1"})
+    start = initial_state(spec, 4)
+    dealt = start
+    for _ in range(5):  # the whole stock dealt: 44 cards still face down
+        dealt = apply(spec, dealt, next(m for m in legal_moves(spec, dealt) if m.dst is None))
+    plain = Budget(seconds=None, nodes=4000, samples=16)
+    endgame = Budget(seconds=None, nodes=4000, samples=16, endgame=8)
+    bigger = Budget(seconds=None, nodes=32000, samples=16)
+    tallies = {}
+    for name, state, budget in [
+        ("plain", dealt, plain),
+        ("endgame", dealt, endgame),
+        ("bigger", dealt, bigger),
+        ("start plain", start, plain),
+        ("start endgame", start, endgame),
+    ]:
+        caches.clear()
+        tallies[name] = hints.sampled(spec, known(spec, state), budget)
+    assert 2 * tallies["plain"].unknown >= 16  # undecided at 250 nodes a sample
+    assert tallies["endgame"] == tallies["bigger"] != tallies["plain"]
+    assert tallies["endgame"].won > 0
+    # With cards in the stock the escalation does not apply, undecided as the samples are.
+    assert 2 * tallies["start plain"].unknown >= 16
+    assert tallies["start endgame"] == tallies["start plain"]

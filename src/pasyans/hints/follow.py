@@ -20,6 +20,12 @@ from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
 
+PROVEN_CAP = 4
+"""While the hint follows a win found with every card known (:attr:`Hint.winnable`), the
+follower plays on past ``max_moves``, up to this many times it: such a line is finite,
+and the exact search's wins can be long (Backbone: lines of 500-800 moves from where the
+stock is known, ``docs/notes/2026-12-04-follower-stalls.md``)."""
+
 
 @dataclass(frozen=True)
 class Play:
@@ -57,8 +63,10 @@ def follow(
 ) -> Play:
     """Play deal ``deal`` by always following the hint; give up (``ended="stalled"``)
     after ``stall`` moves in a row that turn nothing up, put nothing away and leave the
-    stock alone (the hint is then going round in circles). Long because it resets the
-    hint's caches and counts what the benchmark reports inline, next to the loop.
+    stock alone (the hint is then going round in circles), or after ``max_moves`` moves
+    (``"move cap"``; :data:`PROVEN_CAP` times that while following a found win). Long
+    because it resets the hint's caches and counts what the benchmark reports inline,
+    next to the loop.
     ``start``: the layout to play (a solvable deal's) instead of deal ``deal``'s random one."""
     spec = get_game(game, options)
     state = core.initial_state(spec, deal) if start is None else start
@@ -73,7 +81,8 @@ def follow(
     asked = 0
     ended = "move cap"
     mark, since = progress(spec, state), 0
-    while len(history) < max_moves:
+    proven = False  # the last hint was the next move of a win found with every card known
+    while len(history) < (PROVEN_CAP * max_moves if proven else max_moves):
         if core.is_won(spec, state):
             ended = "won"
             break
@@ -88,6 +97,7 @@ def follow(
         if hint.move is None:
             ended = "no move"
             break
+        proven = hint.winnable is True
         history.append(state)
         line.append(hint.move)
         state = core.apply(spec, state, hint.move)

@@ -100,6 +100,13 @@ class Budget:
     player: int = 0
     method: str = "rollout"
     rescue: bool = False
+    endgame: int = 0
+    """Once the stock is empty, when at least half the samples' searches end undecided,
+    search them again with that many times the nodes (0 or 1: off)."""
+    tiebreak: int = 0
+    """When several candidates are won in the most samples, that many further samples
+    searched after each of them, the one won in the most played
+    (:func:`pasyans.hints.sampling.break_ties`; 0: off)."""
     player_nodes: int = 0
     """The no-peek player's nodes a search, methods ``determinized`` and ``epimc``
     (0: ``nodes``, else 1,000)."""

@@ -61,8 +61,19 @@ def _sampled(
     t = _tally(spec, view, states, budget, seconds, nodes, deadline)
     if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
         t = _tally(spec, view, states, budget, seconds, nodes * budget.escalate, deadline)
+    elif budget.endgame > 1 and nodes is not None and _endgame(spec, view, t):
+        t = _tally(spec, view, states, budget, seconds, nodes * budget.endgame, deadline)
     TALLIES.put(spec, (view, budget), t)
     return t, states
+
+
+def _endgame(spec: GameSpec, view: State, t: sampling.Tally) -> bool:
+    """Whether the endgame escalation applies (:attr:`Budget.endgame`): the stock is
+    empty (nothing more will be dealt, so the searches are shorter) and at least half the
+    samples' searches ended undecided."""
+    if not spec.has_pile("stock") or view.piles[spec.index["stock"]]:
+        return False
+    return 2 * t.unknown >= t.samples > 0
 
 
 def _tally(
@@ -99,7 +110,7 @@ def _tally(
     def stratify(slot: sampling.Slot) -> list[State]:
         return sampling.stratified(spec, view, slot, len(states), budget.seed)
 
-    return sampling.tally(
+    t = sampling.tally(
         spec,
         view,
         states,
@@ -112,6 +123,10 @@ def _tally(
         stratify=stratify if budget.stratify else None,
         widen=widen if budget.widen else None,
     )
+    if budget.tiebreak and t.won:
+        more_states = sampling.samples(spec, view, budget.tiebreak, budget.seed, t.samples)
+        t = sampling.break_ties(spec, view, t, more_states, search, stop)
+    return t
 
 
 def _played_out(
