@@ -102,11 +102,11 @@ EXPERT_HINTS: dict[tuple[str, int], dict[str, Any]] = {
 sets on top of the product's (:func:`product_budget`). Spider 4 suits: the no-peek
 player with 8 times the product's playouts where no sample is won; Nivernais: 4 times
 the product's nodes (a search of about 2 s); Backbone classic: 4 times the product's
-samples' nodes and twice its playout searches (80 against 78 of deals 1-100); Backbone:
-64 times the product's nodes (100 against 95 of 5827301-5827400, 97 against 97 of
-1-100). Elsewhere the expert is the product: larger budgets were measured flat or worse
-there (docs/winnability.md, "Win rate against CPU a
-hint, every game")."""
+samples' nodes and twice its playout searches (80 against 78 of deals 1-100, 78 against
+78 of 5827301-5827400); Backbone: 64 times the product's nodes (100 against 95 of
+5827301-5827400, 97 against 97 of 1-100). Elsewhere the expert is the product: larger
+budgets were measured flat or worse there (docs/winnability.md, "Expert mode, every
+game")."""
 
 
 def player_budget(spec: GameSpec, name: str) -> Budget:
