@@ -25,7 +25,7 @@ games got; ties by order in the stream): ``easy`` gets the one it wins most, ``h
 one it wins least, ``medium`` the middle one. Bands are order statistics of five draws from
 the game's own solvable deals: no threshold fitted to a deal range, and each band's measure
 is at most the next one's on every deal number. Version 6, for :data:`MIDPOINT_GAMES`
-(Backbone classic, three Spine option sets): :data:`MIDPOINT_CANDIDATES` candidates are
+(Backbone classic, four Spine option sets): :data:`MIDPOINT_CANDIDATES` candidates are
 ranked, easy and hard are the first and last, and medium is the one whose measure is
 nearest the midpoint of theirs, so that it sits halfway in win rate rather than halfway
 in rank (where the felt player wins few candidates, the middle one of five is mostly one
@@ -64,7 +64,7 @@ GENERATOR_VERSION = 6
 out (leaning). 3: Nivernais from real shuffles. 4: bands by the felt player's win rate among five
 candidates (:mod:`pasyans.solvable.felt`). 5: the same with a stronger felt player, the
 search player, for Spine with single-card moves and for Backbone. 6: the medium of
-Backbone classic and three Spine option sets by the midpoint among eight candidates
+Backbone classic and four Spine option sets by the midpoint among eight candidates
 (:data:`MIDPOINT_GAMES`); every other game as version 5. Every version stays
 reproducible: :func:`make_solvable` takes ``generator``."""
 
