@@ -28,6 +28,7 @@ from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
+from pasyans.solver.shorten import shortened
 
 Progress = Callable[[float], None]
 """Told the share of the work done (0…1), at least after every search and estimate."""
@@ -137,6 +138,8 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
                    moves=[s.text for s in steps], cards=[s.cards for s in steps])  # fmt: skip
     where = lost_at(plain)
     way_from, way = found.way()
+    if way_from is not None:  # "Show the way" plays it: its detours cut
+        way = shortened(spec, states[way_from], way)
     return Analysis(
         game=spec.id,
         options=dict(spec.option_values),

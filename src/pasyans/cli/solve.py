@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,6 +29,7 @@ from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
 from pasyans.solver.layout import state_from_layout
 from pasyans.solver.search import Result, solve
+from pasyans.solver.shorten import shortened
 
 SolveDealOpt = Annotated[int | None, Option("--deal", "-d", help="Deal number to solve.")]
 LayoutOpt = Annotated[
@@ -109,6 +111,8 @@ def solve_command(
         if seconds is None and nodes is None:
             seconds = 10.0
         result = solve(spec, state, seconds=seconds, nodes=nodes)
+        if result.result == "won":  # the search's first win, its detours cut
+            result = replace(result, moves=shortened(spec, state, result.moves))
     except PasyansError as e:
         fail(error_line(e))
     out: dict[str, Any] = result.to_json()

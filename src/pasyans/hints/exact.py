@@ -16,6 +16,7 @@ from pasyans.hints.visible import hidden_to_player
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 from pasyans.solver.search import solve
+from pasyans.solver.shorten import shortened
 
 
 class Lines:
@@ -42,14 +43,18 @@ class Lines:
 
     def won(
         self, spec: GameSpec, state: State, moves: Sequence[Move], keep: int | None = None
-    ) -> None:
-        """Remember the win ``moves`` from ``state``: each position on it (the first
-        ``keep`` of them when given), its next move."""
+    ) -> tuple[Move, ...]:
+        """Remember the win ``moves`` from ``state``, its detours cut first
+        (:func:`shortened`: a search's first win can be many times longer than need be):
+        each position on it (the first ``keep`` of them when given), its next move.
+        Returns the line remembered, whole."""
+        short = shortened(spec, state, moves)
         line: list[tuple[State, tuple[Move | None]]] = []
-        for m in moves[:keep]:
+        for m in short[:keep]:
             line.append((state, (m,)))
             state = core.apply(spec, state, m)
         self._memory.put_all(spec, line)
+        return short
 
     def lost(self, spec: GameSpec, state: State) -> None:
         self._memory.put(spec, state, (None,))
@@ -77,8 +82,7 @@ def _search(
         return ("won", move) if move is not None else ("lost", None)
     result = solve(spec, state, seconds=seconds, nodes=nodes)
     if result.result == "won":
-        LINES.won(spec, state, result.moves, keep)
-        return "won", result.moves[0]
+        return "won", LINES.won(spec, state, result.moves, keep)[0]
     if result.result == "lost":
         LINES.lost(spec, state)
     return result.result, None
@@ -104,8 +108,7 @@ def _leaning(
     r = spider.staged(game, nodes=nodes, seconds=seconds, prune=True)
     if r.status == "won":
         moves = [game.move(st) for st in r.line]
-        LINES.won(spec, state, moves, keep)
-        return "won", moves[0]
+        return "won", LINES.won(spec, state, moves, keep)[0]
     if r.status == "exhausted":  # only the full search (without the unproven rules) proves
         return _search(spec, state, seconds, nodes, keep)
     return "unknown", game.move(r.line[0]) if r.line else None

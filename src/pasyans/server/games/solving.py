@@ -361,13 +361,17 @@ def _known(
 
 def _remember(
     ctx: service.Context, spec: GameSpec, state: State, result: Any, budget: float
-) -> None:
+) -> Move | None:
+    """Store the search's verdict (process and database); a win's first move (of its
+    line with the detours cut), else None."""
+    first = None
     rows: list[dict[str, Any]] = []
     t = store.now()
     if result.result == "won":
-        hints.LINES.won(spec, state, result.moves)
+        line = hints.LINES.won(spec, state, result.moves)  # its detours cut
+        first = line[0]
         s = state
-        for m in list(result.moves)[:LINE_KEPT]:
+        for m in line[:LINE_KEPT]:
             rows.append(
                 {"key": position_key(spec, s), "result": "won", "move": m.to_str(),
                  "seconds": budget, "created_at": t}
@@ -399,6 +403,7 @@ def _remember(
         )
         session.connection().execute(stmt)  # Core: the ORM's bulk-insert path cost more
         session.commit()
+    return first
 
 
 def hint_budget(ctx: service.Context, spec: GameSpec) -> float:
@@ -427,9 +432,9 @@ def _verdict(
         # Undecided within the time allowed, as a search out of time: remembered too, so
         # that asking again costs nothing (as for any "unknown").
         result = SearchResult("unknown")
-    _remember(ctx, spec, state, result, budget)
-    if result.result == "won":
-        return "won", result.moves[0]
+    first = _remember(ctx, spec, state, result, budget)
+    if first is not None:
+        return "won", first
     return result.result, None
 
 
