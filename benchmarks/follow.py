@@ -101,6 +101,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", planner" if budget.plan else ""
         text += ", cautious" if budget.cautious else ""
         text += ", stratified reveals" if budget.stratify else ""
+        text += ", reveal last" if budget.defer else ""
         text += ", widened" if budget.widen else ""
         text += ", safe" if budget.safe else ""
         text += ", lean" if budget.lean else ""
@@ -139,6 +140,9 @@ def main() -> None:
     ap.add_argument("--plan", action="store_true", help="Spider: the visible planner")
     ap.add_argument("--cautious", action="store_true", help="ties to a move that turns nothing up")
     ap.add_argument("--stratify", action="store_true", help="score a reveal on stratified draws")
+    ap.add_argument(
+        "--defer", action="store_true", help="Spider: tidy face-up cards before a reveal"
+    )
     ap.add_argument(
         "--widen", action="store_true", help="no candidate holds every win: score more moves"
     )
@@ -202,6 +206,7 @@ def main() -> None:
         plan=args.plan,
         cautious=args.cautious,
         stratify=args.stratify,
+        defer=args.defer,
         widen=args.widen,
         safe=args.safe,
         lean=args.lean,

@@ -116,6 +116,7 @@ def suggest(
                 cautious=budget.cautious,
                 safe=budget.safe,
                 lean=budget.lean,
+                defer=budget.defer and spider.applies(spec),
             )
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)

@@ -110,6 +110,10 @@ class Budget:
     player_nodes: int = 0
     """The no-peek player's nodes a search, methods ``determinized`` and ``epimc``
     (0: ``nodes``, else 1,000)."""
+    defer: bool = False
+    """Spider, reveal last: when the guard's move turns a card up, a tidying move of
+    face-up cards (it lowers the visible score and leaves that reveal playable) won in at
+    least as many samples is played first (:func:`pasyans.hints.sampling.deferred`)."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

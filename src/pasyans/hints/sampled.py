@@ -107,6 +107,9 @@ def _tally(
         v = visible(spec, view)
         return [m for m in useful_moves(spec, v, 12) if not sampling.reveals(spec, v, m)][:4]
 
+    def tidy() -> list[Move]:
+        return sampling.tidy_moves(spec, view)
+
     def stratify(slot: sampling.Slot) -> list[State]:
         return sampling.stratified(spec, view, slot, len(states), budget.seed)
 
@@ -122,6 +125,7 @@ def _tally(
         quorum=budget.quorum,
         stratify=stratify if budget.stratify else None,
         widen=widen if budget.widen else None,
+        tidy=tidy if budget.defer and spider.applies(spec) else None,
     )
     if budget.tiebreak and t.won:
         more_states = sampling.samples(spec, view, budget.tiebreak, budget.seed, t.samples)

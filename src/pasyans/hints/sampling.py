@@ -201,6 +201,7 @@ def tally(
     quorum: int = 0,
     stratify: Callable[[Slot], Sequence[State]] | None = None,
     widen: Callable[[], Sequence[Move]] | None = None,
+    tidy: Callable[[], Sequence[Move]] | None = None,
 ) -> Tally:
     """Search every sample. With ``guard`` (against strategy fusion), each candidate move
     (the :data:`CANDIDATES` favourite first moves, and every move that turns a card up)
@@ -215,7 +216,8 @@ def tally(
     that turns a card up is scored instead in ``stratify(slot)`` (:func:`stratified`
     draws, one per sample), by in how many of them a win is found after it. ``widen``:
     when no candidate keeps every won sample won, the moves ``widen()`` gives are
-    scored too."""
+    scored too. ``tidy``: the moves ``tidy()`` gives (:func:`tidy_moves`) are candidates
+    too, scored last (for :func:`choose`'s ``defer``)."""
     won = lost = 0
     votes: Counter[Move] = Counter()
     leans: Counter[Move] = Counter()
@@ -249,6 +251,8 @@ def tally(
         for m in core.legal_moves(spec, view):
             if m not in candidates and m.dst is not None and reveals(spec, view, m):
                 candidates.append(m)
+        if tidy is not None:
+            candidates += [m for m in tidy() if m not in candidates]
 
         def score(m: Move) -> tuple[int, int]:
             n = r = 0
@@ -428,13 +432,17 @@ def choose(
     cautious: bool = False,
     safe: bool = False,
     lean: bool = False,
+    defer: bool = False,
 ) -> Move | None:
-    """The move to play (see :func:`_choose`). With ``patient`` (the expert's stock
-    rule), the stock is not dealt while visible moves can still turn a card up or empty
-    a column (:func:`openings`): the first move of such a line is played instead, the
-    best-scored one, then the shortest line. With ``lean``, when no sample is won, the
-    first move most undecided searches' best lines start with (:attr:`Tally.leans`)."""
+    """The move to play (see :func:`_choose`; with ``defer``, :func:`deferred`). With
+    ``patient`` (the expert's stock rule), the stock is not dealt while visible moves can
+    still turn a card up or empty a column (:func:`openings`): the first move of such a
+    line is played instead, the best-scored one, then the shortest line. With ``lean``,
+    when no sample is won, the first move most undecided searches' best lines start with
+    (:attr:`Tally.leans`)."""
     move = _choose(spec, view, t, guard=guard, avoid=avoid, cautious=cautious, safe=safe)
+    if defer and move is not None and guard:
+        move = deferred(spec, view, t, move, avoid)
     if move is None and lean and not t.won:
         # No sample won: where most undecided searches were heading.
         move = next((m for m, _ in t.leans if core.apply(spec, view, m) not in avoid), None)
@@ -520,6 +528,57 @@ def spider_score(spec: GameSpec, view: State) -> int:
 DOWN_COST = 12
 EMPTY_BONUS = 10
 DONE_BONUS = 60
+
+TIDY = 4
+"""How many tidying moves (:func:`tidy_moves`) the guard scores with ``defer``."""
+
+
+def tidy_moves(spec: GameSpec, view: State) -> list[Move]:
+    """Spider's tidying moves in the player's view: moves of face-up cards that turn
+    nothing up and lower :func:`spider_score` (a build in suit, a column emptied, a run
+    completed), best first (lowest score after, then notation order); at most
+    :data:`TIDY`. Only face-up cards are read."""
+    now = spider_score(spec, view)
+    found = []
+    for m in core.legal_moves(spec, view):
+        if m.dst is None or reveals(spec, view, m):
+            continue
+        after = spider_score(spec, core.apply(spec, view, m))
+        if after < now:
+            found.append((after, m.to_str(), m))
+    return [m for _, _, m in sorted(found)[:TIDY]]
+
+
+def deferred(
+    spec: GameSpec, view: State, t: Tally, move: Move, avoid: Collection[State] = ()
+) -> Move:
+    """Reveal last (``defer``, issue 34's "a reveal valued by its expectation"): when
+    ``move`` turns a card up, a tidying move (:func:`tidy_moves`) is played first if
+    the samples won after it are at least as many as after ``move``, and ``move`` can
+    still be played after it (the same card turned up by the same move: no progress lost
+    by waiting). A reveal's score is its expectation over the cards that can come up (each
+    sample turns up its own card); a tidying move's is at least as high for every sample
+    (strategy fusion: each sample then turns up the card it knows is best), so the
+    tidying moves must also lower the visible score, and waiting ends: the face-down
+    cards are the same while :func:`spider_score` falls. Of several, the one that lowers
+    it most (then the most samples won, then notation order); ``move`` itself when none
+    qualifies or it turns nothing up."""
+    if move.dst is None or not reveals(spec, view, move):
+        return move
+    scores = dict(t.scores)
+    need = scores.get(move, 0)
+    best: tuple[int, int, str, Move] | None = None
+    for m in tidy_moves(spec, view):
+        n = scores.get(m)
+        if n is None or n < need:
+            continue
+        after = core.apply(spec, view, m)
+        if after in avoid or move not in core.legal_moves(spec, after):
+            continue
+        key = (spider_score(spec, after), -n, m.to_str(), m)
+        if best is None or key[:3] < best[:3]:
+            best = key
+    return move if best is None else best[3]
 
 
 def lookahead(
