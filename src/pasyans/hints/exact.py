@@ -45,13 +45,11 @@ class Lines:
         self, spec: GameSpec, state: State, moves: Sequence[Move], keep: int | None = None
     ) -> tuple[Move, ...]:
         """Remember the win ``moves`` from ``state``: each position on it (the first
-        ``keep`` of them when given), its next move. A line kept whole (``keep`` None: a
-        real position's search, followed to its end) has its detours cut first
+        ``keep`` of them when given), its next move. A line kept whole (the player's
+        position: it is followed to the end) has its detours cut first
         (:func:`shortened`: a search's first win can be many times longer than need be);
-        a sample's line (``keep`` given: only its start is kept, the samples change at the
-        next card turned up) is kept as found: shortening every sample's whole line in
-        Python made a Spider 2-suit hint ten times slower (the follower's slowest hint
-        0.3-0.5 s → 2.6-3.3 s). Returns the line remembered, whole."""
+        a sample's line, kept in part, is not (it would cost every sample's search up to
+        0.07 s, and the sampled votes would change). Returns the line remembered."""
         short = shortened(spec, state, moves) if keep is None else tuple(moves)
         line: list[tuple[State, tuple[Move | None]]] = []
         for m in short[:keep]:
