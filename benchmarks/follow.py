@@ -102,6 +102,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", cautious" if budget.cautious else ""
         text += ", stratified reveals" if budget.stratify else ""
         text += ", reveal last" if budget.defer else ""
+        text += f", reveal first at {budget.reveal:g}" if budget.reveal else ""
         text += ", widened" if budget.widen else ""
         text += ", safe" if budget.safe else ""
         text += ", lean" if budget.lean else ""
@@ -142,6 +143,9 @@ def main() -> None:
     ap.add_argument("--stratify", action="store_true", help="score a reveal on stratified draws")
     ap.add_argument(
         "--defer", action="store_true", help="Spider: tidy face-up cards before a reveal"
+    )
+    ap.add_argument(
+        "--reveal", type=float, default=0.0, help="Spider: a reveal won in this share first"
     )
     ap.add_argument(
         "--widen", action="store_true", help="no candidate holds every win: score more moves"
@@ -207,6 +211,7 @@ def main() -> None:
         cautious=args.cautious,
         stratify=args.stratify,
         defer=args.defer,
+        reveal=args.reveal,
         widen=args.widen,
         safe=args.safe,
         lean=args.lean,

@@ -1,6 +1,6 @@
 """Reveal last (``Budget.defer``, issue 34): before a move that turns a card up, a
 tidying move of face-up cards is played when the samples rate it no lower and the reveal
-stays playable after it."""
+stays playable after it; and its opposite, reveal first (``Budget.reveal``)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,20 @@ def test_a_reveal_waits_for_a_tidying_move_rated_as_high() -> None:
     assert sampling.choose(SPEC, view, alone, defer=True) == reveal
     # A chosen move that turns nothing up is kept as it is.
     assert sampling.deferred(SPEC, view, tied, tidy) == tidy
+
+
+def test_reveal_first_plays_a_reveal_rated_within_the_share() -> None:
+    state, reveal, tidy = _position()
+    view = known(SPEC, state)
+    t = sampling.Tally(4, 0, 0, ((tidy, 4),), ((tidy, 4), (reveal, 3)))
+    assert sampling.choose(SPEC, view, t) == tidy  # today: the most samples won
+    assert sampling.choose(SPEC, view, t, reveal=0.75) == reveal  # 3 >= 0.75 x 4
+    assert sampling.choose(SPEC, view, t, reveal=0.8) == tidy  # 3 < 0.8 x 4
+    after = apply(SPEC, view, reveal)
+    assert sampling.choose(SPEC, view, t, reveal=0.75, avoid={after}) == tidy
+    # A chosen reveal stays.
+    tied = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (tidy, 4)))
+    assert sampling.choose(SPEC, view, tied, reveal=0.5) == reveal
 
 
 def test_the_guard_scores_the_tidying_moves_in_every_won_sample() -> None:

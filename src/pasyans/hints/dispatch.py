@@ -117,6 +117,7 @@ def suggest(
                 safe=budget.safe,
                 lean=budget.lean,
                 defer=budget.defer and spider.applies(spec),
+                reveal=budget.reveal if spider.applies(spec) else 0.0,
             )
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)

@@ -114,6 +114,10 @@ class Budget:
     """Spider, reveal last: when the guard's move turns a card up, a tidying move of
     face-up cards (it lowers the visible score and leaves that reveal playable) won in at
     least as many samples is played first (:func:`pasyans.hints.sampling.deferred`)."""
+    reveal: float = 0.0
+    """Spider, reveal first: when the guard's move turns nothing up, the best move that
+    turns a card up is played if won in at least this share of the samples the guard's
+    move is won in (:func:`pasyans.hints.sampling.revealing`; 0: off)."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

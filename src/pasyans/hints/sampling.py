@@ -433,8 +433,10 @@ def choose(
     safe: bool = False,
     lean: bool = False,
     defer: bool = False,
+    reveal: float = 0.0,
 ) -> Move | None:
-    """The move to play (see :func:`_choose`; with ``defer``, :func:`deferred`). With
+    """The move to play (see :func:`_choose`; with ``defer``, :func:`deferred`; with
+    ``reveal``, :func:`revealing`). With
     ``patient`` (the expert's stock rule), the stock is not dealt while visible moves can
     still turn a card up or empty a column (:func:`openings`): the first move of such a
     line is played instead, the best-scored one, then the shortest line. With ``lean``,
@@ -443,6 +445,8 @@ def choose(
     move = _choose(spec, view, t, guard=guard, avoid=avoid, cautious=cautious, safe=safe)
     if defer and move is not None and guard:
         move = deferred(spec, view, t, move, avoid)
+    if reveal and move is not None and guard:
+        move = revealing(spec, view, t, move, reveal, avoid)
     if move is None and lean and not t.won:
         # No sample won: where most undecided searches were heading.
         move = next((m for m, _ in t.leans if core.apply(spec, view, m) not in avoid), None)
@@ -547,6 +551,33 @@ def tidy_moves(spec: GameSpec, view: State) -> list[Move]:
         if after < now:
             found.append((after, m.to_str(), m))
     return [m for _, _, m in sorted(found)[:TIDY]]
+
+
+def revealing(
+    spec: GameSpec,
+    view: State,
+    t: Tally,
+    move: Move,
+    share: float,
+    avoid: Collection[State] = (),
+) -> Move:
+    """Reveal first (``reveal``, the opposite of :func:`deferred`): when ``move`` turns
+    nothing up (the stock included), the best-scored move that turns a card up is played
+    instead if it is won in at least ``share`` of the samples ``move`` is won in. A move
+    that reveals nothing is rated by samples that each turn up next the card they know
+    is best (strategy fusion), a reveal by its expectation over the card that comes up;
+    the share offsets that bias. Ties: notation order. ``move`` itself when no reveal qualifies."""
+    scores = dict(t.scores)
+    if reveals(spec, view, move) or move not in scores:
+        return move
+    need = share * scores[move]
+    found = [
+        (-n, m.to_str(), m)
+        for m, n in t.scores
+        if n > 0 and n >= need and m.dst is not None and reveals(spec, view, m)
+        and core.apply(spec, view, m) not in avoid
+    ]  # fmt: skip
+    return min(found)[2] if found else move
 
 
 def deferred(
