@@ -115,6 +115,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", player {budget.method} {budget.player}" if budget.player else ""
         text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
+        text += f", exact {budget.exact}" if budget.exact else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -181,6 +182,9 @@ def main() -> None:
         default=None,
         help="the follower's named budget, whole (overrides the budget options)",
     )
+    ap.add_argument(
+        "--exact", type=int, default=0, help="nodes of the exact search, every card known"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1, help="local Dask workers (1: this process)")
@@ -218,6 +222,7 @@ def main() -> None:
         method=args.method,
         rescue=args.rescue,
         player_nodes=args.player_nodes,
+        exact=args.exact,
     )
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)

@@ -70,7 +70,7 @@ def suggest(
     if budget is None:
         budget = product_budget(spec, seconds)
     else:
-        exact_nodes = budget.nodes
+        exact_nodes = budget.exact or budget.nodes
     if core.is_won(spec, state):
         return Hint.of(None, "none", True, "verdict.won")
     if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)

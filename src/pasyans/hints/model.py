@@ -110,6 +110,11 @@ class Budget:
     player_nodes: int = 0
     """The no-peek player's nodes a search, methods ``determinized`` and ``epimc``
     (0: ``nodes``, else 1,000)."""
+    exact: int = 0
+    """The nodes of the exact search once the player knows every card (0: ``nodes``).
+    The server's hint searches such a position to its time cap alone (about 800,000
+    Backbone positions in 0.25 s of an idle core), far more than a node budget made for
+    the samples' searches; this lets the follower give it what the server does."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
