@@ -121,10 +121,10 @@ def suggest(
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)
                 if move is not None:
                     return Hint.of(move, "playout", None, "hint.playout", samples=t.samples)
-            if move is not None and not t.won:
+            won = t.count(move) if move is not None else 0
+            if move is not None and not t.won and not won:
                 return Hint.of(move, "leaning", None, "hint.leaning", samples=t.samples)
             if move is not None:
-                won = t.count(move)
                 return Hint.of(move, "sampled", None, "hint.sampled", won=won, samples=t.samples)
         seen = [_projected(spec, h, visible) for h in history]
         if (

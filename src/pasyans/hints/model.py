@@ -110,6 +110,12 @@ class Budget:
     player_nodes: int = 0
     """The no-peek player's nodes a search, methods ``determinized`` and ``epimc``
     (0: ``nodes``, else 1,000)."""
+    broad: bool = False
+    """When fewer than half the samples are won, score every legal move in every sample
+    (won or not) by in how many a search of the sample's share of ``nodes`` after it
+    wins, and play the best (:func:`pasyans.hints.sampling.broadly`); with no sample won
+    and no move scored, as before. Off: the guard scores only the samples' favourite
+    first moves, in the samples won."""
     exact: int = 0
     """The nodes of the exact search once the player knows every card (0: ``nodes``).
     The server's hint searches such a position to its time cap alone (about 800,000

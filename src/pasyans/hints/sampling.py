@@ -303,6 +303,38 @@ def tally(
     )
 
 
+def broadly(
+    spec: GameSpec,
+    view: State,
+    t: Tally,
+    states: Sequence[State],
+    probe: Callable[[State], str],
+    stop: Callable[[], bool] = lambda: False,
+) -> Tally:
+    """``t`` with every legal move of ``view`` scored (:attr:`Tally.scores`) by in how
+    many of ``states`` (the samples ``t`` searched) ``probe`` (a search of the sample
+    after the move: "won", "lost" or "unknown") wins, and its proven losses
+    (:attr:`Tally.risks`); for a tally where few samples decide. The guard scores only
+    the moves the won samples' searches start with, and only in those samples: with 3
+    of 8 won, each voting the same move, that move is played on 3 samples' word, while
+    another move might win in 6 (a search from one move on can succeed where the
+    search of the position ran out). Every move gets the same samples and the same
+    search, so the scores compare. ``stop``: the time is spent; then ``t`` unchanged."""
+    scores: list[tuple[Move, int]] = []
+    risks: list[tuple[Move, int]] = []
+    for m in core.legal_moves(spec, view):
+        n = r = 0
+        for s in states:
+            if stop():
+                return t
+            outcome = probe(core.apply(spec, s, m))
+            n += outcome == "won"
+            r += outcome == "lost"
+        scores.append((m, n))
+        risks.append((m, r))
+    return replace(t, scores=tuple(scores), risks=tuple(risks))
+
+
 NEAR = 0.75
 """The tie-break (:func:`break_ties`) rescores the candidates won in at least this share
 of the samples the best one is won in."""
