@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pasyans import caches
+from pasyans import caches, hints
 from pasyans.cards import shuffled
 from pasyans.engine.core import apply, initial_state, legal_moves
-from pasyans.hints import Budget, hidden_to_player, sampling, suggest
+from pasyans.hints import Budget, hidden_to_player, policy, sampling, suggest
 from pasyans.hints.follow import follow
 from pasyans.hints.sampling import known, samples, slots, visible
 from pasyans.position import State
@@ -40,6 +40,21 @@ def test_the_exact_search_gets_its_own_nodes_once_every_card_is_known() -> None:
     caches.clear()
     big = suggest(spec, state, budget=Budget(seconds=None, nodes=50, samples=8, exact=400_000))
     assert big.source == "solver" and big.winnable is True
+
+
+def test_the_products_exact_search_is_the_followers() -> None:
+    # The server's hint (no budget given) stops its exact search at the game's EXACT_HINTS
+    # nodes as the follower's product budget does, so the follower measures the product.
+    spec = get_game("backbone")
+    product = policy.player_budget(spec, "product")
+    assert product.exact == hints.EXACT_HINTS[("backbone", 4)] > product.nodes
+    assert policy.product_budget(get_game("backbone-classic"), None).exact == 0
+    state = _first_known(3)
+    caches.clear()
+    served = suggest(spec, state, seconds=None)
+    caches.clear()
+    followed = suggest(spec, state, budget=product)
+    assert served == followed and served.source == "solver"
 
 
 def test_broadly_scores_every_move_in_every_sample() -> None:

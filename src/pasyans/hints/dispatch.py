@@ -66,9 +66,9 @@ def suggest(
     names one. Long because it is the one place that orders the sources (exact, sampled,
     the no-peek player, visible) and their fallbacks; each source is its own module."""
     begun = time.perf_counter()
-    exact_nodes = None  # the product's exact search (every card known): the time cap alone
-    if budget is None:
-        budget = product_budget(spec, seconds)
+    if budget is None:  # the product's exact search (every card known): its time cap
+        budget = product_budget(spec, seconds)  # (and the game's EXACT_HINTS nodes)
+        exact_nodes = budget.exact or None
     else:
         exact_nodes = budget.exact or budget.nodes
     if core.is_won(spec, state):
