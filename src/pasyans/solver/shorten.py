@@ -12,9 +12,9 @@ costs one :func:`core.legal_moves` and an :func:`core.apply` per move (about 0.1
 3,000 positions of Backbone in Python); the line is a win still, every move legal, never
 longer. Spine, Backbone and Backbone classic (the packed rules, :mod:`pasyans.domains.packed`)
 generate and play those moves in the compiled core (``engine_moves``, ``engine_play``), in
-the engine's move order, so the line is the same; about 15 times faster, which matters as
-every sample's win of a hint is shortened (``tests/solver/test_shorten.py`` checks the two
-against each other).
+the engine's move order, so the line is the same, in 1-3 ms for a Backbone line of 300
+moves instead of 9-16 ms (``tests/solver/test_shorten.py`` checks the two against each
+other).
 """
 
 from __future__ import annotations
