@@ -40,6 +40,10 @@ def test_the_exact_search_gets_its_own_nodes_once_every_card_is_known() -> None:
     caches.clear()
     big = suggest(spec, state, budget=Budget(seconds=None, nodes=50, samples=8, exact=400_000))
     assert big.source == "solver" and big.winnable is True
+    # Never fewer nodes than the hint's own: a larger hint budget is not cut to ``exact``.
+    caches.clear()
+    more = suggest(spec, state, budget=Budget(seconds=None, nodes=400_000, samples=8, exact=50))
+    assert more == big
 
 
 def test_the_products_exact_search_is_the_followers() -> None:

@@ -70,7 +70,9 @@ def suggest(
         budget = product_budget(spec, seconds)  # (and the game's EXACT_HINTS nodes)
         exact_nodes = budget.exact or None
     else:
-        exact_nodes = budget.exact or budget.nodes
+        exact_nodes = budget.nodes  # (never fewer than the hint's own nodes)
+        if budget.exact:
+            exact_nodes = max(budget.exact, budget.nodes or 0)
     if core.is_won(spec, state):
         return Hint.of(None, "none", True, "verdict.won")
     if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)

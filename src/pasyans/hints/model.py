@@ -117,7 +117,8 @@ class Budget:
     and no move scored, as before. Off: the guard scores only the samples' favourite
     first moves, in the samples won."""
     exact: int = 0
-    """The nodes of the exact search once the player knows every card (0: ``nodes``).
+    """The nodes of the exact search once the player knows every card (0: ``nodes``;
+    never fewer than ``nodes``).
     The server's hint searches such a position to its time cap alone (about 800,000
     Backbone positions in 0.25 s of an idle core), far more than a node budget made for
     the samples' searches; this lets the follower give it what the server does."""
