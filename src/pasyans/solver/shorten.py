@@ -27,6 +27,11 @@ from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 
+try:
+    from pasyans.domains import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
+
 
 def shortened(spec: GameSpec, state: State, moves: Sequence[Move]) -> tuple[Move, ...]:
     """The shortest line from ``state`` to the end of ``moves`` through positions of
@@ -36,7 +41,7 @@ def shortened(spec: GameSpec, state: State, moves: Sequence[Move]) -> tuple[Move
     return _shortest(moves, *_engine_graph(spec, state, moves))
 
 
-Graph = tuple[list[Hashable], list[list[tuple[Move, Hashable]]]]
+Graph = tuple[Sequence[Hashable], Sequence[Sequence[tuple[Move, Hashable]]]]
 """A line's positions (keys of some kind), and for each but the last its legal moves in
 the engine's order, each with the key of the position it leads to."""
 
@@ -59,10 +64,11 @@ def _packed_graph(spec: GameSpec, state: State, moves: Sequence[Move]) -> Graph:
     d = _CORES.get(id(spec))
     if d is None or d.spec is not spec:
         d = _CORES[id(spec)] = packed.PackedDomain(spec, state)
-    codes, play = packed.compiled.engine_moves, packed.compiled.engine_play
+    assert compiled is not None  # (packed.applies: the core is built)
+    codes, play = compiled.engine_moves, compiled.engine_play
     pos = packed.pack(state)
-    positions: list[Hashable] = [pos]
-    kids: list[list[tuple[Move, Hashable]]] = []
+    positions: list[bytes] = [pos]
+    kids: list[list[tuple[Move, bytes]]] = []
     for m in moves:
         row = [(d.move(c), play(d.core, pos, c)) for c in codes(d.core, pos)]
         kids.append(row)
@@ -72,7 +78,9 @@ def _packed_graph(spec: GameSpec, state: State, moves: Sequence[Move]) -> Graph:
 
 
 def _shortest(
-    moves: Sequence[Move], positions: list[Hashable], kids: list[list[tuple[Move, Hashable]]]
+    moves: Sequence[Move],
+    positions: Sequence[Hashable],
+    kids: Sequence[Sequence[tuple[Move, Hashable]]],
 ) -> tuple[Move, ...]:
     n = len(moves)
     last: dict[Hashable, int] = {p: i for i, p in enumerate(positions)}  # the latest index
