@@ -118,10 +118,11 @@ class Budget:
     first moves, in the samples won."""
     exact: int = 0
     """The nodes of the exact search once the player knows every card (0: ``nodes``;
-    never fewer than ``nodes``).
-    The server's hint searches such a position to its time cap alone (about 800,000
-    Backbone positions in 0.25 s of an idle core), far more than a node budget made for
-    the samples' searches; this lets the follower give it what the server does."""
+    never fewer than ``nodes``). The server's hint (no budget given) searches such a
+    position to its time cap and the product's ``exact`` (:data:`pasyans.hints.policy.EXACT_HINTS`),
+    whichever ends first (0: the cap alone, about 800,000 Backbone positions in 0.25 s
+    of an idle core): far more than a node budget made for the samples' searches, so the
+    follower gives it these nodes, as the server does."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
