@@ -26,7 +26,8 @@ Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
 time, one process); with --before, Nivernais' search as it was before its compiled core
 (the Python reference) beside it, deal by deal in the same run; with --nivernais-caps
 A,B, Nivernais' portfolio once per starting cap of its final passes (nivernais.CAP), deal
-by deal side by side.
+by deal side by side; with --nivernais-lock, with and without its cell-lock test
+(nivernais.LOCK_TEST), side by side.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
 --compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
@@ -273,6 +274,7 @@ def curve_part(
     compare: bool = False,
     portfolio: bool = False,
     caps: list[int] | None = None,
+    lock: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -284,7 +286,9 @@ def curve_part(
     Spider's search (``spider.solve``) is the same at every node budget, the budget only
     stops it, so it decides within budget ``b`` exactly when it decides within ``b``
     positions at the largest. With ``caps`` (Nivernais), the portfolio once per starting
-    cap of its final passes (``nivernais.CAP``), side by side on each deal."""
+    cap of its final passes (``nivernais.CAP``), side by side on each deal. With ``lock``
+    (Nivernais), the portfolio with and without its cell-lock test (``nivernais.LOCK_TEST``;
+    without it: the search before the test), side by side on each deal."""
     if derive:
         _derived_curve(target, deals, budgets, rates, compare, portfolio)
         return
@@ -295,11 +299,13 @@ def curve_part(
     kinds = ("before", "after") if before else ("after",)
     if caps:
         kinds = tuple(f"cap {c}" for c in caps)
+    if lock:
+        kinds = ("lock", "no lock")
     unit = f"node budgets at {rates} positions/s" if rates else "wall s"
     print(f"== {target}, deals {first}…{last}: won/lost/unknown against time ({unit}) ==")
     head = "".join(f"{k + ' w/l/u':>16}{'decided':>9}{'med cpu s':>10}" for k in kinds)
     print(f"{'budget':>8}{head}")
-    cap_was = nivernais.CAP
+    cap_was, lock_was = nivernais.CAP, nivernais.LOCK_TEST
     for budget in budgets:
         rows: dict[str, list[tuple[str, float]]] = {k: [] for k in kinds}
         for deal in range(first, last + 1):
@@ -308,6 +314,8 @@ def curve_part(
                 nivernais.USE_COMPILED = k != "before"
                 if caps:
                     nivernais.CAP = int(k.split()[1])
+                if lock:
+                    nivernais.LOCK_TEST = k == "lock"
                 t = time.process_time()
                 if rates:
                     rate = rates[-1] if k == "before" else rates[0]
@@ -321,7 +329,7 @@ def curve_part(
                         flush=True,
                     )
         nivernais.USE_COMPILED = True
-        nivernais.CAP = cap_was
+        nivernais.CAP, nivernais.LOCK_TEST = cap_was, lock_was
         line = f"{budget:>8g}"
         for k in kinds:
             res = [x for x, _ in rows[k]]
@@ -565,6 +573,11 @@ def main() -> None:
     ap.add_argument(
         "--nivernais-caps", default="", help="A,B: Nivernais' curve by each final-pass cap beside"
     )
+    ap.add_argument(
+        "--nivernais-lock",
+        action="store_true",
+        help="Nivernais' curve with its cell-lock test and without",
+    )
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
     if not a.skip_spine:
@@ -591,6 +604,7 @@ def main() -> None:
             a.compare_weights,
             a.portfolio,
             [int(x) for x in a.nivernais_caps.split(",")] if a.nivernais_caps else None,
+            a.nivernais_lock,
         )
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from nivernais_endgames import crossing_endgame
+from nivernais_endgames import crossing_endgame, locked_endgame, playout
 from solver_endgames import endgame, exhaustive, solver_agrees
 
 from pasyans.domains import nivernais as nv
@@ -149,3 +149,35 @@ def test_budget_the_memo_leaves_proves_losses(monkeypatch: pytest.MonkeyPatch) -
         assert outcome in ("lost", "unknown") and used <= budget
         proven += outcome == "lost"
     assert proven > 0
+
+
+LOCKED = [(18 + seed % 8, 4 * (seed % 3), seed) for seed in range(1, 41)]
+
+
+def test_cell_lock_fires_only_on_lost_positions() -> None:
+    """``nivernais.locked`` against the exhaustive search: on final-pass end games with the
+    eight cells full (stock empty or not) and along play-outs from them, every position it
+    calls lost has no win; it fires on some, and some positions with the cells full are
+    won (so the test could fail both ways)."""
+    fired = won_full = 0
+    for loose, stock, seed in LOCKED:
+        spec, state = locked_endgame(seed, loose, stock)
+        for s in playout(spec, state, seed, 12)[::2]:
+            pos = nv.pack(spec, s)
+            if len(pos[1]) < nv.CELLS:
+                continue
+            if nv.locked(pos):
+                fired += 1
+                assert not exhaustive(spec, s)
+            elif won_full < 3 and exhaustive(spec, s):
+                won_full += 1
+    assert fired >= 5
+    assert won_full > 0
+
+
+@pytest.mark.parametrize(("loose", "stock", "seed"), LOCKED[::2])
+def test_cell_locked_end_games_agree_with_exhaustive_search(
+    loose: int, stock: int, seed: int
+) -> None:
+    """The whole search with the cell lock (``nivernais.LOCK_TEST``) on these end games."""
+    _check(*locked_endgame(seed, loose, stock))

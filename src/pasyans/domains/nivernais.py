@@ -278,6 +278,49 @@ def dead(pos: Pos) -> bool:
     return False
 
 
+def locked(pos: Pos) -> bool:
+    """Whether ``pos`` is lost by a cell lock (docs/solver-search.md, rule 5, "Nivernais,
+    cell lock"): in the final pass with all eight cells full, no cell card can ever go
+    home. Until one does, every move is a foundation move from a column's top or a deal,
+    so a card leaves its column only for a foundation. The over-approximation: the
+    columns and the stock's chunks of four (dealt in that order whatever is clicked or
+    refilled) as piles of their own, a pile's card free once every card above it went
+    home, and each suit's up and down foundations raised as far as free cards take them
+    (a free copy serving both). A cell card beyond both reaches stays put, and with it
+    the eight cells: nothing else can go home past them."""
+    cols, cells, up, down, stock, red = pos
+    if red < LAST_PASS or len(cells) < CELLS:
+        return False
+    piles = [list(c) for c in cols if c]
+    rest = stock
+    while rest:
+        n = min(PER, len(rest))
+        piles.append(list(rest[: -n - 1 : -1]))  # bottom to top, as a deal lays them
+        rest = rest[:-n]
+    reach_up, reach_down = list(up), list(down)
+    free = [0] * 52  # free copies of each card (each counted once, when it comes free)
+    for pile in piles:
+        free[pile[-1]] += 1
+    moved = True
+    while moved:
+        moved = False
+        for s in range(4):
+            while reach_up[s] < 13 and free[reach_up[s] << 2 | s]:
+                reach_up[s] += 1
+            while reach_down[s] > 1 and free[(reach_down[s] - 2) << 2 | s]:
+                reach_down[s] -= 1
+        for pile in piles:
+            while pile:
+                r, s = (pile[-1] >> 2) + 1, pile[-1] & 3
+                if not (up[s] < r <= reach_up[s] or reach_down[s] <= r < down[s]):
+                    break
+                pile.pop()
+                moved = True
+                if pile:
+                    free[pile[-1]] += 1
+    return all(reach_up[c & 3] + 1 < (c >> 2) + 1 < reach_down[c & 3] - 1 for c in cells)
+
+
 _FAR = 1 << 20
 
 
@@ -375,10 +418,14 @@ earlier one explored up to its cap (measured: docs/solver.md)."""
 DEAD_TEST = False
 """Whether :func:`expand` runs the dead-position test (measured: docs/solver.md)."""
 
+LOCK_TEST = True
+"""Whether :func:`best_first` drops the children :func:`locked` finds lost (before they
+are queued, so they cost no expansion; measured: docs/notes/2026-12-04-nivernais-decided.md)."""
+
 
 def expand(pos: Pos) -> list[Pos]:
     """The children the search keeps: none for a dead position, the forced move alone if
-    there is one, else every child."""
+    there is one, else every child (:func:`best_first` then drops the cell-locked ones)."""
     if DEAD_TEST and dead(pos):
         return []
     f = forced(pos)
@@ -431,7 +478,7 @@ def best_first(
             weights,
             -1 if cap is None else cap,
             MEMORY,
-            DEAD_TEST,
+            (1 if DEAD_TEST else 0) | (2 if LOCK_TEST else 0),
             skip.tobytes(),
         )
         if memo is not None:
@@ -490,6 +537,8 @@ def best_first(
             parent[tk] = (pkey, t)
             if is_won(t):
                 return "won", _line(parent, tk), count
+            if LOCK_TEST and locked(t):
+                continue  # lost: in the table, so never reached again, and not expanded
             e = -1
             if cap is not None and t[5] >= LAST_PASS:
                 if final:
