@@ -915,9 +915,12 @@ enum { NV_WON, NV_LOST, NV_UNKNOWN, NV_MEMORY };
  * positions expanded (*count). nodes < 0: no limit; deadline: CLOCK_MONOTONIC seconds (as
  * time.perf_counter), infinite for none; cap < 0: no cap. */
 static int best_first(Search *s, const NPos *root, long long nodes, double deadline,
-                      const int *w, long long cap, int tests, uint32_t *end,
-                      unsigned long long *count)
+                      long long more_nodes, double more_deadline, const int *w, long long cap,
+                      int tests, uint32_t *end, unsigned long long *count)
 {
+    /* Queued positions before the final pass: none left means every final pass is known,
+     * and the search may go on to more_nodes / more_deadline (nivernais.best_first). */
+    size_t before_final = root->red < NV_LAST;
     *count = 0;
     *end = 0;
     if (add(s, root, -1) < 0)
@@ -953,8 +956,13 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
             cap *= 2;
         }
         if ((nodes >= 0 && (long long)*count >= nodes) ||
-            (*count && *count % 8 == 0 && now() > deadline))
-            return NV_UNKNOWN;
+            (*count && *count % 8 == 0 && now() > deadline)) {
+            if (before_final || (more_nodes == nodes && more_deadline == deadline))
+                return NV_UNKNOWN;
+            nodes = more_nodes;
+            deadline = more_deadline;
+            continue;
+        }
         Item it = s->heap[0];
         s->heap[0] = s->heap[--s->heap_n];
         if (s->heap_n)
@@ -970,6 +978,7 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
         ++*count;
         from_bytes(s->arena + s->off[it.node], &pos);
         int final = pos.red >= NV_LAST;
+        before_final -= !final;
         int n = (tests & NV_TEST_DEAD) && dead(&pos) ? 0 : forced(&pos, &kids[0]) ? 1 : children(&pos, kids);
         for (int k = 0; k < n; k++) {
             const NPos *t = &kids[k];
@@ -997,6 +1006,7 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
                 }
             }
             tick++;
+            before_final += t->red < NV_LAST;
             int sc = score(t, w), home = on_foundations(t);
             if (home > best_home || (home == best_home && sc > best_score)) {
                 best_home = home;
@@ -1041,15 +1051,15 @@ static PyObject *explored(const Search *s, long long cap)
 PyObject *nivernais_search(PyObject *self, PyObject *args)
 {
     PyObject *pos, *wt;
-    long long nodes, cap;
+    long long nodes, cap, more_nodes;
     int tests;
-    double deadline;
+    double deadline, more_deadline;
     unsigned long long memory;
     Py_buffer skip;
     NPos root;
     int w[4];
-    if (!PyArg_ParseTuple(args, "OLdOLKiy*", &pos, &nodes, &deadline, &wt, &cap, &memory,
-                          &tests, &skip))
+    if (!PyArg_ParseTuple(args, "OLdLdOLKiy*", &pos, &nodes, &deadline, &more_nodes,
+                          &more_deadline, &wt, &cap, &memory, &tests, &skip))
         return NULL;
     if (skip.len % 8 || to_npos(pos, &root) || parse_weights(wt, w)) {
         if (!PyErr_Occurred())
@@ -1072,7 +1082,8 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
     uint32_t end;
     unsigned long long count;
     Py_BEGIN_ALLOW_THREADS
-    status = best_first(&s, &root, nodes, deadline, w, cap, tests, &end, &count);
+    status = best_first(&s, &root, nodes, deadline, more_nodes, more_deadline, w, cap, tests,
+                        &end, &count);
     Py_END_ALLOW_THREADS
     PyObject *line = PyList_New(0);
     if (line && s.nodes) {

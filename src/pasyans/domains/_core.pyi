@@ -126,6 +126,8 @@ def nivernais_search(
     root: _NPos,
     nodes: int,
     deadline: float,
+    more_nodes: int,
+    more_deadline: float,
     weights: tuple[int, int, int, int],
     cap: int,
     memory: int,

@@ -407,8 +407,9 @@ USE_COMPILED = True
 """Whether :func:`best_first` runs in C when the core is built (False: the Python
 reference, e.g. for ``benchmarks/solver.py --before``)."""
 
-MEMORY = 1 << 30
-"""Bytes the compiled search (:func:`best_first`) may take: 1 GB (measured: docs/solver.md)."""
+MEMORY = 3 << 29
+"""Bytes the compiled search (:func:`best_first`) may take: 1.5 GB, as for Spider (about
+220 MB per million positions: one search may take the whole 10-s budget; docs/solver.md)."""
 
 SHARE_FINAL_PASSES = True
 """Whether the searches of :func:`portfolio` share a memo of the final passes explored
@@ -442,6 +443,7 @@ def best_first(
     cap: int | None = None,
     use_compiled: bool | None = None,
     memo: set[Hashable] | None = None,
+    more: tuple[int | None, float | None] | None = None,
 ) -> tuple[str, list[Pos], int]:
     """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
     reachable position was expanded, else ``("unknown", …)``; when not won, the line
@@ -465,9 +467,15 @@ def best_first(
     64-bit hash of it). A new final pass whose entry is in it is not searched again (and
     then "lost" becomes "unknown": that pass was not proven lost); when not won, the
     final passes this search explored as far as its cap lets it (the starting cap
-    reached, or none of their positions left in the queue) are added to it."""
+    reached, or none of their positions left in the queue) are added to it.
+
+    ``more`` (``(nodes, deadline)``, :func:`portfolio` gives what is left of the whole
+    budget): when ``nodes`` or ``deadline`` is reached with no position before the final
+    pass left in the queue (every final pass is known: a later score would only find the
+    same ones), the search goes on to these limits instead of stopping."""
     if use_compiled is None:
         use_compiled = USE_COMPILED and compiled is not None
+    more_nodes, more_deadline = (nodes, deadline) if more is None else more
     if use_compiled:
         # The compiled search's memo holds ints (hashes), the Python one's keys.
         skip = array("Q", sorted(cast(set[int], memo))) if memo else array("Q")
@@ -475,6 +483,8 @@ def best_first(
             root,
             -1 if nodes is None else nodes,
             float("inf") if deadline is None else deadline,
+            -1 if more_nodes is None else more_nodes,
+            float("inf") if more_deadline is None else more_deadline,
             weights,
             -1 if cap is None else cap,
             MEMORY,
@@ -507,6 +517,7 @@ def best_first(
     best, best_key = (on_foundations(root), score(root, weights)), rkey
     tick = 0
     count = 0
+    before_final = int(root[5] < LAST_PASS)  # queued positions before the final pass
     outcome = "lost"
     while heap or deferred:
         if not heap:
@@ -517,8 +528,11 @@ def best_first(
         if (nodes is not None and count >= nodes) or (
             deadline is not None and count and count % 8 == 0 and time.perf_counter() > deadline
         ):
-            outcome = "unknown"
-            break
+            if before_final or (more_nodes, more_deadline) == (nodes, deadline):
+                outcome = "unknown"
+                break
+            nodes, deadline = more_nodes, more_deadline  # every final pass is known
+            continue
         item = heapq.heappop(heap)
         pos, entry = item[2], item[3]
         if entry >= 0:
@@ -530,6 +544,7 @@ def best_first(
         count += 1
         pkey = key(pos)
         final = pos[5] >= LAST_PASS
+        before_final -= not final
         for t in expand(pos):
             tk = key(t)
             if tk in parent:
@@ -551,6 +566,7 @@ def best_first(
                     spent.append(0)
                     entries.append(tk)
             tick += 1
+            before_final += t[5] < LAST_PASS
             sc = score(t, weights)
             mark = (on_foundations(t), sc)
             if mark > best:
@@ -595,7 +611,12 @@ def portfolio(
         deadline = None if seconds is None else start + seconds * (i + 1) / k
         if i and deadline is not None and time.perf_counter() > deadline:
             break  # its share of the time is gone already
-        outcome, line, n = best_first(root, share, deadline, w, CAP, memo=memo)
+        # ``more``: all that is left, should this search come to know every final pass.
+        more = (
+            None if nodes is None else nodes - used,
+            None if seconds is None else start + seconds,
+        )
+        outcome, line, n = best_first(root, share, deadline, w, CAP, memo=memo, more=more)
         used += n
         if outcome != "unknown":
             return outcome, line, used
