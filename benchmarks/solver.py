@@ -26,8 +26,8 @@ Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
 time, one process); with --before, Nivernais' search as it was before its compiled core
 (the Python reference) beside it, deal by deal in the same run; with --nivernais-caps
 A,B, Nivernais' portfolio once per starting cap of its final passes (nivernais.CAP), deal
-by deal side by side; with --nivernais-lock, with and without its cell-lock test
-(nivernais.LOCK_TEST), side by side.
+by deal side by side; with --nivernais-main, today's search and main's before the
+cell lock and the search going on (nivernais.LOCK_TEST, GO_ON, MEMORY), side by side.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
 --compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
@@ -274,7 +274,7 @@ def curve_part(
     compare: bool = False,
     portfolio: bool = False,
     caps: list[int] | None = None,
-    lock: bool = False,
+    main: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -286,9 +286,10 @@ def curve_part(
     Spider's search (``spider.solve``) is the same at every node budget, the budget only
     stops it, so it decides within budget ``b`` exactly when it decides within ``b``
     positions at the largest. With ``caps`` (Nivernais), the portfolio once per starting
-    cap of its final passes (``nivernais.CAP``), side by side on each deal. With ``lock``
-    (Nivernais), the portfolio with and without its cell-lock test (``nivernais.LOCK_TEST``;
-    without it: the search before the test), side by side on each deal."""
+    cap of its final passes (``nivernais.CAP``), side by side on each deal. With ``main``
+    (Nivernais), today's portfolio and main's before the cell lock (``nivernais.LOCK_TEST``),
+    the search going on once it knows every final pass (``nivernais.GO_ON``) and the memory
+    bound of 1.5 GB (``nivernais.MEMORY``, 1 GB before), side by side on each deal."""
     if derive:
         _derived_curve(target, deals, budgets, rates, compare, portfolio)
         return
@@ -299,13 +300,13 @@ def curve_part(
     kinds = ("before", "after") if before else ("after",)
     if caps:
         kinds = tuple(f"cap {c}" for c in caps)
-    if lock:
-        kinds = ("lock", "no lock")
+    if main:
+        kinds = ("today", "main")
     unit = f"node budgets at {rates} positions/s" if rates else "wall s"
     print(f"== {target}, deals {first}…{last}: won/lost/unknown against time ({unit}) ==")
     head = "".join(f"{k + ' w/l/u':>16}{'decided':>9}{'med cpu s':>10}" for k in kinds)
     print(f"{'budget':>8}{head}")
-    cap_was, lock_was = nivernais.CAP, nivernais.LOCK_TEST
+    was = (nivernais.CAP, nivernais.LOCK_TEST, nivernais.GO_ON, nivernais.MEMORY)
     for budget in budgets:
         rows: dict[str, list[tuple[str, float]]] = {k: [] for k in kinds}
         for deal in range(first, last + 1):
@@ -314,8 +315,9 @@ def curve_part(
                 nivernais.USE_COMPILED = k != "before"
                 if caps:
                     nivernais.CAP = int(k.split()[1])
-                if lock:
-                    nivernais.LOCK_TEST = k == "lock"
+                if main:
+                    nivernais.LOCK_TEST = nivernais.GO_ON = k == "today"
+                    nivernais.MEMORY = was[3] if k == "today" else 1 << 30
                 t = time.process_time()
                 if rates:
                     rate = rates[-1] if k == "before" else rates[0]
@@ -329,7 +331,7 @@ def curve_part(
                         flush=True,
                     )
         nivernais.USE_COMPILED = True
-        nivernais.CAP, nivernais.LOCK_TEST = cap_was, lock_was
+        nivernais.CAP, nivernais.LOCK_TEST, nivernais.GO_ON, nivernais.MEMORY = was
         line = f"{budget:>8g}"
         for k in kinds:
             res = [x for x, _ in rows[k]]
@@ -574,9 +576,9 @@ def main() -> None:
         "--nivernais-caps", default="", help="A,B: Nivernais' curve by each final-pass cap beside"
     )
     ap.add_argument(
-        "--nivernais-lock",
+        "--nivernais-main",
         action="store_true",
-        help="Nivernais' curve with its cell-lock test and without",
+        help="Nivernais' curve today and as on main beside",
     )
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
@@ -604,7 +606,7 @@ def main() -> None:
             a.compare_weights,
             a.portfolio,
             [int(x) for x in a.nivernais_caps.split(",")] if a.nivernais_caps else None,
-            a.nivernais_lock,
+            a.nivernais_main,
         )
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)

@@ -419,6 +419,11 @@ earlier one explored up to its cap (measured: docs/solver.md)."""
 DEAD_TEST = False
 """Whether :func:`expand` runs the dead-position test (measured: docs/solver.md)."""
 
+GO_ON = True
+"""Whether a search of :func:`portfolio` that comes to know every final pass goes on
+with the rest of the budget (:func:`best_first`'s ``more``; measured:
+docs/notes/2026-12-04-nivernais-decided.md)."""
+
 LOCK_TEST = True
 """Whether :func:`best_first` drops the children :func:`locked` finds lost (before they
 are queued, so they cost no expansion; measured: docs/notes/2026-12-04-nivernais-decided.md)."""
@@ -616,7 +621,9 @@ def portfolio(
             None if nodes is None else nodes - used,
             None if seconds is None else start + seconds,
         )
-        outcome, line, n = best_first(root, share, deadline, w, CAP, memo=memo, more=more)
+        outcome, line, n = best_first(
+            root, share, deadline, w, CAP, memo=memo, more=more if GO_ON else None
+        )
         used += n
         if outcome != "unknown":
             return outcome, line, used
