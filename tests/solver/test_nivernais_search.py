@@ -181,3 +181,36 @@ def test_cell_locked_end_games_agree_with_exhaustive_search(
 ) -> None:
     """The whole search with the cell lock (``nivernais.LOCK_TEST``) on these end games."""
     _check(*locked_endgame(seed, loose, stock))
+
+
+def test_a_search_that_knows_every_final_pass_goes_on() -> None:
+    """``best_first(more=…)``: stopped by its own budget with no position before the final
+    pass left in the queue, a search goes on to ``more`` and answers as the exhaustive
+    search; compiled and Python alike (outcome, count, line); stopped while positions
+    before the final pass are still queued, it stops as before."""
+    went_on = stopped = 0
+    for loose, stock, seed in MEMO_GAMES:
+        spec, state = crossing_endgame(seed, loose, 1, 8, stock)
+        root = nv.pack(spec, state)
+        full = nv.best_first(root, None, None, nv.WEIGHTS[0], 2)
+        if full[2] < 4:
+            continue
+        truth = "won" if exhaustive(spec, state) else "lost"
+        assert full[0] == truth
+        for small in (1, full[2] // 2):
+            runs = [
+                nv.best_first(
+                    root, small, None, nv.WEIGHTS[0], 2, use_compiled=c, more=(full[2], None)
+                )
+                for c in (False, True)
+            ]
+            a, b = runs
+            assert (a[0], a[2]) == (b[0], b[2])
+            assert [nv.key(p) for p in a[1]] == [nv.key(p) for p in b[1]]
+            if a[0] == "unknown":
+                assert a[2] == small  # positions before the final pass were left
+                stopped += 1
+            else:
+                assert a[0] == truth and a[2] == full[2] > small
+                went_on += 1
+    assert went_on > 0 and stopped > 0
