@@ -10,7 +10,7 @@ For each game and option set offering solvable deals (``pasyans.deals.kinds_for`
 ``--first`` … ``--first + --deals - 1``:
 
 1. **Surface statistics** of the random layouts and of the solvable ones, side by side
-   (docs/winnability.md defines them). The solvable layout measured is each number's
+   (docs/solvable.md defines them). The solvable layout measured is each number's
    first kept candidate: the three bands are chosen among such candidates, so this is
    the population of solvable deals over all bands, at a third of the cost. With
    ``--before``, a column for generator version 1 too (``benchmarks/legacy/generate_v1.py``

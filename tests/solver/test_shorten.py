@@ -51,7 +51,7 @@ def test_a_loop_put_into_a_line_is_cut_again() -> None:
             back = [b for b in core.legal_moves(spec, after)
                     if core.apply(spec, after, b) == positions[k]]  # fmt: skip
             if back:
-                looped = list(moves[:k]) + [m, back[0]] + list(moves[k:])
+                looped = [*moves[:k], m, back[0], *moves[k:]]
                 break
         if looped:
             break

@@ -1,6 +1,6 @@
 """Spider's joint search (``SpiderGame(..., other=...)``): the staged search by the fitted
 weights and by V1 over one table, within the budget, ``solve``'s way for the suit counts in
-``spider.JOINT_SUITS`` (none by default: measured, not adopted, docs/solver.md); the
+``spider.JOINT_SUITS`` (none by default: measured, not adopted, docs/solver-spider.md); the
 compiled search is the Python reference; the solvable-deal generator's single search by V1
 is untouched."""
 

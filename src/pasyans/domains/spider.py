@@ -15,7 +15,7 @@ checks them along random playouts for 1, 2 and 4 suits); the moves handed to the
 are engine :class:`~pasyans.engine.moves.Move` objects, so a win replays through the
 engine.
 
-The guidance lives here too (see ``docs/solver.md``): :func:`shuffle` (an *unproven*
+The guidance lives here too (see ``docs/solver-spider.md``): :func:`shuffle` (an *unproven*
 pruning rule: a search that used it may not conclude "lost"), :func:`order` and
 :func:`distance`, the evaluation of the guided search, which reads every card, face-down
 and stock included (the search is for positions where every card is known).
@@ -352,7 +352,7 @@ generator's versions 2-4 search by them, so their layouts do not move."""
 
 WEIGHTS = Weights(5, 8, 0, 2, 16, 8, 0, 0, 2, 7)
 """The weights a :class:`SpiderGame` searches by unless told: fitted on a training range
-(4-suit deals 6357157-6357256, ``benchmarks/spider_fit.py``; ``docs/solver.md``). On
+(4-suit deals 6357157-6357256, ``benchmarks/spider_fit.py``; ``docs/solver-spider.md``). On
 V1's scale (times 2): a break 2.5, off-suit 4, no tangle term, face-down 1, empty 8;
 the second evaluation and the shape weight as V1's but for shape 3.5."""
 
@@ -516,7 +516,7 @@ def staged(
     prune: bool,
     use_compiled: bool | None = None,
 ) -> Found:
-    """Staged best-first search from ``game.root`` (see ``docs/solver.md``), in C when the
+    """Staged best-first search from ``game.root`` (see ``docs/solver-spider.md``), in C when the
     compiled core is built (``use_compiled`` None), else in Python. Both expand the same
     positions in the same order and find the same line."""
     if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):

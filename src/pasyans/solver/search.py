@@ -193,7 +193,7 @@ def solve(
     (machine-dependent). With neither, the search runs until it decides.
     ``spider_weights``: Spider's evaluation (None: :data:`spider.WEIGHTS`, and for the suit
     counts of :data:`spider.JOINT_SUITS` the joint search by it and
-    :data:`spider.JOINT_OTHER` over one table, ``docs/solver.md``; the generator passes
+    :data:`spider.JOINT_OTHER` over one table, ``docs/solver-spider.md``; the generator passes
     :data:`spider.V1`, so its old layouts do not move: one evaluation); other games ignore
     it.
     """
