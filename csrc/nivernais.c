@@ -693,22 +693,24 @@ static int parse_weights(PyObject *t, int *w)
     return 0;
 }
 
-PyObject *nivernais_dead(PyObject *self, PyObject *args)
+/* A test of one position (dead, locked) as a Python bool. */
+static PyObject *position_test(PyObject *args, int (*test)(const NPos *))
 {
     PyObject *pos;
     NPos p;
     if (!PyArg_ParseTuple(args, "O", &pos) || to_npos(pos, &p))
         return NULL;
-    return PyBool_FromLong(dead(&p));
+    return PyBool_FromLong(test(&p));
+}
+
+PyObject *nivernais_dead(PyObject *self, PyObject *args)
+{
+    return position_test(args, dead);
 }
 
 PyObject *nivernais_locked(PyObject *self, PyObject *args)
 {
-    PyObject *pos;
-    NPos p;
-    if (!PyArg_ParseTuple(args, "O", &pos) || to_npos(pos, &p))
-        return NULL;
-    return PyBool_FromLong(locked(&p));
+    return position_test(args, locked);
 }
 
 PyObject *nivernais_score(PyObject *self, PyObject *args)

@@ -40,13 +40,20 @@ def crossing_endgame(
     n_cells = min(cells, len(cards) // 2)
     for i in range(n_cells):
         t.piles[spec.index[f"r{i + 1}"]] = (cards.pop(),)
-    n_stock = min(stock, len(cards) // 2)
+    return spec, _lay(spec, t, rng, cards, min(stock, len(cards) // 2), 3)
+
+
+def _lay(
+    spec: GameSpec, t: Table, rng: SplitMix64, cards: list[int], n_stock: int, most: int
+) -> State:
+    """``n_stock`` of ``cards`` (from the end) into the stock, the rest scattered over the
+    first one to ``most`` columns."""
     if n_stock:
         t.piles[spec.index["stock"]] = tuple(cards.pop() for _ in range(n_stock))
-    cols = 1 + rng.below(3)
+    cols = 1 + rng.below(most)
     for c in cards:
         t.put(spec.index[f"t{1 + rng.below(cols)}"], (c,))
-    return spec, t.freeze()
+    return t.freeze()
 
 
 def locked_endgame(seed: int, loose: int = 16, stock: int = 4) -> tuple[GameSpec, State]:
@@ -72,13 +79,7 @@ def locked_endgame(seed: int, loose: int = 16, stock: int = 4) -> tuple[GameSpec
     for i in range(min(8, len(cards) - 2)):
         t.piles[spec.index[f"r{i + 1}"]] = (cards.pop(0),)
     cards.sort(key=lambda _: rng.next())
-    n_stock = min(stock, len(cards) - 1)
-    if n_stock:
-        t.piles[spec.index["stock"]] = tuple(cards.pop() for _ in range(n_stock))
-    cols = 1 + rng.below(2)
-    for c in cards:
-        t.put(spec.index[f"t{1 + rng.below(cols)}"], (c,))
-    return spec, t.freeze()
+    return spec, _lay(spec, t, rng, cards, min(stock, len(cards) - 1), 2)
 
 
 def playout(spec: GameSpec, state: State, seed: int, steps: int) -> list[State]:
