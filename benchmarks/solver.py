@@ -142,7 +142,8 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     classic twice: its dead-spine test run on every position unpacked (as before) and
     cached on what it reads (``engine_lock``). Nivernais: the engine's depth-first search,
     then its own best-first search (``domains/nivernais.py``, first score, capped final
-    passes) in Python and in C (``csrc/nivernais.c``, 20 times the nodes). ``loop in
+    passes) in Python and in C (``csrc/nivernais.c``, 20 times the nodes), and again without
+    its cell lock (``nivernais.LOCK_TEST``: main's search before 2026-12-04). ``loop in
     Python`` is the packed rules with the search's loop in
     Python (before the restarting search was compiled, ``engine_restarts``); ``compiled``
     runs the loop in C too (Backbone and Backbone classic, whose dead-spine test is then
@@ -161,8 +162,11 @@ def engine_rate_part(deals: int, nodes: int) -> None:
         ("backbone-classic", "backbone-classic", True),
         ("spine", "spine", True),
         ("nivernais", "nivernais", None),
+        ("nivernais, no cell lock (main)", "nivernais", None),
     )
+    lock_was = nivernais.LOCK_TEST
     for label, game, lock_cache in rows:
+        nivernais.LOCK_TEST = lock_was and "no cell lock" not in label
         spec = get_game(game)
         times = {"engine": 0.0, "loop": 0.0, "compiled": 0.0}
         counts = {"engine": 0, "loop": 0, "compiled": 0}
@@ -199,6 +203,7 @@ def engine_rate_part(deals: int, nodes: int) -> None:
             f"{10 * best:>12,.0f}",
             flush=True,
         )
+    nivernais.LOCK_TEST = lock_was
 
 
 def sweep_part(
