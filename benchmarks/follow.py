@@ -118,6 +118,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", player {budget.method} {budget.player}" if budget.player else ""
         text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
+        text += ", broad" if budget.broad else ""
+        text += f", exact {budget.exact}" if budget.exact else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -190,6 +192,12 @@ def main() -> None:
         default=None,
         help="the follower's named budget, whole (overrides the budget options)",
     )
+    ap.add_argument(
+        "--broad", action="store_true", help="few samples won: every move scored in every one"
+    )
+    ap.add_argument(
+        "--exact", type=int, default=0, help="nodes of the exact search, every card known"
+    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1, help="local Dask workers (1: this process)")
@@ -229,6 +237,8 @@ def main() -> None:
         method=args.method,
         rescue=args.rescue,
         player_nodes=args.player_nodes,
+        exact=args.exact,
+        broad=args.broad,
     )
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)

@@ -26,7 +26,8 @@ Part 2d (with --curve GAME[:KEY=VALUE]), the decided rate against time: deals
 time, one process); with --before, Nivernais' search as it was before its compiled core
 (the Python reference) beside it, deal by deal in the same run; with --nivernais-caps
 A,B, Nivernais' portfolio once per starting cap of its final passes (nivernais.CAP), deal
-by deal side by side.
+by deal side by side; with --nivernais-main, today's search and main's before the
+cell lock and the search going on (nivernais.LOCK_TEST, GO_ON, MEMORY), side by side.
 With --derive (Spider, node budgets): one search per deal at the largest budget, the
 others read from its count (the search does not depend on the budget); with
 --compare-weights, by Spider's old weights (spider.V1) and today's side by side; with
@@ -141,7 +142,8 @@ def engine_rate_part(deals: int, nodes: int) -> None:
     classic twice: its dead-spine test run on every position unpacked (as before) and
     cached on what it reads (``engine_lock``). Nivernais: the engine's depth-first search,
     then its own best-first search (``domains/nivernais.py``, first score, capped final
-    passes) in Python and in C (``csrc/nivernais.c``, 20 times the nodes). ``loop in
+    passes) in Python and in C (``csrc/nivernais.c``, 20 times the nodes), and again without
+    its cell lock (``nivernais.LOCK_TEST``: main's search before 2026-12-04). ``loop in
     Python`` is the packed rules with the search's loop in
     Python (before the restarting search was compiled, ``engine_restarts``); ``compiled``
     runs the loop in C too (Backbone and Backbone classic, whose dead-spine test is then
@@ -160,8 +162,11 @@ def engine_rate_part(deals: int, nodes: int) -> None:
         ("backbone-classic", "backbone-classic", True),
         ("spine", "spine", True),
         ("nivernais", "nivernais", None),
+        ("nivernais, no cell lock (main)", "nivernais", None),
     )
+    lock_was = nivernais.LOCK_TEST
     for label, game, lock_cache in rows:
+        nivernais.LOCK_TEST = lock_was and "no cell lock" not in label
         spec = get_game(game)
         times = {"engine": 0.0, "loop": 0.0, "compiled": 0.0}
         counts = {"engine": 0, "loop": 0, "compiled": 0}
@@ -198,6 +203,7 @@ def engine_rate_part(deals: int, nodes: int) -> None:
             f"{10 * best:>12,.0f}",
             flush=True,
         )
+    nivernais.LOCK_TEST = lock_was
 
 
 def sweep_part(
@@ -273,6 +279,7 @@ def curve_part(
     compare: bool = False,
     portfolio: bool = False,
     caps: list[int] | None = None,
+    main: bool = False,
 ) -> None:
     """Won / lost / unknown of deals ``A-B`` at each budget (wall seconds, ``solve`` as
     ``pasyans solve`` runs it), after (today's search) and, with ``before``, Nivernais'
@@ -284,7 +291,10 @@ def curve_part(
     Spider's search (``spider.solve``) is the same at every node budget, the budget only
     stops it, so it decides within budget ``b`` exactly when it decides within ``b``
     positions at the largest. With ``caps`` (Nivernais), the portfolio once per starting
-    cap of its final passes (``nivernais.CAP``), side by side on each deal."""
+    cap of its final passes (``nivernais.CAP``), side by side on each deal. With ``main``
+    (Nivernais), today's portfolio and main's before the cell lock (``nivernais.LOCK_TEST``),
+    the search going on once it knows every final pass (``nivernais.GO_ON``) and the memory
+    bound of 1.5 GB (``nivernais.MEMORY``, 1 GB before), side by side on each deal."""
     if derive:
         _derived_curve(target, deals, budgets, rates, compare, portfolio)
         return
@@ -295,11 +305,13 @@ def curve_part(
     kinds = ("before", "after") if before else ("after",)
     if caps:
         kinds = tuple(f"cap {c}" for c in caps)
+    if main:
+        kinds = ("today", "main")
     unit = f"node budgets at {rates} positions/s" if rates else "wall s"
     print(f"== {target}, deals {first}…{last}: won/lost/unknown against time ({unit}) ==")
     head = "".join(f"{k + ' w/l/u':>16}{'decided':>9}{'med cpu s':>10}" for k in kinds)
     print(f"{'budget':>8}{head}")
-    cap_was = nivernais.CAP
+    was = (nivernais.CAP, nivernais.LOCK_TEST, nivernais.GO_ON, nivernais.MEMORY)
     for budget in budgets:
         rows: dict[str, list[tuple[str, float]]] = {k: [] for k in kinds}
         for deal in range(first, last + 1):
@@ -308,6 +320,9 @@ def curve_part(
                 nivernais.USE_COMPILED = k != "before"
                 if caps:
                     nivernais.CAP = int(k.split()[1])
+                if main:
+                    nivernais.LOCK_TEST = nivernais.GO_ON = k == "today"
+                    nivernais.MEMORY = was[3] if k == "today" else 1 << 30
                 t = time.process_time()
                 if rates:
                     rate = rates[-1] if k == "before" else rates[0]
@@ -321,7 +336,7 @@ def curve_part(
                         flush=True,
                     )
         nivernais.USE_COMPILED = True
-        nivernais.CAP = cap_was
+        nivernais.CAP, nivernais.LOCK_TEST, nivernais.GO_ON, nivernais.MEMORY = was
         line = f"{budget:>8g}"
         for k in kinds:
             res = [x for x, _ in rows[k]]
@@ -565,6 +580,11 @@ def main() -> None:
     ap.add_argument(
         "--nivernais-caps", default="", help="A,B: Nivernais' curve by each final-pass cap beside"
     )
+    ap.add_argument(
+        "--nivernais-main",
+        action="store_true",
+        help="Nivernais' curve today and as on main beside",
+    )
     ap.add_argument("--table", default="", help="A-B: every game at 10 s of one core (part 4)")
     a = ap.parse_args()
     if not a.skip_spine:
@@ -591,6 +611,7 @@ def main() -> None:
             a.compare_weights,
             a.portfolio,
             [int(x) for x in a.nivernais_caps.split(",")] if a.nivernais_caps else None,
+            a.nivernais_main,
         )
     if a.table:
         table_part(a.table, set(a.games.split(",")) if a.games else None)

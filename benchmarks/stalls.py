@@ -111,6 +111,7 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=4000)
     ap.add_argument("--unstick", type=int, default=0)
     ap.add_argument("--budget", choices=("product",), help="the product's budget, whole")
+    ap.add_argument("--exact", type=int, default=0, help="nodes of the exact search")
     ap.add_argument("--full-nodes", type=int, default=2_000_000)
     ap.add_argument("--wide", type=int, default=16, help="the samples again, N x nodes")
     ap.add_argument("--rescore", type=int, default=0, help="fatal move: N samples, every move")
@@ -121,6 +122,8 @@ def main() -> None:
     budget = Budget(seconds=None, nodes=args.nodes, samples=args.samples, unstick=args.unstick)
     if args.budget:
         budget = player_budget(spec, args.budget)
+    if args.exact:
+        budget = replace(budget, exact=args.exact)
     for deal in _deals(args.deals):
         play = follow(args.game, options, deal, budget)
         if play.won:

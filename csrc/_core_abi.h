@@ -96,9 +96,10 @@ typedef struct {
     {"nivernais_children", nivernais_children, METH_VARARGS, "Every Nivernais position one move away (nivernais.children), in its order."}, \
     {"nivernais_forced", nivernais_forced, METH_VARARGS, "The position after Nivernais' forced foundation move (nivernais.forced), or None."}, \
     {"nivernais_dead", nivernais_dead, METH_VARARGS, "Nivernais' dead-position test (nivernais.dead), compiled."}, \
+    {"nivernais_locked", nivernais_locked, METH_VARARGS, "Nivernais' cell-lock test (nivernais.locked), compiled."}, \
     {"nivernais_score", nivernais_score, METH_VARARGS, "nivernais.score of a position under the weights."}, \
     {"nivernais_key", nivernais_key, METH_VARARGS, "The search's key of a Nivernais position, as bytes (columns sorted once settled)."}, \
-    {"nivernais_search", nivernais_search, METH_VARARGS, "nivernais.best_first: (status, line of positions, positions expanded, bytes used, the final passes it explored as uint64 hashes; memo: the sorted hashes to skip)."}, \
+    {"nivernais_search", nivernais_search, METH_VARARGS, "nivernais.best_first: (status, line of positions, positions expanded, bytes used, the final passes it explored as uint64 hashes; more_nodes, more_deadline: the limits once every final pass is known; tests: 1 the dead test, 2 the cell lock; memo: the sorted hashes to skip)."}, \
     {NULL, NULL, 0, NULL}
 
 #endif

@@ -29,6 +29,9 @@
 /* Header bytes of a stored position: redeals, stock size, cells, 6 column lengths, up[4],
  * down[4]. Then the cells, the columns bottom to top, the stock. */
 #define NV_HEAD 17
+/* The search's dead-position tests (nivernais_search's flags). */
+#define NV_TEST_DEAD 1
+#define NV_TEST_LOCK 2
 
 typedef struct {
     uint8_t len[NV_COLS];
@@ -320,6 +323,62 @@ static int dead(const NPos *p)
         }
     }
     return 0;
+}
+
+/* nivernais.locked: the final pass with the eight cells full where no cell card can ever
+ * go home (the columns and the stock's chunks of four as piles of their own; each suit's
+ * foundations raised as far as free cards take them, a free copy serving both). */
+static int locked(const NPos *p)
+{
+    if (p->red < NV_LAST || p->ncell < NV_CELLS)
+        return 0;
+    const uint8_t *pile[NV_COLS + NV_MAX / NV_PER + 1];
+    int top[NV_COLS + NV_MAX / NV_PER + 1], np = 0, free_[52], reach_up[4], reach_down[4];
+    uint8_t chunks[NV_MAX];
+    memset(free_, 0, sizeof free_);
+    for (int i = 0; i < NV_COLS; i++)
+        if (p->len[i]) {
+            pile[np] = p->col[i];
+            top[np++] = p->len[i] - 1;
+        }
+    /* The stock's chunks, bottom to top as a deal lays them: chunks[j] = stock[n - 1 - j]. */
+    int n = p->nstock;
+    for (int j = 0; j < n; j++)
+        chunks[j] = p->stock[n - 1 - j];
+    for (int j = 0; j < n; j += NV_PER) {
+        pile[np] = chunks + j;
+        top[np++] = (n - j < NV_PER ? n - j : NV_PER) - 1;
+    }
+    for (int k = 0; k < np; k++)
+        free_[pile[k][top[k]]]++;
+    memcpy(reach_up, (int[4]){p->up[0], p->up[1], p->up[2], p->up[3]}, sizeof reach_up);
+    memcpy(reach_down, (int[4]){p->down[0], p->down[1], p->down[2], p->down[3]},
+           sizeof reach_down);
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (int s = 0; s < 4; s++) {
+            while (reach_up[s] < 13 && free_[reach_up[s] << 2 | s])
+                reach_up[s]++;
+            while (reach_down[s] > 1 && free_[(reach_down[s] - 2) << 2 | s])
+                reach_down[s]--;
+        }
+        for (int k = 0; k < np; k++)
+            while (top[k] >= 0) {
+                int c = pile[k][top[k]], r = (c >> 2) + 1, s = c & 3;
+                if (!((p->up[s] < r && r <= reach_up[s]) ||
+                      (reach_down[s] <= r && r < p->down[s])))
+                    break;
+                moved = 1;
+                if (--top[k] >= 0)
+                    free_[pile[k][top[k]]]++;
+            }
+    }
+    for (int j = 0; j < p->ncell; j++) {
+        int c = p->cell[j], r = (c >> 2) + 1, s = c & 3;
+        if (!(reach_up[s] + 1 < r && r < reach_down[s] - 1))
+            return 0;
+    }
+    return 1;
 }
 
 static int on_foundations(const NPos *p)
@@ -634,13 +693,24 @@ static int parse_weights(PyObject *t, int *w)
     return 0;
 }
 
-PyObject *nivernais_dead(PyObject *self, PyObject *args)
+/* A test of one position (dead, locked) as a Python bool. */
+static PyObject *position_test(PyObject *args, int (*test)(const NPos *))
 {
     PyObject *pos;
     NPos p;
     if (!PyArg_ParseTuple(args, "O", &pos) || to_npos(pos, &p))
         return NULL;
-    return PyBool_FromLong(dead(&p));
+    return PyBool_FromLong(test(&p));
+}
+
+PyObject *nivernais_dead(PyObject *self, PyObject *args)
+{
+    return position_test(args, dead);
+}
+
+PyObject *nivernais_locked(PyObject *self, PyObject *args)
+{
+    return position_test(args, locked);
 }
 
 PyObject *nivernais_score(PyObject *self, PyObject *args)
@@ -847,9 +917,12 @@ enum { NV_WON, NV_LOST, NV_UNKNOWN, NV_MEMORY };
  * positions expanded (*count). nodes < 0: no limit; deadline: CLOCK_MONOTONIC seconds (as
  * time.perf_counter), infinite for none; cap < 0: no cap. */
 static int best_first(Search *s, const NPos *root, long long nodes, double deadline,
-                      const int *w, long long cap, int dead_test, uint32_t *end,
-                      unsigned long long *count)
+                      long long more_nodes, double more_deadline, const int *w, long long cap,
+                      int tests, uint32_t *end, unsigned long long *count)
 {
+    /* Queued positions before the final pass: none left means every final pass is known,
+     * and the search may go on to more_nodes / more_deadline (nivernais.best_first). */
+    size_t before_final = root->red < NV_LAST;
     *count = 0;
     *end = 0;
     if (add(s, root, -1) < 0)
@@ -885,8 +958,13 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
             cap *= 2;
         }
         if ((nodes >= 0 && (long long)*count >= nodes) ||
-            (*count && *count % 8 == 0 && now() > deadline))
-            return NV_UNKNOWN;
+            (*count && *count % 8 == 0 && now() > deadline)) {
+            if (before_final || (more_nodes == nodes && more_deadline == deadline))
+                return NV_UNKNOWN;
+            nodes = more_nodes;
+            deadline = more_deadline;
+            continue;
+        }
         Item it = s->heap[0];
         s->heap[0] = s->heap[--s->heap_n];
         if (s->heap_n)
@@ -902,7 +980,8 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
         ++*count;
         from_bytes(s->arena + s->off[it.node], &pos);
         int final = pos.red >= NV_LAST;
-        int n = dead_test && dead(&pos) ? 0 : forced(&pos, &kids[0]) ? 1 : children(&pos, kids);
+        before_final -= !final;
+        int n = (tests & NV_TEST_DEAD) && dead(&pos) ? 0 : forced(&pos, &kids[0]) ? 1 : children(&pos, kids);
         for (int k = 0; k < n; k++) {
             const NPos *t = &kids[k];
             int64_t node = add(s, t, (int32_t)it.node);
@@ -914,6 +993,8 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
                 *end = (uint32_t)node;
                 return NV_WON;
             }
+            if ((tests & NV_TEST_LOCK) && locked(t))
+                continue; /* lost (nivernais.locked): kept in the table, never expanded */
             int32_t e = -1;
             if (cap >= 0 && t->red >= NV_LAST) {
                 if (final)
@@ -927,6 +1008,7 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
                 }
             }
             tick++;
+            before_final += t->red < NV_LAST;
             int sc = score(t, w), home = on_foundations(t);
             if (home > best_home || (home == best_home && sc > best_score)) {
                 best_home = home;
@@ -971,15 +1053,15 @@ static PyObject *explored(const Search *s, long long cap)
 PyObject *nivernais_search(PyObject *self, PyObject *args)
 {
     PyObject *pos, *wt;
-    long long nodes, cap;
-    int dead_test;
-    double deadline;
+    long long nodes, cap, more_nodes;
+    int tests;
+    double deadline, more_deadline;
     unsigned long long memory;
     Py_buffer skip;
     NPos root;
     int w[4];
-    if (!PyArg_ParseTuple(args, "OLdOLKpy*", &pos, &nodes, &deadline, &wt, &cap, &memory,
-                          &dead_test, &skip))
+    if (!PyArg_ParseTuple(args, "OLdLdOLKiy*", &pos, &nodes, &deadline, &more_nodes,
+                          &more_deadline, &wt, &cap, &memory, &tests, &skip))
         return NULL;
     if (skip.len % 8 || to_npos(pos, &root) || parse_weights(wt, w)) {
         if (!PyErr_Occurred())
@@ -1002,7 +1084,8 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
     uint32_t end;
     unsigned long long count;
     Py_BEGIN_ALLOW_THREADS
-    status = best_first(&s, &root, nodes, deadline, w, cap, dead_test, &end, &count);
+    status = best_first(&s, &root, nodes, deadline, more_nodes, more_deadline, w, cap, tests,
+                        &end, &count);
     Py_END_ALLOW_THREADS
     PyObject *line = PyList_New(0);
     if (line && s.nodes) {

@@ -7,6 +7,7 @@
 PyObject *nivernais_children(PyObject *self, PyObject *args);
 PyObject *nivernais_forced(PyObject *self, PyObject *args);
 PyObject *nivernais_dead(PyObject *self, PyObject *args);
+PyObject *nivernais_locked(PyObject *self, PyObject *args);
 PyObject *nivernais_score(PyObject *self, PyObject *args);
 PyObject *nivernais_key(PyObject *self, PyObject *args);
 PyObject *nivernais_search(PyObject *self, PyObject *args);

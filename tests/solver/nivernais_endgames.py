@@ -40,13 +40,46 @@ def crossing_endgame(
     n_cells = min(cells, len(cards) // 2)
     for i in range(n_cells):
         t.piles[spec.index[f"r{i + 1}"]] = (cards.pop(),)
-    n_stock = min(stock, len(cards) // 2)
+    return spec, _lay(spec, t, rng, cards, min(stock, len(cards) // 2), 3)
+
+
+def _lay(
+    spec: GameSpec, t: Table, rng: SplitMix64, cards: list[int], n_stock: int, most: int
+) -> State:
+    """``n_stock`` of ``cards`` (from the end) into the stock, the rest scattered over the
+    first one to ``most`` columns."""
     if n_stock:
         t.piles[spec.index["stock"]] = tuple(cards.pop() for _ in range(n_stock))
-    cols = 1 + rng.below(3)
+    cols = 1 + rng.below(most)
     for c in cards:
         t.put(spec.index[f"t{1 + rng.below(cols)}"], (c,))
-    return spec, t.freeze()
+    return t.freeze()
+
+
+def locked_endgame(seed: int, loose: int = 16, stock: int = 4) -> tuple[GameSpec, State]:
+    """A final-pass end game with the eight reserve cells full, made for the cell lock
+    (``nivernais.locked``) to matter: ``crossing_endgame``'s loose cards, the eight
+    furthest in rank from their suit's foundations in the cells, ``stock`` of the rest in
+    the stock and the others in one or two columns."""
+    spec, state = crossing_endgame(seed, loose, 2, 0, 0)
+    t = Table(state)
+    rng = SplitMix64(seed + 1000)
+    founds = [len(t.piles[spec.index[f"f{i}"]]) for i in range(1, 9)]
+    cards: list[int] = []
+    for i in range(1, 7):
+        cards += t.piles[spec.index[f"t{i}"]]
+        t.piles[spec.index[f"t{i}"]] = ()
+
+    def gap(card: int) -> int:
+        r, s = (card >> 2) + 1, card & 3
+        up, down = founds[s], 14 - founds[s + 4]
+        return min(abs(r - up), abs(down - r))
+
+    cards.sort(key=lambda c: (-gap(c), rng.next()))
+    for i in range(min(8, len(cards) - 2)):
+        t.piles[spec.index[f"r{i + 1}"]] = (cards.pop(0),)
+    cards.sort(key=lambda _: rng.next())
+    return spec, _lay(spec, t, rng, cards, min(stock, len(cards) - 1), 2)
 
 
 def playout(spec: GameSpec, state: State, seed: int, steps: int) -> list[State]:

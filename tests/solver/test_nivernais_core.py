@@ -5,7 +5,7 @@ random play-outs of real deals and end games, and the same searches."""
 from __future__ import annotations
 
 import pytest
-from nivernais_endgames import crossing_endgame, playout
+from nivernais_endgames import crossing_endgame, locked_endgame, playout
 
 from pasyans.domains import _core as core
 from pasyans.domains import nivernais as nv
@@ -24,6 +24,9 @@ def _positions() -> list[tuple[GameSpec, State]]:
     for seed in range(1, 60):
         spec, state = crossing_endgame(seed, 16 + seed % 8, seed % 3, 8, 4 * (seed % 4))
         out += [(spec, s) for s in playout(spec, state, seed, 50)]
+    for seed in range(1, 21):
+        spec, state = locked_endgame(seed, 18 + seed % 8, 4 * (seed % 3))
+        out += [(spec, s) for s in playout(spec, state, seed, 12)]
     return out
 
 
@@ -31,7 +34,7 @@ def test_compiled_moves_are_the_engines() -> None:
     """Same legal move set (as resulting positions, exactly) as the engine at every position
     of the play-outs, the Python order kept, and the same forced move and score."""
     passes = set()
-    forced = fired = 0
+    forced = fired = locks = 0
     for spec, state in _positions():
         pos = nv.pack(spec, state)
         mine = core.nivernais_children(pos)
@@ -45,10 +48,13 @@ def test_compiled_moves_are_the_engines() -> None:
         d = core.nivernais_dead(pos)
         assert d == nv.dead(pos)
         fired += d
+        lock = core.nivernais_locked(pos)
+        assert lock == nv.locked(pos)
+        locks += lock
         for w in nv.WEIGHTS:
             assert core.nivernais_score(pos, w) == nv.score(pos, w)
         passes.add((state.redeals, bool(pos[4])))
-    assert forced > 0 and fired > 0
+    assert forced > 0 and fired > 0 and locks > 0
     assert {(0, True), (1, True), (2, True), (2, False)} <= passes
 
 
@@ -78,12 +84,14 @@ def test_compiled_search_is_the_python_search(deal: int) -> None:
         assert [nv.key(p) for p in a[1]] == [nv.key(p) for p in b[1]]
 
 
-@pytest.mark.parametrize("dead_test", [False, True])
+@pytest.mark.parametrize(("dead_test", "lock_test"), [(False, False), (True, False), (False, True)])
 def test_compiled_search_decides_end_games_as_python(
-    dead_test: bool, monkeypatch: pytest.MonkeyPatch
+    dead_test: bool, lock_test: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The same searches with the dead test off and on (``nivernais.DEAD_TEST``)."""
+    """The same searches with the dead test and the cell lock off and on
+    (``nivernais.DEAD_TEST``, ``nivernais.LOCK_TEST``)."""
     monkeypatch.setattr(nv, "DEAD_TEST", dead_test)
+    monkeypatch.setattr(nv, "LOCK_TEST", lock_test)
     won = lost = 0
     for seed in range(1, 40):
         spec, state = crossing_endgame(seed, 14 + seed % 6, 1 + seed % 2, 6, 4 * (seed % 3))

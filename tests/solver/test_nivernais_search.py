@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from nivernais_endgames import crossing_endgame
+from nivernais_endgames import crossing_endgame, locked_endgame, playout
 from solver_endgames import endgame, exhaustive, solver_agrees
 
 from pasyans.domains import nivernais as nv
@@ -149,3 +149,68 @@ def test_budget_the_memo_leaves_proves_losses(monkeypatch: pytest.MonkeyPatch) -
         assert outcome in ("lost", "unknown") and used <= budget
         proven += outcome == "lost"
     assert proven > 0
+
+
+LOCKED = [(18 + seed % 8, 4 * (seed % 3), seed) for seed in range(1, 41)]
+
+
+def test_cell_lock_fires_only_on_lost_positions() -> None:
+    """``nivernais.locked`` against the exhaustive search: on final-pass end games with the
+    eight cells full (stock empty or not) and along play-outs from them, every position it
+    calls lost has no win; it fires on some, and some positions with the cells full are
+    won (so the test could fail both ways)."""
+    fired = won_full = 0
+    for loose, stock, seed in LOCKED:
+        spec, state = locked_endgame(seed, loose, stock)
+        for s in playout(spec, state, seed, 12)[::2]:
+            pos = nv.pack(spec, s)
+            if len(pos[1]) < nv.CELLS:
+                continue
+            if nv.locked(pos):
+                fired += 1
+                assert not exhaustive(spec, s)
+            elif won_full < 3 and exhaustive(spec, s):
+                won_full += 1
+    assert fired >= 5
+    assert won_full > 0
+
+
+@pytest.mark.parametrize(("loose", "stock", "seed"), LOCKED[::2])
+def test_cell_locked_end_games_agree_with_exhaustive_search(
+    loose: int, stock: int, seed: int
+) -> None:
+    """The whole search with the cell lock (``nivernais.LOCK_TEST``) on these end games."""
+    _check(*locked_endgame(seed, loose, stock))
+
+
+def test_a_search_that_knows_every_final_pass_goes_on() -> None:
+    """``best_first(more=…)``: stopped by its own budget with no position before the final
+    pass left in the queue, a search goes on to ``more`` and answers as the exhaustive
+    search; compiled and Python alike (outcome, count, line); stopped while positions
+    before the final pass are still queued, it stops as before."""
+    went_on = stopped = 0
+    for loose, stock, seed in MEMO_GAMES:
+        spec, state = crossing_endgame(seed, loose, 1, 8, stock)
+        root = nv.pack(spec, state)
+        full = nv.best_first(root, None, None, nv.WEIGHTS[0], 2)
+        if full[2] < 4:
+            continue
+        truth = "won" if exhaustive(spec, state) else "lost"
+        assert full[0] == truth
+        for small in (1, full[2] // 2):
+            runs = [
+                nv.best_first(
+                    root, small, None, nv.WEIGHTS[0], 2, use_compiled=c, more=(full[2], None)
+                )
+                for c in (False, True)
+            ]
+            a, b = runs
+            assert (a[0], a[2]) == (b[0], b[2])
+            assert [nv.key(p) for p in a[1]] == [nv.key(p) for p in b[1]]
+            if a[0] == "unknown":
+                assert a[2] == small  # positions before the final pass were left
+                stopped += 1
+            else:
+                assert a[0] == truth and a[2] == full[2] > small
+                went_on += 1
+    assert went_on > 0 and stopped > 0

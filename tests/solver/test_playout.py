@@ -7,25 +7,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hidden_cards import same_hint
 
 from pasyans import caches, hints
-from pasyans.cards import shuffled
 from pasyans.domains import packed
 from pasyans.engine.core import apply, cards_on_foundations, initial_state, legal_moves
 from pasyans.hints import Budget, playout, sampling, suggest
-from pasyans.hints.sampling import known, samples, slots, visible
+from pasyans.hints.sampling import known, samples
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
 from pasyans.solver.search import solve
-
-
-def _reshuffled(spec: GameSpec, state: State, seed: int) -> State:
-    """The same view with the hidden (stock) cards in another order."""
-    view = visible(spec, state)
-    places = slots(spec, view)
-    cards = sorted(state.piles[i][k] for i, k in places)
-    return sampling.complete(view, places, shuffled(cards, seed))
 
 
 def test_reach_reports_the_most_cards_brought_home() -> None:
@@ -72,13 +64,7 @@ def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:
     budget = Budget(seconds=None, nodes=80, samples=2, seed=3, playout=300)
     for deal in (1, 2, 3):
         a = initial_state(spec, deal)
-        b = _reshuffled(spec, a, deal)
-        assert a != b and visible(spec, a) == visible(spec, b)
-        caches.clear()
-        ha = suggest(spec, a, budget=budget)
-        caches.clear()
-        hb = suggest(spec, b, budget=budget)
-        assert ha == hb and ha.move is not None
+        ha = same_hint(spec, a, deal, budget)
         assert ha.source == "playout" and ha.message_ru
         caches.clear()
         assert suggest(spec, a, budget=budget) == ha  # the same again under the node budget

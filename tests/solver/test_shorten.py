@@ -72,3 +72,20 @@ def test_the_hint_remembers_the_short_line_and_follows_it_to_the_win() -> None:
         followed += 1
     assert followed == len(kept) < len(moves)
     hints.LINES.clear()
+
+
+def test_the_compiled_graph_gives_the_engines_short_line() -> None:
+    # Backbone and classic build the line's graph in the compiled core (engine_moves,
+    # engine_play); the engine's graph is the reference: the same moves, the same line.
+    from pasyans.solver.shorten import _engine_graph, _packed_graph, _shortest
+
+    for game, deal in (("backbone", 1), ("backbone-classic", 2), ("backbone", 28)):
+        spec, state, moves = _won_line(game, deal)
+        engine = _engine_graph(spec, state, moves)
+        compiled = _packed_graph(spec, state, moves)
+        assert [[m for m, _ in row] for row in compiled[1]] == [
+            [m for m, _ in row] for row in engine[1]
+        ]
+        short = shortened(spec, state, moves)
+        assert short == _shortest(moves, *engine)
+        assert core.is_won(spec, _end(spec, state, short))

@@ -278,6 +278,49 @@ def dead(pos: Pos) -> bool:
     return False
 
 
+def locked(pos: Pos) -> bool:
+    """Whether ``pos`` is lost by a cell lock (docs/solver-search.md, rule 5, "Nivernais,
+    cell lock"): in the final pass with all eight cells full, no cell card can ever go
+    home. Until one does, every move is a foundation move from a column's top or a deal,
+    so a card leaves its column only for a foundation. The over-approximation: the
+    columns and the stock's chunks of four (dealt in that order whatever is clicked or
+    refilled) as piles of their own, a pile's card free once every card above it went
+    home, and each suit's up and down foundations raised as far as free cards take them
+    (a free copy serving both). A cell card beyond both reaches stays put, and with it
+    the eight cells: nothing else can go home past them."""
+    cols, cells, up, down, stock, red = pos
+    if red < LAST_PASS or len(cells) < CELLS:
+        return False
+    piles = [list(c) for c in cols if c]
+    rest = stock
+    while rest:
+        n = min(PER, len(rest))
+        piles.append(list(rest[: -n - 1 : -1]))  # bottom to top, as a deal lays them
+        rest = rest[:-n]
+    reach_up, reach_down = list(up), list(down)
+    free = [0] * 52  # free copies of each card (each counted once, when it comes free)
+    for pile in piles:
+        free[pile[-1]] += 1
+    moved = True
+    while moved:
+        moved = False
+        for s in range(4):
+            while reach_up[s] < 13 and free[reach_up[s] << 2 | s]:
+                reach_up[s] += 1
+            while reach_down[s] > 1 and free[(reach_down[s] - 2) << 2 | s]:
+                reach_down[s] -= 1
+        for pile in piles:
+            while pile:
+                r, s = (pile[-1] >> 2) + 1, pile[-1] & 3
+                if not (up[s] < r <= reach_up[s] or reach_down[s] <= r < down[s]):
+                    break
+                pile.pop()
+                moved = True
+                if pile:
+                    free[pile[-1]] += 1
+    return all(reach_up[c & 3] + 1 < (c >> 2) + 1 < reach_down[c & 3] - 1 for c in cells)
+
+
 _FAR = 1 << 20
 
 
@@ -364,8 +407,9 @@ USE_COMPILED = True
 """Whether :func:`best_first` runs in C when the core is built (False: the Python
 reference, e.g. for ``benchmarks/solver.py --before``)."""
 
-MEMORY = 1 << 30
-"""Bytes the compiled search (:func:`best_first`) may take: 1 GB (measured: docs/solver.md)."""
+MEMORY = 3 << 29
+"""Bytes the compiled search (:func:`best_first`) may take: 1.5 GB, as for Spider (about
+220 MB per million positions: one search may take the whole 10-s budget; docs/solver.md)."""
 
 SHARE_FINAL_PASSES = True
 """Whether the searches of :func:`portfolio` share a memo of the final passes explored
@@ -375,10 +419,19 @@ earlier one explored up to its cap (measured: docs/solver.md)."""
 DEAD_TEST = False
 """Whether :func:`expand` runs the dead-position test (measured: docs/solver.md)."""
 
+GO_ON = True
+"""Whether a search of :func:`portfolio` that comes to know every final pass goes on
+with the rest of the budget (:func:`best_first`'s ``more``; measured:
+docs/notes/2026-12-04-nivernais-decided.md)."""
+
+LOCK_TEST = True
+"""Whether :func:`best_first` drops the children :func:`locked` finds lost (before they
+are queued, so they cost no expansion; measured: docs/notes/2026-12-04-nivernais-decided.md)."""
+
 
 def expand(pos: Pos) -> list[Pos]:
     """The children the search keeps: none for a dead position, the forced move alone if
-    there is one, else every child."""
+    there is one, else every child (:func:`best_first` then drops the cell-locked ones)."""
     if DEAD_TEST and dead(pos):
         return []
     f = forced(pos)
@@ -395,6 +448,7 @@ def best_first(
     cap: int | None = None,
     use_compiled: bool | None = None,
     memo: set[Hashable] | None = None,
+    more: tuple[int | None, float | None] | None = None,
 ) -> tuple[str, list[Pos], int]:
     """``("won", line of positions from the root, nodes)``, ``("lost", …)`` when every
     reachable position was expanded, else ``("unknown", …)``; when not won, the line
@@ -418,9 +472,15 @@ def best_first(
     64-bit hash of it). A new final pass whose entry is in it is not searched again (and
     then "lost" becomes "unknown": that pass was not proven lost); when not won, the
     final passes this search explored as far as its cap lets it (the starting cap
-    reached, or none of their positions left in the queue) are added to it."""
+    reached, or none of their positions left in the queue) are added to it.
+
+    ``more`` (``(nodes, deadline)``, :func:`portfolio` gives what is left of the whole
+    budget): when ``nodes`` or ``deadline`` is reached with no position before the final
+    pass left in the queue (every final pass is known: a later score would only find the
+    same ones), the search goes on to these limits instead of stopping."""
     if use_compiled is None:
         use_compiled = USE_COMPILED and compiled is not None
+    more_nodes, more_deadline = (nodes, deadline) if more is None else more
     if use_compiled:
         # The compiled search's memo holds ints (hashes), the Python one's keys.
         skip = array("Q", sorted(cast(set[int], memo))) if memo else array("Q")
@@ -428,10 +488,12 @@ def best_first(
             root,
             -1 if nodes is None else nodes,
             float("inf") if deadline is None else deadline,
+            -1 if more_nodes is None else more_nodes,
+            float("inf") if more_deadline is None else more_deadline,
             weights,
             -1 if cap is None else cap,
             MEMORY,
-            DEAD_TEST,
+            (1 if DEAD_TEST else 0) | (2 if LOCK_TEST else 0),
             skip.tobytes(),
         )
         if memo is not None:
@@ -460,6 +522,7 @@ def best_first(
     best, best_key = (on_foundations(root), score(root, weights)), rkey
     tick = 0
     count = 0
+    before_final = int(root[5] < LAST_PASS)  # queued positions before the final pass
     outcome = "lost"
     while heap or deferred:
         if not heap:
@@ -470,8 +533,11 @@ def best_first(
         if (nodes is not None and count >= nodes) or (
             deadline is not None and count and count % 8 == 0 and time.perf_counter() > deadline
         ):
-            outcome = "unknown"
-            break
+            if before_final or (more_nodes, more_deadline) == (nodes, deadline):
+                outcome = "unknown"
+                break
+            nodes, deadline = more_nodes, more_deadline  # every final pass is known
+            continue
         item = heapq.heappop(heap)
         pos, entry = item[2], item[3]
         if entry >= 0:
@@ -483,6 +549,7 @@ def best_first(
         count += 1
         pkey = key(pos)
         final = pos[5] >= LAST_PASS
+        before_final -= not final
         for t in expand(pos):
             tk = key(t)
             if tk in parent:
@@ -490,6 +557,8 @@ def best_first(
             parent[tk] = (pkey, t)
             if is_won(t):
                 return "won", _line(parent, tk), count
+            if LOCK_TEST and locked(t):
+                continue  # lost: in the table, so never reached again, and not expanded
             e = -1
             if cap is not None and t[5] >= LAST_PASS:
                 if final:
@@ -502,6 +571,7 @@ def best_first(
                     spent.append(0)
                     entries.append(tk)
             tick += 1
+            before_final += t[5] < LAST_PASS
             sc = score(t, weights)
             mark = (on_foundations(t), sc)
             if mark > best:
@@ -546,7 +616,14 @@ def portfolio(
         deadline = None if seconds is None else start + seconds * (i + 1) / k
         if i and deadline is not None and time.perf_counter() > deadline:
             break  # its share of the time is gone already
-        outcome, line, n = best_first(root, share, deadline, w, CAP, memo=memo)
+        # ``more``: all that is left, should this search come to know every final pass.
+        more = (
+            None if nodes is None else nodes - used,
+            None if seconds is None else start + seconds,
+        )
+        outcome, line, n = best_first(
+            root, share, deadline, w, CAP, memo=memo, more=more if GO_ON else None
+        )
         used += n
         if outcome != "unknown":
             return outcome, line, used

@@ -66,11 +66,13 @@ def suggest(
     names one. Long because it is the one place that orders the sources (exact, sampled,
     the no-peek player, visible) and their fallbacks; each source is its own module."""
     begun = time.perf_counter()
-    exact_nodes = None  # the product's exact search (every card known): the time cap alone
-    if budget is None:
-        budget = product_budget(spec, seconds)
+    if budget is None:  # the product's exact search (every card known): its time cap
+        budget = product_budget(spec, seconds)  # (and the game's EXACT_HINTS nodes)
+        exact_nodes = budget.exact or None
     else:
-        exact_nodes = budget.nodes
+        exact_nodes = budget.nodes  # (never fewer than the hint's own nodes)
+        if budget.exact:
+            exact_nodes = max(budget.exact, budget.nodes or 0)
     if core.is_won(spec, state):
         return Hint.of(None, "none", True, "verdict.won")
     if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)
@@ -123,10 +125,10 @@ def suggest(
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)
                 if move is not None:
                     return Hint.of(move, "playout", None, "hint.playout", samples=t.samples)
-            if move is not None and not t.won:
+            won = t.count(move) if move is not None else 0
+            if move is not None and not t.won and not won:
                 return Hint.of(move, "leaning", None, "hint.leaning", samples=t.samples)
             if move is not None:
-                won = t.count(move)
                 return Hint.of(move, "sampled", None, "hint.sampled", won=won, samples=t.samples)
         seen = [_projected(spec, h, visible) for h in history]
         if (

@@ -110,6 +110,19 @@ class Budget:
     player_nodes: int = 0
     """The no-peek player's nodes a search, methods ``determinized`` and ``epimc``
     (0: ``nodes``, else 1,000)."""
+    broad: bool = False
+    """When fewer than half the samples are won, score every legal move in every sample
+    (won or not) by in how many a search of the sample's share of ``nodes`` after it
+    wins, and play the best (:func:`pasyans.hints.sampling.broadly`); with no sample won
+    and no move scored, as before. Off: the guard scores only the samples' favourite
+    first moves, in the samples won."""
+    exact: int = 0
+    """The nodes of the exact search once the player knows every card (0: ``nodes``;
+    never fewer than ``nodes``). The server's hint (no budget given) searches such a
+    position to its time cap and the product's ``exact`` (:data:`pasyans.hints.policy.EXACT_HINTS`),
+    whichever ends first (0: the cap alone, about 800,000 Backbone positions in 0.25 s
+    of an idle core): far more than a node budget made for the samples' searches, so the
+    follower gives it these nodes, as the server does."""
     defer: bool = False
     """Spider, reveal last: when the guard's move turns a card up, a tidying move of
     face-up cards (it lowers the visible score and leaves that reveal playable) won in at

@@ -87,6 +87,25 @@ only: the paired measurement (docs/winnability.md) showed it at least as good th
 on 2 suits."""
 
 
+EXACT_HINTS: dict[tuple[str, int], int] = {
+    ("backbone", 4): 250_000,
+}
+"""The nodes of the product's exact search once the player knows every card
+(:attr:`Budget.exact`), by (game, number of suits); elsewhere the hint's ``nodes`` (in the
+follower) or the time cap alone (the server). Backbone's 8,000 nodes are made for the
+samples' searches; a position after the redeal (every card known) often needs more, and
+the hint then fell back on the visible heuristic, which filled an empty column with the
+waste's card: 4 of the 5 lost fresh deals (5827301-5827400) were lost so after the
+redeal, each won by the solver from there. 250,000 positions take about 0.08 s of an
+idle core, within the server's time cap, which also bounds the search; the follower
+measures it reproducibly (docs/notes/2026-12-04-backbone-hints.md)."""
+
+
+BROAD_HINTS: set[tuple[str, int]] = set()
+"""Where the product's hint scores every legal move in every sample when fewer than half
+the samples are won (:attr:`Budget.broad`), by (game, number of suits)."""
+
+
 BUDGET_NAMES = ("product", "expert")
 """The follower's named budgets (:func:`player_budget`): ``pasyans play --autoplay NAME``,
 ``benchmarks/follow.py --budget NAME``."""
@@ -123,7 +142,8 @@ def player_budget(spec: GameSpec, name: str) -> Budget:
 
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
-    :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`) and ``seconds``,
+    :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`, :data:`EXACT_HINTS`,
+    :data:`BROAD_HINTS`) and ``seconds``,
     whichever ends first."""
     key = (spec.id, len(spec.deck_suits))
     samples, nodes, escalate = HINT_BUDGETS.get(key, (SAMPLES, None, 1))
@@ -139,4 +159,6 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
         unstick=UNSTICK_HINTS.get(key, 0),
         player=PLAYER_HINTS.get(key, 0),
         rescue=key in PLAYER_HINTS,
+        exact=EXACT_HINTS.get(key, 0),
+        broad=key in BROAD_HINTS,
     )

@@ -19,6 +19,7 @@ from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import _projected, _value, hidden_to_player, useful_moves
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
+from pasyans.solver.search import solve
 
 
 class Tallies(Recent[sampling.Tally]):
@@ -130,6 +131,17 @@ def _tally(
     if budget.tiebreak and t.won:
         more_states = sampling.samples(spec, view, budget.tiebreak, budget.seed, t.samples)
         t = sampling.break_ties(spec, view, t, more_states, search, stop)
+    if budget.broad and 2 * t.won < t.samples and not stop():
+
+        def probe(s: State) -> str:
+            wait = seconds
+            if deadline is not None and seconds is not None:
+                wait = min(seconds, deadline - time.perf_counter())
+            if core.is_won(spec, s):
+                return "won"
+            return solve(spec, s, seconds=wait, nodes=nodes).result
+
+        t = sampling.broadly(spec, view, t, states, probe, stop)
     return t
 
 

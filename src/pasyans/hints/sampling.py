@@ -307,6 +307,38 @@ def tally(
     )
 
 
+def broadly(
+    spec: GameSpec,
+    view: State,
+    t: Tally,
+    states: Sequence[State],
+    probe: Callable[[State], str],
+    stop: Callable[[], bool] = lambda: False,
+) -> Tally:
+    """``t`` with every legal move of ``view`` scored (:attr:`Tally.scores`) by in how
+    many of ``states`` (the samples ``t`` searched) ``probe`` (a search of the sample
+    after the move: "won", "lost" or "unknown") wins, and its proven losses
+    (:attr:`Tally.risks`); for a tally where few samples decide. The guard scores only
+    the moves the won samples' searches start with, and only in those samples: with 3
+    of 8 won, each voting the same move, that move is played on 3 samples' word, while
+    another move might win in 6 (a search from one move on can succeed where the
+    search of the position ran out). Every move gets the same samples and the same
+    search, so the scores compare. ``stop``: the time is spent; then ``t`` unchanged."""
+    scores: list[tuple[Move, int]] = []
+    risks: list[tuple[Move, int]] = []
+    for m in core.legal_moves(spec, view):
+        n = r = 0
+        for s in states:
+            if stop():
+                return t
+            outcome = probe(core.apply(spec, s, m))
+            n += outcome == "won"
+            r += outcome == "lost"
+        scores.append((m, n))
+        risks.append((m, r))
+    return replace(t, scores=tuple(scores), risks=tuple(risks))
+
+
 NEAR = 0.75
 """The tie-break (:func:`break_ties`) rescores the candidates won in at least this share
 of the samples the best one is won in."""
@@ -436,12 +468,11 @@ def choose(
     reveal: float = 0.0,
 ) -> Move | None:
     """The move to play (see :func:`_choose`; with ``defer``, :func:`deferred`; with
-    ``reveal``, :func:`revealing`). With
-    ``patient`` (the expert's stock rule), the stock is not dealt while visible moves can
-    still turn a card up or empty a column (:func:`openings`): the first move of such a
-    line is played instead, the best-scored one, then the shortest line. With ``lean``,
-    when no sample is won, the first move most undecided searches' best lines start with
-    (:attr:`Tally.leans`)."""
+    ``reveal``, :func:`revealing`). With ``patient`` (the expert's stock rule), the stock
+    is not dealt while visible moves can still turn a card up or empty a column
+    (:func:`openings`): the first move of such a line is played instead, the best-scored
+    one, then the shortest line. With ``lean``, when no sample is won, the first move most
+    undecided searches' best lines start with (:attr:`Tally.leans`)."""
     move = _choose(spec, view, t, guard=guard, avoid=avoid, cautious=cautious, safe=safe)
     if defer and move is not None and guard:
         move = deferred(spec, view, t, move, avoid)

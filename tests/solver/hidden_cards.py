@@ -1,0 +1,31 @@
+"""Helpers of the hidden-card tests: the same view with the hidden cards in another
+order, and the hint asked for both (it must read only what the player knows)."""
+
+from __future__ import annotations
+
+from pasyans import caches
+from pasyans.cards import shuffled
+from pasyans.hints import Budget, Hint, sampling, suggest
+from pasyans.hints.sampling import slots, visible
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
+
+
+def reshuffled(spec: GameSpec, state: State, seed: int) -> State:
+    """The same view with the hidden (stock, face-down) cards in another order."""
+    view = visible(spec, state)
+    places = slots(spec, view)
+    cards = sorted(state.piles[i][k] for i, k in places)
+    return sampling.complete(view, places, shuffled(cards, seed))
+
+
+def same_hint(spec: GameSpec, state: State, seed: int, budget: Budget) -> Hint:
+    """The hint of ``state`` under ``budget``, checked equal to that of
+    :func:`reshuffled` ``state`` (caches cleared before each): returns it, with a move."""
+    other = reshuffled(spec, state, seed)
+    assert other != state and visible(spec, other) == visible(spec, state)
+    caches.clear()
+    first = suggest(spec, state, budget=budget)
+    caches.clear()
+    assert suggest(spec, other, budget=budget) == first and first.move is not None
+    return first
