@@ -60,6 +60,9 @@ class Known:
     in_flight: tuple[str, str] | None = None  # (action, move) sent, never answered
 
     def after(self, action: str, move: str) -> Known:
+        """What the game is after ``action``; ``abandon``: the player started another
+        game of the same game and options while this one was playing (a stuck game:
+        no move left), which the server marks abandoned, its version one up."""
         line, redo = list(self.line), list(self.redo)
         if action == "moves":
             line, redo = [*line, move], []
@@ -111,6 +114,25 @@ def pick(rnd: random.Random, game: dict[str, Any], known: Known) -> tuple[str, s
     return action, move, body
 
 
+def abandoning(who: Player, game: dict[str, Any] | None) -> str | None:
+    """Before a new game: a game still playing (stuck, no move left) will be abandoned by
+    it, so its abandonment is in flight; its id, else None."""
+    if game is None or game["status"] != "playing":
+        return None
+    known = who.games[game["id"]]
+    if known.in_flight is None or known.in_flight[0] != "abandon":
+        known.in_flight = ("abandon", "")
+    return str(game["id"])
+
+
+def abandoned(who: Player, stuck: str | None) -> None:
+    """The new game's 201 acknowledges the abandonment of ``stuck`` (one transaction)."""
+    if stuck is not None:
+        known = who.games[stuck]
+        if known.in_flight == ("abandon", ""):
+            who.games[stuck] = known.after("abandon", "")
+
+
 def acknowledged(who: Player, game: dict[str, Any], known: Known, action: str, move: str) -> None:
     """The answer ``game`` to ``action`` acknowledges it: the client now knows this."""
     now = known.after(action, move)
@@ -127,11 +149,13 @@ def _play(base: str, seed: int, who: Player, stop: threading.Event) -> None:
         game: dict[str, Any] | None = None
         while not stop.is_set():
             if game is None or game["status"] != "playing" or not game["view"]["moves"]:
+                stuck = abandoning(who, game)
                 try:
                     r = c.post("/api/games", json={"game": "spider", "options": {"suits": 1}})
                 except httpx.TransportError:
                     return
                 assert r.status_code == 201, r.text
+                abandoned(who, stuck)
                 game = r.json()
                 who.games[game["id"]] = Known(game["version"])
                 who.cookies = dict(c.cookies)
@@ -313,11 +337,13 @@ def _play_on_a_sick_disk(base: str, seed: int, who: Player, stop: threading.Even
         while not stop.is_set():
             try:
                 if game is None or game["status"] != "playing" or not game["view"]["moves"]:
+                    stuck = abandoning(who, game)
                     r = c.post("/api/games", json={"game": "spider", "options": {"suits": 1}})
-                    if r.status_code == 503:
-                        time.sleep(0.1)
+                    if r.status_code == 503:  # it may have been made (and the old one
+                        time.sleep(0.1)  # abandoned): the abandonment stays in flight
                         continue
                     assert r.status_code == 201, r.text
+                    abandoned(who, stuck)
                     game = r.json()
                     who.games[game["id"]] = Known(game["version"])
                     who.cookies = dict(c.cookies)
