@@ -63,9 +63,12 @@ def open_table(
     return wait_table(page)
 
 
-def wait_table(page: Page) -> str:
+def wait_table(page: Page, timeout: float | None = None) -> str:
+    """The table's game id once it shows a game; ``timeout`` (ms) where the game is made
+    inside its request (a solvable deal of the e2e server's inline pool: seconds of CPU,
+    up to its 30 s answer deadline on a loaded machine)."""
     table = page.locator("section.table")
-    expect(table).to_have_attribute("data-game-id", _any())
+    expect(table).to_have_attribute("data-game-id", _any(), timeout=timeout)
     expect(table.locator(".card").first).to_be_attached()
     gid = table.get_attribute("data-game-id")
     assert gid
