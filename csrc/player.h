@@ -22,4 +22,22 @@ int pl_search(const SpiderGame *g, const SPos *p, uint64_t seed, int limit, int 
 /* The felt player's policy (generator version 4, kept unchanged): its score as pl_rollout's. */
 int pl_felt(const SpiderGame *g, const SPos *p, uint64_t seed, int limit);
 
+/* The candidate lines of pl_candidates: line k is steps[start[k] .. start[k + 1]), its
+ * event last (the deal is the step of 0 cards). */
+typedef struct {
+    Step *steps;
+    int *start;
+    int n;
+} PlLines;
+
+/* The no-peek player's candidate lines of the view root (cards not seen: HIDDEN_BYTE, the
+ * stock's too), best first (player.c; Python: candidates_py); avoid: navoid views never
+ * entered; at most cap positions expanded, width lines. 0, or -1 when out of memory. */
+int pl_candidates(const SpiderGame *g, const SPos *root, const SPos *avoid, int navoid,
+                  int cap, int width, PlLines *out);
+void pl_lines_free(PlLines *out);
+
+/* The stable shuffle of n cards in place by seed (cards.shuffled). */
+void pl_shuffle(int64_t *cards, int n, uint64_t seed);
+
 #endif

@@ -94,6 +94,31 @@ def _reveals(before: Pos, after: Pos) -> bool:
 def candidates(
     game: SpiderGame, *, cap: int, avoid: Collection[View] = (), width: int = 16
 ) -> list[Candidate]:
+    """:func:`candidates_py`, compiled when the core is built (``pl_candidates`` in
+    csrc/player.c: the same lines in the same order; the ``before`` positions are played
+    here, along the lines)."""
+    if compiled is None or not hasattr(compiled, "spider_candidates"):
+        return candidates_py(game, cap=cap, avoid=avoid, width=width)
+    root = game.root
+    lines = compiled.spider_candidates(game.stock, root[:4], avoid, cap, width)
+    reached: dict[tuple[Step, ...], Pos] = {(): root}
+    out = []
+    for steps, event in lines:
+        pos = reached.get(steps)
+        if pos is None:  # each prefix played once: lines share their beginnings
+            k = len(steps) - 1
+            while steps[:k] not in reached:
+                k -= 1
+            pos = reached[steps[:k]]
+            for j in range(k, len(steps)):
+                pos = reached[steps[: j + 1]] = game.play(pos, steps[j])
+        out.append(Candidate(steps, event, pos))
+    return out
+
+
+def candidates_py(
+    game: SpiderGame, *, cap: int, avoid: Collection[View] = (), width: int = 16
+) -> list[Candidate]:
     """The candidate lines of the view ``game.root`` (module, step 1): breadth-first over
     the reveal-free moves (the unproven "no shuffle" rule applied, no position in ``avoid``,
     each position once, at most ``cap`` expanded), each event's resulting view once, by

@@ -31,12 +31,13 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from pasyans.cards import Card, shuffled
+from pasyans.domains import _core_abi as abi
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
 
-HIDDEN = 1000
+HIDDEN = abi.HIDDEN
 """The placeholder for a card the player cannot see. It matches no rank and no suit, so no
 rule ever lets it move or take a card."""
 
@@ -560,9 +561,9 @@ def spider_score(spec: GameSpec, view: State) -> int:
     return score
 
 
-DOWN_COST = 12
-EMPTY_BONUS = 10
-DONE_BONUS = 60
+DOWN_COST = abi.VIEW_DOWN
+EMPTY_BONUS = abi.VIEW_EMPTY
+DONE_BONUS = abi.VIEW_DONE
 
 TIDY = 4
 """How many tidying moves (:func:`tidy_moves`) the guard scores with ``defer``."""
