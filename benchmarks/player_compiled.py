@@ -7,12 +7,13 @@ budget, the positions played before avoided, as the product does), then at every
 - the candidates step: :func:`pasyans.hints.player.candidates_py` against the compiled
   :func:`~pasyans.hints.player.candidates`;
 - a whole decision (:func:`~pasyans.hints.player.decide`, ``--playouts`` playouts): with
-  the candidates and the sampler's draws in Python (the playouts compiled: the decision
-  before the candidates and draws were compiled) against everything compiled;
-- where a compiled decision's time goes: the candidates, the sampler
+  the candidates, the sampler and the bandit's rounds in Python (the playouts compiled,
+  one call each: the decision before the rest was compiled) against everything compiled;
+- where each decision's CPU goes: the candidates, the sampler
   (:func:`pasyans.hints.sampling.samples`), the playouts (:func:`~pasyans.hints.player.
-  score`) and the rest (the bandit's bookkeeping: each sample's game, the candidates'
-  lines filled in with its hidden cards).
+  score`), the compiled rounds (``pl_round``: the draws, the hidden cards filled in and
+  the playouts in one call) and the rest (the bandit's bookkeeping: in Python, each
+  sample's game and the candidates' lines filled in with its hidden cards).
 
 Run it on an idle core::
 
@@ -74,14 +75,17 @@ def cpu(f: Callable[[], object], repeat: int) -> float:
 
 @contextmanager
 def python_steps() -> Iterator[None]:
-    """The candidates and the sampler's draws in Python (the playouts stay compiled)."""
-    cands, draws = player.candidates, sampling.draws
+    """The candidates, the sampler's draws and the bandit's rounds in Python (the
+    playouts stay compiled, one call each)."""
+    cands, draws, rounds = player.candidates, sampling.draws, player._compiled_round
     player.candidates = player.candidates_py  # type: ignore[assignment]
     sampling.draws = sampling.draws_py  # type: ignore[assignment]
+    player._compiled_round = lambda *a, **k: None  # type: ignore[assignment]
     try:
         yield
     finally:
         player.candidates, sampling.draws = cands, draws  # type: ignore[assignment]
+        player._compiled_round = rounds  # type: ignore[assignment]
 
 
 @contextmanager
@@ -104,6 +108,24 @@ def timed(totals: dict[str, float]) -> Iterator[None]:
     wrap(player, "candidates", "candidates")
     wrap(sampling, "samples", "sampler")
     wrap(player, "score", "playouts")
+    make = saved[(player, "_compiled_round")] = player._compiled_round
+
+    def compiled_round(*a: Any, **k: Any) -> Any:
+        run = make(*a, **k)
+        if run is None:
+            return None
+
+        def timed_run(*b: Any) -> Any:
+            c0 = time.process_time()
+            try:
+                return run(*b)
+            finally:
+                key = "compiled rounds"
+                totals[key] = totals.get(key, 0.0) + time.process_time() - c0
+
+        return timed_run
+
+    player._compiled_round = compiled_round  # type: ignore[assignment]
     try:
         yield
     finally:

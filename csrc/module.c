@@ -532,6 +532,170 @@ static PyObject *cards_shuffled(PyObject *self, PyObject *args)
     return out;
 }
 
+/* A sequence of small ints (0..hi) into out (at most max). */
+static int to_bytes(PyObject *obj, uint8_t *out, int max, int hi, int *n)
+{
+    PyObject *seq = PySequence_Fast(obj, "a sequence of ints");
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len > max) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many hidden places for the compiled core");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v < 0 || v > hi) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a hidden place the view does not have");
+            return -1;
+        }
+        out[i] = (uint8_t)v;
+    }
+    Py_DECREF(seq);
+    *n = (int)len;
+    return 0;
+}
+
+/* The packed place of a column's row in p: its index in p->cards. */
+static int place(const SPos *p, int col, int row)
+{
+    int o = row;
+    for (int j = 0; j < col; j++)
+        o += p->len[j];
+    return o;
+}
+
+/* spider_player_round(stock, view, slot_cols, slot_rows, cards, base, befores, events, ids,
+ * won, limit, cap, bonus, start, count, deadline) -> (samples played, totals, wins): a
+ * round of the no-peek player's bandit (pl_round; Python reference: decide's loop). The
+ * view's hidden places (slot_cols[k]: a column, or the width for the stock; slot_rows[k])
+ * take the unseen cards; befores: the candidates' views before their events. */
+static PyObject *spider_player_round(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *view, *cols, *rows, *cards, *befores, *events, *ids, *out = NULL;
+    unsigned long long base;
+    long long start;
+    int won, limit, cap, bonus, count, ncols, nrows, n;
+    double deadline;
+    SpiderGame g;
+    SPos root;
+    uint8_t slot_col[MAXCARDS + MAXSTOCK], slot_row[MAXCARDS + MAXSTOCK];
+    int64_t unseen[MAXCARDS + MAXSTOCK];
+    if (!PyArg_ParseTuple(args, "OOOOOKOOOiiiiLid", &stock, &view, &cols, &rows, &cards, &base,
+                          &befores, &events, &ids, &won, &limit, &cap, &bonus, &start, &count,
+                          &deadline) ||
+        parse_as(stock, view, &g, &root, 1) ||
+        to_bytes(cols, slot_col, MAXCARDS + MAXSTOCK, g.width, &ncols) ||
+        to_bytes(rows, slot_row, MAXCARDS + MAXSTOCK, 255, &nrows))
+        return NULL;
+    int nstock = (int)PyObject_Length(stock);
+    PyObject *seq = PySequence_Fast(cards, "the unseen cards must be a sequence of cards");
+    if (!seq)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != ncols || nrows != ncols) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "the unseen cards do not fill the hidden places");
+        return NULL;
+    }
+    for (int k = 0; k < ncols; k++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        int col = slot_col[k], row = slot_row[k];
+        int hidden = col == g.width ? row < nstock && g.stock[row] == HIDDEN_BYTE
+                                    : row < root.down[col] &&
+                                          root.cards[place(&root, col, row)] == HIDDEN_BYTE;
+        if (c < 0 || c > 51 || !hidden) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a card or a hidden place the view cannot take");
+            return NULL;
+        }
+        unseen[k] = c;
+    }
+    Py_DECREF(seq);
+    PyObject *bs = PySequence_Fast(befores, "the candidates' views are a sequence");
+    PyObject *es = bs ? PySequence_Fast(events, "the candidates' events are a sequence") : NULL;
+    PyObject *is = es ? PySequence_Fast(ids, "the candidates' indexes are a sequence") : NULL;
+    SPos *before = NULL;
+    Step *event = NULL;
+    int *id = NULL, *wins = NULL;
+    long long *totals = NULL;
+    if (!is)
+        goto done;
+    n = (int)PySequence_Fast_GET_SIZE(bs);
+    if (PySequence_Fast_GET_SIZE(es) != n || PySequence_Fast_GET_SIZE(is) != n) {
+        PyErr_SetString(PyExc_ValueError, "one event and one index a candidate");
+        goto done;
+    }
+    before = malloc((size_t)(n ? n : 1) * sizeof *before);
+    event = malloc((size_t)(n ? n : 1) * sizeof *event);
+    id = malloc((size_t)(n ? n : 1) * sizeof *id);
+    wins = malloc((size_t)(n ? n : 1) * sizeof *wins);
+    totals = malloc((size_t)(n ? n : 1) * sizeof *totals);
+    if (!before || !event || !id || !wins || !totals) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int c = 0; c < n; c++) {
+        SPos *b = &before[c];
+        int w, table = 0;
+        if (to_pos_as(PySequence_Fast_GET_ITEM(bs, c), b, &w, 1) ||
+            to_step(PySequence_Fast_GET_ITEM(es, c), g.width, &event[c]))
+            goto done;
+        id[c] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(is, c));
+        if (PyErr_Occurred())
+            goto done;
+        for (int j = 0; j < w; j++)
+            table += b->len[j];
+        int ok = w == g.width && b->left <= nstock && table + b->left <= MAXCARDS;
+        for (int k = 0; ok && k < ncols; k++) /* the view's hidden places, still hidden */
+            ok = slot_col[k] == g.width ||
+                 (slot_row[k] < b->down[slot_col[k]] &&
+                  b->cards[place(b, slot_col[k], slot_row[k])] == HIDDEN_BYTE);
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "a candidate's view is not of this view");
+            goto done;
+        }
+    }
+    PlRound r = {slot_col, slot_row, unseen, ncols, (uint64_t)base, before, event, id,
+                 n,        limit,    cap,    bonus};
+    int played;
+    g.won = won;
+    Py_BEGIN_ALLOW_THREADS
+    played = pl_round(&g, &r, start, count, deadline, totals, wins);
+    Py_END_ALLOW_THREADS
+    PyObject *t = PyList_New(n), *v = PyList_New(n);
+    for (int c = 0; t && v && c < n; c++) {
+        PyObject *a = PyLong_FromLongLong(totals[c]), *b = PyLong_FromLong(wins[c]);
+        if (!a || !b) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            Py_CLEAR(t);
+            break;
+        }
+        PyList_SET_ITEM(t, c, a);
+        PyList_SET_ITEM(v, c, b);
+    }
+    if (t && v)
+        out = Py_BuildValue("(iNN)", played, t, v);
+    else {
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+    }
+done:
+    Py_XDECREF(bs);
+    Py_XDECREF(es);
+    Py_XDECREF(is);
+    free(before);
+    free(event);
+    free(id);
+    free(wins);
+    free(totals);
+    return out;
+}
+
 /* The table of spider_prove: proven-lost keys and the game they belong to. */
 typedef struct {
     SpLost lost;

@@ -18,10 +18,12 @@
  * evaluation rises along the playout: no position comes back, no table of seen positions
  * is needed. The stock is read only by its size until a deal hands its cards out.
  */
+#define _DEFAULT_SOURCE /* clock_gettime */
 #include "player.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define WIN 1000
 #define STILL 40     /* pl_felt: moves without a reveal before it deals */
@@ -838,4 +840,58 @@ void pl_shuffle(int64_t *cards, int n, uint64_t seed)
         cards[i] = cards[j];
         cards[j] = t;
     }
+}
+
+/* --- A round of the decision's bandit (pl_round): samples drawn, candidates played ------
+ *
+ * Python reference: the loop over a round's samples in decide() (src/pasyans/hints/
+ * player.py), with sampling.samples and macro._fill. Sample j (of the view's sequence) is
+ * the unseen cards shuffled by the seed base + j (pl_shuffle), card k put at hidden place
+ * k (a column's row, or the stock's); each candidate's position before its event gets the
+ * sample's hidden cards (the same places: nothing moved under the view's face-down cards),
+ * the event is played in the sample, then the playout (pl_rollout, or pl_search with
+ * cap > 0) seeded base + 0x9E3779B97F4A7C15 * (j + 1) + 7919 * id. No sample after the
+ * first of the sequence starts past the deadline (CLOCK_MONOTONIC seconds, as
+ * time.perf_counter). */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int pl_round(const SpiderGame *view, const PlRound *r, long long start, int count,
+             double deadline, long long *totals, int *wins)
+{
+    SpiderGame g = *view;
+    int64_t cards[MAXCARDS + MAXSTOCK];
+    int off[MAXW + 1], done = 0;
+    for (int c = 0; c < r->n; c++)
+        totals[c] = wins[c] = 0;
+    for (int k = 0; k < count; k++, done++) {
+        long long j = start + k;
+        if (j && now() > deadline)
+            break;
+        memcpy(cards, r->cards, (size_t)r->nslots * sizeof *cards);
+        pl_shuffle(cards, r->nslots, r->base + (uint64_t)j);
+        for (int s = 0; s < r->nslots; s++)
+            if (r->slot_col[s] == g.width)
+                g.stock[r->slot_row[s]] = (uint8_t)cards[s];
+        for (int c = 0; c < r->n; c++) {
+            SPos pos = r->before[c], after;
+            sp_offsets(&g, &pos, off);
+            for (int s = 0; s < r->nslots; s++)
+                if (r->slot_col[s] < g.width)
+                    pos.cards[off[r->slot_col[s]] + r->slot_row[s]] = (uint8_t)cards[s];
+            sp_play(&g, &pos, r->event[c], &after);
+            uint64_t x = r->base + 0x9E3779B97F4A7C15ull * (uint64_t)(j + 1) +
+                         7919ull * (uint64_t)r->ids[c];
+            int pts = r->cap > 0 ? pl_search(&g, &after, x, r->limit, r->cap, r->bonus)
+                                 : pl_rollout(&g, &after, x, r->limit);
+            totals[c] += pts;
+            wins[c] += pts == WIN;
+        }
+    }
+    return done;
 }

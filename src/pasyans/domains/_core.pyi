@@ -75,6 +75,25 @@ def spider_candidates(
     width: int,
     /,
 ) -> list[tuple[tuple[_Step, ...], _Step]]: ...
+def spider_player_round(
+    stock: Sequence[int],
+    view: tuple[Any, ...],
+    slot_cols: Sequence[int],
+    slot_rows: Sequence[int],
+    cards: Sequence[int],
+    base: int,
+    befores: Sequence[tuple[Any, ...]],
+    events: Sequence[_Step],
+    ids: Sequence[int],
+    won: int,
+    limit: int,
+    cap: int,
+    bonus: int,
+    start: int,
+    count: int,
+    deadline: float,
+    /,
+) -> tuple[int, list[int], list[int]]: ...
 def cards_shuffled(
     cards: Sequence[int],
     seed: int,
