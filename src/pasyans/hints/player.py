@@ -35,8 +35,12 @@ mirrored by csrc/player.c.
 
 Only the view (:func:`pasyans.hints.sampling.known`) and the samples drawn from it are
 read, so two positions that differ only in hidden cards get the same decision under the
-same seed. The playouts run in C (``csrc/player.c``) when the core is built; this module is
-the reference (``tests/hints/test_player.py`` checks the two agree).
+same seed. When the core is built the candidates (``pl_candidates``), the bandit's rounds
+(``pl_round``: the samples' draws, the hidden cards filled in, the events and the
+playouts) and the playouts run in C (``csrc/player.c``); this module is the reference
+(:func:`candidates_py`, :func:`_round`, :func:`rollout`, :func:`search_rollout`;
+``tests/solver/test_hints_player.py`` and ``tests/solver/test_player_compiled.py`` check
+the two agree).
 """
 
 from __future__ import annotations
