@@ -467,12 +467,12 @@ static PyObject *spider_candidates(PyObject *self, PyObject *args)
         goto done;
     for (int k = 0; k < lines.n; k++) {
         int a = lines.start[k], len = lines.start[k + 1] - a;
-        PyObject *steps = from_steps(lines.steps + a, (size_t)(len - 1)), *event, *t;
-        event = from_steps(lines.steps + a + len - 1, 1);
-        t = steps && event ? Py_BuildValue("(NN)", PyList_AsTuple(steps), PyList_GetItem(event, 0))
-                           : NULL;
-        if (t) /* PyList_GetItem borrows: the tuple took its own reference */
-            Py_INCREF(PyTuple_GET_ITEM(t, 1));
+        PyObject *steps = from_steps(lines.steps + a, (size_t)(len - 1));
+        PyObject *event = from_steps(lines.steps + a + len - 1, 1);
+        PyObject *line = steps ? PyList_AsTuple(steps) : NULL, *t = NULL;
+        if (line && event)
+            t = PyTuple_Pack(2, line, PyList_GET_ITEM(event, 0));
+        Py_XDECREF(line);
         Py_XDECREF(steps);
         Py_XDECREF(event);
         if (!t) {
