@@ -35,6 +35,11 @@ enum { SP_UNKNOWN = 0, SP_WON = 1, SP_EXHAUSTED = 2, SP_NOMEMORY = 3 };
 #define PL_OFFSUIT 4 /* The playout policy's evaluation: two face-up cards in sequence of different suits cost this. */
 #define PL_BREAK 8 /* The playout policy's evaluation: two face-up cards out of sequence cost this. */
 #define PL_RUN 60 /* The playout policy's evaluation: a completed run is worth this. */
+#define HIDDEN 1000 /* A card the player cannot see, in a view (hints/sampling.py): it matches no rank and no suit. */
+#define HIDDEN_BYTE 255 /* HIDDEN in the compiled core's packed views (player.c's candidates). */
+#define VIEW_DOWN 12 /* The visible score (hints/sampling.py spider_score, macro.score): a face-down card costs this. */
+#define VIEW_EMPTY 10 /* The visible score: an empty column is worth this (a bonus). */
+#define VIEW_DONE 60 /* The visible score: a completed run is worth this (a bonus). */
 
 /* A move code: source pile, destination pile and cards moved, a byte each; CLICK is the stock. */
 #define MOVE_SRC(code) ((int)((code) >> 16 & 255))
@@ -76,6 +81,9 @@ typedef struct {
     {"spider_attempt", spider_attempt, METH_VARARGS, "The size of the staged search's attempt k."}, \
     {"spider_rollout", spider_rollout, METH_VARARGS, "The felt player's policy playout (generator version 4's difficulty, unchanged): its score."}, \
     {"spider_playout", spider_playout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score (cap > 0: the searching policy)."}, \
+    {"spider_candidates", spider_candidates, METH_VARARGS, "The no-peek player's candidate lines of a view (hidden cards HIDDEN): each line's steps and its event, best first."}, \
+    {"spider_player_round", spider_player_round, METH_VARARGS, "A round of the no-peek player's bandit: the samples start .. start + count - 1 drawn, each candidate played on them; (samples played, totals, wins)."}, \
+    {"cards_shuffled", cards_shuffled, METH_VARARGS, "The stable shuffle (cards.shuffled) of cards by the seeds seed + start .. seed + start + count - 1 (mod 2**64)."}, \
     {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS, "The staged best-first search."}, \
     {"spider_table", spider_table, METH_VARARGS, "An empty table of positions proven lost, for spider_prove."}, \
     {"spider_prove", spider_prove, METH_VARARGS, "The exhaustive loss prover, its table kept from call to call."}, \

@@ -6,7 +6,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 #include "nivernais.h"
@@ -15,7 +17,10 @@
 
 /* --- Conversions ---------------------------------------------------------------------- */
 
-static int to_game(PyObject *stock, int width, int won, SpiderGame *g)
+static int to_card(PyObject *obj, int hidden, int face_down, uint8_t *out);
+
+/* The stock's cards -> a game; with ``hidden``, cards not seen (HIDDEN) too. */
+static int to_game_as(PyObject *stock, int width, int won, SpiderGame *g, int hidden)
 {
     PyObject *seq = PySequence_Fast(stock, "the stock must be a sequence of cards");
     if (!seq)
@@ -26,44 +31,46 @@ static int to_game(PyObject *stock, int width, int won, SpiderGame *g)
         PyErr_SetString(PyExc_ValueError, "the stock is too large for the compiled core");
         return -1;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (c < 0 || c > 51) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (to_card(PySequence_Fast_GET_ITEM(seq, i), hidden, 1, &g->stock[i])) {
             Py_DECREF(seq);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "a card is an int 0..51");
             return -1;
         }
-        g->stock[i] = (uint8_t)c;
-    }
     Py_DECREF(seq);
     g->width = width;
     g->won = won;
     return 0;
 }
 
-/* pos = (cols, down, left, done[, ...]) -> SPos; sets *width. */
-static int to_pos(PyObject *pos, const SpiderGame *g, SPos *p, int *width)
+/* A card of a position: 0..51, or with ``hidden`` (1: face down only, 2: anywhere) the
+ * view's HIDDEN, packed as HIDDEN_BYTE. */
+static int to_card(PyObject *obj, int hidden, int face_down, uint8_t *out)
 {
-    PyObject *cols, *down;
-    long left, done;
-    if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) < 4) {
-        PyErr_SetString(PyExc_TypeError, "a position is (cols, down, left, done, ...)");
-        return -1;
+    long c = PyLong_AsLong(obj);
+    if (c >= 0 && c <= 51) {
+        *out = (uint8_t)c;
+        return 0;
     }
-    cols = PyTuple_GET_ITEM(pos, 0);
-    down = PyTuple_GET_ITEM(pos, 1);
-    left = PyLong_AsLong(PyTuple_GET_ITEM(pos, 2));
-    done = PyLong_AsLong(PyTuple_GET_ITEM(pos, 3));
-    if (PyErr_Occurred())
-        return -1;
+    if (c == HIDDEN && (hidden == 2 || (hidden == 1 && face_down))) {
+        *out = HIDDEN_BYTE;
+        return 0;
+    }
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, hidden ? "a card is an int 0..51 or HIDDEN face down"
+                                                 : "a card is an int 0..51");
+    return -1;
+}
+
+/* (cols, down) -> the columns of an SPos; sets *width. */
+static int to_cols(PyObject *cols, PyObject *down, SPos *p, int *width, int hidden)
+{
     if (!PyTuple_Check(cols) || !PyTuple_Check(down) ||
         PyTuple_GET_SIZE(cols) != PyTuple_GET_SIZE(down)) {
         PyErr_SetString(PyExc_TypeError, "columns and face-down counts are tuples of one size");
         return -1;
     }
     Py_ssize_t w = PyTuple_GET_SIZE(cols);
-    if (w < 1 || w > MAXW || left < 0 || left > MAXSTOCK || done < 0 || done > 255) {
+    if (w < 1 || w > MAXW) {
         PyErr_SetString(PyExc_ValueError, "a position the compiled core cannot hold");
         return -1;
     }
@@ -82,22 +89,36 @@ static int to_pos(PyObject *pos, const SpiderGame *g, SPos *p, int *width)
             PyErr_SetString(PyExc_ValueError, "a position the compiled core cannot hold");
             return -1;
         }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            long c = PyLong_AsLong(PyTuple_GET_ITEM(col, i));
-            if (c < 0 || c > 51) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_ValueError, "a card is an int 0..51");
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (to_card(PyTuple_GET_ITEM(col, i), hidden, i < d, &p->cards[o++]))
                 return -1;
-            }
-            p->cards[o++] = (uint8_t)c;
-        }
         p->len[j] = (uint8_t)n;
         p->down[j] = (uint8_t)d;
     }
+    *width = (int)w;
+    return 0;
+}
+
+/* pos = (cols, down, left, done[, ...]) -> SPos; sets *width. */
+static int to_pos_as(PyObject *pos, SPos *p, int *width, int hidden)
+{
+    long left, done;
+    if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) < 4) {
+        PyErr_SetString(PyExc_TypeError, "a position is (cols, down, left, done, ...)");
+        return -1;
+    }
+    left = PyLong_AsLong(PyTuple_GET_ITEM(pos, 2));
+    done = PyLong_AsLong(PyTuple_GET_ITEM(pos, 3));
+    if (PyErr_Occurred())
+        return -1;
+    if (left < 0 || left > MAXSTOCK || done < 0 || done > 255) {
+        PyErr_SetString(PyExc_ValueError, "a position the compiled core cannot hold");
+        return -1;
+    }
+    if (to_cols(PyTuple_GET_ITEM(pos, 0), PyTuple_GET_ITEM(pos, 1), p, width, hidden))
+        return -1;
     p->left = (uint8_t)left;
     p->done = (uint8_t)done;
-    *width = (int)w;
-    (void)g;
     return 0;
 }
 
@@ -157,11 +178,12 @@ static int to_step(PyObject *obj, int width, Step *st)
     return 0;
 }
 
-/* Parse (stock, pos) into a game and a position. */
-static int parse(PyObject *stock, PyObject *pos, SpiderGame *g, SPos *p)
+/* Parse (stock, pos) into a game and a position; with ``hidden``, a view (cards not seen:
+ * HIDDEN, face down and in the stock). */
+static int parse_as(PyObject *stock, PyObject *pos, SpiderGame *g, SPos *p, int hidden)
 {
     int width;
-    if (to_pos(pos, g, p, &width) || to_game(stock, width, 104, g))
+    if (to_pos_as(pos, p, &width, hidden) || to_game_as(stock, width, 104, g, hidden))
         return -1;
     if (p->left > PyObject_Length(stock)) {
         PyErr_SetString(PyExc_ValueError, "more cards left than the stock has");
@@ -175,6 +197,11 @@ static int parse(PyObject *stock, PyObject *pos, SpiderGame *g, SPos *p)
         return -1;
     }
     return 0;
+}
+
+static int parse(PyObject *stock, PyObject *pos, SpiderGame *g, SPos *p)
+{
+    return parse_as(stock, pos, g, p, 0);
 }
 
 /* --- Functions ------------------------------------------------------------------------ */
@@ -381,6 +408,292 @@ static PyObject *spider_playout(PyObject *self, PyObject *args)
                     : pl_rollout(&g, &p, (uint64_t)seed, limit);
     Py_END_ALLOW_THREADS
     return PyLong_FromLong(score);
+}
+
+/* spider_candidates(stock, view, avoid, cap, width) -> the no-peek player's candidate
+ * lines of a view, best first: [(steps, event), ...] (pl_candidates; Python reference:
+ * player.candidates_py). The view's cards not seen are HIDDEN (face down, and the stock's);
+ * avoid: views (cols, down) never entered (one the core cannot hold matches no view of
+ * the walk, and is left out). */
+static PyObject *spider_candidates(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos, *avoid, *it, *item, *out = NULL;
+    int cap, width, navoid = 0, size = 0, rc;
+    SpiderGame g;
+    SPos p, *views = NULL;
+    PlLines lines;
+    if (!PyArg_ParseTuple(args, "OOOii", &stock, &pos, &avoid, &cap, &width) ||
+        parse_as(stock, pos, &g, &p, 1))
+        return NULL;
+    if (!(it = PyObject_GetIter(avoid)))
+        return NULL;
+    while ((item = PyIter_Next(it))) {
+        int w;
+        if (navoid == size) {
+            size = size ? 2 * size : 64;
+            SPos *more = realloc(views, (size_t)size * sizeof *views);
+            if (!more) {
+                Py_DECREF(item);
+                Py_DECREF(it);
+                free(views);
+                return PyErr_NoMemory();
+            }
+            views = more;
+        }
+        int ok = PyTuple_Check(item) && PyTuple_GET_SIZE(item) >= 2 &&
+                 !to_cols(PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1), &views[navoid],
+                          &w, 2) &&
+                 w == g.width;
+        Py_DECREF(item);
+        if (ok)
+            navoid++;
+        else if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_MemoryError))
+            PyErr_Clear();
+        if (PyErr_Occurred())
+            break;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) {
+        free(views);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = pl_candidates(&g, &p, views, navoid, cap, width, &lines);
+    Py_END_ALLOW_THREADS
+    free(views);
+    if (rc)
+        return PyErr_NoMemory();
+    if (!(out = PyList_New(lines.n)))
+        goto done;
+    for (int k = 0; k < lines.n; k++) {
+        int a = lines.start[k], len = lines.start[k + 1] - a;
+        PyObject *steps = from_steps(lines.steps + a, (size_t)(len - 1));
+        PyObject *event = from_steps(lines.steps + a + len - 1, 1);
+        PyObject *line = steps ? PyList_AsTuple(steps) : NULL, *t = NULL;
+        if (line && event)
+            t = PyTuple_Pack(2, line, PyList_GET_ITEM(event, 0));
+        Py_XDECREF(line);
+        Py_XDECREF(steps);
+        Py_XDECREF(event);
+        if (!t) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, k, t);
+    }
+done:
+    pl_lines_free(&lines);
+    return out;
+}
+
+/* cards_shuffled(cards, seed, start, count) -> [pl_shuffle(cards, seed + j) for j in
+ * start .. start + count - 1], seeds mod 2**64 (cards.shuffled; the sampler's draws). */
+static PyObject *cards_shuffled(PyObject *self, PyObject *args)
+{
+    PyObject *cards, *seq, *out;
+    unsigned long long seed;
+    long long start;
+    int count;
+    if (!PyArg_ParseTuple(args, "OKLi", &cards, &seed, &start, &count))
+        return NULL;
+    if (!(seq = PySequence_Fast(cards, "the cards must be a sequence of ints")))
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int64_t *base = malloc((size_t)(n ? n : 1) * sizeof *base);
+    int64_t *work = malloc((size_t)(n ? n : 1) * sizeof *work);
+    if (!base || !work || n > INT32_MAX) {
+        Py_DECREF(seq);
+        free(base);
+        free(work);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        base[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    out = PyErr_Occurred() ? NULL : PyList_New(count < 0 ? 0 : count);
+    for (int j = 0; out && j < count; j++) {
+        memcpy(work, base, (size_t)n * sizeof *work);
+        pl_shuffle(work, (int)n, (uint64_t)seed + (uint64_t)start + (uint64_t)j);
+        PyObject *one = PyList_New(n);
+        for (Py_ssize_t i = 0; one && i < n; i++) {
+            PyObject *c = PyLong_FromLongLong(work[i]);
+            if (!c)
+                Py_CLEAR(one);
+            else
+                PyList_SET_ITEM(one, i, c);
+        }
+        if (!one)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, j, one);
+    }
+    free(base);
+    free(work);
+    return out;
+}
+
+/* A sequence of small ints (0..hi) into out (at most max). */
+static int to_bytes(PyObject *obj, uint8_t *out, int max, int hi, int *n)
+{
+    PyObject *seq = PySequence_Fast(obj, "a sequence of ints");
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len > max) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many hidden places for the compiled core");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v < 0 || v > hi) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a hidden place the view does not have");
+            return -1;
+        }
+        out[i] = (uint8_t)v;
+    }
+    Py_DECREF(seq);
+    *n = (int)len;
+    return 0;
+}
+
+/* The packed place of a column's row in p: its index in p->cards. */
+static int place(const SPos *p, int col, int row)
+{
+    int o = row;
+    for (int j = 0; j < col; j++)
+        o += p->len[j];
+    return o;
+}
+
+/* spider_player_round(stock, view, slot_cols, slot_rows, cards, base, befores, events, ids,
+ * won, limit, cap, bonus, start, count, deadline) -> (samples played, totals, wins): a
+ * round of the no-peek player's bandit (pl_round; Python reference: decide's loop). The
+ * view's hidden places (slot_cols[k]: a column, or the width for the stock; slot_rows[k])
+ * take the unseen cards; befores: the candidates' views before their events. */
+static PyObject *spider_player_round(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *view, *cols, *rows, *cards, *befores, *events, *ids, *out = NULL;
+    unsigned long long base;
+    long long start;
+    int won, limit, cap, bonus, count, ncols, nrows, n;
+    double deadline;
+    SpiderGame g;
+    SPos root;
+    uint8_t slot_col[MAXCARDS + MAXSTOCK], slot_row[MAXCARDS + MAXSTOCK];
+    int64_t unseen[MAXCARDS + MAXSTOCK];
+    if (!PyArg_ParseTuple(args, "OOOOOKOOOiiiiLid", &stock, &view, &cols, &rows, &cards, &base,
+                          &befores, &events, &ids, &won, &limit, &cap, &bonus, &start, &count,
+                          &deadline) ||
+        parse_as(stock, view, &g, &root, 1) ||
+        to_bytes(cols, slot_col, MAXCARDS + MAXSTOCK, g.width, &ncols) ||
+        to_bytes(rows, slot_row, MAXCARDS + MAXSTOCK, 255, &nrows))
+        return NULL;
+    int nstock = (int)PyObject_Length(stock);
+    PyObject *seq = PySequence_Fast(cards, "the unseen cards must be a sequence of cards");
+    if (!seq)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != ncols || nrows != ncols) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "the unseen cards do not fill the hidden places");
+        return NULL;
+    }
+    for (int k = 0; k < ncols; k++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        int col = slot_col[k], row = slot_row[k];
+        int hidden = col == g.width ? row < nstock && g.stock[row] == HIDDEN_BYTE
+                                    : row < root.down[col] &&
+                                          root.cards[place(&root, col, row)] == HIDDEN_BYTE;
+        if (c < 0 || c > 51 || !hidden) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a card or a hidden place the view cannot take");
+            return NULL;
+        }
+        unseen[k] = c;
+    }
+    Py_DECREF(seq);
+    PyObject *bs = PySequence_Fast(befores, "the candidates' views are a sequence");
+    PyObject *es = bs ? PySequence_Fast(events, "the candidates' events are a sequence") : NULL;
+    PyObject *is = es ? PySequence_Fast(ids, "the candidates' indexes are a sequence") : NULL;
+    SPos *before = NULL;
+    Step *event = NULL;
+    int *id = NULL, *wins = NULL;
+    long long *totals = NULL;
+    if (!is)
+        goto done;
+    n = (int)PySequence_Fast_GET_SIZE(bs);
+    if (PySequence_Fast_GET_SIZE(es) != n || PySequence_Fast_GET_SIZE(is) != n) {
+        PyErr_SetString(PyExc_ValueError, "one event and one index a candidate");
+        goto done;
+    }
+    before = malloc((size_t)(n ? n : 1) * sizeof *before);
+    event = malloc((size_t)(n ? n : 1) * sizeof *event);
+    id = malloc((size_t)(n ? n : 1) * sizeof *id);
+    wins = malloc((size_t)(n ? n : 1) * sizeof *wins);
+    totals = malloc((size_t)(n ? n : 1) * sizeof *totals);
+    if (!before || !event || !id || !wins || !totals) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int c = 0; c < n; c++) {
+        SPos *b = &before[c];
+        int w, table = 0;
+        if (to_pos_as(PySequence_Fast_GET_ITEM(bs, c), b, &w, 1) ||
+            to_step(PySequence_Fast_GET_ITEM(es, c), g.width, &event[c]))
+            goto done;
+        id[c] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(is, c));
+        if (PyErr_Occurred())
+            goto done;
+        for (int j = 0; j < w; j++)
+            table += b->len[j];
+        int ok = w == g.width && b->left <= nstock && table + b->left <= MAXCARDS;
+        for (int k = 0; ok && k < ncols; k++) /* the view's hidden places, still hidden */
+            ok = slot_col[k] == g.width ||
+                 (slot_row[k] < b->down[slot_col[k]] &&
+                  b->cards[place(b, slot_col[k], slot_row[k])] == HIDDEN_BYTE);
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "a candidate's view is not of this view");
+            goto done;
+        }
+    }
+    PlRound r = {slot_col, slot_row, unseen, ncols, (uint64_t)base, before, event, id,
+                 n,        limit,    cap,    bonus};
+    int played;
+    g.won = won;
+    Py_BEGIN_ALLOW_THREADS
+    played = pl_round(&g, &r, start, count, deadline, totals, wins);
+    Py_END_ALLOW_THREADS
+    PyObject *t = PyList_New(n), *v = PyList_New(n);
+    for (int c = 0; t && v && c < n; c++) {
+        PyObject *a = PyLong_FromLongLong(totals[c]), *b = PyLong_FromLong(wins[c]);
+        if (!a || !b) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            Py_CLEAR(t);
+            break;
+        }
+        PyList_SET_ITEM(t, c, a);
+        PyList_SET_ITEM(v, c, b);
+    }
+    if (t && v)
+        out = Py_BuildValue("(iNN)", played, t, v);
+    else {
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+    }
+done:
+    Py_XDECREF(bs);
+    Py_XDECREF(es);
+    Py_XDECREF(is);
+    free(before);
+    free(event);
+    free(id);
+    free(wins);
+    free(totals);
+    return out;
 }
 
 /* The table of spider_prove: proven-lost keys and the game they belong to. */

@@ -18,9 +18,12 @@
  * evaluation rises along the playout: no position comes back, no table of seen positions
  * is needed. The stock is read only by its size until a deal hands its cards out.
  */
+#define _DEFAULT_SOURCE /* clock_gettime */
 #include "player.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define WIN 1000
 #define STILL 40     /* pl_felt: moves without a reveal before it deals */
@@ -461,4 +464,434 @@ int pl_felt(const SpiderGame *g, const SPos *start, uint64_t seed, int limit)
     if (pos.done >= g->won)
         return WIN;
     return pos.done + 2 * (44 - total_down(g, &pos));
+}
+
+/* --- The candidates (pl_candidates): the reveal-free lines of the player's view ---------
+ *
+ * Python reference: candidates_py() in src/pasyans/hints/player.py, step for step. The
+ * position is the player's view: cards not seen are HIDDEN_BYTE (face down, and the
+ * stock's). Breadth-first over the moves among face-up cards that reveal nothing (no
+ * shuffle, no view in avoid, each view once, at most cap positions expanded); every move
+ * out of a walked position that turns a card up, completes a run or deals ends a line,
+ * each resulting position (columns, face-down counts, stock, runs) once, by the first line
+ * found to it. The lines are ranked by the visible score after the event (view_score:
+ * macro.score), then the shorter line, then the line's steps in tuple order (the deal is
+ * (-1, -1, 0)); the deals only when no line turns a card up or completes a run; the width
+ * best. Views and positions are compared whole (a hash finds them, never decides). */
+
+/* A hash set of positions by index into a caller's array (open addressing). */
+typedef struct {
+    uint64_t *keys; /* the hash | 1; 0: empty */
+    int *ids;
+    size_t mask, n;
+} Index;
+
+static int index_init(Index *x, size_t want)
+{
+    size_t size = 64;
+    while (size < 2 * want)
+        size <<= 1;
+    x->keys = calloc(size, sizeof *x->keys);
+    x->ids = malloc(size * sizeof *x->ids);
+    x->mask = size - 1;
+    x->n = 0;
+    return x->keys && x->ids ? 0 : -1;
+}
+
+static void index_free(Index *x)
+{
+    free(x->keys);
+    free(x->ids);
+}
+
+/* The columns and face-down counts (a view; ``full``: the stock's size and the runs done
+ * too) of two positions are the same. */
+static int same(int w, const SPos *a, const SPos *b, int full)
+{
+    int total = 0;
+    if (memcmp(a->len, b->len, (size_t)w) || memcmp(a->down, b->down, (size_t)w))
+        return 0;
+    if (full && (a->left != b->left || a->done != b->done))
+        return 0;
+    for (int j = 0; j < w; j++)
+        total += a->len[j];
+    return !memcmp(a->cards, b->cards, (size_t)total);
+}
+
+static uint64_t view_hash(int w, const SPos *p, int full)
+{
+    uint64_t h = full ? 0x51ED27A3B1C4F00Dull ^ ((uint64_t)p->left << 8 | p->done) : 0;
+    int o = 0;
+    for (int j = 0; j < w; j++) {
+        h = (h ^ ((uint64_t)p->len[j] << 8 | p->down[j])) * 0x100000001B3ull;
+        for (int k = 0; k < p->len[j]; k++)
+            h = (h ^ p->cards[o + k]) * 0x100000001B3ull;
+        h ^= h >> 29;
+        o += p->len[j];
+    }
+    return sp_mix64(h) | 1;
+}
+
+/* The id of the position equal to p (hash h) among pool's, or -1. */
+static int index_find(const Index *x, const SPos *pool, int w, int full, const SPos *p,
+                      uint64_t h)
+{
+    for (size_t i = (size_t)(h >> 7) & x->mask; x->keys[i]; i = (i + 1) & x->mask)
+        if (x->keys[i] == h && same(w, &pool[x->ids[i]], p, full))
+            return x->ids[i];
+    return -1;
+}
+
+static int index_add(Index *x, uint64_t h, int id)
+{
+    if (2 * (x->n + 1) > x->mask + 1) {
+        Index y;
+        if (index_init(&y, x->n + 1))
+            return index_free(&y), -1;
+        for (size_t i = 0; i <= x->mask; i++)
+            if (x->keys[i]) {
+                size_t k = (size_t)(x->keys[i] >> 7) & y.mask;
+                while (y.keys[k])
+                    k = (k + 1) & y.mask;
+                y.keys[k] = x->keys[i];
+                y.ids[k] = x->ids[i];
+            }
+        y.n = x->n;
+        index_free(x);
+        *x = y;
+    }
+    size_t i = (size_t)(h >> 7) & x->mask;
+    while (x->keys[i])
+        i = (i + 1) & x->mask;
+    x->keys[i] = h;
+    x->ids[i] = id;
+    x->n++;
+    return 0;
+}
+
+/* The visible score of a view (lower is better; macro.score): a pair with a hidden card
+ * counts as one rank apart. */
+static int view_score(int w, const SPos *p)
+{
+    int total = -VIEW_DONE * (p->done / 13), o = 0;
+    for (int j = 0; j < w; j++) {
+        int n = p->len[j], d = p->down[j];
+        const uint8_t *col = p->cards + o;
+        o += n;
+        if (!n) {
+            total -= VIEW_EMPTY;
+            continue;
+        }
+        total += VIEW_DOWN * d;
+        for (int k = d + 1; k < n; k++) {
+            int a = col[k - 1], b = col[k];
+            if (a - b != 4)
+                total += a == HIDDEN_BYTE || b == HIDDEN_BYTE || (a >> 2) - (b >> 2) == 1 ? 3 : 4;
+        }
+    }
+    return total;
+}
+
+typedef struct {
+    int score, len, deal;
+    const Step *line; /* len steps, the event last */
+} Ranked;
+
+/* A step as the Python tuple it compares as: the deal is (-1, -1, 0). */
+static int step_cmp(Step a, Step b)
+{
+    int x[3] = {a.cards ? a.src : -1, a.cards ? a.dst : -1, a.cards};
+    int y[3] = {b.cards ? b.src : -1, b.cards ? b.dst : -1, b.cards};
+    for (int k = 0; k < 3; k++)
+        if (x[k] != y[k])
+            return x[k] < y[k] ? -1 : 1;
+    return 0;
+}
+
+static int ranked_cmp(const void *pa, const void *pb)
+{
+    const Ranked *a = pa, *b = pb;
+    if (a->score != b->score)
+        return a->score < b->score ? -1 : 1;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    for (int k = 0; k < a->len; k++) {
+        int c = step_cmp(a->line[k], b->line[k]);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+typedef struct {
+    SPos *pos;    /* the walk's queue */
+    int *parent;  /* its index in the queue (-1: the root) */
+    Step *step;   /* the move from its parent */
+    int *depth;
+    int n, size;
+} Queue;
+
+static int queue_push(Queue *q, const SPos *p, int parent, Step st, int depth)
+{
+    if (q->n == q->size) {
+        int size = q->size ? 2 * q->size : 256;
+        SPos *pos = realloc(q->pos, (size_t)size * sizeof *pos);
+        if (pos)
+            q->pos = pos;
+        int *par = realloc(q->parent, (size_t)size * sizeof *par);
+        if (par)
+            q->parent = par;
+        Step *stp = realloc(q->step, (size_t)size * sizeof *stp);
+        if (stp)
+            q->step = stp;
+        int *dep = realloc(q->depth, (size_t)size * sizeof *dep);
+        if (dep)
+            q->depth = dep;
+        if (!pos || !par || !stp || !dep)
+            return -1;
+        q->size = size;
+    }
+    q->pos[q->n] = *p;
+    q->parent[q->n] = parent;
+    q->step[q->n] = st;
+    q->depth[q->n] = depth;
+    q->n++;
+    return 0;
+}
+
+typedef struct {
+    SPos *after; /* the position each event leaves */
+    int *node;   /* the walked position it is played from */
+    Step *step;
+    int *score;
+    int n, size;
+} Events;
+
+static int events_push(Events *e, const SPos *after, int node, Step st, int score)
+{
+    if (e->n == e->size) {
+        int size = e->size ? 2 * e->size : 256;
+        SPos *a = realloc(e->after, (size_t)size * sizeof *a);
+        if (a)
+            e->after = a;
+        int *nd = realloc(e->node, (size_t)size * sizeof *nd);
+        if (nd)
+            e->node = nd;
+        Step *stp = realloc(e->step, (size_t)size * sizeof *stp);
+        if (stp)
+            e->step = stp;
+        int *sc = realloc(e->score, (size_t)size * sizeof *sc);
+        if (sc)
+            e->score = sc;
+        if (!a || !nd || !stp || !sc)
+            return -1;
+        e->size = size;
+    }
+    e->after[e->n] = *after;
+    e->node[e->n] = node;
+    e->step[e->n] = st;
+    e->score[e->n] = score;
+    e->n++;
+    return 0;
+}
+
+/* The lines of the ranked events, the best first, into out. */
+static int rank_lines(const Queue *q, const Events *ev, int width, PlLines *out)
+{
+    int total = 0, n = 0, events = 0;
+    for (int k = 0; k < ev->n; k++)
+        total += q->depth[ev->node[k]] + 1;
+    Step *all = malloc((size_t)(total ? total : 1) * sizeof *all);
+    Ranked *r = malloc((size_t)(ev->n ? ev->n : 1) * sizeof *r);
+    if (!all || !r) {
+        free(all);
+        free(r);
+        return -1;
+    }
+    Step *at = all;
+    for (int k = 0; k < ev->n; k++) {
+        int len = q->depth[ev->node[k]] + 1;
+        at[len - 1] = ev->step[k];
+        for (int j = ev->node[k], i = len - 2; j > 0; j = q->parent[j], i--)
+            at[i] = q->step[j];
+        r[k] = (Ranked){ev->score[k], len, !ev->step[k].cards, at};
+        events += ev->step[k].cards != 0;
+        at += len;
+    }
+    qsort(r, (size_t)ev->n, sizeof *r, ranked_cmp);
+    out->steps = malloc((size_t)(total ? total : 1) * sizeof *out->steps);
+    out->start = malloc((size_t)(width + 1) * sizeof *out->start);
+    if (!out->steps || !out->start) {
+        free(all);
+        free(r);
+        return -1;
+    }
+    out->start[0] = 0;
+    for (int k = 0; k < ev->n && n < width; k++) {
+        if (events && r[k].deal) /* the deal only when no line turns a card up */
+            continue;
+        memcpy(out->steps + out->start[n], r[k].line, (size_t)r[k].len * sizeof *r[k].line);
+        out->start[n + 1] = out->start[n] + r[k].len;
+        n++;
+    }
+    out->n = n;
+    free(all);
+    free(r);
+    return 0;
+}
+
+void pl_lines_free(PlLines *out)
+{
+    free(out->steps);
+    free(out->start);
+    out->steps = NULL;
+    out->start = NULL;
+    out->n = 0;
+}
+
+int pl_candidates(const SpiderGame *g, const SPos *root, const SPos *avoid, int navoid,
+                  int cap, int width, PlLines *out)
+{
+    int w = g->width, rc = -1;
+    Queue q = {0};
+    Events ev = {0};
+    Index seen = {0}, avoided = {0}, found = {0};
+    Step steps[MAXSTEPS];
+    out->steps = NULL;
+    out->start = NULL;
+    out->n = 0;
+    if (width < 0)
+        width = 0;
+    if (index_init(&seen, 256) || index_init(&avoided, (size_t)navoid) ||
+        index_init(&found, 256) || queue_push(&q, root, -1, (Step){0, 0, 0}, 0) ||
+        index_add(&seen, view_hash(w, root, 0), 0))
+        goto done;
+    for (int k = 0; k < navoid; k++)
+        if (index_add(&avoided, view_hash(w, &avoid[k], 0), k))
+            goto done;
+    for (int head = 0; head < q.n && head < cap; head++) {
+        SPos pos = q.pos[head], after;
+        int n = sp_steps(g, &pos, steps), off[MAXW + 1], down = total_down(g, &pos);
+        sp_offsets(g, &pos, off);
+        for (int s = 0; s < n; s++) {
+            Step st = steps[s];
+            if (st.cards && sp_shuffle(&pos, off, st))
+                continue;
+            sp_play(g, &pos, st, &after);
+            uint64_t h = view_hash(w, &after, 0);
+            if (navoid && index_find(&avoided, avoid, w, 0, &after, h) >= 0)
+                continue;
+            if (!st.cards || total_down(g, &after) < down || after.done > pos.done) {
+                uint64_t k = view_hash(w, &after, 1);
+                if (index_find(&found, ev.after, w, 1, &after, k) < 0 &&
+                    (events_push(&ev, &after, head, st, view_score(w, &after)) ||
+                     index_add(&found, k, ev.n - 1)))
+                    goto done;
+                continue;
+            }
+            if (index_find(&seen, q.pos, w, 0, &after, h) >= 0)
+                continue;
+            if (queue_push(&q, &after, head, st, q.depth[head] + 1) ||
+                index_add(&seen, h, q.n - 1))
+                goto done;
+        }
+    }
+    rc = rank_lines(&q, &ev, width, out);
+done:
+    if (rc)
+        pl_lines_free(out);
+    free(q.pos);
+    free(q.parent);
+    free(q.step);
+    free(q.depth);
+    free(ev.after);
+    free(ev.node);
+    free(ev.step);
+    free(ev.score);
+    index_free(&seen);
+    index_free(&avoided);
+    index_free(&found);
+    return rc;
+}
+
+/* --- The sampler's draws (pl_shuffle): the project's stable shuffle ----------------------
+ *
+ * Python reference: shuffled() in src/pasyans/cards.py (Fisher-Yates over a splitmix64
+ * stream: for i from the last index down to 1, swap item i with item below(i + 1), where
+ * below(n) draws until an output falls under the largest multiple of n below 2**64). The
+ * sampler (hints/sampling.py, samples) completes the hidden cards with these draws. */
+
+static uint64_t below(uint64_t *x, uint64_t n)
+{
+    uint64_t r = (0 - n) % n; /* 2**64 mod n */
+    for (;;) {
+        uint64_t v = next(x);
+        if (!r || v < 0 - r)
+            return v % n;
+    }
+}
+
+void pl_shuffle(int64_t *cards, int n, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)below(&x, (uint64_t)i + 1);
+        int64_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+}
+
+/* --- A round of the decision's bandit (pl_round): samples drawn, candidates played ------
+ *
+ * Python reference: the loop over a round's samples in decide() (src/pasyans/hints/
+ * player.py), with sampling.samples and macro._fill. Sample j (of the view's sequence) is
+ * the unseen cards shuffled by the seed base + j (pl_shuffle), card k put at hidden place
+ * k (a column's row, or the stock's); each candidate's position before its event gets the
+ * sample's hidden cards (the same places: nothing moved under the view's face-down cards),
+ * the event is played in the sample, then the playout (pl_rollout, or pl_search with
+ * cap > 0) seeded base + 0x9E3779B97F4A7C15 * (j + 1) + 7919 * id. No sample after the
+ * first of the sequence starts past the deadline (CLOCK_MONOTONIC seconds, as
+ * time.perf_counter). */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int pl_round(const SpiderGame *view, const PlRound *r, long long start, int count,
+             double deadline, long long *totals, int *wins)
+{
+    SpiderGame g = *view;
+    int64_t cards[MAXCARDS + MAXSTOCK];
+    int off[MAXW + 1], done = 0;
+    for (int c = 0; c < r->n; c++)
+        totals[c] = wins[c] = 0;
+    for (int k = 0; k < count; k++, done++) {
+        long long j = start + k;
+        if (j && now() > deadline)
+            break;
+        memcpy(cards, r->cards, (size_t)r->nslots * sizeof *cards);
+        pl_shuffle(cards, r->nslots, r->base + (uint64_t)j);
+        for (int s = 0; s < r->nslots; s++)
+            if (r->slot_col[s] == g.width)
+                g.stock[r->slot_row[s]] = (uint8_t)cards[s];
+        for (int c = 0; c < r->n; c++) {
+            SPos pos = r->before[c], after;
+            sp_offsets(&g, &pos, off);
+            for (int s = 0; s < r->nslots; s++)
+                if (r->slot_col[s] < g.width)
+                    pos.cards[off[r->slot_col[s]] + r->slot_row[s]] = (uint8_t)cards[s];
+            sp_play(&g, &pos, r->event[c], &after);
+            uint64_t x = r->base + 0x9E3779B97F4A7C15ull * (uint64_t)(j + 1) +
+                         7919ull * (uint64_t)r->ids[c];
+            int pts = r->cap > 0 ? pl_search(&g, &after, x, r->limit, r->cap, r->bonus)
+                                 : pl_rollout(&g, &after, x, r->limit);
+            totals[c] += pts;
+            wins[c] += pts == WIN;
+        }
+    }
+    return done;
 }

@@ -81,6 +81,16 @@ PL_BREAK: Final = 8
 """The playout policy's evaluation: two face-up cards out of sequence cost this."""
 PL_RUN: Final = 60
 """The playout policy's evaluation: a completed run is worth this."""
+HIDDEN: Final = 1000
+"""A card the player cannot see, in a view (hints/sampling.py): it matches no rank and no suit."""
+HIDDEN_BYTE: Final = 255
+"""HIDDEN in the compiled core's packed views (player.c's candidates)."""
+VIEW_DOWN: Final = 12
+"""The visible score (hints/sampling.py spider_score, macro.score): a face-down card costs this."""
+VIEW_EMPTY: Final = 10
+"""The visible score: an empty column is worth this (a bonus)."""
+VIEW_DONE: Final = 60
+"""The visible score: a completed run is worth this (a bonus)."""
 
 
 def move_code(src: int, dst: int, cards: int) -> int:

@@ -35,15 +35,19 @@ mirrored by csrc/player.c.
 
 Only the view (:func:`pasyans.hints.sampling.known`) and the samples drawn from it are
 read, so two positions that differ only in hidden cards get the same decision under the
-same seed. The playouts run in C (``csrc/player.c``) when the core is built; this module is
-the reference (``tests/hints/test_player.py`` checks the two agree).
+same seed. When the core is built the candidates (``pl_candidates``), the bandit's rounds
+(``pl_round``: the samples' draws, the hidden cards filled in, the events and the
+playouts) and the playouts run in C (``csrc/player.c``); this module is the reference
+(:func:`candidates_py`, :func:`_round`, :func:`rollout`, :func:`search_rollout`;
+``tests/solver/test_hints_player.py`` and ``tests/solver/test_player_compiled.py`` check
+the two agree).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from pasyans import caches
@@ -92,6 +96,31 @@ def _reveals(before: Pos, after: Pos) -> bool:
 
 
 def candidates(
+    game: SpiderGame, *, cap: int, avoid: Collection[View] = (), width: int = 16
+) -> list[Candidate]:
+    """:func:`candidates_py`, compiled when the core is built (``pl_candidates`` in
+    csrc/player.c: the same lines in the same order; the ``before`` positions are played
+    here, along the lines)."""
+    if compiled is None or not hasattr(compiled, "spider_candidates"):
+        return candidates_py(game, cap=cap, avoid=avoid, width=width)
+    root = game.root
+    lines = compiled.spider_candidates(game.stock, root[:4], avoid, cap, width)
+    reached: dict[tuple[Step, ...], Pos] = {(): root}
+    out = []
+    for steps, event in lines:
+        pos = reached.get(steps)
+        if pos is None:  # each prefix played once: lines share their beginnings
+            k = len(steps) - 1
+            while steps[:k] not in reached:
+                k -= 1
+            pos = reached[steps[:k]]
+            for j in range(k, len(steps)):
+                pos = reached[steps[: j + 1]] = game.play(pos, steps[j])
+        out.append(Candidate(steps, event, pos))
+    return out
+
+
+def candidates_py(
     game: SpiderGame, *, cap: int, avoid: Collection[View] = (), width: int = 16
 ) -> list[Candidate]:
     """The candidate lines of the view ``game.root`` (module, step 1): breadth-first over
@@ -586,28 +615,21 @@ def decide(
     wins = [0] * len(cands)
     drawn = 0
     base = sampling.seed_for(spec, view, seed)
-    down = vgame.root[1]
-    won_at = spider.WON
+    fast = _compiled_round(spec, view, vgame, cands, base, method)
     for _ in range(rounds):
         batch = max(1, playouts // (rounds * len(alive)))
-        states = sampling.samples(spec, view, batch, seed, drawn)
-        late = False
-        for k, s in enumerate(states):
-            if deadline is not None and drawn + k and time.perf_counter() > deadline:
-                late = True
-                break
-            g = SpiderGame(spec, s)
-            for c in alive:
-                cand = cands[c]
-                pos = _fill(cand.before, g.root, down)
-                pos = g.play(pos, cand.event)
-                x = (base + 0x9E3779B97F4A7C15 * (drawn + k + 1) + 7919 * c) & MASK
-                pts = score(g.stock, pos, x, won=won_at, method=method, nodes=nodes)
-                totals[c] += pts
-                counts[c] += 1
-                wins[c] += pts == WIN
+        if fast is not None:
+            played, got, won = fast(alive, drawn, batch, deadline)
+        else:
+            played, got, won = _round(
+                spec, view, vgame, cands, alive, drawn, batch, seed, base, method, nodes, deadline
+            )
+        for c, pts, w in zip(alive, got, won, strict=True):
+            totals[c] += pts
+            counts[c] += played
+            wins[c] += w
         drawn += batch
-        if late:
+        if played < batch:  # the deadline came
             break
         if len(alive) > 1:
             alive.sort(key=lambda c: (-totals[c] / counts[c], c))
@@ -621,6 +643,98 @@ def decide(
         counts[best],
         method,
     )
+
+
+def _round(
+    spec: GameSpec,
+    view: State,
+    vgame: SpiderGame,
+    cands: Sequence[Candidate],
+    alive: Sequence[int],
+    drawn: int,
+    batch: int,
+    seed: int,
+    base: int,
+    method: str,
+    nodes: int,
+    deadline: float | None,
+) -> tuple[int, list[int], list[int]]:
+    """One round of :func:`decide`'s bandit: the samples ``drawn`` to ``drawn + batch - 1``
+    of the view (:func:`sampling.samples`), every candidate of ``alive`` scored on each;
+    the samples played (no sample after the first starts past ``deadline``) and each
+    alive candidate's total score and wins. The reference of ``pl_round``."""
+    totals = [0] * len(alive)
+    wins = [0] * len(alive)
+    down = vgame.root[1]
+    for k, s in enumerate(sampling.samples(spec, view, batch, seed, drawn)):
+        if deadline is not None and drawn + k and time.perf_counter() > deadline:
+            return k, totals, wins
+        g = SpiderGame(spec, s)
+        for i, c in enumerate(alive):
+            cand = cands[c]
+            pos = _fill(cand.before, g.root, down)
+            pos = g.play(pos, cand.event)
+            x = (base + 0x9E3779B97F4A7C15 * (drawn + k + 1) + 7919 * c) & MASK
+            pts = score(g.stock, pos, x, won=spider.WON, method=method, nodes=nodes)
+            totals[i] += pts
+            wins[i] += pts == WIN
+    return batch, totals, wins
+
+
+Round = Callable[[Sequence[int], int, int, float | None], tuple[int, list[int], list[int]]]
+"""A round of the bandit: (alive, drawn, batch, deadline) to :func:`_round`'s answer."""
+
+
+def _compiled_round(
+    spec: GameSpec,
+    view: State,
+    vgame: SpiderGame,
+    cands: Sequence[Candidate],
+    base: int,
+    method: str,
+) -> Round | None:
+    """:func:`_round` compiled (``pl_round`` in csrc/player.c: the same draws, the same
+    playouts), for the policy playouts' methods when the core is built; else None."""
+    if compiled is None or not hasattr(compiled, "spider_player_round"):
+        return None
+    if method not in ("rollout", "search"):
+        return None
+    where = {pile: j for j, pile in enumerate(vgame.columns)}
+    where[vgame.stock_index] = vgame.width
+    places = sampling.slots(spec, view)
+    cards = sampling.unseen(spec, view)
+    if len(cards) != len(places):
+        raise ValueError("the unseen cards do not fill the hidden places")
+    if any(pile not in where for pile, _ in places):
+        return None
+    cols = [where[pile] for pile, _ in places]
+    rows = [row for _, row in places]
+    cap, bonus = (SEARCH_PLAYOUT_CAP, SEARCH_BONUS) if method == "search" else (0, 0)
+    stock, root = vgame.stock, vgame.root[:4]
+
+    def run(
+        alive: Sequence[int], drawn: int, batch: int, deadline: float | None
+    ) -> tuple[int, list[int], list[int]]:
+        return compiled.spider_player_round(
+            stock,
+            root,
+            cols,
+            rows,
+            cards,
+            base,
+            [cands[c].before[:4] for c in alive],
+            [cands[c].event for c in alive],
+            list(alive),
+            spider.WON,
+            LIMIT,
+            cap,
+            bonus,
+            drawn,
+            batch,
+            math.inf if deadline is None else deadline,
+        )
+
+    return run
 
 
 PLANS: Recent[tuple[tuple[Step, ...], Decision]] = caches.register(

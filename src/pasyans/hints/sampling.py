@@ -31,12 +31,18 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from pasyans.cards import Card, shuffled
+from pasyans.domains import _core_abi as abi
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
 
-HIDDEN = 1000
+try:
+    from pasyans.domains import _core as compiled
+except ImportError:  # pragma: no cover - the library still imports without its build
+    compiled = None  # type: ignore[assignment]
+
+HIDDEN = abi.HIDDEN
 """The placeholder for a card the player cannot see. It matches no rank and no suit, so no
 rule ever lets it move or take a card."""
 
@@ -111,7 +117,25 @@ def samples(spec: GameSpec, view: State, count: int, seed: int = 0, start: int =
     if len(cards) != len(places):
         raise ValueError("the unseen cards do not fill the hidden places")
     base = seed_for(spec, view, seed)
-    return [complete(view, places, shuffled(cards, base + j)) for j in range(start, start + count)]
+    return [complete(view, places, c) for c in draws(cards, base, start, count)]
+
+
+def draws(cards: Sequence[Card], base: int, start: int, count: int) -> list[list[Card]]:
+    """The arrangements of ``cards`` that :func:`samples` puts in the hidden places: the
+    stable shuffle (:func:`pasyans.cards.shuffled`) by the seeds ``base + start`` to
+    ``base + start + count - 1``; compiled when the core is built (``pl_shuffle`` in
+    csrc/player.c, the same draws), else :func:`draws_py`, the reference."""
+    if compiled is None or not hasattr(compiled, "cards_shuffled") or count <= 0:
+        return draws_py(cards, base, start, count)
+    return compiled.cards_shuffled(cards, base & _MASK, start, count)
+
+
+def draws_py(cards: Sequence[Card], base: int, start: int, count: int) -> list[list[Card]]:
+    """:func:`draws` in Python."""
+    return [shuffled(cards, base + j) for j in range(start, start + count)]
+
+
+_MASK = (1 << 64) - 1
 
 
 def stratified(spec: GameSpec, view: State, slot: Slot, count: int, seed: int = 0) -> list[State]:
@@ -560,9 +584,9 @@ def spider_score(spec: GameSpec, view: State) -> int:
     return score
 
 
-DOWN_COST = 12
-EMPTY_BONUS = 10
-DONE_BONUS = 60
+DOWN_COST = abi.VIEW_DOWN
+EMPTY_BONUS = abi.VIEW_EMPTY
+DONE_BONUS = abi.VIEW_DONE
 
 TIDY = 4
 """How many tidying moves (:func:`tidy_moves`) the guard scores with ``defer``."""
