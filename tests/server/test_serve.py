@@ -3,6 +3,7 @@ under real parallel requests: SQLite with one worker, PostgreSQL with two worker
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -281,3 +282,47 @@ def test_a_worker_leaves_its_start_out_of_full_collections(tmp_path: Path) -> No
     frozen, walked = json.loads(out.stdout.strip().splitlines()[-1])
     assert frozen > 50_000
     assert walked < frozen / 10
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid`` (zombies not counted)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_bytes().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[2]) == pgid and fields[0] != b"Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("how", ["sigterm", "sigkill"])
+def test_a_stopped_server_leaves_no_process_behind(tmp_path: Path, how: str) -> None:
+    """The web worker's search processes are the forkserver's children, not the worker's;
+    whether the server is stopped (SIGTERM) or killed (SIGKILL to it alone), nothing of its
+    process group is left a few seconds later: no forkserver, no search process, no deal
+    worker. (They were: each stop left a forkserver and a search process, 100 MB.)"""
+    server = Serve(tmp_path / "server.log")
+    try:
+        pgid = server.proc.pid  # its own session: the group is the server's pid
+        deadline = time.monotonic() + 60  # the search processes start in the background
+        while len(_group(pgid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_group(pgid)) >= 3, "the server, its forkserver and a search process"
+        if how == "sigterm":
+            server.stop()
+        else:
+            os.kill(server.proc.pid, 9)
+            server.proc.wait(timeout=20)
+        deadline = time.monotonic() + 15
+        while _group(pgid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _group(pgid) == [], "processes of the server outlived it"
+    finally:
+        if server.proc.poll() is None:
+            server.kill()
+        else:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.proc.pid, 9)

@@ -115,8 +115,43 @@ class Starved(Exception):
     """The search process did not answer in time (a busy machine)."""
 
 
-def _lower_priority() -> None:
+PARENT_POLL = 1.0
+"""Seconds between a search child's looks at its web worker (:func:`_watch`)."""
+
+
+def _child_start(parent: int) -> None:
+    """A search child's start: the lowest priority, and a watch on the web worker
+    ``parent`` that ends the child once the worker is gone (:func:`_watch`)."""
     lower_priority(SOLVER_NICE, idle=False)
+    threading.Thread(target=_watch, args=(parent,), name="pasyans-parent", daemon=True).start()
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie, ended but not yet reaped, counts)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except FileNotFoundError:
+        return True
+    except OSError:  # no /proc: ask the kernel whether it exists
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        return False
+
+
+def _watch(parent: int) -> None:
+    """End this search child once its web worker ``parent`` has ended, however it ended.
+    The children are the forkserver's, not the worker's: each holds the pipes of the
+    pool's queues and the forkserver's "alive" pipe, so neither it nor the forkserver sees
+    the worker go. Without this watch a worker stopped by SIGTERM (its pool shut down
+    without waiting) or killed left both running, 100 MB a worker."""
+    while not _gone(parent):
+        time.sleep(PARENT_POLL)
+    os._exit(0)
 
 
 def _solve_in_child(
@@ -241,7 +276,8 @@ class Searches:
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=processes,
                     mp_context=_context(),
-                    initializer=_lower_priority,
+                    initializer=_child_start,
+                    initargs=(os.getpid(),),
                 )
                 self._pid = os.getpid()
             return self._executor
