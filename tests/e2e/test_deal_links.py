@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from e2e_helpers import dom_piles, game_object, wait_table
+from e2e_helpers import device_context, dom_piles, game_object, wait_table
 from playwright.sync_api import Browser, Page, expect
 
 from pasyans import deals
@@ -82,3 +82,37 @@ def test_an_unknown_version_is_refused(page: Page, console_errors: list[str]) ->
     # The browser logs the refused request (422); nothing else is allowed.
     assert all("422" in e for e in console_errors), console_errors
     console_errors.clear()
+
+
+def test_a_bad_deal_number_on_a_phone_is_said_under_the_bar_and_the_deal_box_works(
+    browser: Browser, base_url: str
+) -> None:
+    """A link with a deal number out of range, on a phone: the refusal is the catalogue's
+    sentence in the player's language, shown under the game's bar (it once covered the bar,
+    deal box included, with the title showing through), no game is started, and the deal
+    box then opens a real deal."""
+    ctx = device_context(browser, base_url, (390, 844), scale=2, touch=True)
+    errors: list[str] = []
+    ctx.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    ctx.on("weberror", lambda e: errors.append(f"page error: {e.error}"))
+    try:
+        page = ctx.new_page()
+        page.goto("/play/spider?suits=2&deal=4294967295")
+        message = page.locator(".message")
+        expect(message).to_have_text("A deal number is a whole number from 1 to 2147483647.")
+        table = page.locator("section.table")
+        expect(table).not_to_have_attribute("data-game-id", re.compile(".+"))
+        bar = page.locator(".toolbar").bounding_box()
+        said = message.bounding_box()
+        assert bar is not None and said is not None
+        assert said["y"] >= bar["y"] + bar["height"] - 1, (said, bar)
+        box = page.locator(".deal-form input")
+        box.tap()
+        box.fill("2147483647")
+        box.press("Enter")
+        wait_table(page)
+        assert game_object(page)["view"]["deal"] == 2147483647
+        # The browser logs the refused request (422); nothing else is allowed.
+        assert errors and all("422" in e for e in errors), errors
+    finally:
+        ctx.close()

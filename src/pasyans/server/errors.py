@@ -21,7 +21,6 @@ from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pasyans import messages
-from pasyans.engine.core import MAX_DEAL
 from pasyans.errors import IllegalMoveError, PasyansError
 from pasyans.rules import GAMES
 from pasyans.server.storage.db import health
@@ -272,7 +271,7 @@ def _domain_error(errors: Sequence[Any]) -> ApiError | None:
         if loc == ("body", "action"):
             return ApiError("bad_action_id")
         if len(loc) == 3 and loc[0] == "body" and loc[2] == "deal" and kind in _BOUNDS:
-            return ApiError("bad_deal", f"a deal number is a whole number from 1 to {MAX_DEAL}")
+            return ApiError("bad_deal")  # the catalogue's texts, both languages
     return None
 
 
