@@ -112,6 +112,12 @@ def test_a_bad_deal_number_on_a_phone_is_said_under_the_bar_and_the_deal_box_wor
         box.press("Enter")
         wait_table(page)
         assert game_object(page)["view"]["deal"] == 2147483647
+        # With a game on the table a message floats over the bar again: the table's top
+        # row (the stock) stays free to tap.
+        page.locator('[data-action="hint"]').tap()
+        expect(message).not_to_be_empty()
+        said = message.bounding_box()
+        assert said is not None and said["y"] < bar["y"] + bar["height"] - 1, (said, bar)
         # The browser logs the refused request (422); nothing else is allowed.
         assert errors and all("422" in e for e in errors), errors
     finally:
