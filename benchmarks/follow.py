@@ -16,9 +16,10 @@ bound)::
         --nodes 4000 --lean --stratify --safe
 
 (``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
-``--stratify``, ``--widen``, ``--safe``, ``--lean``, ``--defer``, ``--reveal`` and ``--deeper`` are the
-measured and rejected variants of docs/hints.md, "Options in the code"; the product's
-hint uses none of them.
+``--stratify``, ``--widen``, ``--safe``, ``--lean``, ``--defer`` and ``--reveal`` are the
+measured and rejected variants of docs/hints.md, "Options in the code"; so is
+``--deeper K`` (Spider: the K best moves valued one level deeper, issue 34); the
+product's hint uses none of them.
 ``--playout 1000`` is the product's Backbone classic hint when no sample is won;
 ``--dives`` splits those searches into restarting dives, measured and rejected; on
 Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's

@@ -67,10 +67,11 @@ def outcomes(spec: GameSpec, view: State, cap: int = CAP) -> list[tuple[Card, fl
     counts = Counter(cards)
     if len(counts) <= cap:
         return [(c, n / total) for c, n in sorted(counts.items())]
-    merged: Counter[Card] = Counter()
+    merged: dict[Card, float] = {}
     for i in range(cap):
         lo, hi = i * total // cap, (i + 1) * total // cap
-        merged[cards[(lo + hi) // 2]] += (hi - lo) / total
+        mid = cards[(lo + hi) // 2]
+        merged[mid] = merged.get(mid, 0.0) + (hi - lo) / total
     return sorted(merged.items())
 
 
