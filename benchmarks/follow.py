@@ -17,9 +17,9 @@ bound)::
 
 (``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
 ``--stratify``, ``--widen``, ``--safe``, ``--lean``, ``--defer`` and ``--reveal`` are the
-measured and rejected variants of docs/hints.md, "Options in the code"; so is
-``--deeper K`` (Spider: the K best moves valued one level deeper, issue 34); the
-product's hint uses none of them.
+measured and rejected variants of docs/hints.md, "Options in the code"; ``--deeper K``
+(Spider: the K best moves valued one level deeper, issue 34) is measured there and not
+adopted; the product's hint uses none of them.
 ``--playout 1000`` is the product's Backbone classic hint when no sample is won;
 ``--dives`` splits those searches into restarting dives, measured and rejected; on
 Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
