@@ -17,8 +17,9 @@ bound)::
 
 (``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
 ``--stratify``, ``--widen``, ``--safe``, ``--lean``, ``--defer`` and ``--reveal`` are the
-measured and rejected variants of docs/hints.md, "Options in the code"; the product's
-hint uses none of them.
+measured and rejected variants of docs/hints.md, "Options in the code"; ``--deeper K``
+(Spider: the K best moves valued one level deeper, issue 34) is measured there and not
+adopted; the product's hint uses none of them.
 ``--playout 1000`` is the product's Backbone classic hint when no sample is won;
 ``--dives`` splits those searches into restarting dives, measured and rejected; on
 Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
@@ -104,6 +105,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", stratified reveals" if budget.stratify else ""
         text += ", reveal last" if budget.defer else ""
         text += f", reveal first at {budget.reveal:g}" if budget.reveal else ""
+        text += f", deeper {budget.deeper}" if budget.deeper else ""
         text += ", widened" if budget.widen else ""
         text += ", safe" if budget.safe else ""
         text += ", lean" if budget.lean else ""
@@ -149,6 +151,9 @@ def main() -> None:
     )
     ap.add_argument(
         "--reveal", type=float, default=0.0, help="Spider: a reveal won in this share first"
+    )
+    ap.add_argument(
+        "--deeper", type=int, default=0, help="Spider: the K best moves valued one level deeper"
     )
     ap.add_argument(
         "--widen", action="store_true", help="no candidate holds every win: score more moves"
@@ -221,6 +226,7 @@ def main() -> None:
         stratify=args.stratify,
         defer=args.defer,
         reveal=args.reveal,
+        deeper=args.deeper,
         widen=args.widen,
         safe=args.safe,
         lean=args.lean,

@@ -35,7 +35,7 @@ from pasyans.hints import sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import _macro, _played_out, _player, _sampled
+from pasyans.hints.sampled import _deeper, _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
@@ -121,6 +121,8 @@ def suggest(
                 defer=budget.defer and spider.applies(spec),
                 reveal=budget.reveal if spider.applies(spec) else 0.0,
             )
+            if budget.deeper and spider.applies(spec) and t.won:
+                move = _deeper(spec, kv, t, move, budget, avoid)
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)
                 if move is not None:

@@ -5,13 +5,14 @@ sampled estimate of how winnable a position is."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import macro, player, playout, sampling
+from pasyans.hints import deeper, macro, player, playout, sampling
 from pasyans.hints.exact import _leaning, _search
 from pasyans.hints.model import SAMPLE_LINE, Budget, Estimate, Hint, Winnable
 from pasyans.hints.recent import Recent
@@ -66,6 +67,34 @@ def _sampled(
         t = _tally(spec, view, states, budget, seconds, nodes * budget.endgame, deadline)
     TALLIES.put(spec, (view, budget), t)
     return t, states
+
+
+def _deeper(
+    spec: GameSpec,
+    view: State,
+    t: sampling.Tally,
+    move: Move | None,
+    budget: Budget,
+    avoid: Collection[State],
+) -> Move | None:
+    """``move`` (the tally's choice at ``view``, a :func:`sampling.known` position)
+    revalued one level deeper (:attr:`Budget.deeper`, :func:`deeper.choose`): each inner
+    view tallied with :data:`deeper.INNER` samples of the seed's draws, each searched
+    with a sample's share of the hint's nodes (remembered in :data:`TALLIES` like any
+    tally); a view with no hidden card left, by the exact search with those nodes."""
+    per = budget.share()[1]
+    if per is None or not budget.guard:
+        return move
+    inner = replace(budget, seconds=None, samples=deeper.INNER, nodes=per * deeper.INNER, deeper=0)
+
+    def share(v: State) -> float:
+        if core.is_won(spec, v):
+            return 1.0
+        if sampling.HIDDEN not in (c for pile in v.piles for c in pile):
+            return 1.0 if _search(spec, v, None, per, SAMPLE_LINE)[0] == "won" else 0.0
+        return deeper.best_share(sampled(spec, v, inner))
+
+    return deeper.choose(spec, view, t, move, budget.deeper, share, avoid)[0]
 
 
 def _endgame(spec: GameSpec, view: State, t: sampling.Tally) -> bool:

@@ -1,0 +1,148 @@
+"""A reveal valued one level deeper (``Budget.deeper``, issue 34,
+``pasyans.hints.deeper``): the K best moves of the tally valued by the best next move's
+share after each card that can come up; only the player's view is read."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pasyans import caches
+from pasyans.cards import shuffled
+from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.engine.moves import Move
+from pasyans.hints import Budget, deeper, sampling, suggest
+from pasyans.hints.follow import follow
+from pasyans.hints.sampling import known, slots, visible
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
+
+SPEC = get_game("spider", {"suits": "1"})
+SPEC2 = get_game("spider", {"suits": "2"})
+BASE = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
+DEEPER = Budget(seconds=None, nodes=4000, samples=16, unstick=10, deeper=3)
+
+
+def _reshuffle(spec: GameSpec, state: State, seed: int) -> State:
+    view = visible(spec, state)
+    hidden = [
+        c for pile, vpile in zip(state.piles, view.piles, strict=True)
+        for c, v in zip(pile, vpile, strict=True) if v == sampling.HIDDEN
+    ]  # fmt: skip
+    return sampling.complete(view, slots(spec, view), shuffled(hidden, seed))
+
+
+def _changed() -> tuple[State, Move, Move, list[State]]:
+    """The first position of deal 2 (followed with the product's 1-suit hint) where the
+    deeper hint differs from it: the position, both moves and the history."""
+    state = initial_state(SPEC, 2)
+    history: list[State] = []
+    for _ in range(80):
+        caches.clear()
+        base = suggest(SPEC, state, history=history, budget=BASE)
+        deep = suggest(SPEC, state, history=history, budget=DEEPER)
+        assert base.move is not None and deep.move is not None
+        if base.move != deep.move:
+            return state, base.move, deep.move, history
+        history.append(state)
+        state = apply(SPEC, state, base.move)
+    raise AssertionError("the deeper hint never differed in 80 moves of deal 2")
+
+
+def test_outcomes_weigh_the_unseen_cards_and_are_capped() -> None:
+    view = known(SPEC, initial_state(SPEC, 3))
+    cards = deeper.outcomes(SPEC, view)
+    assert len(cards) == deeper.CAP  # 13 ranks unseen: stratified
+    assert abs(sum(w for _, w in cards) - 1) < 1e-9
+    assert [c for c, _ in cards] == sorted(c for c, _ in cards)
+    unseen = set(sampling.unseen(SPEC, view))
+    assert {c for c, _ in cards} <= unseen
+    few = deeper.outcomes(SPEC, view, cap=20)
+    assert len(few) == 13 and abs(sum(w for _, w in few) - 1) < 1e-9
+    # Each card weighs its share of the unseen cards (the face-up ones are not among them).
+    counts = Counter(sampling.unseen(SPEC, view))
+    total = sum(counts.values())
+    assert all(abs(w - counts[c] / total) < 1e-9 for c, w in few)
+
+
+def test_every_one_of_the_k_moves_is_valued_and_the_best_played() -> None:
+    state, _, _, _ = _changed()
+    view = known(SPEC, state)
+    # A constructed tally: the guard's move (a reveal) first, a move that turns nothing
+    # up behind it.
+    moves = [m for m in legal_moves(SPEC, view) if m.dst is not None]
+    turning = [m for m in moves if sampling.revealed(SPEC, view, m) is not None]
+    others = [m for m in moves if sampling.revealed(SPEC, view, m) is None]
+    assert turning and others
+    first, second = turning[0], others[0]
+    t = sampling.Tally(16, 0, 0, ((first, 10),), ((first, 10), (second, 9)))
+    seen: list[State] = []
+    after_second = apply(SPEC, view, second)
+
+    def inner(v: State) -> float:
+        seen.append(v)
+        return 0.9 if v == after_second else 0.5
+
+    move, values = deeper.choose(SPEC, view, t, first, 3, inner)
+    assert [v.move for v in values] == [first, second]
+    assert move == second  # the tally's second, valued higher one level deeper
+    slot = sampling.revealed(SPEC, view, first)
+    assert slot is not None
+    cards = dict(values[0].cards)
+    assert abs(values[0].value - 0.5) < 1e-9 and abs(sum(cards.values()) - 1) < 1e-9
+    turned = [v for v in seen if v != after_second]
+    assert len(turned) == len(cards)
+    assert sorted(v.piles[slot[0]][slot[1]] for v in turned) == sorted(cards)
+    # Decisive (won in every sample): unchanged, nothing valued.
+    sure = sampling.Tally(16, 0, 0, ((first, 16),), ((first, 16), (second, 9)))
+    assert deeper.choose(SPEC, view, sure, first, 3, inner) == (first, ())
+    # No move among the K turns a card up: unchanged.
+    plain = sampling.Tally(16, 0, 0, ((second, 10),), ((second, 10),))
+    assert deeper.choose(SPEC, view, plain, second, 3, inner) == (second, ())
+
+
+def test_the_deeper_hint_differs_from_the_tally_somewhere() -> None:
+    state, base, deep, history = _changed()
+    assert base != deep
+    # Reproducible: asked again, the same answer.
+    caches.clear()
+    assert suggest(SPEC, state, history=history, budget=DEEPER).move == deep
+
+
+def test_the_deeper_hint_reads_only_the_players_view() -> None:
+    state, _, deep, history = _changed()
+    other = _reshuffle(SPEC, state, 7)
+    assert other != state and visible(SPEC, other) == visible(SPEC, state)
+    caches.clear()
+    a = suggest(SPEC, state, history=history, budget=DEEPER)
+    caches.clear()
+    b = suggest(SPEC, other, history=history, budget=DEEPER)
+    assert a == b and a.move == deep
+
+
+def test_the_deeper_hint_reads_only_the_view_on_two_suits() -> None:
+    budget = Budget(seconds=None, nodes=2000, samples=4, seed=3, deeper=3)
+    state = initial_state(SPEC2, 4)
+    other = _reshuffle(SPEC2, state, 11)
+    assert other != state and visible(SPEC2, other) == visible(SPEC2, state)
+    caches.clear()
+    a = suggest(SPEC2, state, budget=budget)
+    caches.clear()
+    b = suggest(SPEC2, other, budget=budget)
+    assert a == b and a.move is not None
+
+
+def test_the_follower_with_the_deeper_hint_is_reproducible() -> None:
+    budget = Budget(seconds=None, nodes=2000, samples=8, seed=1, deeper=3)
+    caches.clear()
+    a = follow("spider", {"suits": "1"}, 2, budget, max_moves=40)
+    caches.clear()
+    b = follow("spider", {"suits": "1"}, 2, budget, max_moves=40)
+    assert (a.won, a.moves, a.hints, a.sources, a.line) == (
+        b.won,
+        b.moves,
+        b.hints,
+        b.sources,
+        b.line,
+    )
+    assert "sampled" in dict(a.sources)
