@@ -50,3 +50,16 @@ def test_the_expert_budget_is_larger_where_the_table_says_so() -> None:
 def test_an_unknown_budget_name_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown budget 'peek'"):
         policy.player_budget(get_game("spider", {"suits": 1}), "peek")
+
+
+def test_only_spider_1_suit_values_its_reveals_one_level_deeper() -> None:
+    """The deeper look (issue 34) is the product's on Spider 1 suit alone, its 3 best
+    moves, where it was better paired on two ranges; off everywhere else."""
+    games = [("spider", {"suits": s}) for s in (1, 2, 4)] + [
+        (g, {}) for g in ("backbone", "backbone-classic", "nivernais", "spine")
+    ]
+    deeper = {
+        (g, o.get("suits")): policy.product_budget(get_game(g, o), 0.25).deeper for g, o in games
+    }
+    assert deeper.pop(("spider", 1)) == 3
+    assert set(deeper.values()) == {0}, deeper

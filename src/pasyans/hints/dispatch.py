@@ -121,7 +121,10 @@ def suggest(
                 defer=budget.defer and spider.applies(spec),
                 reveal=budget.reveal if spider.applies(spec) else 0.0,
             )
-            if budget.deeper and spider.applies(spec) and t.won:
+            # The deeper look has a node budget of its own; with the hint's time spent
+            # (a loaded server) it is skipped and the tally's move stands.
+            in_time = budget.seconds is None or time.perf_counter() - begun < budget.seconds
+            if budget.deeper and spider.applies(spec) and t.won and in_time:
                 move = _deeper(spec, kv, t, move, budget, avoid)
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)

@@ -87,6 +87,15 @@ only: the paired measurement (docs/winnability.md) showed it at least as good th
 on 2 suits."""
 
 
+DEEPER_HINTS: dict[tuple[str, int], int] = {
+    ("spider", 1): 3,
+}
+"""Where the product's hint values its best moves one level deeper (:attr:`Budget.deeper`,
+:mod:`pasyans.hints.deeper`: a reveal by the best next move over the cards that can come
+up), and how many moves, by (game, number of suits). Spider 1 suit: 87 against 81 of
+deals 1-100 and 83 against 80 of the fresh 8634903-8635002, +24 -15 paired
+(docs/notes/2026-12-04-reveal-deeper.md), at 1.8 times the CPU a hint."""
+
 EXACT_HINTS: dict[tuple[str, int], int] = {
     ("backbone", 4): 250_000,
 }
@@ -143,7 +152,7 @@ def player_budget(spec: GameSpec, name: str) -> Budget:
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
     :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`, :data:`EXACT_HINTS`,
-    :data:`BROAD_HINTS`) and ``seconds``,
+    :data:`BROAD_HINTS`, :data:`DEEPER_HINTS`) and ``seconds``,
     whichever ends first."""
     key = (spec.id, len(spec.deck_suits))
     samples, nodes, escalate = HINT_BUDGETS.get(key, (SAMPLES, None, 1))
@@ -160,5 +169,6 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
         player=PLAYER_HINTS.get(key, 0),
         rescue=key in PLAYER_HINTS,
         exact=EXACT_HINTS.get(key, 0),
+        deeper=DEEPER_HINTS.get(key, 0),
         broad=key in BROAD_HINTS,
     )
