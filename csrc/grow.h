@@ -1,5 +1,5 @@
 /* Arrays that grow by doubling, and big tables, shared by the searches (spider.c,
- * engine.c).
+ * engine.c, nivernais.c) and the player's walk (player.c).
  *
  * Plain malloc/realloc/free, not Python's allocator: Spider's search runs without the GIL.
  * Everything allocated here is freed with free(). */

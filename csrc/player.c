@@ -19,6 +19,7 @@
  * is needed. The stock is read only by its size until a deal hands its cards out.
  */
 #define _DEFAULT_SOURCE /* clock_gettime */
+#include "grow.h"
 #include "player.h"
 
 #include <stdlib.h>
@@ -623,84 +624,49 @@ static int ranked_cmp(const void *pa, const void *pb)
     return 0;
 }
 
+/* Positions, each with the index of the walked position it comes from, the step from
+ * there and a number. Two of them: the walk's queue (from: the parent in the queue, -1 at
+ * the root; num: the depth) and its events (pos: the position each event leaves; from: the
+ * walked position it is played from; num: its visible score). */
 typedef struct {
-    SPos *pos;    /* the walk's queue */
-    int *parent;  /* its index in the queue (-1: the root) */
-    Step *step;   /* the move from its parent */
-    int *depth;
+    SPos *pos;
+    int *from;
+    Step *step;
+    int *num;
     int n, size;
-} Queue;
+} Rows;
 
-static int queue_push(Queue *q, const SPos *p, int parent, Step st, int depth)
+static int rows_push(Rows *r, const SPos *p, int from, Step st, int num)
 {
-    if (q->n == q->size) {
-        int size = q->size ? 2 * q->size : 256;
-        SPos *pos = realloc(q->pos, (size_t)size * sizeof *pos);
-        if (pos)
-            q->pos = pos;
-        int *par = realloc(q->parent, (size_t)size * sizeof *par);
-        if (par)
-            q->parent = par;
-        Step *stp = realloc(q->step, (size_t)size * sizeof *stp);
-        if (stp)
-            q->step = stp;
-        int *dep = realloc(q->depth, (size_t)size * sizeof *dep);
-        if (dep)
-            q->depth = dep;
-        if (!pos || !par || !stp || !dep)
+    if (r->n == r->size) {
+        size_t size = r->size ? 2 * (size_t)r->size : 256;
+        if (RESIZE_ARRAY(r->pos, size) || RESIZE_ARRAY(r->from, size) ||
+            RESIZE_ARRAY(r->step, size) || RESIZE_ARRAY(r->num, size))
             return -1;
-        q->size = size;
+        r->size = (int)size;
     }
-    q->pos[q->n] = *p;
-    q->parent[q->n] = parent;
-    q->step[q->n] = st;
-    q->depth[q->n] = depth;
-    q->n++;
+    r->pos[r->n] = *p;
+    r->from[r->n] = from;
+    r->step[r->n] = st;
+    r->num[r->n] = num;
+    r->n++;
     return 0;
 }
 
-typedef struct {
-    SPos *after; /* the position each event leaves */
-    int *node;   /* the walked position it is played from */
-    Step *step;
-    int *score;
-    int n, size;
-} Events;
-
-static int events_push(Events *e, const SPos *after, int node, Step st, int score)
+static void rows_free(Rows *r)
 {
-    if (e->n == e->size) {
-        int size = e->size ? 2 * e->size : 256;
-        SPos *a = realloc(e->after, (size_t)size * sizeof *a);
-        if (a)
-            e->after = a;
-        int *nd = realloc(e->node, (size_t)size * sizeof *nd);
-        if (nd)
-            e->node = nd;
-        Step *stp = realloc(e->step, (size_t)size * sizeof *stp);
-        if (stp)
-            e->step = stp;
-        int *sc = realloc(e->score, (size_t)size * sizeof *sc);
-        if (sc)
-            e->score = sc;
-        if (!a || !nd || !stp || !sc)
-            return -1;
-        e->size = size;
-    }
-    e->after[e->n] = *after;
-    e->node[e->n] = node;
-    e->step[e->n] = st;
-    e->score[e->n] = score;
-    e->n++;
-    return 0;
+    free(r->pos);
+    free(r->from);
+    free(r->step);
+    free(r->num);
 }
 
 /* The lines of the ranked events, the best first, into out. */
-static int rank_lines(const Queue *q, const Events *ev, int width, PlLines *out)
+static int rank_lines(const Rows *q, const Rows *ev, int width, PlLines *out)
 {
     int total = 0, n = 0, events = 0;
     for (int k = 0; k < ev->n; k++)
-        total += q->depth[ev->node[k]] + 1;
+        total += q->num[ev->from[k]] + 1;
     Step *all = malloc((size_t)(total ? total : 1) * sizeof *all);
     Ranked *r = malloc((size_t)(ev->n ? ev->n : 1) * sizeof *r);
     if (!all || !r) {
@@ -710,11 +676,11 @@ static int rank_lines(const Queue *q, const Events *ev, int width, PlLines *out)
     }
     Step *at = all;
     for (int k = 0; k < ev->n; k++) {
-        int len = q->depth[ev->node[k]] + 1;
+        int len = q->num[ev->from[k]] + 1;
         at[len - 1] = ev->step[k];
-        for (int j = ev->node[k], i = len - 2; j > 0; j = q->parent[j], i--)
+        for (int j = ev->from[k], i = len - 2; j > 0; j = q->from[j], i--)
             at[i] = q->step[j];
-        r[k] = (Ranked){ev->score[k], len, !ev->step[k].cards, at};
+        r[k] = (Ranked){ev->num[k], len, !ev->step[k].cards, at};
         events += ev->step[k].cards != 0;
         at += len;
     }
@@ -753,8 +719,7 @@ int pl_candidates(const SpiderGame *g, const SPos *root, const SPos *avoid, int 
                   int cap, int width, PlLines *out)
 {
     int w = g->width, rc = -1;
-    Queue q = {0};
-    Events ev = {0};
+    Rows q = {0}, ev = {0}; /* the walk's queue and its events */
     Index seen = {0}, avoided = {0}, found = {0};
     Step steps[MAXSTEPS];
     out->steps = NULL;
@@ -763,7 +728,7 @@ int pl_candidates(const SpiderGame *g, const SPos *root, const SPos *avoid, int 
     if (width < 0)
         width = 0;
     if (index_init(&seen, 256) || index_init(&avoided, (size_t)navoid) ||
-        index_init(&found, 256) || queue_push(&q, root, -1, (Step){0, 0, 0}, 0) ||
+        index_init(&found, 256) || rows_push(&q, root, -1, (Step){0, 0, 0}, 0) ||
         index_add(&seen, view_hash(w, root, 0), 0))
         goto done;
     for (int k = 0; k < navoid; k++)
@@ -783,15 +748,15 @@ int pl_candidates(const SpiderGame *g, const SPos *root, const SPos *avoid, int 
                 continue;
             if (!st.cards || total_down(g, &after) < down || after.done > pos.done) {
                 uint64_t k = view_hash(w, &after, 1);
-                if (index_find(&found, ev.after, w, 1, &after, k) < 0 &&
-                    (events_push(&ev, &after, head, st, view_score(w, &after)) ||
+                if (index_find(&found, ev.pos, w, 1, &after, k) < 0 &&
+                    (rows_push(&ev, &after, head, st, view_score(w, &after)) ||
                      index_add(&found, k, ev.n - 1)))
                     goto done;
                 continue;
             }
             if (index_find(&seen, q.pos, w, 0, &after, h) >= 0)
                 continue;
-            if (queue_push(&q, &after, head, st, q.depth[head] + 1) ||
+            if (rows_push(&q, &after, head, st, q.num[head] + 1) ||
                 index_add(&seen, h, q.n - 1))
                 goto done;
         }
@@ -800,14 +765,8 @@ int pl_candidates(const SpiderGame *g, const SPos *root, const SPos *avoid, int 
 done:
     if (rc)
         pl_lines_free(out);
-    free(q.pos);
-    free(q.parent);
-    free(q.step);
-    free(q.depth);
-    free(ev.after);
-    free(ev.node);
-    free(ev.step);
-    free(ev.score);
+    rows_free(&q);
+    rows_free(&ev);
     index_free(&seen);
     index_free(&avoided);
     index_free(&found);
