@@ -3,6 +3,8 @@ order, and the hint asked for both (it must read only what the player knows)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pasyans import caches
 from pasyans.cards import shuffled
 from pasyans.hints import Budget, Hint, sampling, suggest
@@ -19,13 +21,16 @@ def reshuffled(spec: GameSpec, state: State, seed: int) -> State:
     return sampling.complete(view, places, shuffled(cards, seed))
 
 
-def same_hint(spec: GameSpec, state: State, seed: int, budget: Budget) -> Hint:
-    """The hint of ``state`` under ``budget``, checked equal to that of
-    :func:`reshuffled` ``state`` (caches cleared before each): returns it, with a move."""
+def same_hint(
+    spec: GameSpec, state: State, seed: int, budget: Budget, history: Sequence[State] = ()
+) -> Hint:
+    """The hint of ``state`` under ``budget`` (after ``history``), checked equal to that
+    of :func:`reshuffled` ``state`` (caches cleared before each): returns it, with a move."""
     other = reshuffled(spec, state, seed)
     assert other != state and visible(spec, other) == visible(spec, state)
     caches.clear()
-    first = suggest(spec, state, budget=budget)
+    first = suggest(spec, state, history=history, budget=budget)
     caches.clear()
-    assert suggest(spec, other, budget=budget) == first and first.move is not None
+    second = suggest(spec, other, history=history, budget=budget)
+    assert second == first and first.move is not None
     return first

@@ -6,30 +6,21 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hidden_cards import same_hint
+
 from pasyans import caches
-from pasyans.cards import shuffled
 from pasyans.engine.core import apply, initial_state, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.hints import Budget, deeper, sampling, suggest
 from pasyans.hints.follow import follow
-from pasyans.hints.sampling import known, slots, visible
+from pasyans.hints.sampling import known
 from pasyans.position import State
 from pasyans.rules import get_game
-from pasyans.rules.spec import GameSpec
 
 SPEC = get_game("spider", {"suits": "1"})
 SPEC2 = get_game("spider", {"suits": "2"})
 BASE = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
 DEEPER = Budget(seconds=None, nodes=4000, samples=16, unstick=10, deeper=3)
-
-
-def _reshuffle(spec: GameSpec, state: State, seed: int) -> State:
-    view = visible(spec, state)
-    hidden = [
-        c for pile, vpile in zip(state.piles, view.piles, strict=True)
-        for c, v in zip(pile, vpile, strict=True) if v == sampling.HIDDEN
-    ]  # fmt: skip
-    return sampling.complete(view, slots(spec, view), shuffled(hidden, seed))
 
 
 def _changed() -> tuple[State, Move, Move, list[State]]:
@@ -111,25 +102,12 @@ def test_the_deeper_hint_differs_from_the_tally_somewhere() -> None:
 
 def test_the_deeper_hint_reads_only_the_players_view() -> None:
     state, _, deep, history = _changed()
-    other = _reshuffle(SPEC, state, 7)
-    assert other != state and visible(SPEC, other) == visible(SPEC, state)
-    caches.clear()
-    a = suggest(SPEC, state, history=history, budget=DEEPER)
-    caches.clear()
-    b = suggest(SPEC, other, history=history, budget=DEEPER)
-    assert a == b and a.move == deep
+    assert same_hint(SPEC, state, 7, DEEPER, history).move == deep
 
 
 def test_the_deeper_hint_reads_only_the_view_on_two_suits() -> None:
     budget = Budget(seconds=None, nodes=2000, samples=4, seed=3, deeper=3)
-    state = initial_state(SPEC2, 4)
-    other = _reshuffle(SPEC2, state, 11)
-    assert other != state and visible(SPEC2, other) == visible(SPEC2, state)
-    caches.clear()
-    a = suggest(SPEC2, state, budget=budget)
-    caches.clear()
-    b = suggest(SPEC2, other, budget=budget)
-    assert a == b and a.move is not None
+    same_hint(SPEC2, initial_state(SPEC2, 4), 11, budget)
 
 
 def test_the_follower_with_the_deeper_hint_is_reproducible() -> None:
