@@ -152,6 +152,26 @@ static int fill(const SpiderGame *g, const SPos *p, Step *out)
     return have;
 }
 
+/* With no move to play and cards in the stock: fills the empty columns (the least harmful
+ * move into each, played on a copy: the deal needs them all filled) and deals, the steps
+ * appended to line from *k. 0 when it cannot (no stock, or a column stays empty). */
+static int fill_and_deal(const SpiderGame *g, const SPos *p, Step *line, int *k)
+{
+    if (!p->left)
+        return 0;
+    SPos q = *p, after;
+    for (int e = empties(g, &q); e > 0; e--) {
+        if (!fill(g, &q, &line[*k]))
+            break;
+        sp_play(g, &q, line[(*k)++], &after);
+        q = after;
+    }
+    if (empties(g, &q))
+        return 0;
+    line[(*k)++] = (Step){0, 0, 0};
+    return 1;
+}
+
 int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SPos *end)
 {
     SPos pos = *start, after;
@@ -174,21 +194,8 @@ int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SP
         }
         if (!k && lookahead(g, &pos, &line[0], &line[1]))
             k = 2;
-        if (!k) {
-            if (!pos.left)
-                break;
-            /* Fill the empty columns on a copy: the deal needs them all filled. */
-            SPos q = pos;
-            for (int e = empties(g, &q); e > 0; e--) {
-                if (!fill(g, &q, &line[k]))
-                    break;
-                sp_play(g, &q, line[k++], &after);
-                q = after;
-            }
-            if (empties(g, &q))
-                break;
-            line[k++] = (Step){0, 0, 0};
-        }
+        if (!k && !fill_and_deal(g, &pos, line, &k))
+            break;
         for (int j = 0; j < k && t < limit; j++, t++) {
             sp_play(g, &pos, line[j], &after);
             pos = after;
@@ -318,20 +325,8 @@ int pl_search_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int li
         cap = 1;
     while (t < limit && pos.done < g->won) {
         int k = 0;
-        if (!plan(g, &pos, &x, cap, bonus, queue, line, &k)) {
-            if (!pos.left)
-                break;
-            SPos q = pos;
-            for (int e = empties(g, &q); e > 0; e--) {
-                if (!fill(g, &q, &line[k]))
-                    break;
-                sp_play(g, &q, line[k++], &after);
-                q = after;
-            }
-            if (empties(g, &q))
-                break;
-            line[k++] = (Step){0, 0, 0};
-        }
+        if (!plan(g, &pos, &x, cap, bonus, queue, line, &k) && !fill_and_deal(g, &pos, line, &k))
+            break;
         for (int j = 0; j < k && t < limit; j++, t++) {
             sp_play(g, &pos, line[j], &after);
             pos = after;
