@@ -36,7 +36,8 @@ log = logging.getLogger("pasyans.server")
 
 DESCRIPTION = """The JSON API of the Pasyans patience site. Errors are
 `{"error": {"code", "message", "message_en", "message_ru"}}` with a stable `code`;
-see `docs/api.md` for every endpoint, example and error code."""
+see `docs/api.md` for every endpoint and example, `docs/api-errors.md` for every
+error code."""
 
 
 @asynccontextmanager
