@@ -1,4 +1,4 @@
-"""Deal links name the generator version (docs/api.md, "Deal links"): a solvable deal
+"""Deal links name the generator version (docs/api.md, "Old deals and links"): a solvable deal
 asked for by number and version is that version's layout, made by the pool's worker when
 missing, with the same limits; an unknown version is refused and creates nothing. On
 SQLite and PostgreSQL."""

@@ -2,7 +2,7 @@
 
 The engine's ``legal_moves``/``apply`` expand about 3,200 Nivernais positions a CPU
 second; this module's positions are plain tuples and its moves a few tuple slices, about
-ten times as fast (docs/solver.md, "Nivernais' packed search"). The engine stays the
+ten times as fast (docs/solver-nivernais.md, "Nivernais' packed search"). The engine stays the
 reference: tests compare the children of both along random play-outs, and every winning
 line found here is replayed through the engine (:func:`solve`) before it is returned.
 

@@ -75,7 +75,7 @@ class GameCreateBase(StrictIn):
     generator: StrictInt | None = Field(
         default=None,
         description="The generator version that made the solvable deal ``deal`` (a shared"
-        " link names it: docs/api.md, 'Deal links'); omitted: the current version. An"
+        " link names it: docs/api.md, 'Old deals and links'); omitted: the current version. An"
         " unknown version is refused; only the current one without ``deal``. Ignored for"
         " random deals.",
     )

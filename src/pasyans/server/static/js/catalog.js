@@ -46,7 +46,7 @@ export function rulesSections(entry) {
 }
 
 /** A deal link's parameter naming the generator version of its solvable deal
- * (docs/api.md, "Deal links"). */
+ * (docs/api.md, "Old deals and links"). */
 export const GEN_PARAM = "gen";
 
 /** The version a solvable deal link without `gen` means: the last one before links
