@@ -137,6 +137,13 @@ class Budget:
     (the guard's first), at least one turning a card up, are valued by the best next
     move's share of samples won after each card that can come up (a move that turns
     nothing up: after it), and the highest played; needs ``nodes`` (0: off)."""
+    isset: int = 0
+    """Spider, information-set values (issue 34, :mod:`pasyans.hints.isset`): when the
+    guard's move is not won in every sample, this many of the tally's best moves (the
+    guard's first) are valued at their next event, a move that turns nothing up by its
+    best candidate line to one, an event that turns a card up by the mean over the cards
+    that can come up of the share of samples won with that card face up, and the highest
+    played; needs ``nodes``; takes the place of ``deeper`` (0: off)."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
