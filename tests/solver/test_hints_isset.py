@@ -167,3 +167,15 @@ def test_the_follower_with_the_information_set_hint_is_reproducible() -> None:
         b.line,
     )
     assert "sampled" in dict(a.sources)
+
+
+def test_a_card_turned_up_is_found_in_the_columns_only() -> None:
+    view, first, second = _position()
+    for m in legal_moves(SPEC, view):
+        after = apply(SPEC, view, m)
+        if m.dst is None:  # the deal: the stock's hidden cards are not "turned up"
+            assert isset.turned(SPEC, after) is None or after.piles != view.piles
+            continue
+        assert isset.turned(SPEC, after) == sampling.revealed(SPEC, view, m)
+    assert isset.turned(SPEC, apply(SPEC, view, first)) is not None
+    assert isset.turned(SPEC, apply(SPEC, view, second)) is None
