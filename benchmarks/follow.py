@@ -109,6 +109,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", reveal first at {budget.reveal:g}" if budget.reveal else ""
         text += f", deeper {budget.deeper}" if budget.deeper else ""
         text += f", information-set {budget.isset}" if budget.isset else ""
+        text += " coupled" if budget.isset and budget.coupled else ""
         text += ", widened" if budget.widen else ""
         text += ", safe" if budget.safe else ""
         text += ", lean" if budget.lean else ""
@@ -163,6 +164,9 @@ def main() -> None:
         type=int,
         default=0,
         help="Spider: the K best moves valued at their next event (also on a named budget)",
+    )
+    ap.add_argument(
+        "--coupled", action="store_true", help="--isset: every leaf on the same hidden cards"
     )
     ap.add_argument(
         "--widen", action="store_true", help="no candidate holds every win: score more moves"
@@ -237,6 +241,7 @@ def main() -> None:
         reveal=args.reveal,
         deeper=args.deeper,
         isset=args.isset,
+        coupled=args.coupled,
         widen=args.widen,
         safe=args.safe,
         lean=args.lean,
@@ -259,7 +264,7 @@ def main() -> None:
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
         if args.isset:
-            budget = replace(budget, isset=args.isset)
+            budget = replace(budget, isset=args.isset, coupled=args.coupled)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

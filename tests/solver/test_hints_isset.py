@@ -5,6 +5,8 @@ can come up; only the player's view is read."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pasyans import caches
 from pasyans.cards import shuffled
 from pasyans.engine.core import apply, initial_state, legal_moves
@@ -179,3 +181,53 @@ def test_a_card_turned_up_is_found_in_the_columns_only() -> None:
         assert isset.turned(SPEC, after) == sampling.revealed(SPEC, view, m)
     assert isset.turned(SPEC, apply(SPEC, view, first)) is not None
     assert isset.turned(SPEC, apply(SPEC, view, second)) is None
+
+
+def test_coupled_completions_keep_the_root_samples_cards() -> None:
+    view, first, second = _position()
+    roots = sampling.samples(SPEC, view, 8, 5)
+    slot = sampling.revealed(SPEC, view, first)
+    assert slot is not None
+    after = apply(SPEC, view, first)
+    places = slots(SPEC, view)
+    for r, _ in deeper.outcomes(SPEC, view, isset.CAP):
+        v = deeper.turned_up(view, slot, after, r)
+        got = isset.coupled(SPEC, view, roots, v)
+        assert got is not None and len(got) == len(roots)
+        for s, root in zip(got, roots, strict=True):
+            assert visible(SPEC, s) == visible(SPEC, v)  # consistent with the leaf's view
+            assert sorted(c for p in s.piles for c in p) == sorted(c for p in root.piles for c in p)
+            moved = [
+                p for p in places if p != slot and s.piles[p[0]][p[1]] != root.piles[p[0]][p[1]]
+            ]
+            # At most one other hidden place changed: the one r came from.
+            assert len(moved) <= 1
+            if root.piles[slot[0]][slot[1]] == r:
+                assert not moved
+    # A move that turns nothing up keeps every root sample's hidden cards.
+    same = isset.coupled(SPEC, view, roots, apply(SPEC, view, second))
+    assert same is not None
+    for s, root in zip(same, roots, strict=True):
+        assert all(s.piles[i][k] == root.piles[i][k] for i, k in places)
+
+
+def test_the_coupled_hint_reads_only_the_view_on_two_suits() -> None:
+    budget = Budget(seconds=None, nodes=2000, samples=4, seed=3, isset=2, coupled=True)
+    state = initial_state(SPEC2, 4)
+    other = _reshuffle(SPEC2, state, 11)
+    caches.clear()
+    a = suggest(SPEC2, state, budget=budget)
+    caches.clear()
+    b = suggest(SPEC2, other, budget=budget)
+    assert a == b and a.move is not None
+
+
+def test_the_coupled_hint_reads_only_the_players_view() -> None:
+    budget = replace(ISSET, coupled=True)
+    state, _, _, history = _changed()
+    other = _reshuffle(SPEC, state, 7)
+    caches.clear()
+    a = suggest(SPEC, state, history=history, budget=budget)
+    caches.clear()
+    b = suggest(SPEC, other, history=history, budget=budget)
+    assert a == b and a.move is not None

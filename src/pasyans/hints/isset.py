@@ -29,7 +29,7 @@ a line meets the same views with a card face up and reuses them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from pasyans.cards import Card
@@ -77,6 +77,37 @@ def turned(spec: GameSpec, after: State) -> sampling.Slot | None:
         if column and len(pile) > d and pile[d] == sampling.HIDDEN:
             return (i, d)
     return None
+
+
+def coupled(spec: GameSpec, root: State, roots: Sequence[State], v: State) -> list[State] | None:
+    """Completions of ``v`` (a view reached from the view ``root`` by moves of face-up
+    cards and at most one card turned up) coupled with ``roots`` (completions of
+    ``root``): each keeps its root sample's card at every hidden place, except that the
+    card turned up is swapped in from the first hidden place that held it (a uniform
+    completion of ``root`` so becomes a uniform completion of ``v``). The values of
+    different moves are then compared on the same hidden cards, as the guard's scores
+    are (common random numbers). None when ``v``'s hidden places are not ``root``'s."""
+    places = sampling.slots(spec, v)
+    before = sampling.slots(spec, root)
+    have = set(places)
+    if not have <= set(before):
+        return None
+    gone = [p for p in before if p not in have]
+    if len(gone) > 1:
+        return None
+    out = []
+    for s in roots:
+        cards = {p: s.piles[p[0]][p[1]] for p in before}
+        if gone:
+            i, k = gone[0]
+            r = v.piles[i][k]
+            if cards[gone[0]] != r:
+                where = next((p for p in before if p != gone[0] and cards[p] == r), None)
+                if where is None:
+                    return None
+                cards[where] = cards[gone[0]]
+        out.append(sampling.complete(v, places, [cards[p] for p in places]))
+    return out
 
 
 def event_value(

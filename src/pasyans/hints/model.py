@@ -144,6 +144,10 @@ class Budget:
     best candidate line to one, an event that turns a card up by the mean over the cards
     that can come up of the share of samples won with that card face up, and the highest
     played; needs ``nodes``; takes the place of ``deeper`` (0: off)."""
+    coupled: bool = False
+    """With ``isset``: every leaf is valued on the same hidden cards, the first samples of
+    the hint's view with the card turned up swapped in (:func:`pasyans.hints.isset.coupled`,
+    common random numbers), not on fresh draws of the leaf's view."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

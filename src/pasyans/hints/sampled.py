@@ -110,7 +110,9 @@ def _isset(
     revalued at each candidate's next event (:attr:`Budget.isset`, :func:`isset.choose`):
     each leaf tallied with :data:`isset.INNER` samples of the seed's draws, no guard, each
     searched with a sample's share of the hint's nodes (remembered in :data:`TALLIES`); a
-    view with no hidden card left, by the exact search with those nodes."""
+    view with no hidden card left, by the exact search with those nodes. With
+    ``budget.coupled``, each leaf's samples are instead the first :data:`isset.INNER`
+    samples of ``view`` with the card turned up swapped in (:func:`isset.coupled`)."""
     per = budget.share()[1]
     if per is None or not budget.guard:
         return move
@@ -124,6 +126,7 @@ def _isset(
         endgame=0,
         deeper=0,
         isset=0,
+        coupled=False,
     )
 
     def leaf(v: State) -> float:
@@ -131,9 +134,14 @@ def _isset(
             return 1.0
         if sampling.HIDDEN not in (c for pile in v.piles for c in pile):
             return 1.0 if _search(spec, v, None, per, SAMPLE_LINE)[0] == "won" else 0.0
+        states = isset.coupled(spec, view, roots, v) if budget.coupled else None
+        if states is not None:
+            won = sum(_search(spec, s, None, per, SAMPLE_LINE)[0] == "won" for s in states)
+            return won / len(states)
         got = sampled(spec, v, inner)
         return got.won / got.samples if got.samples else 0.0
 
+    roots = sampling.samples(spec, view, isset.INNER, budget.seed) if budget.coupled else []
     seen = {_packed(spec, h) for h in history}
     return isset.choose(spec, view, t, move, budget.isset, leaf, avoid, seen)[0]
 
