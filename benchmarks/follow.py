@@ -110,6 +110,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", deeper {budget.deeper}" if budget.deeper else ""
         text += f", information-set {budget.isset}" if budget.isset else ""
         text += " coupled" if budget.isset and budget.coupled else ""
+        text += f" margin {budget.margin:g}" if budget.isset and budget.margin else ""
         text += ", widened" if budget.widen else ""
         text += ", safe" if budget.safe else ""
         text += ", lean" if budget.lean else ""
@@ -167,6 +168,9 @@ def main() -> None:
     )
     ap.add_argument(
         "--coupled", action="store_true", help="--isset: every leaf on the same hidden cards"
+    )
+    ap.add_argument(
+        "--margin", type=float, default=0.0, help="--isset: another move only by this much"
     )
     ap.add_argument(
         "--widen", action="store_true", help="no candidate holds every win: score more moves"
@@ -242,6 +246,7 @@ def main() -> None:
         deeper=args.deeper,
         isset=args.isset,
         coupled=args.coupled,
+        margin=args.margin,
         widen=args.widen,
         safe=args.safe,
         lean=args.lean,
@@ -264,7 +269,7 @@ def main() -> None:
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
         if args.isset:
-            budget = replace(budget, isset=args.isset, coupled=args.coupled)
+            budget = replace(budget, isset=args.isset, coupled=args.coupled, margin=args.margin)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

@@ -104,6 +104,9 @@ def test_a_move_that_turns_nothing_up_is_valued_at_its_lines_event() -> None:
     assert values[1].line == line and values[1].cards == tuple(cards)
     assert abs(values[1].value - 0.9) < 1e-9 and abs(values[0].value - 0.3) < 1e-9
     assert move == second  # the tally's second, valued higher at its event
+    # Within the margin, the tally's move stands.
+    assert isset.choose(SPEC, view, t, first, 2, leaf, margin=0.7)[0] == first
+    assert isset.choose(SPEC, view, t, first, 2, leaf, margin=0.5)[0] == second
     # Never the view just after the move that turns nothing up: its line's event's views.
     assert apply(SPEC, view, second) not in leaves
     assert ends <= set(leaves)

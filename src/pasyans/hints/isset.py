@@ -171,12 +171,14 @@ def choose(
     avoid: Collection[State] = (),
     seen: Collection[View] = (),
     cap: int = CAP,
+    margin: float = 0.0,
 ) -> tuple[Move | None, tuple[Valued, ...]]:
     """The move to play instead of ``move`` (the tally's choice), and the values
     computed: the ``width`` best moves of the tally (``move`` first, the stock's deal
     left out, none back to a position of ``avoid``), each valued by :func:`value`
     (``seen``: the packed views played, which no line goes back to), the highest played
-    (ties: the tally's order). ``move`` unchanged (no values) when it is None or the
+    (ties: the tally's order); another move than ``move`` only when its value exceeds
+    ``move``'s by more than ``margin``. ``move`` unchanged (no values) when it is None or the
     stock, or when it is won in every sample (:func:`pasyans.hints.deeper.decisive`)."""
     if move is None or move.dst is None or deeper.decisive(t, move):
         return move, ()
@@ -184,4 +186,6 @@ def choose(
     top = [move, *order][:width]
     values = tuple(value(spec, view, m, leaf, seen, cap) for m in top)
     best = max(range(len(values)), key=lambda i: (values[i].value, -i))
+    if values[best].value <= values[0].value + margin:
+        best = 0
     return values[best].move, values

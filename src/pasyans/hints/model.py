@@ -148,6 +148,9 @@ class Budget:
     """With ``isset``: every leaf is valued on the same hidden cards, the first samples of
     the hint's view with the card turned up swapped in (:func:`pasyans.hints.isset.coupled`,
     common random numbers), not on fresh draws of the leaf's view."""
+    margin: float = 0.0
+    """With ``isset``: another move than the tally's is played only when its value exceeds
+    the tally's move's by more than this."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

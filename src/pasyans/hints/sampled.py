@@ -127,6 +127,7 @@ def _isset(
         deeper=0,
         isset=0,
         coupled=False,
+        margin=0.0,
     )
 
     def leaf(v: State) -> float:
@@ -143,7 +144,9 @@ def _isset(
 
     roots = sampling.samples(spec, view, isset.INNER, budget.seed) if budget.coupled else []
     seen = {_packed(spec, h) for h in history}
-    return isset.choose(spec, view, t, move, budget.isset, leaf, avoid, seen)[0]
+    return isset.choose(spec, view, t, move, budget.isset, leaf, avoid, seen, margin=budget.margin)[
+        0
+    ]
 
 
 def _endgame(spec: GameSpec, view: State, t: sampling.Tally) -> bool:
