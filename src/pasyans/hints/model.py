@@ -143,7 +143,8 @@ class Budget:
     guard's first) are valued at their next event, a move that turns nothing up by its
     best candidate line to one, an event that turns a card up by the mean over the cards
     that can come up of the share of samples won with that card face up, and the highest
-    played; needs ``nodes``; takes the place of ``deeper`` (0: off)."""
+    played; needs ``nodes``; takes the place of ``deeper`` (0: off; measured worse on
+    Spider 1 and 2 suits, docs/notes/2026-12-04-information-set.md)."""
     coupled: bool = False
     """With ``isset``: every leaf is valued on the same hidden cards, the first samples of
     the hint's view with the card turned up swapped in (:func:`pasyans.hints.isset.coupled`,
