@@ -19,7 +19,9 @@ bound)::
 ``--stratify``, ``--widen``, ``--safe``, ``--lean``, ``--defer`` and ``--reveal`` are the
 measured and rejected variants of docs/hints.md, "Options in the code"; ``--deeper K``
 (Spider: the K best moves valued one level deeper, issue 34) is measured there and not
-adopted; the product's hint uses none of them.
+adopted; ``--isset K`` (Spider: the K best moves valued at their next event, information
+set, issue 34; added to ``--budget`` too) is measured in
+docs/notes/2026-12-04-information-set.md; the product's hint uses none of them.
 ``--playout 1000`` is the product's Backbone classic hint when no sample is won;
 ``--dives`` splits those searches into restarting dives, measured and rejected; on
 Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
@@ -106,6 +108,9 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", reveal last" if budget.defer else ""
         text += f", reveal first at {budget.reveal:g}" if budget.reveal else ""
         text += f", deeper {budget.deeper}" if budget.deeper else ""
+        text += f", information-set {budget.isset}" if budget.isset else ""
+        text += " coupled" if budget.isset and budget.coupled else ""
+        text += f" margin {budget.margin:g}" if budget.isset and budget.margin else ""
         text += ", widened" if budget.widen else ""
         text += ", safe" if budget.safe else ""
         text += ", lean" if budget.lean else ""
@@ -154,6 +159,18 @@ def main() -> None:
     )
     ap.add_argument(
         "--deeper", type=int, default=0, help="Spider: the K best moves valued one level deeper"
+    )
+    ap.add_argument(
+        "--isset",
+        type=int,
+        default=0,
+        help="Spider: the K best moves valued at their next event (also on a named budget)",
+    )
+    ap.add_argument(
+        "--coupled", action="store_true", help="--isset: every leaf on the same hidden cards"
+    )
+    ap.add_argument(
+        "--margin", type=float, default=0.0, help="--isset: another move only by this much"
     )
     ap.add_argument(
         "--widen", action="store_true", help="no candidate holds every win: score more moves"
@@ -227,6 +244,9 @@ def main() -> None:
         defer=args.defer,
         reveal=args.reveal,
         deeper=args.deeper,
+        isset=args.isset,
+        coupled=args.coupled,
+        margin=args.margin,
         widen=args.widen,
         safe=args.safe,
         lean=args.lean,
@@ -248,6 +268,8 @@ def main() -> None:
     )
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
+        if args.isset:
+            budget = replace(budget, isset=args.isset, coupled=args.coupled, margin=args.margin)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

@@ -35,7 +35,7 @@ from pasyans.hints import sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import _deeper, _macro, _played_out, _player, _sampled
+from pasyans.hints.sampled import _deeper, _isset, _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
@@ -124,7 +124,9 @@ def suggest(
             # The deeper look has a node budget of its own; with the hint's time spent
             # (a loaded server) it is skipped and the tally's move stands.
             in_time = budget.seconds is None or time.perf_counter() - begun < budget.seconds
-            if budget.deeper and spider.applies(spec) and t.won and in_time:
+            if budget.isset and spider.applies(spec) and t.won and in_time:
+                move = _isset(spec, kv, t, move, budget, avoid, history)
+            elif budget.deeper and spider.applies(spec) and t.won and in_time:
                 move = _deeper(spec, kv, t, move, budget, avoid)
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)

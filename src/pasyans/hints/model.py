@@ -137,6 +137,21 @@ class Budget:
     (the guard's first), at least one turning a card up, are valued by the best next
     move's share of samples won after each card that can come up (a move that turns
     nothing up: after it), and the highest played; needs ``nodes`` (0: off)."""
+    isset: int = 0
+    """Spider, information-set values (issue 34, :mod:`pasyans.hints.isset`): when the
+    guard's move is not won in every sample, this many of the tally's best moves (the
+    guard's first) are valued at their next event, a move that turns nothing up by its
+    best candidate line to one, an event that turns a card up by the mean over the cards
+    that can come up of the share of samples won with that card face up, and the highest
+    played; needs ``nodes``; takes the place of ``deeper`` (0: off; measured worse on
+    Spider 1 and 2 suits, docs/notes/2026-12-04-information-set.md)."""
+    coupled: bool = False
+    """With ``isset``: every leaf is valued on the same hidden cards, the first samples of
+    the hint's view with the card turned up swapped in (:func:`pasyans.hints.isset.coupled`,
+    common random numbers), not on fresh draws of the leaf's view."""
+    margin: float = 0.0
+    """With ``isset``: another move than the tally's is played only when its value exceeds
+    the tally's move's by more than this."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

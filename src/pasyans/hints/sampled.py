@@ -12,7 +12,7 @@ from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import deeper, macro, player, playout, sampling
+from pasyans.hints import deeper, isset, macro, player, playout, sampling
 from pasyans.hints.exact import _leaning, _search
 from pasyans.hints.model import SAMPLE_LINE, Budget, Estimate, Hint, Winnable
 from pasyans.hints.recent import Recent
@@ -95,6 +95,58 @@ def _deeper(
         return deeper.best_share(sampled(spec, v, inner))
 
     return deeper.choose(spec, view, t, move, budget.deeper, share, avoid)[0]
+
+
+def _isset(
+    spec: GameSpec,
+    view: State,
+    t: sampling.Tally,
+    move: Move | None,
+    budget: Budget,
+    avoid: Collection[State],
+    history: Sequence[State],
+) -> Move | None:
+    """``move`` (the tally's choice at ``view``, a :func:`sampling.known` position)
+    revalued at each candidate's next event (:attr:`Budget.isset`, :func:`isset.choose`):
+    each leaf tallied with :data:`isset.INNER` samples of the seed's draws, no guard, each
+    searched with a sample's share of the hint's nodes (remembered in :data:`TALLIES`); a
+    view with no hidden card left, by the exact search with those nodes. With
+    ``budget.coupled``, each leaf's samples are instead the first :data:`isset.INNER`
+    samples of ``view`` with the card turned up swapped in (:func:`isset.coupled`)."""
+    per = budget.share()[1]
+    if per is None or not budget.guard:
+        return move
+    inner = replace(
+        budget,
+        seconds=None,
+        samples=isset.INNER,
+        nodes=per * isset.INNER,
+        guard=False,
+        escalate=1,
+        endgame=0,
+        deeper=0,
+        isset=0,
+        coupled=False,
+        margin=0.0,
+    )
+
+    def leaf(v: State) -> float:
+        if core.is_won(spec, v):
+            return 1.0
+        if sampling.HIDDEN not in (c for pile in v.piles for c in pile):
+            return 1.0 if _search(spec, v, None, per, SAMPLE_LINE)[0] == "won" else 0.0
+        states = isset.coupled(spec, view, roots, v) if budget.coupled else None
+        if states is not None:
+            won = sum(_search(spec, s, None, per, SAMPLE_LINE)[0] == "won" for s in states)
+            return won / len(states)
+        got = sampled(spec, v, inner)
+        return got.won / got.samples if got.samples else 0.0
+
+    roots = sampling.samples(spec, view, isset.INNER, budget.seed) if budget.coupled else []
+    seen = {_packed(spec, h) for h in history}
+    return isset.choose(spec, view, t, move, budget.isset, leaf, avoid, seen, margin=budget.margin)[
+        0
+    ]
 
 
 def _endgame(spec: GameSpec, view: State, t: sampling.Tally) -> bool:
