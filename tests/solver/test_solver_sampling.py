@@ -450,6 +450,28 @@ def test_revealed_names_the_place_a_move_turns_up() -> None:
     assert found  # the first moves of a Spider deal turn cards up
 
 
+def test_revealed_names_the_place_a_run_completed_at_the_destination_turns_up() -> None:
+    """Spider: the ace that completes a run K..2 lying on a face-down card removes the run
+    and turns that card up; the move's source turns nothing up."""
+    from pasyans.cards import parse_card
+
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 2)
+    t1, t2 = spec.index["t1"], spec.index["t2"]
+    piles, down = list(state.piles), list(state.down)
+    run = tuple(parse_card(r + "S") for r in "KQJT98765432")
+    piles[t1] = (state.piles[t1][0], *run)
+    down[t1] = 1
+    piles[t2] = (parse_card("AS"),)
+    down[t2] = 0
+    view = known(spec, State(tuple(piles), tuple(down), state.redeals))
+    ace = next(m for m in legal_moves(spec, view) if m.src == "t2" and m.dst == "t1")
+    assert sampling.revealed(spec, view, ace) == (t1, 0)
+    assert sampling.reveals(spec, view, ace)
+    after = apply(spec, view, ace)
+    assert after.piles[t1] == (HIDDEN,) and after.down[t1] == 0
+
+
 def test_stratified_scoring_scores_a_reveal_in_every_draw() -> None:
     """With ``stratify``, a move that turns a card up is scored in the stratified draws
     (one per sample, whether or not that sample was won), the other moves as before."""

@@ -39,7 +39,7 @@ from pasyans.engine.moves import Move
 from pasyans.hints import deeper, player, sampling
 from pasyans.hints.macro import View
 from pasyans.position import State
-from pasyans.rules.spec import GameSpec, PileKind
+from pasyans.rules.spec import GameSpec
 
 CAP = 8
 """The most distinct cards an event is valued over (strata of the sorted unseen cards,
@@ -66,17 +66,6 @@ class Valued:
     value: float
     line: tuple[Move, ...] = ()
     cards: tuple[tuple[Card, float], ...] = ()
-
-
-def turned(spec: GameSpec, after: State) -> sampling.Slot | None:
-    """The first hidden place of a column a move left face up in ``after`` (a card turned
-    up, by the move's source or by a run completed at its destination), else None."""
-    for i, pile in enumerate(after.piles):
-        d = after.down[i]
-        column = spec.piles[i].kind is PileKind.COLUMN
-        if column and len(pile) > d and pile[d] == sampling.HIDDEN:
-            return (i, d)
-    return None
 
 
 def coupled(spec: GameSpec, root: State, roots: Sequence[State], v: State) -> list[State] | None:
@@ -124,7 +113,7 @@ def event_value(
         pos = core.apply(spec, pos, m)
     event = line[-1]
     after = core.apply(spec, pos, event)
-    slot = turned(spec, after)
+    slot = sampling.turned(spec, after)
     if slot is None:
         return Valued(line[0], leaf(after), line)
     cards = deeper.outcomes(spec, pos, cap)
@@ -152,7 +141,7 @@ def value(
     cap: int = CAP,
 ) -> Valued:
     """``move`` valued at its next event (see the module)."""
-    if turned(spec, core.apply(spec, view, move)) is not None:
+    if sampling.revealed(spec, view, move) is not None:
         return event_value(spec, view, (move,), leaf, cap)
     lines = lines_after(spec, view, move, avoid)
     if not lines:

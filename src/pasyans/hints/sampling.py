@@ -164,17 +164,20 @@ def stratified(spec: GameSpec, view: State, slot: Slot, count: int, seed: int = 
 
 
 def revealed(spec: GameSpec, view: State, move: Move) -> Slot | None:
-    """The hidden place whose card ``move`` turns up (a move of a column's face-up cards
-    that leaves a face-down card on top), else None."""
-    if move.dst is None:
-        return None
-    i = spec.index[move.src]
-    if spec.piles[i].kind is not PileKind.COLUMN or not view.down[i]:
-        return None
-    pile = view.piles[i]
-    if len(pile) - move.cards != view.down[i]:
-        return None
-    return (i, view.down[i] - 1)
+    """The hidden place whose card ``move`` turns up (by its source, or by a run
+    completed at its destination), else None."""
+    return turned(spec, core.apply(spec, view, move))
+
+
+def turned(spec: GameSpec, after: State) -> Slot | None:
+    """The first hidden place of a column left face up in ``after`` (a view just after a
+    move: a card it turned up, by its source or by a run completed at its destination),
+    else None."""
+    for i, pile in enumerate(after.piles):
+        d = after.down[i]
+        if spec.piles[i].kind is PileKind.COLUMN and len(pile) > d and pile[d] == HIDDEN:
+            return (i, d)
+    return None
 
 
 @dataclass(frozen=True)
