@@ -55,7 +55,6 @@ from pasyans.rules.spec import GameSpec
 from pasyans.solver import search as solver
 from pasyans.solver.search import Result, solve
 
-
 COMPRESS = True
 """Backbone's searches treat a run of stock clicks and the waste move it leads to as one
 move (``PackedDomain.restarting``'s ``compress``): the same outcomes, fewer positions."""
