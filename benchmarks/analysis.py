@@ -22,9 +22,10 @@ the "lost here" move of each game is checked against fresh searches with an ampl
     uv run python benchmarks/analysis.py --games backbone --deals 50 --lost --cap 1000 \
         --check --ample 30
     uv run python benchmarks/analysis.py --games backbone --deals 50 --lost --cap 1000 \
-        --clicks --flat
+        --clicks
 
-``--flat`` and ``--clicks`` give the analysis as it was before 2026-12-04 (side by side).
+``--clicks`` gives Backbone's analysis as it was before 2026-12-04 (side by side);
+``--scaled`` gives a long game proportionally more time (``Limits.per_moves``).
 """
 
 from __future__ import annotations
@@ -95,18 +96,20 @@ def main() -> None:
         " last position is lost by a search with --ample seconds); the others are skipped",
     )
     ap.add_argument(
-        "--flat", action="store_true", help="no longer budget for a game of over 200 moves"
+        "--scaled",
+        action="store_true",
+        help="a game of over 200 moves gets more time (Limits.per_moves=200; off by default)",
     )
     ap.add_argument(
         "--clicks",
         action="store_true",
         help="Backbone's searches as before 2026-12-04: every click a move, restarts on the"
-        " lost side too (with --flat: the analysis before then)",
+        " lost side too",
     )
     args = ap.parse_args()
     if args.clicks:
         outcomes.COMPRESS = outcomes.PROVE_DIVE = False
-    limits = Limits(per_moves=None) if args.flat else None
+    limits = Limits(per_moves=200) if args.scaled else None
     cache: dict[str, list[str]] = {}
     if args.cache and os.path.exists(args.cache):
         with open(args.cache) as f:

@@ -1,5 +1,6 @@
-"""The analysis's limits for a long game (``Limits.for_moves``): a game of more than
-``per_moves`` moves gets its totals scaled with its length, up to ``longest`` seconds."""
+"""The analysis's limits for a long game (``Limits.for_moves``): with ``per_moves`` set,
+a game of more moves gets its totals scaled with its length, up to ``longest`` seconds;
+by default none is."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pasyans.analysis import Limits
 
 
 def test_a_game_up_to_per_moves_keeps_the_limits() -> None:
-    limits = Limits()
+    limits = Limits(per_moves=200)
     assert limits.for_moves(0) is limits
-    assert limits.for_moves(limits.per_moves or 0) is limits
+    assert limits.for_moves(200) is limits
 
 
 def test_a_longer_game_gets_proportionally_more_up_to_longest() -> None:
@@ -25,6 +26,6 @@ def test_a_longer_game_gets_proportionally_more_up_to_longest() -> None:
     assert longest.search_total == pytest.approx(30.0)
 
 
-def test_no_scaling_when_asked_for_none() -> None:
-    limits = Limits(per_moves=None)
+def test_no_scaling_by_default() -> None:
+    limits = Limits()
     assert limits.for_moves(10_000) is limits

@@ -95,7 +95,7 @@ NAMED_AT_LEAST = 2  # a floor, not a measurement (benchmarks/analysis.py --lost 
 def test_backbone_names_exact_moves_on_games_that_ended_lost() -> None:
     """Backbone from its solvable layouts, the simple player allowed 1,000 moves: on the
     first games whose last position is lost (so a move did throw the win away), with the
-    product's limits (scaled to these long games), every move the analysis names is
+    product's limits, every move the analysis names is
     exact, every position it decides is so, and it names the move on some of them. How
     many it names is measured on 50 such games by ``benchmarks/analysis.py --lost
     --check`` (docs/analysis.md)."""

@@ -48,9 +48,10 @@ class Limits:
     estimate: hints.Budget = field(
         default_factory=lambda: hints.Budget(seconds=None, nodes=4000, samples=8)
     )
-    per_moves: int | None = 200
+    per_moves: int | None = None
     """A game of more moves gets ``search_total`` and ``total`` times its moves over
-    this (None: never), at most ``longest`` seconds in all."""
+    this, at most ``longest`` seconds in all; None (the default): never. Off because on
+    50 lost Backbone games it named no more moves (docs/analysis.md)."""
     longest: float = 45.0
 
     def for_moves(self, n: int) -> Limits:
