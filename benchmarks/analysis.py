@@ -21,6 +21,11 @@ the "lost here" move of each game is checked against fresh searches with an ampl
         --cache /tmp/follow-spider4.json
     uv run python benchmarks/analysis.py --games backbone --deals 50 --lost --cap 1000 \
         --check --ample 30
+    uv run python benchmarks/analysis.py --games backbone --deals 50 --lost --cap 1000 \
+        --clicks
+
+``--clicks`` gives Backbone's analysis as it was before 2026-12-04 (side by side);
+``--scaled`` gives a long game proportionally more time (``Limits.per_moves``).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import time
 from collections import Counter
 
 from pasyans import deals
-from pasyans.analysis import analyse, line_of
+from pasyans.analysis import Limits, analyse, line_of, outcomes
 from pasyans.analysis.outcomes import checked as fresh_outcome
 from pasyans.analysis.simple import play_simply
 from pasyans.engine.game import Game
@@ -90,7 +95,21 @@ def main() -> None:
         help="deals 1, 2, … until --deals games end lost (the player did not win and the"
         " last position is lost by a search with --ample seconds); the others are skipped",
     )
+    ap.add_argument(
+        "--scaled",
+        action="store_true",
+        help="a game of over 200 moves gets more time (Limits.per_moves=200; off by default)",
+    )
+    ap.add_argument(
+        "--clicks",
+        action="store_true",
+        help="Backbone's searches as before 2026-12-04: every click a move, restarts on the"
+        " lost side too",
+    )
     args = ap.parse_args()
+    if args.clicks:
+        outcomes.COMPRESS = outcomes.PROVE_DIVE = False
+    limits = Limits(per_moves=200) if args.scaled else None
     cache: dict[str, list[str]] = {}
     if args.cache and os.path.exists(args.cache):
         with open(args.cache) as f:
@@ -133,6 +152,7 @@ def main() -> None:
             t0 = time.perf_counter()
             a = analyse(
                 game,
+                limits,
                 progress=lambda share, t0=t0, seen=seen: (
                     seen or seen.append(time.perf_counter() - t0)
                 ),

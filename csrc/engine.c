@@ -1255,6 +1255,144 @@ PyObject *engine_child_hashes(PyObject *self, PyObject *args)
     return list;
 }
 
+/* --- Draws as moves (engine_restarts' ``compress``) -------------------------------------
+ *
+ * A click on the stock changes the stock, the waste and the redeals only, and a move that
+ * neither takes the waste's top card nor clicks reads and changes none of them: the two
+ * commute. So any line of moves can be reordered, keeping its end, until every run of
+ * clicks is followed at once by a move of the waste's top card (a won game's waste is
+ * empty, so every click of a winning line is followed by one). A search whose moves are
+ * the other moves and "k clicks, then the waste's top card to one place" (a draw: code
+ * MOVE_CODE(waste, dst, 1) with k in its top byte) therefore finds a win wherever there is
+ * one, and a position it exhausts is lost; it skips the positions between clicks, and
+ * every position that differs from another only by where the stock was stopped without a
+ * card of it being played. */
+
+#define DRAWS(code) ((int)((code) >> 24))
+
+/* One click on stock st (sl cards) and waste wa (wl cards): 0 when none is legal. */
+static int draw_click(const FSpec *s, uint8_t *st, int *sl, uint8_t *wa, int *wl, int *redeals)
+{
+    if (*sl) {
+        wa[(*wl)++] = st[--*sl];
+        return 1;
+    }
+    if (*wl && *redeals < s->passes - 1) {
+        for (int x = *wl - 1; x >= 0; x--)
+            st[(*sl)++] = wa[x];
+        *wl = 0;
+        ++*redeals;
+        return 1;
+    }
+    return 0;
+}
+
+/* ``p`` with another stock, waste and redeals. */
+static void with_stock(const FSpec *s, const FPos *p, const uint8_t *st, int sl, const uint8_t *wa,
+                       int wl, int redeals, FPos *q)
+{
+    int o = 0;
+    q->redeals = redeals;
+    memcpy(q->down, p->down, (size_t)s->np);
+    for (int j = 0; j < s->np; j++) {
+        const uint8_t *src = p->cards + p->off[j];
+        int n = p->len[j];
+        if (j == s->stock) {
+            src = st;
+            n = sl;
+        } else if (j == s->waste) {
+            src = wa;
+            n = wl;
+        }
+        q->off[j] = o;
+        memcpy(q->cards + o, src, (size_t)n);
+        q->len[j] = (uint8_t)n;
+        o += n;
+    }
+    q->off[s->np] = o;
+}
+
+/* The position after ``code``'s clicks (none for another code), then its move. */
+static void draw_play(const FSpec *s, const FPos *p, uint32_t code, FPos *q)
+{
+    int k = DRAWS(code);
+    if (!k) {
+        fp_play(s, p, code, q);
+        return;
+    }
+    uint8_t st[256], wa[256];
+    int sl = p->len[s->stock], wl = p->len[s->waste], rd = p->redeals;
+    memcpy(st, p->cards + p->off[s->stock], (size_t)sl);
+    memcpy(wa, p->cards + p->off[s->waste], (size_t)wl);
+    for (int x = 0; x < k; x++)
+        draw_click(s, st, &sl, wa, &wl, &rd);
+    FPos t;
+    with_stock(s, p, st, sl, wa, wl, rd, &t);
+    fp_play(s, &t, code & 0xFFFFFFu, q);
+}
+
+/* The draws of ``p`` (see above) into out, at most ``room``: for each number of clicks
+ * after which the waste's top card can go somewhere, its moves from the waste (one per
+ * alike destination, as fp_children keeps them). Returns their count. */
+static int draw_moves(const FSpec *s, const FPos *p, uint32_t *out, int room)
+{
+    if (!s->stock_turn || !(s->feeds_column >> K_WASTE & 1 || s->feeds_foundation >> K_WASTE & 1))
+        return 0;
+    /* takes[c]: a waste card c could go somewhere (a cheap test before the moves). */
+    uint8_t takes[64] = {0};
+    int empty = 0;
+    for (int x = 0; x < s->nfound && (s->feeds_foundation >> K_WASTE & 1); x++) {
+        int f = s->founds[x];
+        if (!p->len[f])
+            memset(takes, 1, 4);
+        else if ((top(p, f) & 63) + 4 < 64)
+            takes[(top(p, f) & 63) + 4] = 1;
+    }
+    for (int x = 0; x < s->ncols && (s->feeds_column >> K_WASTE & 1); x++) {
+        int c = s->cols[x];
+        if (!p->len[c])
+            empty = 1;
+        else if (s->builds && s->same_suit && (top(p, c) & 63) >= 4)
+            takes[(top(p, c) & 63) - 4] = 1;
+        else if (s->builds && !s->same_suit)
+            empty = 1; /* any suit builds: no cheap test, try every card */
+    }
+    if (empty && !((s->refuses >> K_WASTE & 1) || s->empty_column == E_NONE))
+        memset(takes, 1, sizeof takes);
+    uint8_t st[256], wa[256];
+    int sl = p->len[s->stock], wl = p->len[s->waste], rd = p->redeals, n = 0;
+    memcpy(st, p->cards + p->off[s->stock], (size_t)sl);
+    memcpy(wa, p->cards + p->off[s->waste], (size_t)wl);
+    uint32_t moves[MAXMOVES];
+    for (int k = 1; k < 256 && draw_click(s, st, &sl, wa, &wl, &rd); k++) {
+        if (!wl || !takes[wa[wl - 1] & 63])
+            continue;
+        FPos q;
+        with_stock(s, p, st, sl, wa, wl, rd, &q);
+        int m = fp_moves(s, &q, moves);
+        for (int x = 0; x < m; x++) {
+            uint32_t code = moves[x];
+            if (code == CLICK || MOVE_SRC(code) != s->waste)
+                continue;
+            int dst = MOVE_DST(code), dup = 0;
+            for (int y = 0; y < x && !dup; y++) { /* fp_children's duplicates */
+                uint32_t o = moves[y];
+                if (o == CLICK || MOVE_SRC(o) != s->waste)
+                    continue;
+                int od = MOVE_DST(o);
+                if (s->kind[dst] == K_COLUMN && s->kind[od] == K_COLUMN)
+                    dup = q.len[od] == q.len[dst] && q.down[od] == q.down[dst] &&
+                          !memcmp(q.cards + q.off[od], q.cards + q.off[dst], q.len[dst]);
+                else if (s->kind[dst] == K_FOUNDATION && s->kind[od] == K_FOUNDATION)
+                    dup = (q.len[od] ? top(&q, od) : -1) == (q.len[dst] ? top(&q, dst) : -1);
+            }
+            if (!dup && n < room)
+                out[n++] = (uint32_t)k << 24 | code;
+        }
+    }
+    return n;
+}
+
 /* --- The restarting search, compiled (search._restarting and search._dive) -------------
  *
  * The same search as the Python reference, step for step: a first plain depth-first dive,
@@ -1512,6 +1650,7 @@ typedef struct {
     int32_t *tarjan;
     size_t nt, tcap;
     int best; /* the most cards on the foundations of any position expanded */
+    int compress; /* draws as moves instead of clicks (draw_moves) */
 } Search;
 
 static double now(void)
@@ -1574,7 +1713,8 @@ static int dead_check(Search *S, const FPos *p)
  * ``rng`` as search._perturbed does. The caller has grown the frames. */
 static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mix *rng)
 {
-    if (GROW(S->kids, S->kcap, S->nk + MAXMOVES) || GROW(S->khash, S->khcap, S->nk + MAXMOVES))
+    if (GROW(S->kids, S->kcap, S->nk + 2 * MAXMOVES) ||
+        GROW(S->khash, S->khcap, S->nk + 2 * MAXMOVES))
         return -1;
     Frame *f = &S->frames[S->nframes];
     int dead = 0;
@@ -1582,6 +1722,16 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
         return -1;
     uint32_t *k = S->kids + S->nk;
     int n = dead ? 0 : fp_children(S->s, &f->pos, k);
+    if (S->compress)
+        for (int x = 0; x < n; x++)
+            if (k[x] == CLICK) { /* the click gives way to the draws, in its place */
+                uint32_t draws[MAXMOVES];
+                int d = draw_moves(S->s, &f->pos, draws, MAXMOVES);
+                memmove(k + x + d, k + x + 1, (size_t)(n - x - 1) * sizeof *k);
+                memcpy(k + x, draws, (size_t)d * sizeof *k);
+                n += d - 1;
+                break;
+            }
     if (rng) {
         size_t depth = S->nframes;
         double chance = S->early / (double)(depth + 1);
@@ -1598,7 +1748,14 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
     H128 *kh = S->khash + S->nk;
     for (int x = 0; x < n; x++) {
         Change ch;
-        kh[x] = ph_child(S->s, &f->pos, &f->ph, k[x], &ch);
+        if (DRAWS(k[x])) {
+            FPos q;
+            PHash qh;
+            draw_play(S->s, &f->pos, k[x], &q);
+            ph_init(S->s, &q, &qh);
+            kh[x] = qh.h;
+        } else
+            kh[x] = ph_child(S->s, &f->pos, &f->ph, k[x], &ch);
         hset_prefetch(&S->lost, kh[x]);
         table_prefetch(&S->idx, kh[x]);
     }
@@ -1701,10 +1858,15 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
             }
             f = &S->frames[S->nframes - 1];
             Frame *c = &S->frames[S->nframes];
-            Change ch;
-            ph_child(S->s, &f->pos, &f->ph, code, &ch);
-            fp_play(S->s, &f->pos, code, &c->pos);
-            ph_apply(&f->ph, S->s->np, &ch, h, &c->ph);
+            if (DRAWS(code)) {
+                draw_play(S->s, &f->pos, code, &c->pos);
+                ph_init(S->s, &c->pos, &c->ph);
+            } else {
+                Change ch;
+                ph_child(S->s, &f->pos, &f->ph, code, &ch);
+                fp_play(S->s, &f->pos, code, &c->pos);
+                ph_apply(&f->ph, S->s->np, &ch, h, &c->ph);
+            }
             if (open_frame(S, ne, (int32_t)(count - 1), code, rng)) {
                 out = D_ERROR;
                 goto done;
@@ -1787,11 +1949,14 @@ static PyObject *restarts(PyObject *args, int reach)
     long long nodes, first, unit;
     double deadline, detour, early;
     Py_ssize_t locks_max;
-    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|O", &cap, &b, &nodes, &deadline, &first, &unit,
-                          &detour, &early, &dead, &PyDict_Type, &locks, &locks_max, &tcap))
+    int compress = 0;
+    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|Op", &cap, &b, &nodes, &deadline, &first, &unit,
+                          &detour, &early, &dead, &PyDict_Type, &locks, &locks_max, &tcap,
+                          &compress))
         return NULL;
     Search S;
     memset(&S, 0, sizeof S);
+    S.compress = compress;
     S.s = PyCapsule_GetPointer(cap, SPEC_NAME);
     int bad = !S.s || fp_load(S.s, b.buf, b.len, &S.root);
     PyBuffer_Release(&b);

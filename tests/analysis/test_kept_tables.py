@@ -101,7 +101,15 @@ def test_with_a_kept_table_stuck_sides_retry_with_more_time(
     edge = blocks[len(blocks) // 2][1]  # the last position of a block
     asked: list[float] = []
 
-    def fake(spec: GameSpec, state: State, seconds: float, nodes: object, table: object = None):  # type: ignore[no-untyped-def]
+    def fake(
+        spec: GameSpec,
+        state: State,
+        seconds: float,
+        nodes: object,
+        table: object = None,
+        *,
+        prove: bool = False,
+    ):  # type: ignore[no-untyped-def]
         k = states.index(state)
         asked.append(seconds)
         if abs(k - edge) <= 12 and seconds < 8:

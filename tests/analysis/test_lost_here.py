@@ -88,20 +88,23 @@ def test_backbone_claims_only_what_is_true(game_id: str) -> None:
 
 
 BACKBONE_LOST = 8
+NAMED_AT_LEAST = 2  # a floor, not a measurement (benchmarks/analysis.py --lost measures)
 
 
 @pytest.mark.slow
-def test_backbone_names_only_exact_moves_on_games_that_ended_lost() -> None:
+def test_backbone_names_exact_moves_on_games_that_ended_lost() -> None:
     """Backbone from its solvable layouts, the simple player allowed 1,000 moves: on the
-    first games whose last position is lost (so a move did throw the win away), every
-    move the analysis names is exact and every position it decides is so. How many it
-    names within its default budget is measured by ``benchmarks/analysis.py --lost
-    --check`` (docs/analysis.md); here a smaller budget keeps the test within minutes."""
+    first games whose last position is lost (so a move did throw the win away), with the
+    product's limits, every move the analysis names is
+    exact, every position it decides is so, and it names the move on some of them. How
+    many it names is measured on 50 such games by ``benchmarks/analysis.py --lost
+    --check`` (docs/analysis.md)."""
     seen: dict[str, int] = {}
     for n, game in enumerate(lost_games("backbone", 1000, ended_lost=True)):
         if n == BACKBONE_LOST:
             break
-        code = check(game, analyse(game, Limits(search_total=8.0, total=10.0)))
+        code = check(game, analyse(game))
         seen[code] = seen.get(code, 0) + 1
     assert sum(seen.values()) == BACKBONE_LOST
     assert set(seen) <= {"lost_at", "unlucky", "won_until"}, seen
+    assert seen.get("lost_at", 0) + seen.get("unlucky", 0) >= NAMED_AT_LEAST, seen

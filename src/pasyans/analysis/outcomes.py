@@ -36,6 +36,11 @@ later ones', and a search that ran out is resumed rather than thrown away. With 
 once both sides are stuck at unknowns, the block next to the decided ones on the side
 that has spent less time is searched again with twice the seconds of its last search
 (instead of splitting the gap).
+
+**Backbone's draws and dives** (``DRAWS_GAMES``): its searches take a run of stock
+clicks and the waste move it leads to as one move (a click commutes with every move
+but the waste's, so any winning line can be reordered into such moves: the same
+outcomes, fewer positions), and its searches for a loss are one depth-first dive.
 """
 
 from __future__ import annotations
@@ -55,22 +60,48 @@ from pasyans.rules.spec import GameSpec
 from pasyans.solver import search as solver
 from pasyans.solver.search import Result, solve
 
+COMPRESS = True
+"""Backbone's searches treat a run of stock clicks and the waste move it leads to as one
+move (``PackedDomain.restarting``'s ``compress``): the same outcomes, fewer positions."""
+
+PROVE_DIVE = True
+"""Backbone's searches for a loss are one depth-first dive, without restarts."""
+
+DRAWS_GAMES = frozenset({"backbone"})
+"""The games ``COMPRESS`` and ``PROVE_DIVE`` apply to: where they were measured
+(docs/notes/2026-12-04-backbone-boundary.md); Backbone classic keeps its searches."""
+
+ONE_DIVE = 1 << 62
+"""The first dive's positions for a search for a loss: no budget of its own."""
+
 
 def search(
-    spec: GameSpec, state: State, seconds: float, nodes: int | None, table: object | None = None
+    spec: GameSpec,
+    state: State,
+    seconds: float,
+    nodes: int | None,
+    table: object | None = None,
+    *,
+    prove: bool = False,
 ) -> Result:
     """The full-information search of one position (see the module's text); with
     ``table`` (:func:`table_for`) Spider's exhaustive loss prover or the packed games'
-    restarting search, which keep what they prove lost there for the next call."""
+    restarting search, which keep what they prove lost there for the next call;
+    Backbone's (``DRAWS_GAMES``) with the stock's draws as moves. ``prove``: a search
+    for a loss (the lost side's), for Backbone one depth-first dive without restarts (a
+    restart throws away the components it did not close, and a lost position's closure
+    is mostly one big component)."""
     if table is not None and core.is_won(spec, state):
         return Result("won", (), 0)
     is_spider = registry.domain_for(spec) == registry.SPIDER
     if table is not None and not is_spider:
         d = solver.domain_for(spec, state)  # table_for gave a table: the restarting search
         assert isinstance(d, PackedDomain)
+        ours = spec.id in DRAWS_GAMES
+        first = ONE_DIVE if prove and PROVE_DIVE and ours else solver.FIRST_DIVE
         outcome, moves, used = d.restarting(
-            time.perf_counter() + seconds, nodes, solver.FIRST_DIVE, solver.RESTART_UNIT,
-            solver.DETOUR, solver.EARLY, table,
+            time.perf_counter() + seconds, nodes, first, solver.RESTART_UNIT,
+            solver.DETOUR, solver.EARLY, table, COMPRESS and ours,
         )  # fmt: skip
         return Result(outcome, moves, used)
     if table is not None:
@@ -116,7 +147,7 @@ def checked(spec: GameSpec, states: list[State], k: int, seconds: float) -> str:
     if table is None:
         return r
     for j in range(len(states) - 1, k - 1, -1):
-        r = search(spec, states[j], seconds, None, table).result
+        r = search(spec, states[j], seconds, None, table, prove=True).result
         if r == "won":  # so is every earlier position, k too
             return "won"
     return r
@@ -232,7 +263,7 @@ class Outcomes:
         side = self.side
         table = self.table if side == "lost" or not self.prover else None
         t0 = time.perf_counter()
-        r = search(self.spec, self.states[k], seconds, nodes, table)
+        r = search(self.spec, self.states[k], seconds, nodes, table, prove=side == "lost")
         if side in self.spent:
             self.spent[side] += time.perf_counter() - t0
         self.searched.add(k)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pasyans import hints
 from pasyans.analysis.grading import Grade, grade
@@ -48,6 +48,20 @@ class Limits:
     estimate: hints.Budget = field(
         default_factory=lambda: hints.Budget(seconds=None, nodes=4000, samples=8)
     )
+    per_moves: int | None = None
+    """A game of more moves gets ``search_total`` and ``total`` times its moves over
+    this, at most ``longest`` seconds in all; None (the default): never. Off because on
+    50 lost Backbone games it named no more moves (docs/analysis.md)."""
+    longest: float = 45.0
+
+    def for_moves(self, n: int) -> Limits:
+        """The limits for a game of ``n`` moves: a long game's totals scaled (above)."""
+        if self.per_moves is None or n <= self.per_moves:
+            return self
+        scale = min(n / self.per_moves, self.longest / self.total)
+        if scale <= 1.0:
+            return self
+        return replace(self, search_total=self.search_total * scale, total=self.total * scale)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -85,11 +99,11 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
     """The analysis of ``game``'s line (see the module's text); ``progress`` is told how
     far it is. Long because its phases (outcomes, chances, grades, the verdict) share one
     time limit and one progress count; each phase's work is a helper above."""
-    limits = limits or Limits()
     t0 = time.perf_counter()
     spec = game.spec
     states, moves = line_of(game)
     n = len(moves)
+    limits = (limits or Limits()).for_moves(n)
     tell = progress or (lambda share: None)
     tell(0.0)  # started: a page shows progress before the first search ends
     found = Outcomes(spec, states, moves)

@@ -82,7 +82,9 @@ def analyse_command(
         fail(f"{saved} is not JSON: {e.msg} (line {e.lineno})")
     except PasyansError as e:
         fail(error_line(e))
-    limits = Limits(seconds=seconds, search_total=min(total * 2 / 3, total), total=total)
+    limits = Limits(  # the budget asked for, whatever the game's length
+        seconds=seconds, search_total=min(total * 2 / 3, total), total=total, per_moves=None
+    )
     err = Console(stderr=True)
     with Progress(
         "[progress.description]{task.description}",

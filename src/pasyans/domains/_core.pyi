@@ -30,6 +30,7 @@ class _Restarts(Protocol[_R_co]):
         locks: dict[bytes, bool],
         locks_max: int,
         table: object | None = None,
+        compress: bool = False,
         /,
     ) -> _R_co: ...
 

@@ -172,11 +172,17 @@ class PackedDomain:
         detour: float,
         early: float,
         table: object | None = None,
+        compress: bool = False,
     ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
         """:func:`search._restarting` in the compiled core (``engine_restarts``): the
         outcome, the winning line and the positions expanded. ``table`` (from
         ``compiled.engine_table()``, one game's) keeps the positions proven lost from call
-        to call (the post-game analysis's probes along one game); None: a table per call."""
+        to call (the post-game analysis's probes along one game); None: a table per call.
+        ``compress``: the stock's clicks are not moves of their own; a run of clicks and
+        the move of the waste's top card it leads to is one ("Draws as moves" in
+        csrc/engine.c): the same outcome, fewer positions (the line is given with its
+        clicks, as moves of the game).
+        """
         dead: Callable[[bytes], bool] | bool | None = None
         if self.dead:
             dead = True if self.compiled_dead else self._dead_unpacked
@@ -193,8 +199,13 @@ class PackedDomain:
             self._locks,
             LOCKS,
             table,
+            compress,
         )
-        return outcome, tuple(self.move(c) for c in codes), used
+        line: list[Move] = []
+        for c in codes:  # a draw (compress): its clicks, then its move
+            line += [Move.stock()] * (c >> 24)
+            line.append(self.move(c & 0xFFFFFF))
+        return outcome, tuple(line), used
 
     def _dead_unpacked(self, pos: bytes) -> bool:
         return dead_position(self.k, unpack(pos, len(self.spec.piles)))
