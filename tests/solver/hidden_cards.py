@@ -1,5 +1,6 @@
-"""Helpers of the hidden-card tests: the same view with the hidden cards in another
-order, and the hint asked for both (it must read only what the player knows)."""
+"""Helpers of the hint tests: the same view with the hidden cards in another order, the
+hint asked for both (it must read only what the player knows), and a follower played
+twice (it must repeat itself)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 from pasyans import caches
 from pasyans.cards import shuffled
 from pasyans.hints import Budget, Hint, sampling, suggest
+from pasyans.hints.follow import follow
 from pasyans.hints.sampling import slots, visible
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
@@ -34,3 +36,21 @@ def same_hint(
     second = suggest(spec, other, history=history, budget=budget)
     assert second == first and first.move is not None
     return first
+
+
+def follower_repeats(budget: Budget, game: str = "spider", deal: int = 2) -> None:
+    """The follower of 1-suit ``game`` deal ``deal`` under ``budget`` (40 moves, caches
+    cleared before each) plays the same game twice, and some hint came from the samples."""
+    runs = []
+    for _ in range(2):
+        caches.clear()
+        runs.append(follow(game, {"suits": "1"}, deal, budget, max_moves=40))
+    a, b = runs
+    assert (a.won, a.moves, a.hints, a.sources, a.line) == (
+        b.won,
+        b.moves,
+        b.hints,
+        b.sources,
+        b.line,
+    )
+    assert "sampled" in dict(a.sources)

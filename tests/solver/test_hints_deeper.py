@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hidden_cards import same_hint
+from hidden_cards import follower_repeats, same_hint
 
 from pasyans import caches
 from pasyans.engine.core import apply, initial_state, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.hints import Budget, deeper, sampling, suggest
-from pasyans.hints.follow import follow
 from pasyans.hints.sampling import known
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -111,16 +110,4 @@ def test_the_deeper_hint_reads_only_the_view_on_two_suits() -> None:
 
 
 def test_the_follower_with_the_deeper_hint_is_reproducible() -> None:
-    budget = Budget(seconds=None, nodes=2000, samples=8, seed=1, deeper=3)
-    caches.clear()
-    a = follow("spider", {"suits": "1"}, 2, budget, max_moves=40)
-    caches.clear()
-    b = follow("spider", {"suits": "1"}, 2, budget, max_moves=40)
-    assert (a.won, a.moves, a.hints, a.sources, a.line) == (
-        b.won,
-        b.moves,
-        b.hints,
-        b.sources,
-        b.line,
-    )
-    assert "sampled" in dict(a.sources)
+    follower_repeats(Budget(seconds=None, nodes=2000, samples=8, seed=1, deeper=3))

@@ -7,30 +7,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hidden_cards import follower_repeats, same_hint
+
 from pasyans import caches
-from pasyans.cards import shuffled
 from pasyans.engine.core import apply, initial_state, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.hints import Budget, deeper, isset, sampling, suggest
-from pasyans.hints.follow import follow
 from pasyans.hints.sampling import known, slots, visible
 from pasyans.position import State
 from pasyans.rules import get_game
-from pasyans.rules.spec import GameSpec
 
 SPEC = get_game("spider", {"suits": "1"})
 SPEC2 = get_game("spider", {"suits": "2"})
 BASE = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
 ISSET = Budget(seconds=None, nodes=4000, samples=16, unstick=10, isset=2)
-
-
-def _reshuffle(spec: GameSpec, state: State, seed: int) -> State:
-    view = visible(spec, state)
-    hidden = [
-        c for pile, vpile in zip(state.piles, view.piles, strict=True)
-        for c, v in zip(pile, vpile, strict=True) if v == sampling.HIDDEN
-    ]  # fmt: skip
-    return sampling.complete(view, slots(spec, view), shuffled(hidden, seed))
 
 
 def _changed() -> tuple[State, Move, Move, list[State]]:
@@ -136,42 +126,16 @@ def test_the_information_set_hint_differs_from_the_tally_somewhere() -> None:
 
 def test_the_information_set_hint_reads_only_the_players_view() -> None:
     state, _, other, history = _changed()
-    shuffled_state = _reshuffle(SPEC, state, 7)
-    assert shuffled_state != state
-    assert visible(SPEC, shuffled_state) == visible(SPEC, state)
-    caches.clear()
-    a = suggest(SPEC, state, history=history, budget=ISSET)
-    caches.clear()
-    b = suggest(SPEC, shuffled_state, history=history, budget=ISSET)
-    assert a == b and a.move == other
+    assert same_hint(SPEC, state, 7, ISSET, history).move == other
 
 
 def test_the_information_set_hint_reads_only_the_view_on_two_suits() -> None:
     budget = Budget(seconds=None, nodes=2000, samples=4, seed=3, isset=2)
-    state = initial_state(SPEC2, 4)
-    other = _reshuffle(SPEC2, state, 11)
-    assert other != state and visible(SPEC2, other) == visible(SPEC2, state)
-    caches.clear()
-    a = suggest(SPEC2, state, budget=budget)
-    caches.clear()
-    b = suggest(SPEC2, other, budget=budget)
-    assert a == b and a.move is not None
+    same_hint(SPEC2, initial_state(SPEC2, 4), 11, budget)
 
 
 def test_the_follower_with_the_information_set_hint_is_reproducible() -> None:
-    budget = Budget(seconds=None, nodes=2000, samples=8, seed=1, isset=2)
-    caches.clear()
-    a = follow("spider", {"suits": "1"}, 2, budget, max_moves=40)
-    caches.clear()
-    b = follow("spider", {"suits": "1"}, 2, budget, max_moves=40)
-    assert (a.won, a.moves, a.hints, a.sources, a.line) == (
-        b.won,
-        b.moves,
-        b.hints,
-        b.sources,
-        b.line,
-    )
-    assert "sampled" in dict(a.sources)
+    follower_repeats(Budget(seconds=None, nodes=2000, samples=8, seed=1, isset=2))
 
 
 def test_a_card_turned_up_is_found_in_the_columns_only() -> None:
@@ -214,21 +178,9 @@ def test_coupled_completions_keep_the_root_samples_cards() -> None:
 
 def test_the_coupled_hint_reads_only_the_view_on_two_suits() -> None:
     budget = Budget(seconds=None, nodes=2000, samples=4, seed=3, isset=2, coupled=True)
-    state = initial_state(SPEC2, 4)
-    other = _reshuffle(SPEC2, state, 11)
-    caches.clear()
-    a = suggest(SPEC2, state, budget=budget)
-    caches.clear()
-    b = suggest(SPEC2, other, budget=budget)
-    assert a == b and a.move is not None
+    same_hint(SPEC2, initial_state(SPEC2, 4), 11, budget)
 
 
 def test_the_coupled_hint_reads_only_the_players_view() -> None:
-    budget = replace(ISSET, coupled=True)
     state, _, _, history = _changed()
-    other = _reshuffle(SPEC, state, 7)
-    caches.clear()
-    a = suggest(SPEC, state, history=history, budget=budget)
-    caches.clear()
-    b = suggest(SPEC, other, history=history, budget=budget)
-    assert a == b and a.move is not None
+    same_hint(SPEC, state, 7, replace(ISSET, coupled=True), history)
