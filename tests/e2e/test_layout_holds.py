@@ -34,8 +34,10 @@ BAR = """() => { const r = document.querySelector('.toolbar .actions').getBoundi
 
 TOP = "() => document.querySelector('section.table').getBoundingClientRect().top"
 
+# The cards' laid-out width (computed style: an animation's transform, e.g. a card being
+# dealt, is not a rescale; its bounding box once read 77.00003 beside 77 px).
 CARD_W = """() => Math.max(...[...document.querySelectorAll('section.table .card:not(.across)')]
-  .map(c => c.getBoundingClientRect().width))"""
+  .map(c => parseFloat(getComputedStyle(c).width)))"""
 
 
 def _name(game: str, options: dict[str, str]) -> str:
