@@ -88,13 +88,20 @@ def _deeper(
     inner = replace(budget, seconds=None, samples=deeper.INNER, nodes=per * deeper.INNER, deeper=0)
 
     def share(v: State) -> float:
-        if core.is_won(spec, v):
-            return 1.0
-        if sampling.HIDDEN not in (c for pile in v.piles for c in pile):
-            return 1.0 if _search(spec, v, None, per, SAMPLE_LINE)[0] == "won" else 0.0
-        return deeper.best_share(sampled(spec, v, inner))
+        known = _known_value(spec, v, per)
+        return deeper.best_share(sampled(spec, v, inner)) if known is None else known
 
     return deeper.choose(spec, view, t, move, budget.deeper, share, avoid)[0]
+
+
+def _known_value(spec: GameSpec, v: State, nodes: int) -> float | None:
+    """A view's value where no hidden card is left to sample: 1 when won, else whether
+    the exact search wins it in ``nodes`` (1 or 0); None while hidden cards remain."""
+    if core.is_won(spec, v):
+        return 1.0
+    if sampling.HIDDEN in (c for pile in v.piles for c in pile):
+        return None
+    return 1.0 if _search(spec, v, None, nodes, SAMPLE_LINE)[0] == "won" else 0.0
 
 
 def _isset(
@@ -131,10 +138,9 @@ def _isset(
     )
 
     def leaf(v: State) -> float:
-        if core.is_won(spec, v):
-            return 1.0
-        if sampling.HIDDEN not in (c for pile in v.piles for c in pile):
-            return 1.0 if _search(spec, v, None, per, SAMPLE_LINE)[0] == "won" else 0.0
+        known = _known_value(spec, v, per)
+        if known is not None:
+            return known
         states = isset.coupled(spec, view, roots, v) if budget.coupled else None
         if states is not None:
             won = sum(_search(spec, s, None, per, SAMPLE_LINE)[0] == "won" for s in states)
