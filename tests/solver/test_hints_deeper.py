@@ -111,3 +111,22 @@ def test_the_deeper_hint_reads_only_the_view_on_two_suits() -> None:
 
 def test_the_follower_with_the_deeper_hint_is_reproducible() -> None:
     follower_repeats(Budget(seconds=None, nodes=2000, samples=8, seed=1, deeper=3))
+
+
+def test_the_contenders_are_the_tallys_move_then_its_ranked_best() -> None:
+    """The preamble both :func:`deeper.choose` and :func:`isset.choose` share."""
+    view = known(SPEC, initial_state(SPEC, 3))
+    legal = legal_moves(SPEC, view)
+    a, b, c = [m for m in legal if m.dst is not None][:3]
+    stock = next(m for m in legal if m.dst is None)
+    t = sampling.Tally(16, 0, 0, ((a, 10),), ((a, 10), (b, 12), (c, 5), (stock, 14)))
+    # The tally's move first, then most samples won; the stock's deal left out.
+    assert deeper.contenders(SPEC, view, t, a, 3) == [a, b, c]
+    assert deeper.contenders(SPEC, view, t, c, 3) == [c, b, a]
+    assert deeper.contenders(SPEC, view, t, a, 2) == [a, b]
+    assert deeper.contenders(SPEC, view, t, a, 3, avoid={apply(SPEC, view, b)}) == [a, c]
+    # The tally's move stands: none, the stock, or won in every sample.
+    assert deeper.contenders(SPEC, view, t, None, 3) is None
+    assert deeper.contenders(SPEC, view, t, stock, 3) is None
+    sure = sampling.Tally(16, 0, 0, ((a, 16),), ((a, 16), (b, 12)))
+    assert deeper.contenders(SPEC, view, sure, a, 3) is None

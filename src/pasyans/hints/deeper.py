@@ -137,6 +137,25 @@ def decisive(t: sampling.Tally, move: Move) -> bool:
     return dict(t.scores).get(move, 0) >= t.samples > 0
 
 
+def contenders(
+    spec: GameSpec,
+    view: State,
+    t: sampling.Tally,
+    move: Move | None,
+    width: int,
+    avoid: Collection[State] = (),
+) -> list[Move] | None:
+    """The moves valued in place of ``move`` (the tally's choice): ``move`` first, then
+    the tally's best (:func:`ranked`, none back to a position of ``avoid``), the stock's
+    deal left out, ``width`` in all. None, so ``move`` stands as it is, when it is None or
+    the stock, or when it is :func:`decisive`. Shared by :func:`choose` and
+    :func:`pasyans.hints.isset.choose`."""
+    if move is None or move.dst is None or decisive(t, move):
+        return None
+    order = [m for m in ranked(spec, view, t, avoid) if m.dst is not None and m != move]
+    return [move, *order][:width]
+
+
 def choose(
     spec: GameSpec,
     view: State,
@@ -152,11 +171,8 @@ def choose(
     each valued by :func:`value`, the highest played (ties: the tally's order). ``move``
     unchanged (no values) when it is None or the stock, when it is :func:`decisive`, or
     when none of those moves turns a card up."""
-    if move is None or move.dst is None or decisive(t, move):
-        return move, ()
-    order = [m for m in ranked(spec, view, t, avoid) if m.dst is not None and m != move]
-    top = [move, *order][:width]
-    if not any(sampling.revealed(spec, view, m) is not None for m in top):
+    top = contenders(spec, view, t, move, width, avoid)
+    if top is None or not any(sampling.revealed(spec, view, m) is not None for m in top):
         return move, ()
     values = tuple(value(spec, view, m, inner, cap) for m in top)
     best = max(range(len(values)), key=lambda i: (values[i].value, -i))

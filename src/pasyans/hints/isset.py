@@ -169,10 +169,9 @@ def choose(
     (ties: the tally's order); another move than ``move`` only when its value exceeds
     ``move``'s by more than ``margin``. ``move`` unchanged (no values) when it is None or the
     stock, or when it is won in every sample (:func:`pasyans.hints.deeper.decisive`)."""
-    if move is None or move.dst is None or deeper.decisive(t, move):
+    top = deeper.contenders(spec, view, t, move, width, avoid)
+    if top is None:
         return move, ()
-    order = [m for m in deeper.ranked(spec, view, t, avoid) if m.dst is not None and m != move]
-    top = [move, *order][:width]
     values = tuple(value(spec, view, m, leaf, seen, cap) for m in top)
     best = max(range(len(values)), key=lambda i: (values[i].value, -i))
     if values[best].value <= values[0].value + margin:
