@@ -1,6 +1,7 @@
 """Group commit on SQLite (server/storage/groupsync.py): an acknowledged write is on the disk, the
 fsync of the log is shared by the writes made while the previous one ran, and no lock is
-held across it (docs/performance.md, "Group commit")."""
+held across it (docs/notes/2026-12-03-moved-runs.md, "Group commit, and the deal worker's
+priority")."""
 
 from __future__ import annotations
 

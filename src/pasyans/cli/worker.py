@@ -72,7 +72,7 @@ def worker(
     # The generator's children run below everything (SCHED_IDLE). This process does not:
     # it takes the database's write lock, and preempted while holding it (an idle-class
     # process is, whenever a core is wanted) it held up every web worker's write
-    # (docs/performance.md, "Group commit, and the deal worker's priority").
+    # (docs/notes/2026-12-03-moved-runs.md, "Group commit, and the deal worker's priority").
     # What the worker writes (made deals, the jobs' state) can be made again: on SQLite it
     # commits without an fsync of its own (NORMAL in WAL mode survives a crash of the
     # process, not a power loss), so it holds the database's write lock for less time and

@@ -125,9 +125,9 @@ def freeze_heap() -> None:
     A full pass walks every object the process holds, with the interpreter lock held, and
     nearly all of them are the imported modules (about 130,000 objects: 90-175 ms a pass
     on the reference machine). Each pass stalled every request in progress, and the costly
-    clients of ``benchmarks/load.py`` make passes come more often (docs/performance.md,
-    "Group commit, and the deal worker's priority"). Frozen objects are still freed when
-    their last reference goes; only reference cycles among them are never collected, and
-    the pass first collects what is garbage now."""
+    clients of ``benchmarks/load.py`` make passes come more often
+    (docs/notes/2026-12-03-moved-runs.md, "Group commit, and the deal worker's priority").
+    Frozen objects are still freed when their last reference goes; only reference cycles
+    among them are never collected, and the pass first collects what is garbage now."""
     gc.collect()
     gc.freeze()

@@ -6,7 +6,7 @@ holds the database's write lock and this process holds its own (``service.writin
 disk's fsync has a tail (p99 12 ms on the reference machine, ``benchmarks/commit.py``), and
 every write queued behind that commit waited for it: the more others wrote (costly
 clients' hints, checks and new games), the longer a player's move waited
-(docs/performance.md, "Group commit").
+(docs/notes/2026-12-03-moved-runs.md, "Group commit, and the deal worker's priority").
 
 Here the web process's connections commit with ``synchronous=NORMAL`` (the log is written,
 not flushed: a crash of the process loses nothing) and a commit that wrote is not
