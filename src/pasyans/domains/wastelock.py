@@ -22,6 +22,8 @@ waste, and the position is lost (docs/analysis.md, "The last pass's column capac
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind, Stock
 
@@ -38,7 +40,7 @@ def applies(spec: GameSpec, state: State) -> bool:
     for pile, piles in zip(spec.piles, state.piles, strict=True):
         if pile.kind is PileKind.COLUMN:
             cards = [c & 63 for c in piles]
-            if any(a - b != 4 for a, b in zip(cards, cards[1:], strict=False)):
+            if any(a - b != 4 for a, b in pairwise(cards)):
                 return False
     return True
 
