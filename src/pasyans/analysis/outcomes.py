@@ -40,7 +40,9 @@ that has spent less time is searched again with twice the seconds of its last se
 **Backbone's draws and dives** (``DRAWS_GAMES``): its searches take a run of stock
 clicks and the waste move it leads to as one move (a click commutes with every move
 but the waste's, so any winning line can be reordered into such moves: the same
-outcomes, fewer positions), and its searches for a loss are one depth-first dive.
+outcomes, fewer positions), and its searches for a loss are one depth-first dive. A
+position of the stock's last pass that the column-capacity rule proves lost
+(:mod:`pasyans.domains.wastelock`, ``WASTELOCK``) is not expanded.
 """
 
 from __future__ import annotations
