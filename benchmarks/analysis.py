@@ -25,6 +25,7 @@ the "lost here" move of each game is checked against fresh searches with an ampl
         --clicks
 
 ``--clicks`` gives Backbone's analysis as it was before 2026-12-04 (side by side);
+``--no-wastelock`` leaves out the last pass's column-capacity rule (as before 2026-12-05);
 ``--scaled`` gives a long game proportionally more time (``Limits.per_moves``).
 """
 
@@ -106,7 +107,15 @@ def main() -> None:
         help="Backbone's searches as before 2026-12-04: every click a move, restarts on the"
         " lost side too",
     )
+    ap.add_argument(
+        "--no-wastelock",
+        action="store_true",
+        help="Backbone's searches without the last pass's column-capacity rule (as before"
+        " 2026-12-05)",
+    )
     args = ap.parse_args()
+    if args.no_wastelock:
+        outcomes.WASTELOCK = False
     if args.clicks:
         outcomes.COMPRESS = outcomes.PROVE_DIVE = False
     limits = Limits(per_moves=200) if args.scaled else None

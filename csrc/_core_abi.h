@@ -95,6 +95,7 @@ typedef struct {
     {"engine_won", engine_won, METH_VARARGS, "Whether a packed position is won."}, \
     {"engine_lock", engine_lock, METH_VARARGS, "The spine piles, tailbone and foundation tops that the dead-spine test reads."}, \
     {"engine_dead", engine_dead, METH_VARARGS, "Backbone classic's dead-spine test (domains/spinelock.py), compiled."}, \
+    {"engine_wastelock", engine_wastelock, METH_VARARGS, "The last pass's column-capacity test (domains/wastelock.py): a waste index, -1 or -2."}, \
     {"engine_hash", engine_hash, METH_VARARGS, "The restarting search's 128-bit hash of a packed position, from scratch."}, \
     {"engine_child_hashes", engine_child_hashes, METH_VARARGS, "The hash of each legal move's child, updated from the position's as the search does."}, \
     {"engine_table", engine_table, METH_VARARGS, "An empty table of positions proven lost, kept by engine_restarts between calls."}, \

@@ -795,6 +795,138 @@ static int fp_dead(const FSpec *s, const FPos *p)
                    p->cards + p->off[tail], p->len[tail], founds, s->nfound);
 }
 
+/* --- The last pass's column capacity (domains/wastelock.py, compiled) -------------------
+ *
+ * With no redeal left, a waste card leaves only from the waste's top: the i-th card from the
+ * bottom w_i can go home only after a moment T at which it is the waste's top. At T the
+ * waste is exactly w_0 .. w_i (the cards above it have left, and a card dealt since lies
+ * above it and has left too), the stock, the spine piles and the tailbone hold at most the
+ * copies of each card they hold now (nothing goes back to them), and every other card is
+ * on a foundation or in a column. A suit's foundations (at most two: a suit has two aces)
+ * hold its ranks 1..a and 1..b, a copy each; a chain cannot pass a rank whose copies are
+ * all in w_0 .. w_i. So a card c (its copies n(c), w(c) of them in w_0 .. w_i, k(c) on the
+ * stock and the spine, f(c) on the foundations) has m(c) copies in the columns with
+ * n - w - k - f <= m <= n - w - f. A column in these games is one run down in suit (one
+ * card at a time onto the next rank of its suit, or onto an empty column): it holds one
+ * rank interval of one suit, a copy each. m column copies of rank q of a suit need at least
+ * max(0, m(q) - m(q - 1)) intervals starting at q (the m(q) intervals through q, of which
+ * at most m(q - 1) also hold q - 1). If, for every choice of a, b and m per suit, the
+ * intervals needed outnumber the columns, T never comes: w_i never leaves, the game is
+ * lost. Per suit the least is a dynamic programme over the ranks (state: the chains still
+ * going, 0..2, and m(q)). Only for games whose columns build down in suit, with at most
+ * two copies of a card, in the last pass, and when every column is such a run now. */
+
+#define WL_INF 1000
+
+/* The fewest column runs suit ``s`` needs at T (above), from the counts. */
+static int wl_suit(int s, const uint8_t *n, const uint8_t *w, const uint8_t *k)
+{
+    int cost[3][3]; /* [chains going][m of the last rank] */
+    for (int c = 0; c < 3; c++)
+        for (int v = 0; v < 3; v++)
+            cost[c][v] = v == 0 ? 0 : WL_INF;
+    for (int q = 0; q < 13; q++) {
+        int card = (q << 2) | s, free_ = n[card] - w[card];
+        int next[3][3];
+        for (int c = 0; c < 3; c++)
+            for (int v = 0; v < 3; v++)
+                next[c][v] = WL_INF;
+        for (int c = 0; c < 3; c++)
+            for (int u = 0; u < 3; u++) {
+                if (cost[c][u] >= WL_INF)
+                    continue;
+                for (int c2 = 0; c2 <= c && c2 <= free_; c2++) { /* chains go on or stop */
+                    int hi = free_ - c2, lo = hi - k[card];
+                    if (lo < 0)
+                        lo = 0;
+                    for (int v = lo; v <= hi && v < 3; v++) {
+                        int t = cost[c][u] + (v > u ? v - u : 0);
+                        if (t < next[c2][v])
+                            next[c2][v] = t;
+                    }
+                }
+            }
+        memcpy(cost, next, sizeof cost);
+    }
+    int best = WL_INF;
+    for (int c = 0; c < 3; c++)
+        for (int v = 0; v < 3; v++)
+            if (cost[c][v] < best)
+                best = cost[c][v];
+    return best;
+}
+
+/* Whether the rule applies to ``p`` (above): these rules, the last pass, every column one
+ * run down in suit. */
+static int wl_applies(const FSpec *s, const FPos *p)
+{
+    if (!s->stock_turn || !s->builds || !s->same_suit || p->redeals < s->passes - 1)
+        return 0;
+    for (int x = 0; x < s->ncols; x++) {
+        const uint8_t *pile = p->cards + p->off[s->cols[x]];
+        for (int j = 1; j < p->len[s->cols[x]]; j++)
+            if ((pile[j - 1] & 63) - (pile[j] & 63) != 4)
+                return 0;
+    }
+    return 1;
+}
+
+/* The rule on a position it applies to: the lowest waste index that can never be the
+ * waste's top (the position is lost), -1 when none is found or a card has over two copies. */
+static int wl_lock(const FSpec *s, const FPos *p)
+{
+    uint8_t n[64] = {0}, w[64] = {0}, k[64] = {0};
+    for (int i = 0; i < s->np; i++) {
+        const uint8_t *pile = p->cards + p->off[i];
+        int kind = s->kind[i], len = p->len[i];
+        for (int j = 0; j < len; j++) {
+            int c = pile[j] & 63;
+            n[c]++;
+            if (kind == K_STOCK || kind == K_SPINE || kind == K_TAILBONE)
+                k[c]++;
+        }
+    }
+    for (int c = 0; c < 64; c++)
+        if (n[c] > 2)
+            return -1;
+    int runs[4];
+    for (int t = 0; t < 4; t++)
+        runs[t] = wl_suit(t, n, w, k);
+    const uint8_t *waste = p->cards + p->off[s->waste];
+    for (int i = 0; i < p->len[s->waste]; i++) {
+        int c = waste[i] & 63;
+        w[c]++;
+        runs[c & 3] = wl_suit(c & 3, n, w, k);
+        if (runs[0] + runs[1] + runs[2] + runs[3] > s->ncols)
+            return i;
+    }
+    return -1;
+}
+
+/* The rule (above): the lowest waste index that can never be the waste's top (the position
+ * is lost), -1 when none is found, -2 when the rule does not apply. */
+static int fp_wastelock(const FSpec *s, const FPos *p)
+{
+    return wl_applies(s, p) ? wl_lock(s, p) : -2;
+}
+
+/* What wl_lock reads (the redeals, the stock, the waste, the spine piles and the
+ * tailbone, with 255 between them), into buf; its columns' test aside. */
+static int fp_wastekey(const FSpec *s, const FPos *p, uint8_t *buf)
+{
+    int o = 0;
+    buf[o++] = (uint8_t)p->redeals;
+    for (int i = 0; i < s->np; i++) {
+        int kind = s->kind[i];
+        if (kind != K_STOCK && kind != K_WASTE && kind != K_SPINE && kind != K_TAILBONE)
+            continue;
+        memcpy(buf + o, p->cards + p->off[i], p->len[i]);
+        o += p->len[i];
+        buf[o++] = 255;
+    }
+    return o;
+}
+
 /* --- The position hash ------------------------------------------------------------------
  *
  * The search identifies a position by a 128-bit hash of its canonical key (fp_key_into),
@@ -1195,6 +1327,19 @@ PyObject *engine_lock(PyObject *self, PyObject *args)
     uint8_t buf[512];
     int o = fp_lock(s, &p, buf);
     return PyBytes_FromStringAndSize((const char *)buf, o);
+}
+
+/* engine_wastelock(spec, pos) -> int: the last pass's capacity test (fp_wastelock): the
+ * lowest waste index that can never be the waste's top (the position is lost), -1 when none
+ * is found, -2 when the rule does not apply. */
+PyObject *engine_wastelock(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    return PyLong_FromLong(fp_wastelock(s, &p));
 }
 
 /* engine_dead(spec, pos) -> bool: Backbone classic's dead-spine test, compiled (fp_dead). */
@@ -1622,6 +1767,14 @@ typedef struct {
     uint8_t b[62];
 } DeadEntry;
 
+#define WASTE_CACHE (1 << 15) /* slots of the last pass's capacity test's cache */
+
+typedef struct {
+    uint16_t n; /* the bytes' length (0: an empty slot) */
+    uint8_t dead;
+    uint8_t b[253];
+} WasteEntry;
+
 typedef struct {
     FPos pos;
     PHash ph;
@@ -1651,6 +1804,8 @@ typedef struct {
     size_t nt, tcap;
     int best; /* the most cards on the foundations of any position expanded */
     int compress; /* draws as moves instead of clicks (draw_moves) */
+    WasteEntry *wcache; /* the last pass's capacity test (fp_wastelock) and its answers, or NULL */
+    int64_t wfired;     /* positions it proved lost */
 } Search;
 
 static double now(void)
@@ -1708,6 +1863,30 @@ static int dead_check(Search *S, const FPos *p)
     return t;
 }
 
+/* fp_wastelock as a leaf test: 1 lost, 0 not known. Its answers are kept by what it reads
+ * (fp_wastekey's bytes, the bytes themselves in a direct-mapped slot), after wl_applies'
+ * test of the columns' shape, which the bytes leave out. */
+static int waste_check(Search *S, const FPos *p)
+{
+    if (!p->len[S->s->waste] || !wl_applies(S->s, p))
+        return 0;
+    uint8_t buf[1024];
+    int o = fp_wastekey(S->s, p, buf);
+    if (o > (int)sizeof S->wcache->b)
+        return wl_lock(S->s, p) >= 0;
+    uint64_t h = 0x6A09E667F3BCC908ULL ^ (uint64_t)o;
+    for (int i = 0; i < o; i++)
+        h = (h ^ buf[i]) * 0x100000001B3ULL;
+    WasteEntry *e = &S->wcache[fmix(h) & (WASTE_CACHE - 1)];
+    if (e->n == o && !memcmp(e->b, buf, (size_t)o))
+        return e->dead;
+    int d = wl_lock(S->s, p) >= 0;
+    e->n = (uint16_t)o;
+    e->dead = (uint8_t)d;
+    memcpy(e->b, buf, (size_t)o);
+    return d;
+}
+
 /* Opens the frame after the last one, whose position and hash are set (reached by
  * ``move``, entry ``entry`` at ``index``): its children in search order, perturbed by
  * ``rng`` as search._perturbed does. The caller has grown the frames. */
@@ -1720,6 +1899,8 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
     int dead = 0;
     if ((S->dcache || S->dead != Py_None) && (dead = dead_check(S, &f->pos)) < 0)
         return -1;
+    if (!dead && S->wcache && (dead = waste_check(S, &f->pos)))
+        S->wfired++;
     uint32_t *k = S->kids + S->nk;
     int n = dead ? 0 : fp_children(S->s, &f->pos, k);
     if (S->compress)
@@ -1949,10 +2130,10 @@ static PyObject *restarts(PyObject *args, int reach)
     long long nodes, first, unit;
     double deadline, detour, early;
     Py_ssize_t locks_max;
-    int compress = 0;
-    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|Op", &cap, &b, &nodes, &deadline, &first, &unit,
+    int compress = 0, wastelock = 0;
+    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|Opp", &cap, &b, &nodes, &deadline, &first, &unit,
                           &detour, &early, &dead, &PyDict_Type, &locks, &locks_max, &tcap,
-                          &compress))
+                          &compress, &wastelock))
         return NULL;
     Search S;
     memset(&S, 0, sizeof S);
@@ -1991,6 +2172,11 @@ static PyObject *restarts(PyObject *args, int reach)
         if (!(S.dcache = calloc(DEAD_CACHE, sizeof *S.dcache)))
             return PyErr_NoMemory();
     }
+    if (wastelock && S.s->stock_turn && S.s->builds && S.s->same_suit &&
+        !(S.wcache = calloc(WASTE_CACHE, sizeof *S.wcache))) {
+        free(S.dcache);
+        return PyErr_NoMemory();
+    }
     S.dead = dead;
     S.locks = locks;
     S.locks_max = locks_max;
@@ -2004,6 +2190,7 @@ static PyObject *restarts(PyObject *args, int reach)
         if (!table)
             free(S.lost.s);
         free(S.dcache);
+        free(S.wcache);
         return PyErr_NoMemory();
     }
     int64_t used = 0, n = 0, count = 0;
@@ -2053,6 +2240,7 @@ static PyObject *restarts(PyObject *args, int reach)
     free(S.tarjan);
     free(S.khash);
     free(S.dcache);
+    free(S.wcache);
     return result;
 }
 

@@ -12,6 +12,7 @@ PyObject *engine_key(PyObject *self, PyObject *args);
 PyObject *engine_won(PyObject *self, PyObject *args);
 PyObject *engine_lock(PyObject *self, PyObject *args);
 PyObject *engine_dead(PyObject *self, PyObject *args);
+PyObject *engine_wastelock(PyObject *self, PyObject *args);
 PyObject *engine_hash(PyObject *self, PyObject *args);
 PyObject *engine_child_hashes(PyObject *self, PyObject *args);
 PyObject *engine_table(PyObject *self, PyObject *args);

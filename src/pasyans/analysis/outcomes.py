@@ -40,7 +40,9 @@ that has spent less time is searched again with twice the seconds of its last se
 **Backbone's draws and dives** (``DRAWS_GAMES``): its searches take a run of stock
 clicks and the waste move it leads to as one move (a click commutes with every move
 but the waste's, so any winning line can be reordered into such moves: the same
-outcomes, fewer positions), and its searches for a loss are one depth-first dive.
+outcomes, fewer positions), and its searches for a loss are one depth-first dive. A
+position of the stock's last pass that the column-capacity rule proves lost
+(:mod:`pasyans.domains.wastelock`, ``WASTELOCK``) is not expanded.
 """
 
 from __future__ import annotations
@@ -67,8 +69,12 @@ move (``PackedDomain.restarting``'s ``compress``): the same outcomes, fewer posi
 PROVE_DIVE = True
 """Backbone's searches for a loss are one depth-first dive, without restarts."""
 
+WASTELOCK = True
+"""Backbone's searches do not expand a position of the stock's last pass that the column
+capacity rule proves lost (:mod:`pasyans.domains.wastelock`)."""
+
 DRAWS_GAMES = frozenset({"backbone"})
-"""The games ``COMPRESS`` and ``PROVE_DIVE`` apply to: where they were measured
+"""The games ``COMPRESS``, ``PROVE_DIVE`` and ``WASTELOCK`` apply to: where they were measured
 (docs/notes/2026-12-04-backbone-boundary.md); Backbone classic keeps its searches."""
 
 ONE_DIVE = 1 << 62
@@ -101,7 +107,7 @@ def search(
         first = ONE_DIVE if prove and PROVE_DIVE and ours else solver.FIRST_DIVE
         outcome, moves, used = d.restarting(
             time.perf_counter() + seconds, nodes, first, solver.RESTART_UNIT,
-            solver.DETOUR, solver.EARLY, table, COMPRESS and ours,
+            solver.DETOUR, solver.EARLY, table, COMPRESS and ours, WASTELOCK and ours,
         )  # fmt: skip
         return Result(outcome, moves, used)
     if table is not None:

@@ -173,6 +173,7 @@ class PackedDomain:
         early: float,
         table: object | None = None,
         compress: bool = False,
+        wastelock: bool = False,
     ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
         """:func:`search._restarting` in the compiled core (``engine_restarts``): the
         outcome, the winning line and the positions expanded. ``table`` (from
@@ -181,7 +182,9 @@ class PackedDomain:
         ``compress``: the stock's clicks are not moves of their own; a run of clicks and
         the move of the waste's top card it leads to is one ("Draws as moves" in
         csrc/engine.c): the same outcome, fewer positions (the line is given with its
-        clicks, as moves of the game).
+        clicks, as moves of the game). ``wastelock``: a position of the stock's last pass
+        that :func:`pasyans.domains.wastelock.lock` proves lost (compiled:
+        ``fp_wastelock``) is not expanded.
         """
         dead: Callable[[bytes], bool] | bool | None = None
         if self.dead:
@@ -200,6 +203,7 @@ class PackedDomain:
             LOCKS,
             table,
             compress,
+            wastelock,
         )
         line: list[Move] = []
         for c in codes:  # a draw (compress): its clicks, then its move
