@@ -814,19 +814,31 @@ static int fp_dead(const FSpec *s, const FPos *p)
  * intervals needed outnumber the columns, T never comes: w_i never leaves, the game is
  * lost. Per suit the least is a dynamic programme over the ranks (state: the chains still
  * going, 0..2, and m(q)). Only for games whose columns build down in suit, with at most
- * two copies of a card, in the last pass, and when every column is such a run now. */
+ * two copies of a card, in the last pass, and when every column is such a run now.
+ *
+ * The cuts. At T the stock is not any subset of what it holds now: its cards are dealt
+ * from the top, so it holds the first t cards from the bottom for some t, and each card
+ * dealt before T has left the waste too (it lay above w_i). Each spine pile is played from
+ * its exposed end, so it holds its first a cards, and the tailbone lies there only while
+ * both piles are whole. So for each cut (the tailbone there or not, a and b, t) the copies
+ * e(c) still in the stock and the spine at T are exact, and m = n - w - e - f; w_i can
+ * never be the top only if the intervals outnumber the columns for every cut. (The count
+ * with every such copy free, n - w - k - f <= m <= n - w - f, is the least over more
+ * choices, so it is tried first: when it already outnumbers the columns, so does every
+ * cut. The cuts are tried from the fullest down, the likeliest to fit.) */
 
 #define WL_INF 1000
 
-/* The fewest column runs suit ``s`` needs at T (above), from the counts. */
-static int wl_suit(int s, const uint8_t *n, const uint8_t *w, const uint8_t *k)
+/* The fewest column runs suit ``s`` needs at T (above), from the counts: ``e`` copies of
+ * each card surely elsewhere (the stock's at its cut), ``k`` maybe. */
+static int wl_suit(int s, const uint8_t *n, const uint8_t *w, const uint8_t *e, const uint8_t *k)
 {
     int cost[3][3]; /* [chains going][m of the last rank] */
     for (int c = 0; c < 3; c++)
         for (int v = 0; v < 3; v++)
             cost[c][v] = v == 0 ? 0 : WL_INF;
     for (int q = 0; q < 13; q++) {
-        int card = (q << 2) | s, free_ = n[card] - w[card];
+        int card = (q << 2) | s, free_ = n[card] - w[card] - e[card];
         int next[3][3];
         for (int c = 0; c < 3; c++)
             for (int v = 0; v < 3; v++)
@@ -873,8 +885,60 @@ static int wl_applies(const FSpec *s, const FPos *p)
 
 /* The rule on a position it applies to: the lowest waste index that can never be the
  * waste's top (the position is lost), -1 when none is found or a card has over two copies. */
+/* Whether the intervals outnumber the columns at every cut (above) for the waste counts
+ * ``w``: the stock's first t cards, the spine piles' first a and b, the tailbone. */
+static int wl_every_cut(const FSpec *s, const FPos *p, const uint8_t *n, const uint8_t *w)
+{
+    static const uint8_t none[64];
+    const uint8_t *pile[2] = {NULL, NULL}, *stock = NULL, *tail = NULL;
+    int len[2] = {0, 0}, nstock = 0, ntail = 0, np = 0;
+    for (int i = 0; i < s->np; i++) {
+        const uint8_t *cards = p->cards + p->off[i];
+        if (s->kind[i] == K_STOCK) {
+            stock = cards;
+            nstock = p->len[i];
+        } else if (s->kind[i] == K_TAILBONE) {
+            tail = cards;
+            ntail = p->len[i];
+        } else if (s->kind[i] == K_SPINE) {
+            if (np == 2)
+                return 0; /* more spine piles than the cuts know of: no verdict */
+            pile[np] = cards;
+            len[np++] = p->len[i];
+        }
+    }
+    for (int combo = ntail ? -1 : 0; combo < (len[0] + 1) * (len[1] + 1); combo++) {
+        /* -1: the tailbone there, both piles whole; else the piles' first a and b cards */
+        int a = combo < 0 ? len[0] : len[0] - combo / (len[1] + 1);
+        int b = combo < 0 ? len[1] : len[1] - combo % (len[1] + 1);
+        uint8_t e[64] = {0};
+        int cut[4];
+        for (int j = 0; j < nstock; j++)
+            e[stock[j] & 63]++;
+        for (int j = 0; j < a; j++)
+            e[pile[0][j] & 63]++;
+        for (int j = 0; j < b; j++)
+            e[pile[1][j] & 63]++;
+        for (int j = 0; combo < 0 && j < ntail; j++)
+            e[tail[j] & 63]++;
+        for (int t = 0; t < 4; t++)
+            cut[t] = wl_suit(t, n, w, e, none);
+        int over = cut[0] + cut[1] + cut[2] + cut[3] > s->ncols;
+        for (int t = nstock; t > 0 && over; t--) {
+            int d = stock[t - 1] & 63;
+            e[d]--;
+            cut[d & 3] = wl_suit(d & 3, n, w, e, none);
+            over = cut[0] + cut[1] + cut[2] + cut[3] > s->ncols;
+        }
+        if (!over)
+            return 0;
+    }
+    return 1;
+}
+
 static int wl_lock(const FSpec *s, const FPos *p)
 {
+    static const uint8_t none[64];
     uint8_t n[64] = {0}, w[64] = {0}, k[64] = {0};
     for (int i = 0; i < s->np; i++) {
         const uint8_t *pile = p->cards + p->off[i];
@@ -891,13 +955,13 @@ static int wl_lock(const FSpec *s, const FPos *p)
             return -1;
     int runs[4];
     for (int t = 0; t < 4; t++)
-        runs[t] = wl_suit(t, n, w, k);
+        runs[t] = wl_suit(t, n, w, none, k);
     const uint8_t *waste = p->cards + p->off[s->waste];
     for (int i = 0; i < p->len[s->waste]; i++) {
         int c = waste[i] & 63;
         w[c]++;
-        runs[c & 3] = wl_suit(c & 3, n, w, k);
-        if (runs[0] + runs[1] + runs[2] + runs[3] > s->ncols)
+        runs[c & 3] = wl_suit(c & 3, n, w, none, k);
+        if (runs[0] + runs[1] + runs[2] + runs[3] > s->ncols || wl_every_cut(s, p, n, w))
             return i;
     }
     return -1;

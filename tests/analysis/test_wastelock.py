@@ -4,10 +4,12 @@
 Positions: those of the stock's last pass along the simple player's Backbone games that
 ended lost (the won ones before the "lost here" boundary and the lost ones after it), and
 positions reached from them by seeded random walks over the searched moves. On all of
-them the compiled rule answers as the Python reference does; every position it calls
-lost is proven lost by the exhaustive search without the rule (one depth-first dive with
-a node budget: it must not find a win, and it must decide most of them); and the search
-with the rule gives the same outcome as the search without it wherever both decide."""
+them the compiled rule answers as the Python reference does; the cuts of the stock and
+the spine piles call more of them lost than the count with every such copy free; every
+position it calls lost is proven lost by the exhaustive search without the rule (one
+depth-first dive with a node budget: it must not find a win, and it must decide most of
+them; with the stock cut from the wrong end, it finds wins); and the search with the rule
+gives the same outcome as the search without it wherever both decide."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from pasyans.rules.spec import GameSpec
 from pasyans.solver import search as solver
 
 NODES = 300_000  # a check's positions at most
+LOST_NODES = 1_500_000  # a check of a position called lost: the hardest to decide without the rule
 DEALS = (2, 3, 5)  # the simple player's games of these deals ended lost
 WALKS = 6  # random walks from each position of the last pass along a game
 STEPS = 40  # moves of a walk at most
@@ -62,10 +65,10 @@ def positions() -> tuple[State, ...]:
     return tuple(out)
 
 
-def plain(state: State, wastelock_on: bool) -> str:
+def plain(state: State, wastelock_on: bool, nodes: int = NODES) -> str:
     d = PackedDomain(spec(), state)
     outcome, _, _ = d.restarting(
-        None, NODES, ONE_DIVE, solver.RESTART_UNIT, solver.DETOUR, solver.EARLY,
+        None, nodes, ONE_DIVE, solver.RESTART_UNIT, solver.DETOUR, solver.EARLY,
         None, True, wastelock_on,
     )  # fmt: skip
     return outcome
@@ -79,12 +82,23 @@ def test_compiled_rule_answers_as_the_reference() -> None:
     assert any(a >= 0 for a in answers) and any(a == -1 for a in answers)
 
 
+def test_the_cuts_call_more_positions_lost() -> None:
+    """The cuts (the stock dealt from the top, the spine piles played from their exposed
+    ends) prove lost positions the count with every such copy free does not, and never the
+    other way round."""
+    sp = spec()
+    with_cut = [wastelock.lock(sp, s) >= 0 for s in positions()]
+    free = [wastelock.lock(sp, s, cut=False) >= 0 for s in positions()]
+    assert not any(f and not c for c, f in zip(with_cut, free, strict=True))
+    assert sum(c and not f for c, f in zip(with_cut, free, strict=True)) >= 30
+
+
 @pytest.mark.slow
 def test_every_position_called_lost_is_lost() -> None:
     sp = spec()
     dead = [s for s in positions() if wastelock.lock(sp, s) >= 0]
     assert len(dead) >= 30
-    outcomes = [plain(s, False) for s in dead]
+    outcomes = [plain(s, False, LOST_NODES) for s in dead]
     assert "won" not in outcomes
     assert outcomes.count("lost") >= 0.8 * len(dead)
 
