@@ -829,6 +829,8 @@ static int fp_dead(const FSpec *s, const FPos *p)
 
 #define WL_INF 1000
 
+static const uint8_t wl_none[64]; /* no copies: wl_suit's e or k when nothing is counted */
+
 /* The fewest column runs suit ``s`` needs at T (above), from the counts: ``e`` copies of
  * each card surely elsewhere (the stock's at its cut), ``k`` maybe. */
 static int wl_suit(int s, const uint8_t *n, const uint8_t *w, const uint8_t *e, const uint8_t *k)
@@ -883,13 +885,10 @@ static int wl_applies(const FSpec *s, const FPos *p)
     return 1;
 }
 
-/* The rule on a position it applies to: the lowest waste index that can never be the
- * waste's top (the position is lost), -1 when none is found or a card has over two copies. */
 /* Whether the intervals outnumber the columns at every cut (above) for the waste counts
  * ``w``: the stock's first t cards, the spine piles' first a and b, the tailbone. */
 static int wl_every_cut(const FSpec *s, const FPos *p, const uint8_t *n, const uint8_t *w)
 {
-    static const uint8_t none[64];
     const uint8_t *pile[2] = {NULL, NULL}, *stock = NULL, *tail = NULL;
     int len[2] = {0, 0}, nstock = 0, ntail = 0, np = 0;
     for (int i = 0; i < s->np; i++) {
@@ -922,12 +921,12 @@ static int wl_every_cut(const FSpec *s, const FPos *p, const uint8_t *n, const u
         for (int j = 0; combo < 0 && j < ntail; j++)
             e[tail[j] & 63]++;
         for (int t = 0; t < 4; t++)
-            cut[t] = wl_suit(t, n, w, e, none);
+            cut[t] = wl_suit(t, n, w, e, wl_none);
         int over = cut[0] + cut[1] + cut[2] + cut[3] > s->ncols;
         for (int t = nstock; t > 0 && over; t--) {
             int d = stock[t - 1] & 63;
             e[d]--;
-            cut[d & 3] = wl_suit(d & 3, n, w, e, none);
+            cut[d & 3] = wl_suit(d & 3, n, w, e, wl_none);
             over = cut[0] + cut[1] + cut[2] + cut[3] > s->ncols;
         }
         if (!over)
@@ -936,9 +935,10 @@ static int wl_every_cut(const FSpec *s, const FPos *p, const uint8_t *n, const u
     return 1;
 }
 
+/* The rule on a position it applies to: the lowest waste index that can never be the
+ * waste's top (the position is lost), -1 when none is found or a card has over two copies. */
 static int wl_lock(const FSpec *s, const FPos *p)
 {
-    static const uint8_t none[64];
     uint8_t n[64] = {0}, w[64] = {0}, k[64] = {0};
     for (int i = 0; i < s->np; i++) {
         const uint8_t *pile = p->cards + p->off[i];
@@ -955,12 +955,12 @@ static int wl_lock(const FSpec *s, const FPos *p)
             return -1;
     int runs[4];
     for (int t = 0; t < 4; t++)
-        runs[t] = wl_suit(t, n, w, none, k);
+        runs[t] = wl_suit(t, n, w, wl_none, k);
     const uint8_t *waste = p->cards + p->off[s->waste];
     for (int i = 0; i < p->len[s->waste]; i++) {
         int c = waste[i] & 63;
         w[c]++;
-        runs[c & 3] = wl_suit(c & 3, n, w, none, k);
+        runs[c & 3] = wl_suit(c & 3, n, w, wl_none, k);
         if (runs[0] + runs[1] + runs[2] + runs[3] > s->ncols || wl_every_cut(s, p, n, w))
             return i;
     }
