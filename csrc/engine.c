@@ -885,48 +885,101 @@ static int wl_applies(const FSpec *s, const FPos *p)
     return 1;
 }
 
-/* Whether the intervals outnumber the columns at every cut (above) for the waste counts
- * ``w``: the stock's first t cards, the spine piles' first a and b, the tailbone. */
-static int wl_every_cut(const FSpec *s, const FPos *p, const uint8_t *n, const uint8_t *w)
+/* wl_suit with no copy maybe elsewhere (k none) depends only on the suit's 13 counts
+ * n - w - e (each 0..2, as no card has over two copies). The cuts spell them as one
+ * base-3 number per suit (rank q's count is digit q), kept up to date a card at a time:
+ * a card of rank q leaving the counts takes 3^q off its suit's number. The answers are
+ * kept by that number in a table shared by every search (cost + 1; 0: not yet known),
+ * so a cut costs a few additions and reads instead of the programme. Relaxed atomic
+ * accesses: two threads may compute one entry, and both store the same byte. */
+#define WL_KEYS 1594323 /* 3^13 */
+
+static uint8_t wl_memo[WL_KEYS];
+
+static const uint32_t wl_pow3[13] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049,
+                                     177147, 531441};
+
+static int wl_cost(uint32_t key)
 {
-    const uint8_t *pile[2] = {NULL, NULL}, *stock = NULL, *tail = NULL;
-    int len[2] = {0, 0}, nstock = 0, ntail = 0, np = 0;
+    uint8_t v = __atomic_load_n(&wl_memo[key], __ATOMIC_RELAXED);
+    if (v)
+        return v - 1;
+    uint8_t n[64] = {0}; /* the counts as suit 0's */
+    for (uint32_t q = 0, k = key; q < 13; q++, k /= 3)
+        n[q << 2] = (uint8_t)(k % 3);
+    int cost = wl_suit(0, n, wl_none, wl_none, wl_none);
+    __atomic_store_n(&wl_memo[key], (uint8_t)(cost + 1), __ATOMIC_RELAXED);
+    return cost;
+}
+
+/* A card's base-3 number: 3^rank, in its suit's (see wl_cost). */
+#define WL_DIGIT(c) (wl_pow3[((c) & 63) >> 2])
+
+#define WL_PILE 63 /* the longest spine pile the cuts take; a longer one: no verdict */
+
+/* What the cuts read of a position, found once for all its waste indices: the stock,
+ * the spine piles and the tailbone, and each suit's number for every first a cards of a
+ * spine pile (pre), the whole stock and the tailbone. */
+typedef struct {
+    const uint8_t *pile[2], *stock;
+    int len[2], nstock, ntail;
+    uint32_t pre[2][WL_PILE + 1][4], stockd[4], taild[4];
+} WlCuts;
+
+/* Fills ``c`` from ``p``: 0, or -1 when the cuts do not know the shape (no verdict). */
+static int wl_cuts_init(const FSpec *s, const FPos *p, WlCuts *c)
+{
+    int np = 0;
+    memset(c, 0, sizeof *c);
     for (int i = 0; i < s->np; i++) {
         const uint8_t *cards = p->cards + p->off[i];
+        int len = p->len[i];
         if (s->kind[i] == K_STOCK) {
-            stock = cards;
-            nstock = p->len[i];
+            c->stock = cards;
+            c->nstock = len;
+            for (int j = 0; j < len; j++)
+                c->stockd[cards[j] & 3] += WL_DIGIT(cards[j]);
         } else if (s->kind[i] == K_TAILBONE) {
-            tail = cards;
-            ntail = p->len[i];
+            c->ntail = len;
+            for (int j = 0; j < len; j++)
+                c->taild[cards[j] & 3] += WL_DIGIT(cards[j]);
         } else if (s->kind[i] == K_SPINE) {
-            if (np == 2)
-                return 0; /* more spine piles than the cuts know of: no verdict */
-            pile[np] = cards;
-            len[np++] = p->len[i];
+            if (np == 2 || len > WL_PILE)
+                return -1;
+            c->pile[np] = cards;
+            c->len[np] = len;
+            for (int j = 0; j < len; j++) {
+                memcpy(c->pre[np][j + 1], c->pre[np][j], sizeof c->pre[np][j]);
+                c->pre[np][j + 1][cards[j] & 3] += WL_DIGIT(cards[j]);
+            }
+            np++;
         }
     }
-    for (int combo = ntail ? -1 : 0; combo < (len[0] + 1) * (len[1] + 1); combo++) {
+    return 0;
+}
+
+/* Whether the intervals outnumber the columns at every cut (above), from each suit's
+ * number with the waste's w_0 .. w_i taken off (``nw``): the stock's first t cards, the
+ * spine piles' first a and b, the tailbone. */
+static int wl_every_cut(const FSpec *s, const WlCuts *c, const uint32_t *nw)
+{
+    int l0 = c->len[0], l1 = c->len[1];
+    for (int combo = c->ntail ? -1 : 0; combo < (l0 + 1) * (l1 + 1); combo++) {
         /* -1: the tailbone there, both piles whole; else the piles' first a and b cards */
-        int a = combo < 0 ? len[0] : len[0] - combo / (len[1] + 1);
-        int b = combo < 0 ? len[1] : len[1] - combo % (len[1] + 1);
-        uint8_t e[64] = {0};
+        int a = combo < 0 ? l0 : l0 - combo / (l1 + 1);
+        int b = combo < 0 ? l1 : l1 - combo % (l1 + 1);
+        uint32_t key[4];
         int cut[4];
-        for (int j = 0; j < nstock; j++)
-            e[stock[j] & 63]++;
-        for (int j = 0; j < a; j++)
-            e[pile[0][j] & 63]++;
-        for (int j = 0; j < b; j++)
-            e[pile[1][j] & 63]++;
-        for (int j = 0; combo < 0 && j < ntail; j++)
-            e[tail[j] & 63]++;
-        for (int t = 0; t < 4; t++)
-            cut[t] = wl_suit(t, n, w, e, wl_none);
+        for (int t = 0; t < 4; t++) {
+            key[t] = nw[t] - c->stockd[t] - c->pre[0][a][t] - c->pre[1][b][t] -
+                     (combo < 0 ? c->taild[t] : 0);
+            cut[t] = wl_cost(key[t]);
+        }
         int over = cut[0] + cut[1] + cut[2] + cut[3] > s->ncols;
-        for (int t = nstock; t > 0 && over; t--) {
-            int d = stock[t - 1] & 63;
-            e[d]--;
-            cut[d & 3] = wl_suit(d & 3, n, w, e, wl_none);
+        for (int t = c->nstock; t > 0 && over; t--) {
+            int d = c->stock[t - 1];
+            key[d & 3] += WL_DIGIT(d);
+            cut[d & 3] = wl_cost(key[d & 3]);
             over = cut[0] + cut[1] + cut[2] + cut[3] > s->ncols;
         }
         if (!over)
@@ -950,9 +1003,14 @@ static int wl_lock(const FSpec *s, const FPos *p)
                 k[c]++;
         }
     }
-    for (int c = 0; c < 64; c++)
+    uint32_t nw[4] = {0};
+    for (int c = 0; c < 64; c++) {
         if (n[c] > 2)
             return -1;
+        nw[c & 3] += n[c] * WL_DIGIT(c);
+    }
+    WlCuts cuts;
+    int cut_known = wl_cuts_init(s, p, &cuts) == 0;
     int runs[4];
     for (int t = 0; t < 4; t++)
         runs[t] = wl_suit(t, n, w, wl_none, k);
@@ -960,8 +1018,10 @@ static int wl_lock(const FSpec *s, const FPos *p)
     for (int i = 0; i < p->len[s->waste]; i++) {
         int c = waste[i] & 63;
         w[c]++;
+        nw[c & 3] -= WL_DIGIT(c);
         runs[c & 3] = wl_suit(c & 3, n, w, wl_none, k);
-        if (runs[0] + runs[1] + runs[2] + runs[3] > s->ncols || wl_every_cut(s, p, n, w))
+        if (runs[0] + runs[1] + runs[2] + runs[3] > s->ncols ||
+            (cut_known && wl_every_cut(s, &cuts, nw)))
             return i;
     }
     return -1;
