@@ -98,6 +98,7 @@ typedef struct {
     {"engine_wastelock", engine_wastelock, METH_VARARGS, "The last pass's column-capacity test (domains/wastelock.py): a waste index, -1 or -2."}, \
     {"engine_hash", engine_hash, METH_VARARGS, "The restarting search's 128-bit hash of a packed position, from scratch."}, \
     {"engine_child_hashes", engine_child_hashes, METH_VARARGS, "The hash of each legal move's child, updated from the position's as the search does."}, \
+    {"engine_draw_hashes", engine_draw_hashes, METH_VARARGS, "Each draw of the position (draws as moves): its code, its child's hash as the search updates it, and from scratch."}, \
     {"engine_table", engine_table, METH_VARARGS, "An empty table of positions proven lost, kept by engine_restarts between calls."}, \
     {"engine_restarts", engine_restarts, METH_VARARGS, "The restarting depth-first search (search._restarting) on a packed position."}, \
     {"engine_reach", engine_reach, METH_VARARGS, "engine_restarts, answering how many cards its positions brought home at most."}, \

@@ -1600,6 +1600,61 @@ static void draw_play(const FSpec *s, const FPos *p, uint32_t code, FPos *q)
     fp_play(s, &t, code & 0xFFFFFFu, q);
 }
 
+/* The hash of draw_play(p, code)'s position from ``p``'s (``ph``) without playing it, for
+ * a draw whose clicks stay within the stock (no redeal): the stock's top k cards go onto
+ * the waste in turn and the last of them on to the move's place, so only those three
+ * piles' terms change. Else (a redeal among the clicks) it plays the draw and hashes the
+ * position from scratch. */
+static H128 ph_draw(const FSpec *s, const FPos *p, const PHash *ph, uint32_t code)
+{
+    int k = DRAWS(code), st = s->stock, wa = s->waste, dst = MOVE_DST(code);
+    int ls = p->len[st], lw = p->len[wa], ld = p->len[dst];
+    if (k > ls || MOVE_SRC(code) != wa || MOVE_CARDS(code) != 1 || dst == st || dst == wa) {
+        FPos q;
+        PHash qh;
+        draw_play(s, p, code, &q);
+        ph_init(s, &q, &qh);
+        return qh.h;
+    }
+    const uint8_t *sc = p->cards + p->off[st], *wc = p->cards + p->off[wa];
+    uint64_t a = ph->h.a, b = ph->h.b, t[2];
+    uint64_t ls_[2] = {ph->lin[st][0], ph->lin[st][1]}, lw_[2] = {ph->lin[wa][0], ph->lin[wa][1]};
+    uint64_t ld_[2] = {ph->lin[dst][0], ph->lin[dst][1]};
+    const int piles[3] = {st, wa, dst};
+    for (int x = 0; x < 3; x++) {
+        int i = piles[x];
+        pile_term(s, i, p->len[i], p->down[i], top_or_empty(p, i), ph->lin[i], t);
+        a -= t[0];
+        b -= t[1];
+    }
+    for (int j = 0; j < k; j++) { /* the stock's top k cards leave it */
+        const uint64_t *z = ZCARD[ls - 1 - j][sc[ls - 1 - j] & 63];
+        ls_[0] -= z[0];
+        ls_[1] -= z[1];
+    }
+    for (int j = 0; j + 1 < k; j++) { /* all but the last drawn stay on the waste */
+        const uint64_t *z = ZCARD[lw + j][sc[ls - 1 - j] & 63];
+        lw_[0] += z[0];
+        lw_[1] += z[1];
+    }
+    int card = sc[ls - k];
+    const uint64_t *z = ZCARD[ld][card & 63];
+    ld_[0] += z[0];
+    ld_[1] += z[1];
+    int nw = lw + k - 1;
+    int wtop = k > 1 ? sc[ls - k + 1] : lw ? wc[lw - 1] : 255;
+    pile_term(s, st, ls - k, p->down[st], ls > k ? sc[ls - k - 1] : 255, ls_, t);
+    a += t[0];
+    b += t[1];
+    pile_term(s, wa, nw, p->down[wa], nw ? wtop : 255, lw_, t);
+    a += t[0];
+    b += t[1];
+    pile_term(s, dst, ld + 1, p->down[dst], card, ld_, t);
+    a += t[0];
+    b += t[1];
+    return (H128){a, b};
+}
+
 /* The draws of ``p`` (see above) into out, at most ``room``: for each number of clicks
  * after which the waste's top card can go somewhere, its moves from the waste (one per
  * alike destination, as fp_children keeps them). Returns their count. */
@@ -1660,6 +1715,39 @@ static int draw_moves(const FSpec *s, const FPos *p, uint32_t *out, int room)
         }
     }
     return n;
+}
+
+/* engine_draw_hashes(spec, pos) -> [(code, hash, hash), ...]: each draw of the position
+ * (draw_moves' order), its child's hash as the search updates it (ph_draw) and from
+ * scratch (draw_play, then ph_init), for the tests. */
+PyObject *engine_draw_hashes(PyObject *self, PyObject *args)
+{
+    const FSpec *s;
+    FPos p;
+    PyObject *rest;
+    uint32_t codes[MAXMOVES];
+    if (parse(args, &s, &p, &rest))
+        return NULL;
+    zinit();
+    PHash ph, qh;
+    ph_init(s, &p, &ph);
+    int n = draw_moves(s, &p, codes, MAXMOVES);
+    PyObject *list = PyList_New(n);
+    for (int x = 0; list && x < n; x++) {
+        FPos q;
+        draw_play(s, &p, codes[x], &q);
+        ph_init(s, &q, &qh);
+        PyObject *a = h128_long(ph_draw(s, &p, &ph, codes[x])), *b = h128_long(qh.h);
+        PyObject *t = a && b ? Py_BuildValue("(kOO)", (unsigned long)codes[x], a, b) : NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (!t) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, x, t);
+    }
+    return list;
 }
 
 /* --- The restarting search, compiled (search._restarting and search._dive) -------------
@@ -2054,11 +2142,15 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
     for (int x = 0; x < n; x++) {
         Change ch;
         if (DRAWS(k[x])) {
+            kh[x] = ph_draw(S->s, &f->pos, &f->ph, k[x]);
+#ifdef PH_DRAW_CHECK
             FPos q;
             PHash qh;
             draw_play(S->s, &f->pos, k[x], &q);
             ph_init(S->s, &q, &qh);
-            kh[x] = qh.h;
+            if (qh.h.a != kh[x].a || qh.h.b != kh[x].b)
+                abort();
+#endif
         } else
             kh[x] = ph_child(S->s, &f->pos, &f->ph, k[x], &ch);
         hset_prefetch(&S->lost, kh[x]);

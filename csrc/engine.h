@@ -15,6 +15,7 @@ PyObject *engine_dead(PyObject *self, PyObject *args);
 PyObject *engine_wastelock(PyObject *self, PyObject *args);
 PyObject *engine_hash(PyObject *self, PyObject *args);
 PyObject *engine_child_hashes(PyObject *self, PyObject *args);
+PyObject *engine_draw_hashes(PyObject *self, PyObject *args);
 PyObject *engine_table(PyObject *self, PyObject *args);
 PyObject *engine_restarts(PyObject *self, PyObject *args);
 PyObject *engine_reach(PyObject *self, PyObject *args);

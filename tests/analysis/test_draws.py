@@ -4,7 +4,8 @@ search. Checked against the same search with every click a move of its own (one
 depth-first dive each, so both exhaust what they cannot win), on Backbone end games with
 cards in the stock and the waste, before the redeal and after it, and on positions of the
 simple player's games that ended lost: the same outcome, a won line replays to a win, and
-fewer positions in all."""
+fewer positions in all. A draw's child hash, updated from its parent's as the search
+does it, is the one from scratch."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from pasyans import deals
 from pasyans.analysis import line_of
 from pasyans.analysis.outcomes import ONE_DIVE
 from pasyans.analysis.simple import play_simply
-from pasyans.domains.packed import PackedDomain
+from pasyans.domains import _core
+from pasyans.domains.packed import PackedDomain, pack
 from pasyans.engine.core import is_won
 from pasyans.engine.moves import Move
 from pasyans.position import State
@@ -75,3 +77,19 @@ def test_draws_answer_as_every_click_does() -> None:
     # waste and clicks to make
     assert {("won", 0, True), ("won", 1, True), ("lost", 1, True)} <= seen, seen
     assert draws_nodes < plain_nodes
+
+
+def test_a_draws_hash_is_the_one_from_scratch() -> None:
+    """The search hashes a draw's child from its parent's (the stock, the waste and the
+    move's place change), or from scratch where the clicks pass the redeal; both give
+    the hash of the position the draw leads to, on every case's draws."""
+    draws = crossing = 0
+    for spec, state in cases():
+        pos = pack(state)
+        d = PackedDomain(spec, state)
+        stock = len(state.piles[spec.index["stock"]])
+        for code, updated, scratch in _core.engine_draw_hashes(d.core, pos):
+            assert updated == scratch, (state, code)
+            draws += 1
+            crossing += code >> 24 > stock
+    assert draws > 500 and crossing > 0
