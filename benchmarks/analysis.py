@@ -113,7 +113,15 @@ def main() -> None:
         help="Backbone's searches without the last pass's column-capacity rule (as before"
         " 2026-12-05)",
     )
+    ap.add_argument(
+        "--no-split",
+        action="store_true",
+        help="with a kept table, no gap splitting once both sides are stuck (as before"
+        " 2026-12-05 11:00 UTC)",
+    )
     args = ap.parse_args()
+    if args.no_split:
+        outcomes.SPLIT_GAPS = False
     if args.no_wastelock:
         outcomes.WASTELOCK = False
     if args.clicks:

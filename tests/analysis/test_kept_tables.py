@@ -134,3 +134,63 @@ def test_with_a_kept_table_stuck_sides_retry_with_more_time(
             assert "unknown" not in said and max(asked) == 8.0
         else:
             assert "unknown" in said and max(asked) == 2.0
+
+
+@pytest.mark.parametrize("split", [True, False])
+def test_backbone_splits_a_gap_to_win_past_a_hard_stretch(
+    monkeypatch: pytest.MonkeyPatch, split: bool
+) -> None:
+    """Backbone's probes once both sides are stuck, with a search faked as Backbone's
+    behave on the bands of unnamed games: won up to position ``edge``, lost after; the
+    dive for a loss never decides a won position, the search for a win never a lost one,
+    and a stretch of won positions early in the game needs 64 s for its win while the won
+    positions after it need 2 s. Splitting the gap finds a win past the stretch, which
+    settles it (every earlier position is won too) with no long search, and every
+    position is decided; without it the won side's searches next to the last won block
+    double until they reach 64 s."""
+    from pasyans.analysis import line_of, outcomes
+    from pasyans.analysis.simple import play_simply
+    from pasyans.deals import start_position
+
+    spec = get_game("backbone")
+    start = start_position(spec, 2, "solvable", "easy")
+    game = play_simply("backbone", 2, seed=2, cap=1000, start=start)
+    states, moves = line_of(game)
+    o = outcomes.Outcomes(spec, states, moves)
+    n = len(o.blocks)
+    assert n > 40
+    edge = o.blocks[3 * n // 4][1]
+    hard = range(o.blocks[n // 8][0], o.blocks[3 * n // 8][1] + 1)
+    asked: list[float] = []
+
+    def fake(
+        spec: GameSpec,
+        state: State,
+        seconds: float,
+        nodes: object,
+        table: object = None,
+        *,
+        prove: bool = False,
+    ):  # type: ignore[no-untyped-def]
+        k = states.index(state)
+        asked.append(seconds)
+        if k > edge:
+            return solver.Result("lost" if prove else "unknown", (), 0)
+        if prove or (k in hard and seconds < 64):
+            return solver.Result("unknown", (), 0)
+        return solver.Result("won", (), 0)
+
+    monkeypatch.setattr(outcomes, "search", fake)
+    monkeypatch.setattr(outcomes, "SPLIT_GAPS", split)
+    for _ in range(300):
+        k = o.next_probe()
+        if k is None:
+            break
+        o.search(k, o.seconds(k, 2.0), None)
+    said = [o.outcome(k)[0] for k in range(len(states))]
+    assert all(s in ("won", "unknown") for s in said[: edge + 1])
+    assert all(s in ("lost", "unknown") for s in said[edge + 1 :])
+    if split:
+        assert "unknown" not in said and max(asked) < 64
+    else:
+        assert max(asked) >= 64

@@ -73,6 +73,13 @@ WASTELOCK = True
 """Backbone's searches do not expand a position of the stock's last pass that the column
 capacity rule proves lost (:mod:`pasyans.domains.wastelock`)."""
 
+SPLIT_GAPS = True
+"""Backbone (``DRAWS_GAMES``), once a search has run out: every other probe splits the
+widest gap between the blocks settled or left unknown (its middle searched for a win or
+a loss, with the kept table), the others go on as before. A position further along a
+game can be far quicker to win than the one next to the last won (fewer cards left to
+place): on Backbone's games with a band, a win there settles every block before it."""
+
 DRAWS_GAMES = frozenset({"backbone"})
 """The games ``COMPRESS``, ``PROVE_DIVE`` and ``WASTELOCK`` apply to: where they were measured
 (docs/notes/2026-12-04-backbone-boundary.md); Backbone classic keeps its searches."""
@@ -224,6 +231,12 @@ class Outcomes:
         if not self.searched and self.lost > last:
             self.side = "lost"
             return self.blocks[last][1]
+        if SPLIT_GAPS and self.unknown and self.spec.id in DRAWS_GAMES and self.side != "gap":
+            # Backbone, once a search has run out: every other probe splits the widest gap
+            gap = self._widest_gap()
+            if gap is not None:
+                self.side = "gap"
+                return gap
         for side in ("won", "lost") if self.side == "lost" else ("lost", "won"):
             if side in self.stuck:
                 continue
@@ -241,6 +254,11 @@ class Outcomes:
         if self.table is not None:
             return self._resumed_probe()
         self.side = "gap"
+        return self._widest_gap()
+
+    def _widest_gap(self) -> int | None:
+        """The middle position of the widest gap between the last block proven won, the
+        blocks left unknown and the first proven lost; None when no gap is left."""
         marks = sorted({self.won, self.lost, *self.unknown})
         best: tuple[int, int] | None = None
         for a, b in itertools.pairwise(marks):
