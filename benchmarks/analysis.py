@@ -38,10 +38,9 @@ import statistics
 import time
 from collections import Counter
 
-from pasyans import deals
 from pasyans.analysis import Limits, analyse, line_of, outcomes
 from pasyans.analysis.outcomes import checked as fresh_outcome
-from pasyans.analysis.simple import play_simply
+from pasyans.analysis.simple import simple_game
 from pasyans.engine.game import Game
 from pasyans.hints.follow import follow
 from pasyans.hints.policy import product_budget
@@ -57,7 +56,6 @@ SETS = {
     "spider4": ("spider", {"suits": "4"}),
     "nivernais": ("nivernais", {}),
 }
-SOLVABLE = {"spine", "backbone"}
 
 
 def p95(xs: list[float]) -> float:
@@ -155,10 +153,7 @@ def main() -> None:
                     with open(args.cache, "w") as f:
                         json.dump(cache, f)
             else:
-                start = None
-                if name in SOLVABLE:
-                    start = deals.start_position(spec, deal, "solvable", "easy")
-                game = play_simply(gid, deal, options, seed=deal, cap=args.cap, start=start)
+                game = simple_game(gid, deal, options, cap=args.cap)
             if args.lost:
                 if game.won:
                     continue

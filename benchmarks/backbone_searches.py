@@ -1,7 +1,7 @@
 """The analysis's Backbone searches on chosen positions: seconds, positions and their rate.
 
 Each ``DEAL:K[:SIDE]`` names position ``K`` of the simple player's game of that deal
-(``play_simply`` from the solvable layout, seed = deal, at most 1,000 moves: the games of
+(``simple_game``: from the solvable layout, seed = deal, at most 1,000 moves: the games of
 ``benchmarks/analysis.py --games backbone --lost``) and the side of the analysis's search
 (``won``: the restarting search for a win, the default; ``lost``: the one dive for a
 loss). Each search runs as the analysis runs it (`pasyans.analysis.outcomes.search`: the
@@ -17,9 +17,8 @@ import argparse
 import os
 import time
 
-from pasyans import deals
 from pasyans.analysis import line_of, outcomes
-from pasyans.analysis.simple import play_simply
+from pasyans.analysis.simple import simple_game
 from pasyans.rules import get_game
 
 
@@ -39,8 +38,7 @@ def main() -> None:
         side = rest[0] if rest else "won"
         if side not in ("won", "lost"):
             raise SystemExit(f"{at}: the side is won or lost")
-        start = deals.start_position(spec, int(deal), "solvable", "easy")
-        game = play_simply("backbone", int(deal), seed=int(deal), cap=1000, start=start)
+        game = simple_game("backbone", int(deal), cap=1000)
         states, _ = line_of(game)
         state = states[int(k)]
         table = outcomes.table_for(spec, states[0])

@@ -930,7 +930,14 @@ typedef struct {
 static int wl_cuts_init(const FSpec *s, const FPos *p, WlCuts *c)
 {
     int np = 0;
-    memset(c, 0, sizeof *c);
+    /* only what is read: the sums, and the empty prefixes the rows start from */
+    memset(c->pile, 0, sizeof c->pile);
+    c->stock = NULL;
+    c->len[0] = c->len[1] = c->nstock = c->ntail = 0;
+    memset(c->stockd, 0, sizeof c->stockd);
+    memset(c->taild, 0, sizeof c->taild);
+    memset(c->pre[0][0], 0, sizeof c->pre[0][0]);
+    memset(c->pre[1][0], 0, sizeof c->pre[1][0]);
     for (int i = 0; i < s->np; i++) {
         const uint8_t *cards = p->cards + p->off[i];
         int len = p->len[i];
@@ -1483,17 +1490,25 @@ PyObject *engine_dead(PyObject *self, PyObject *args)
     return PyBool_FromLong(d);
 }
 
+/* The hash wrappers' arguments (spec, pos): the position and its hash from scratch. */
+static int parse_hashed(PyObject *args, const FSpec **s, FPos *p, PHash *ph)
+{
+    PyObject *rest;
+    if (parse(args, s, p, &rest))
+        return -1;
+    zinit();
+    ph_init(*s, p, ph);
+    return 0;
+}
+
 /* engine_hash(spec, pos) -> int: the search's 128-bit hash of the position, from scratch. */
 PyObject *engine_hash(PyObject *self, PyObject *args)
 {
     const FSpec *s;
     FPos p;
-    PyObject *rest;
-    if (parse(args, &s, &p, &rest))
-        return NULL;
-    zinit();
     PHash ph;
-    ph_init(s, &p, &ph);
+    if (parse_hashed(args, &s, &p, &ph))
+        return NULL;
     return h128_long(ph.h);
 }
 
@@ -1503,13 +1518,10 @@ PyObject *engine_child_hashes(PyObject *self, PyObject *args)
 {
     const FSpec *s;
     FPos p;
-    PyObject *rest;
-    uint32_t moves[MAXMOVES];
-    if (parse(args, &s, &p, &rest))
-        return NULL;
-    zinit();
     PHash ph;
-    ph_init(s, &p, &ph);
+    uint32_t moves[MAXMOVES];
+    if (parse_hashed(args, &s, &p, &ph))
+        return NULL;
     int n = fp_moves(s, &p, moves);
     PyObject *list = PyList_New(n);
     for (int x = 0; list && x < n; x++) {
@@ -1724,13 +1736,10 @@ PyObject *engine_draw_hashes(PyObject *self, PyObject *args)
 {
     const FSpec *s;
     FPos p;
-    PyObject *rest;
-    uint32_t codes[MAXMOVES];
-    if (parse(args, &s, &p, &rest))
-        return NULL;
-    zinit();
     PHash ph, qh;
-    ph_init(s, &p, &ph);
+    uint32_t codes[MAXMOVES];
+    if (parse_hashed(args, &s, &p, &ph))
+        return NULL;
     int n = draw_moves(s, &p, codes, MAXMOVES);
     PyObject *list = PyList_New(n);
     for (int x = 0; list && x < n; x++) {

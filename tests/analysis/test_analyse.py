@@ -7,7 +7,7 @@ import pytest
 
 from pasyans import deals
 from pasyans.analysis import Limits, analyse, line_of
-from pasyans.analysis.simple import play_simply
+from pasyans.analysis.simple import play_simply, simple_game
 from pasyans.engine.core import is_won
 from pasyans.engine.moves import Move
 from pasyans.rules import get_game
@@ -15,8 +15,7 @@ from pasyans.solver.search import replay, solve
 
 
 def spine_game(deal: int):  # type: ignore[no-untyped-def]
-    start = deals.start_position(get_game("spine"), deal, "solvable", "easy")
-    return play_simply("spine", deal, start=start, seed=deal)
+    return simple_game("spine", deal)
 
 
 @pytest.mark.parametrize("deal", [1, 2, 3])

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from pasyans.analysis.outcomes import search, table_for
 from pasyans.engine.core import apply, is_won, legal_moves
+from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -44,6 +46,43 @@ def playout(spec: GameSpec, state: State, seed: int, moves: int) -> list[State]:
             break
         line.append(apply(spec, line[-1], rng.choice(ms)))
     return line
+
+
+def probed(
+    monkeypatch: pytest.MonkeyPatch,
+    spec: GameSpec,
+    states: list[State],
+    moves: list[Move],
+    verdict: Callable[[int, float, bool], str],
+    rounds: int,
+) -> tuple[list[str], list[float]]:
+    """A new ``Outcomes`` of a game's line probed as the analysis probes it (at most
+    ``rounds`` searches), with the search faked: ``verdict(k, seconds, prove)`` is its
+    result on position ``k``. Returns each position's outcome and the seconds asked."""
+    from pasyans.analysis import outcomes
+
+    asked: list[float] = []
+
+    def fake(
+        spec: GameSpec,
+        state: State,
+        seconds: float,
+        nodes: object,
+        table: object = None,
+        *,
+        prove: bool = False,
+    ) -> solver.Result:
+        asked.append(seconds)
+        return solver.Result(verdict(states.index(state), seconds, prove), (), 0)
+
+    monkeypatch.setattr(outcomes, "search", fake)
+    o = outcomes.Outcomes(spec, states, moves)
+    for _ in range(rounds):
+        k = o.next_probe()
+        if k is None:
+            break
+        o.search(k, o.seconds(k, 2.0), None)
+    return [o.outcome(k)[0] for k in range(len(states))], asked
 
 
 @pytest.mark.parametrize(("loose", "seed"), CASES)
@@ -99,35 +138,16 @@ def test_with_a_kept_table_stuck_sides_retry_with_more_time(
     blocks = outcomes.Outcomes(game.spec, states, moves).blocks
     assert len(blocks) > 12
     edge = blocks[len(blocks) // 2][1]  # the last position of a block
-    asked: list[float] = []
 
-    def fake(
-        spec: GameSpec,
-        state: State,
-        seconds: float,
-        nodes: object,
-        table: object = None,
-        *,
-        prove: bool = False,
-    ):  # type: ignore[no-untyped-def]
-        k = states.index(state)
-        asked.append(seconds)
+    def verdict(k: int, seconds: float, prove: bool) -> str:
         if abs(k - edge) <= 12 and seconds < 8:
-            return solver.Result("unknown", (), 0)
-        return solver.Result("won" if k <= edge else "lost", (), 0)
+            return "unknown"
+        return "won" if k <= edge else "lost"
 
-    monkeypatch.setattr(outcomes, "search", fake)
     for kept in (True, False):
         if not kept:
             monkeypatch.setattr(outcomes, "table_for", lambda spec, state: None)
-        asked.clear()
-        o = outcomes.Outcomes(game.spec, states, moves)
-        for _ in range(200):
-            k = o.next_probe()
-            if k is None:
-                break
-            o.search(k, o.seconds(k, 2.0), None)
-        said = [o.outcome(k)[0] for k in range(len(states))]
+        said, asked = probed(monkeypatch, game.spec, states, moves, verdict, 200)
         assert all(s in ("won", "unknown") for s in said[: edge + 1])
         assert all(s in ("lost", "unknown") for s in said[edge + 1 :])
         if kept:
@@ -149,45 +169,26 @@ def test_backbone_splits_a_gap_to_win_past_a_hard_stretch(
     position is decided; without it the won side's searches next to the last won block
     double until they reach 64 s."""
     from pasyans.analysis import line_of, outcomes
-    from pasyans.analysis.simple import play_simply
-    from pasyans.deals import start_position
+    from pasyans.analysis.simple import simple_game
 
     spec = get_game("backbone")
-    start = start_position(spec, 2, "solvable", "easy")
-    game = play_simply("backbone", 2, seed=2, cap=1000, start=start)
+    game = simple_game("backbone", 2, cap=1000)
     states, moves = line_of(game)
     o = outcomes.Outcomes(spec, states, moves)
     n = len(o.blocks)
     assert n > 40
     edge = o.blocks[3 * n // 4][1]
     hard = range(o.blocks[n // 8][0], o.blocks[3 * n // 8][1] + 1)
-    asked: list[float] = []
 
-    def fake(
-        spec: GameSpec,
-        state: State,
-        seconds: float,
-        nodes: object,
-        table: object = None,
-        *,
-        prove: bool = False,
-    ):  # type: ignore[no-untyped-def]
-        k = states.index(state)
-        asked.append(seconds)
+    def verdict(k: int, seconds: float, prove: bool) -> str:
         if k > edge:
-            return solver.Result("lost" if prove else "unknown", (), 0)
+            return "lost" if prove else "unknown"
         if prove or (k in hard and seconds < 64):
-            return solver.Result("unknown", (), 0)
-        return solver.Result("won", (), 0)
+            return "unknown"
+        return "won"
 
-    monkeypatch.setattr(outcomes, "search", fake)
     monkeypatch.setattr(outcomes, "SPLIT_GAPS", split)
-    for _ in range(300):
-        k = o.next_probe()
-        if k is None:
-            break
-        o.search(k, o.seconds(k, 2.0), None)
-    said = [o.outcome(k)[0] for k in range(len(states))]
+    said, asked = probed(monkeypatch, spec, states, moves, verdict, 300)
     assert all(s in ("won", "unknown") for s in said[: edge + 1])
     assert all(s in ("lost", "unknown") for s in said[edge + 1 :])
     if split:

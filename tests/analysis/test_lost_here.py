@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from pasyans import deals
 from pasyans.analysis import Limits, analyse, line_of
 from pasyans.analysis.outcomes import checked
-from pasyans.analysis.simple import play_simply
+from pasyans.analysis.simple import simple_game
 from pasyans.rules import get_game
 from pasyans.solver.search import solve
 
 GAMES = 50
 FEW = 4
 AMPLE = 60.0  # seconds a check may search (each takes well under a second here)
-SOLVABLE = {"spine", "backbone"}
 
 
 def lost_games(game_id: str, cap: int, *, ended_lost: bool = False):  # type: ignore[no-untyped-def]
@@ -28,10 +26,7 @@ def lost_games(game_id: str, cap: int, *, ended_lost: bool = False):  # type: ig
     deal = 0
     while True:
         deal += 1
-        start = None
-        if game_id in SOLVABLE:
-            start = deals.start_position(spec, deal, "solvable", "easy")
-        game = play_simply(game_id, deal, start=start, seed=deal, cap=cap)
+        game = simple_game(game_id, deal, cap=cap)
         if game.won:
             continue
         if ended_lost and solve(spec, game.state, seconds=AMPLE).result != "lost":

@@ -18,10 +18,9 @@ from functools import cache
 
 import pytest
 
-from pasyans import deals
 from pasyans.analysis import line_of
 from pasyans.analysis.outcomes import ONE_DIVE
-from pasyans.analysis.simple import play_simply
+from pasyans.analysis.simple import simple_game
 from pasyans.domains import _core as compiled
 from pasyans.domains import wastelock
 from pasyans.domains.packed import PackedDomain, pack, unpack
@@ -48,8 +47,7 @@ def positions() -> tuple[State, ...]:
     rng = random.Random(30)
     out: list[State] = []
     for deal in DEALS:
-        start = deals.start_position(sp, deal, "solvable", "easy")
-        states, _ = line_of(play_simply("backbone", deal, seed=deal, cap=1000, start=start))
+        states, _ = line_of(simple_game("backbone", deal, cap=1000))
         last = [s for s in states if s.redeals == sp.passes - 1]
         out += last
         d = PackedDomain(sp, states[0])
