@@ -26,8 +26,6 @@ the "lost here" move of each game is checked against fresh searches with an ampl
 
 ``--clicks`` gives Backbone's analysis as it was before 2026-12-04 (side by side);
 ``--no-wastelock`` leaves out the last pass's column-capacity rule (as before 2026-12-05);
-``--no-split`` and ``--no-resume`` leave out Backbone's gap splitting and its resumed
-dives;
 ``--scaled`` gives a long game proportionally more time (``Limits.per_moves``).
 """
 
@@ -119,15 +117,7 @@ def main() -> None:
         help="with a kept table, no gap splitting once both sides are stuck (as before"
         " 2026-12-05 11:00 UTC)",
     )
-    ap.add_argument(
-        "--no-resume",
-        action="store_true",
-        help="Backbone's dives for a loss that run out are not kept to go on with (as"
-        " before 2026-12-05 13:10 UTC)",
-    )
     args = ap.parse_args()
-    if args.no_resume:
-        outcomes.RESUME_DIVES = False
     if args.no_split:
         outcomes.SPLIT_GAPS = False
     if args.no_wastelock:

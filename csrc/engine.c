@@ -2027,76 +2027,7 @@ typedef struct {
     int compress; /* draws as moves instead of clicks (draw_moves) */
     WasteEntry *wcache; /* the last pass's capacity test (fp_wastelock) and its answers, or NULL */
     int64_t wfired;     /* positions it proved lost */
-    int64_t count;      /* the dive's positions so far (a resumed dive goes on from them) */
 } Search;
-
-/* A one-dive search's dive that ran out, kept with its table of positions proven lost for
- * the next search of the same root, which goes on with it (the post-game analysis's
- * probes search a block again with more time): the positions it reached, its stack of
- * frames and their children, Tarjan's stack and its count. The positions proven lost
- * meanwhile by other searches with the table stay sound to skip: a component closed
- * without an exit that is not proven lost is lost, whatever else the table holds. */
-typedef struct {
-    int has, compress, wastelock;
-    H128 root;
-    uint64_t used; /* when it was last kept or taken (the older of two is dropped) */
-    Table idx;
-    Frame *frames;
-    size_t nframes, fcap;
-    uint32_t *kids;
-    size_t nk, kcap;
-    H128 *khash;
-    size_t khcap;
-    int32_t *tarjan;
-    size_t nt, tcap;
-    int64_t count;
-} Suspended;
-
-#define ONE_DIVE (1LL << 62) /* a first dive with no budget of its own (outcomes.ONE_DIVE) */
-#define KEPT_DIVES 2         /* the suspended dives a table keeps (one a side of a probe) */
-
-/* Moves the dive's state from ``S`` into ``d`` (``S`` keeps none of it). */
-static void dive_keep(Search *S, Suspended *d, H128 root, uint64_t clock)
-{
-    d->has = 1;
-    d->compress = S->compress;
-    d->wastelock = S->wcache != NULL;
-    d->root = root;
-    d->used = clock;
-    d->idx = S->idx;
-    d->frames = S->frames, d->nframes = S->nframes, d->fcap = S->fcap;
-    d->kids = S->kids, d->nk = S->nk, d->kcap = S->kcap;
-    d->khash = S->khash, d->khcap = S->khcap;
-    d->tarjan = S->tarjan, d->nt = S->nt, d->tcap = S->tcap;
-    d->count = S->count;
-    memset(&S->idx, 0, sizeof S->idx);
-    S->frames = NULL, S->nframes = S->fcap = 0;
-    S->kids = NULL, S->nk = S->kcap = 0;
-    S->khash = NULL, S->khcap = 0;
-    S->tarjan = NULL, S->nt = S->tcap = 0;
-}
-
-/* Moves ``d``'s state into ``S`` (whose own dive state is empty), to go on with it. */
-static void dive_take(Search *S, Suspended *d)
-{
-    S->idx = d->idx;
-    S->frames = d->frames, S->nframes = d->nframes, S->fcap = d->fcap;
-    S->kids = d->kids, S->nk = d->nk, S->kcap = d->kcap;
-    S->khash = d->khash, S->khcap = d->khcap;
-    S->tarjan = d->tarjan, S->nt = d->nt, S->tcap = d->tcap;
-    S->count = d->count;
-    memset(d, 0, sizeof *d);
-}
-
-static void dive_drop(Suspended *d)
-{
-    table_free(&d->idx);
-    free(d->frames);
-    free(d->kids);
-    free(d->khash);
-    free(d->tarjan);
-    memset(d, 0, sizeof *d);
-}
 
 static double now(void)
 {
@@ -2254,28 +2185,22 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
 enum { D_LOST = 0, D_WON = 1, D_UNKNOWN = 2, D_ERROR = -1 };
 
 /* search._dive: one depth-first dive of at most ``budget`` positions. On a win the line is
- * the frames' moves and then ``*last``. ``resume``: go on with the dive whose state ``S``
- * holds (dive_take), ``budget`` more positions. ``count_out``: the positions this call
- * added. */
-static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_t *last,
-                int resume)
+ * the frames' moves and then ``*last``. */
+static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_t *last)
 {
     *count_out = 0;
+    S->nframes = S->nk = S->nt = 0;
     PHash ph;
     ph_init(S->s, &S->root, &ph);
     H128 h = ph.h;
     if (hset_has(&S->lost, h))
         return D_LOST;
     Table *idx = &S->idx; /* kept from dive to dive (no new pages to clear), emptied here */
-    int out = D_LOST;
-    int64_t count = S->count, start = S->count;
-    if (resume)
-        goto go_on;
-    S->nframes = S->nk = S->nt = 0;
     table_clear(idx);
+    int out = D_LOST;
     int32_t e = table_add(idx, h);
     idx->e[e].open = 1;
-    count = 1, start = 0;
+    int64_t count = 1;
     if (GROW(S->tarjan, S->tcap, 1) || GROW(S->frames, S->fcap, 1)) {
         out = D_ERROR;
         goto done;
@@ -2287,7 +2212,6 @@ static int dive(Search *S, int64_t budget, Mix *rng, int64_t *count_out, uint32_
         goto done;
     }
     S->tarjan[S->nt++] = e;
-go_on:
     while (S->nframes) {
         Frame *f = &S->frames[S->nframes - 1];
         int pushed = 0;
@@ -2314,9 +2238,8 @@ go_on:
                     f->low = idx->e[i].index;
                 continue;
             }
-            if (count - start >= budget ||
+            if (count >= budget ||
                 (count % 256 == 0 && S->deadline >= 0 && now() > S->deadline)) {
-                f->next--; /* not searched: a resumed dive starts with it */
                 out = D_UNKNOWN;
                 goto done;
             }
@@ -2379,14 +2302,12 @@ go_on:
             S->frames[S->nframes - 1].low = low;
     }
 done:
-    S->count = count;
-    *count_out = count - start;
+    *count_out = count;
     return out;
 }
 
 /* engine_restarts(spec, root, nodes, deadline, first, unit, detour, early, dead, locks,
- * locks_max[, table, compress, wastelock, keep]) -> (result, codes, used):
- * search._restarting on a packed position (``keep``: see Suspended). ``nodes``
+ * locks_max) -> (result, codes, used): search._restarting on a packed position. ``nodes``
  * < 0: no node budget; ``deadline`` (time.perf_counter's clock) < 0: none; ``dead``: a
  * callable (packed position -> bool) or None, its answers kept in ``locks`` by what it
  * reads (engine_lock), which is emptied when it holds ``locks_max``; or True: the compiled
@@ -2397,8 +2318,6 @@ typedef struct {
     HSet lost;
     int has_spec;
     FSpec spec;
-    Suspended dives[KEPT_DIVES];
-    uint64_t clock; /* counts the dives kept and taken */
 } LostTable;
 
 static const char *LOST_NAME = "pasyans.engine_lost";
@@ -2408,8 +2327,6 @@ static void lost_table_free(PyObject *cap)
     LostTable *t = PyCapsule_GetPointer(cap, LOST_NAME);
     if (t) {
         free(t->lost.s);
-        for (int i = 0; i < KEPT_DIVES; i++)
-            dive_drop(&t->dives[i]);
         free(t);
     }
 }
@@ -2438,10 +2355,10 @@ static PyObject *restarts(PyObject *args, int reach)
     long long nodes, first, unit;
     double deadline, detour, early;
     Py_ssize_t locks_max;
-    int compress = 0, wastelock = 0, keep = 0;
-    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|Oppp", &cap, &b, &nodes, &deadline, &first, &unit,
+    int compress = 0, wastelock = 0;
+    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|Opp", &cap, &b, &nodes, &deadline, &first, &unit,
                           &detour, &early, &dead, &PyDict_Type, &locks, &locks_max, &tcap,
-                          &compress, &wastelock, &keep))
+                          &compress, &wastelock))
         return NULL;
     Search S;
     memset(&S, 0, sizeof S);
@@ -2501,25 +2418,6 @@ static PyObject *restarts(PyObject *args, int reach)
         free(S.wcache);
         return PyErr_NoMemory();
     }
-    /* ``keep``: a one-dive search with a table goes on with a dive of the same root that
-     * ran out, and leaves its own there when it runs out */
-    int one = keep && table && first >= ONE_DIVE, resume = 0;
-    H128 root = {0, 0};
-    if (one) {
-        PHash rh;
-        ph_init(S.s, &S.root, &rh);
-        root = rh.h;
-        for (int i = 0; i < KEPT_DIVES; i++) {
-            Suspended *d = &table->dives[i];
-            if (d->has && d->root.a == root.a && d->root.b == root.b &&
-                d->compress == S.compress && d->wastelock == (S.wcache != NULL)) {
-                table_free(&S.idx);
-                dive_take(&S, d);
-                resume = 1;
-                break;
-            }
-        }
-    }
     int64_t used = 0, n = 0, count = 0;
     int r;
     uint32_t last = 0;
@@ -2529,7 +2427,7 @@ static PyObject *restarts(PyObject *args, int reach)
         if (nodes >= 0 && nodes - used < budget)
             budget = nodes - used > 0 ? nodes - used : 0;
         Mix rng = {(uint64_t)n};
-        r = dive(&S, budget, n == 0 ? NULL : &rng, &count, &last, n == 0 && resume);
+        r = dive(&S, budget, n == 0 ? NULL : &rng, &count, &last);
         used += count;
         if (r != D_UNKNOWN)
             break;
@@ -2551,14 +2449,6 @@ static PyObject *restarts(PyObject *args, int reach)
             result = Py_BuildValue("(sLi)", word, (long long)used, r == D_WON ? S.s->won : S.best);
         } else if (moves)
             result = Py_BuildValue("(sNL)", word, moves, (long long)used);
-    }
-    if (one && r == D_UNKNOWN && n == 0) { /* kept in place of the older of the two */
-        Suspended *d = &table->dives[0];
-        for (int i = 1; i < KEPT_DIVES; i++)
-            if (!table->dives[i].has || (d->has && table->dives[i].used < d->used))
-                d = &table->dives[i];
-        dive_drop(d);
-        dive_keep(&S, d, root, ++table->clock);
     }
     if (table) {
         table->lost = S.lost;

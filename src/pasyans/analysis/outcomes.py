@@ -40,9 +40,8 @@ that has spent less time is searched again with twice the seconds of its last se
 **Backbone's draws and dives** (``DRAWS_GAMES``): its searches take a run of stock
 clicks and the waste move it leads to as one move (a click commutes with every move
 but the waste's, so any winning line can be reordered into such moves: the same
-outcomes, fewer positions), and its searches for a loss are one depth-first dive, kept
-with the table when it runs out for the next search for a loss of the same position to
-go on with (``RESUME_DIVES``). A position of the stock's last pass that the column-capacity rule proves lost
+outcomes, fewer positions), and its searches for a loss are one depth-first dive. A
+position of the stock's last pass that the column-capacity rule proves lost
 (:mod:`pasyans.domains.wastelock`, ``WASTELOCK``) is not expanded.
 """
 
@@ -70,12 +69,6 @@ move (``PackedDomain.restarting``'s ``compress``): the same outcomes, fewer posi
 PROVE_DIVE = True
 """Backbone's searches for a loss are one depth-first dive, without restarts."""
 
-RESUME_DIVES = True
-"""Backbone's dive for a loss that runs out is kept with the game's table, and the next
-search for a loss of the same position goes on with it (``PackedDomain.restarting``'s
-``keep``): a lost position's closure mostly closes as one component at its end, so a
-dive started afresh would search again what the last one had reached."""
-
 WASTELOCK = True
 """Backbone's searches do not expand a position of the stock's last pass that the column
 capacity rule proves lost (:mod:`pasyans.domains.wastelock`)."""
@@ -88,13 +81,11 @@ game can be far quicker to win than the one next to the last won (fewer cards le
 place): on Backbone's games with a band, a win there settles every block before it."""
 
 DRAWS_GAMES = frozenset({"backbone"})
-"""The games ``COMPRESS``, ``PROVE_DIVE``, ``RESUME_DIVES`` and ``WASTELOCK`` apply to:
-where they were measured (docs/notes/2026-12-04-backbone-boundary.md); Backbone classic
-keeps its searches."""
+"""The games ``COMPRESS``, ``PROVE_DIVE`` and ``WASTELOCK`` apply to: where they were measured
+(docs/notes/2026-12-04-backbone-boundary.md); Backbone classic keeps its searches."""
 
 ONE_DIVE = 1 << 62
-"""The first dive's positions for a search for a loss: no budget of its own (csrc/engine.c's
-``ONE_DIVE``, from which on a search is one dive)."""
+"""The first dive's positions for a search for a loss: no budget of its own."""
 
 
 def search(
@@ -120,11 +111,10 @@ def search(
         d = solver.domain_for(spec, state)  # table_for gave a table: the restarting search
         assert isinstance(d, PackedDomain)
         ours = spec.id in DRAWS_GAMES
-        dive = prove and PROVE_DIVE and ours
+        first = ONE_DIVE if prove and PROVE_DIVE and ours else solver.FIRST_DIVE
         outcome, moves, used = d.restarting(
-            time.perf_counter() + seconds, nodes, ONE_DIVE if dive else solver.FIRST_DIVE,
-            solver.RESTART_UNIT, solver.DETOUR, solver.EARLY, table, COMPRESS and ours,
-            WASTELOCK and ours, RESUME_DIVES and dive,
+            time.perf_counter() + seconds, nodes, first, solver.RESTART_UNIT,
+            solver.DETOUR, solver.EARLY, table, COMPRESS and ours, WASTELOCK and ours,
         )  # fmt: skip
         return Result(outcome, moves, used)
     if table is not None:

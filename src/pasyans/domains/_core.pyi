@@ -32,7 +32,6 @@ class _Restarts(Protocol[_R_co]):
         table: object | None = None,
         compress: bool = False,
         wastelock: bool = False,
-        keep: bool = False,
         /,
     ) -> _R_co: ...
 

@@ -174,7 +174,6 @@ class PackedDomain:
         table: object | None = None,
         compress: bool = False,
         wastelock: bool = False,
-        keep: bool = False,
     ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
         """:func:`search._restarting` in the compiled core (``engine_restarts``): the
         outcome, the winning line and the positions expanded. ``table`` (from
@@ -185,10 +184,7 @@ class PackedDomain:
         csrc/engine.c): the same outcome, fewer positions (the line is given with its
         clicks, as moves of the game). ``wastelock``: a position of the stock's last pass
         that :func:`pasyans.domains.wastelock.lock` proves lost (compiled:
-        ``fp_wastelock``) is not expanded. ``keep`` (with ``table``, and ``first`` at
-        least ``outcomes.ONE_DIVE``: one dive): a dive that runs out is kept with the
-        table, and the next such search of the same root goes on with it (the table
-        keeps two, the older dropped).
+        ``fp_wastelock``) is not expanded.
         """
         dead: Callable[[bytes], bool] | bool | None = None
         if self.dead:
@@ -208,7 +204,6 @@ class PackedDomain:
             table,
             compress,
             wastelock,
-            keep,
         )
         line: list[Move] = []
         for c in codes:  # a draw (compress): its clicks, then its move
