@@ -35,17 +35,13 @@ from array import array
 from collections.abc import Hashable
 from typing import cast
 
+from pasyans.domains.built import compiled
 from pasyans.domains.registry import NIVERNAIS, domain_for
 from pasyans.domains.updown import cells_overflow
 from pasyans.engine.core import apply, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - a machine without the compiled core
-    compiled = None  # type: ignore[assignment]
 
 Cols = tuple[tuple[int, ...], ...]
 Pos = tuple[Cols, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]

@@ -39,16 +39,12 @@ from pasyans.domains._core_abi import (
     pos_len,
     pos_redeals,
 )
+from pasyans.domains.built import compiled
 from pasyans.domains.knowledge import Knowledge, dead_position, knowledge_for
 from pasyans.domains.registry import PACKED, domain_for
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import Build, GameSpec, PileKind, Stock
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
 
 # The kind and rule numbers, the move codes and the position's layout shared with
 # csrc/engine.c come from one declaration, csrc/abi.toml (generated into _core_abi).

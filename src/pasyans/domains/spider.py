@@ -42,15 +42,11 @@ from typing import Any, Literal, NamedTuple
 
 from pasyans import caches
 from pasyans.domains import _core_abi as abi
+from pasyans.domains.built import compiled
 from pasyans.domains.registry import SPIDER, domain_for
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
 
 Cols = tuple[tuple[int, ...], ...]
 Pos = tuple[Cols, tuple[int, ...], int, int, int]

@@ -34,18 +34,14 @@ from dataclasses import dataclass
 
 from pasyans import caches
 from pasyans.domains import spider
+from pasyans.domains.built import compiled
+from pasyans.domains.spider import DEAL, Cols, Pos, SpiderGame, Step
 from pasyans.engine.moves import Move
 from pasyans.hints import sampling
-from pasyans.position import State
-from pasyans.rules.spec import GameSpec
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
-from pasyans.domains.spider import DEAL, Cols, Pos, SpiderGame, Step
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import HIDDEN
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
 
 Key = tuple[Cols, tuple[int, ...], int, int]
 """A packed position without its distance."""

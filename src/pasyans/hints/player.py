@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from pasyans import caches
 from pasyans.domains import _core_abi as abi
 from pasyans.domains import spider
+from pasyans.domains.built import compiled
 from pasyans.domains.spider import DEAL, Pos, SpiderGame, Step
 from pasyans.hints import sampling
 from pasyans.hints.macro import View, _fill
@@ -60,11 +61,6 @@ from pasyans.hints.macro import score as view_score
 from pasyans.hints.recent import Recent
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
 
 METHODS = ("rollout", "search", "determinized", "epimc")
 WIN = 1000

@@ -24,6 +24,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from pasyans import caches
 from pasyans.domains import packed, spider
+from pasyans.domains.built import compiled
 from pasyans.domains.registry import PACKED, SPIDER, domain_for
 from pasyans.engine import core
 from pasyans.engine.moves import Move
@@ -31,11 +32,6 @@ from pasyans.hints.recent import Recent
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 from pasyans.solver import search
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
 
 Scores = tuple[tuple[Move, int], ...]
 

@@ -32,15 +32,11 @@ from dataclasses import dataclass, replace
 
 from pasyans.cards import Card, shuffled
 from pasyans.domains import _core_abi as abi
+from pasyans.domains.built import compiled
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
 
 HIDDEN = abi.HIDDEN
 """The placeholder for a card the player cannot see. It matches no rank and no suit, so no

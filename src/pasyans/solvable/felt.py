@@ -62,16 +62,12 @@ from dataclasses import dataclass
 
 from pasyans.cards import SplitMix64
 from pasyans.domains import packed, spider
+from pasyans.domains.built import compiled
 from pasyans.engine.core import apply, cards_on_foundations, deck_for, is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec, PileKind
 from pasyans.solvable import difficulty, forward
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
 
 PLAYOUTS = 32
 """Games of the felt player per layout."""

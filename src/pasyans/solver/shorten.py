@@ -22,15 +22,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from pasyans.domains import packed
+from pasyans.domains.built import compiled
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-
-try:
-    from pasyans.domains import _core as compiled
-except ImportError:  # pragma: no cover - the library still imports without its build
-    compiled = None  # type: ignore[assignment]
 
 
 def shortened(spec: GameSpec, state: State, moves: Sequence[Move]) -> tuple[Move, ...]:
