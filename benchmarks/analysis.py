@@ -26,6 +26,8 @@ the "lost here" move of each game is checked against fresh searches with an ampl
 
 ``--clicks`` gives Backbone's analysis as it was before 2026-12-04 (side by side);
 ``--no-wastelock`` leaves out the last pass's column-capacity rule (as before 2026-12-05);
+``--no-split`` and ``--no-returning`` leave out Backbone's gap splitting and its safe
+foundation move;
 ``--scaled`` gives a long game proportionally more time (``Limits.per_moves``).
 """
 
@@ -117,7 +119,15 @@ def main() -> None:
         help="with a kept table, no gap splitting once both sides are stuck (as before"
         " 2026-12-05 11:00 UTC)",
     )
+    ap.add_argument(
+        "--no-returning",
+        action="store_true",
+        help="Backbone's searches without the safe foundation move where foundation cards"
+        " may come back (as before 2026-12-05 13:20 UTC)",
+    )
     args = ap.parse_args()
+    if args.no_returning:
+        outcomes.RETURNING_SAFE = False
     if args.no_split:
         outcomes.SPLIT_GAPS = False
     if args.no_wastelock:

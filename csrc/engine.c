@@ -296,8 +296,18 @@ static int copies_up(const FSpec *s, const FPos *p, int card)
     return n;
 }
 
-/* knowledge.guided_children for unguided games (no dead test: see packed.py). */
-static int fp_children(const FSpec *s, const FPos *p, uint32_t *out)
+/* knowledge.guided_children for unguided games (no dead test: see packed.py). ``returning``:
+ * the safe foundation move of permanent foundations (both copies of the card one rank
+ * lower in its suit home) also where foundation cards may come back to the columns
+ * (Backbone; the analysis's searches, ``outcomes.RETURNING_SAFE``). Sound there too:
+ * with every card of the suit below the card home, a winning line never needs one of them
+ * off the foundations (off them it can hold only cards of that set, and it takes a place
+ * or covers a card), and the card itself on a column could hold only them; so dropping
+ * those excursions and the card's own moves from any winning line, with the card home
+ * from the start, leaves a winning line (its twin takes the other foundation, whose top
+ * is then the rank below: the twin is the only other card of its rank). Checked against
+ * the search of every move on Backbone end games (tests/analysis/test_returning_safe.py). */
+static int fp_children_rule(const FSpec *s, const FPos *p, uint32_t *out, int returning)
 {
     uint32_t moves[MAXMOVES];
     int n = fp_moves(s, p, moves);
@@ -306,7 +316,9 @@ static int fp_children(const FSpec *s, const FPos *p, uint32_t *out)
         if (code == CLICK || s->kind[MOVE_DST(code)] != K_FOUNDATION)
             continue;
         int card = top(p, MOVE_SRC(code));
-        if ((card >> 2) == 0 || (s->general_safe && copies_up(s, p, card - 4) >= 2)) {
+        if ((card >> 2) == 0 ||
+            ((s->general_safe || (returning && s->same_suit && s->builds)) &&
+             copies_up(s, p, card - 4) >= 2)) {
             out[0] = code;
             return 1;
         }
@@ -343,6 +355,11 @@ static int fp_children(const FSpec *s, const FPos *p, uint32_t *out)
         kept++;
     }
     return kept;
+}
+
+static int fp_children(const FSpec *s, const FPos *p, uint32_t *out)
+{
+    return fp_children_rule(s, p, out, 0);
 }
 
 /* The canonical key (knowledge.canonical_key): columns sorted, foundations by their top
@@ -2024,7 +2041,8 @@ typedef struct {
     int32_t *tarjan;
     size_t nt, tcap;
     int best; /* the most cards on the foundations of any position expanded */
-    int compress; /* draws as moves instead of clicks (draw_moves) */
+    int compress;  /* draws as moves instead of clicks (draw_moves) */
+    int returning; /* fp_children_rule's ``returning`` */
     WasteEntry *wcache; /* the last pass's capacity test (fp_wastelock) and its answers, or NULL */
     int64_t wfired;     /* positions it proved lost */
 } Search;
@@ -2123,7 +2141,7 @@ static int open_frame(Search *S, int32_t entry, int32_t index, uint32_t move, Mi
     if (!dead && S->wcache && (dead = waste_check(S, &f->pos)))
         S->wfired++;
     uint32_t *k = S->kids + S->nk;
-    int n = dead ? 0 : fp_children(S->s, &f->pos, k);
+    int n = dead ? 0 : fp_children_rule(S->s, &f->pos, k, S->returning);
     if (S->compress)
         for (int x = 0; x < n; x++)
             if (k[x] == CLICK) { /* the click gives way to the draws, in its place */
@@ -2307,7 +2325,8 @@ done:
 }
 
 /* engine_restarts(spec, root, nodes, deadline, first, unit, detour, early, dead, locks,
- * locks_max) -> (result, codes, used): search._restarting on a packed position. ``nodes``
+ * locks_max[, table, compress, wastelock, returning]) -> (result, codes, used):
+ * search._restarting on a packed position (``returning``: fp_children_rule's). ``nodes``
  * < 0: no node budget; ``deadline`` (time.perf_counter's clock) < 0: none; ``dead``: a
  * callable (packed position -> bool) or None, its answers kept in ``locks`` by what it
  * reads (engine_lock), which is emptied when it holds ``locks_max``; or True: the compiled
@@ -2355,14 +2374,15 @@ static PyObject *restarts(PyObject *args, int reach)
     long long nodes, first, unit;
     double deadline, detour, early;
     Py_ssize_t locks_max;
-    int compress = 0, wastelock = 0;
-    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|Opp", &cap, &b, &nodes, &deadline, &first, &unit,
+    int compress = 0, wastelock = 0, returning = 0;
+    if (!PyArg_ParseTuple(args, "Oy*LdLLddOO!n|Oppp", &cap, &b, &nodes, &deadline, &first, &unit,
                           &detour, &early, &dead, &PyDict_Type, &locks, &locks_max, &tcap,
-                          &compress, &wastelock))
+                          &compress, &wastelock, &returning))
         return NULL;
     Search S;
     memset(&S, 0, sizeof S);
     S.compress = compress;
+    S.returning = returning;
     S.s = PyCapsule_GetPointer(cap, SPEC_NAME);
     int bad = !S.s || fp_load(S.s, b.buf, b.len, &S.root);
     PyBuffer_Release(&b);

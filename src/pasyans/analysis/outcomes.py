@@ -73,6 +73,15 @@ WASTELOCK = True
 """Backbone's searches do not expand a position of the stock's last pass that the column
 capacity rule proves lost (:mod:`pasyans.domains.wastelock`)."""
 
+RETURNING_SAFE = True
+"""Backbone's searches play a card whose suit's cards of every lower rank are all on the
+foundations to a foundation at once, alone (the safe move the solver makes only where
+foundation cards never leave), although Backbone's foundation cards may come back to the
+columns: no winning line needs such a card or those below it off the foundations
+(``fp_children_rule`` in csrc/engine.c; tests/analysis/test_returning_safe.py). Only
+the analysis's searches: the solver's elsewhere make the solvable deals and the hints,
+whose results are kept as they are."""
+
 SPLIT_GAPS = True
 """Backbone (``DRAWS_GAMES``), once a search has run out: every other probe splits the
 widest gap between the blocks settled or left unknown (its middle searched for a win or
@@ -81,8 +90,9 @@ game can be far quicker to win than the one next to the last won (fewer cards le
 place): on Backbone's games with a band, a win there settles every block before it."""
 
 DRAWS_GAMES = frozenset({"backbone"})
-"""The games ``COMPRESS``, ``PROVE_DIVE`` and ``WASTELOCK`` apply to: where they were measured
-(docs/notes/2026-12-04-backbone-boundary.md); Backbone classic keeps its searches."""
+"""The games ``COMPRESS``, ``PROVE_DIVE``, ``RETURNING_SAFE`` and ``WASTELOCK`` apply to:
+where they were measured (docs/notes/2026-12-04-backbone-boundary.md); Backbone classic
+keeps its searches."""
 
 ONE_DIVE = 1 << 62
 """The first dive's positions for a search for a loss: no budget of its own."""
@@ -115,6 +125,7 @@ def search(
         outcome, moves, used = d.restarting(
             time.perf_counter() + seconds, nodes, first, solver.RESTART_UNIT,
             solver.DETOUR, solver.EARLY, table, COMPRESS and ours, WASTELOCK and ours,
+            RETURNING_SAFE and ours,
         )  # fmt: skip
         return Result(outcome, moves, used)
     if table is not None:

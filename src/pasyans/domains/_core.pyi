@@ -32,6 +32,7 @@ class _Restarts(Protocol[_R_co]):
         table: object | None = None,
         compress: bool = False,
         wastelock: bool = False,
+        returning: bool = False,
         /,
     ) -> _R_co: ...
 

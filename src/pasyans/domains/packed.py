@@ -170,6 +170,7 @@ class PackedDomain:
         table: object | None = None,
         compress: bool = False,
         wastelock: bool = False,
+        returning: bool = False,
     ) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
         """:func:`search._restarting` in the compiled core (``engine_restarts``): the
         outcome, the winning line and the positions expanded. ``table`` (from
@@ -180,7 +181,10 @@ class PackedDomain:
         csrc/engine.c): the same outcome, fewer positions (the line is given with its
         clicks, as moves of the game). ``wastelock``: a position of the stock's last pass
         that :func:`pasyans.domains.wastelock.lock` proves lost (compiled:
-        ``fp_wastelock``) is not expanded.
+        ``fp_wastelock``) is not expanded. ``returning``: a card whose suit's cards of
+        every lower rank are all on the foundations goes there alone (the safe move of
+        permanent foundations) also where foundation cards may come back to the columns
+        (Backbone; why it is sound: ``fp_children_rule`` in csrc/engine.c).
         """
         dead: Callable[[bytes], bool] | bool | None = None
         if self.dead:
@@ -200,6 +204,7 @@ class PackedDomain:
             table,
             compress,
             wastelock,
+            returning,
         )
         line: list[Move] = []
         for c in codes:  # a draw (compress): its clicks, then its move

@@ -1,0 +1,69 @@
+"""The safe foundation move in the analysis's Backbone searches (``outcomes.RETURNING_SAFE``,
+``fp_children_rule`` in csrc/engine.c): a card whose suit's cards of every lower rank are
+all on the foundations goes there alone, although Backbone's foundation cards may come
+back to the columns. Checked against the same searches without it (which try every move
+but the Ace's, each answer tested elsewhere: tests/analysis/test_draws.py,
+tests/analysis/test_wastelock.py) on positions of the simple player's games, both the
+dive for a loss and the restarting search for a win: the same outcome wherever both
+decide, and a won line replays to a win; and where it fires, what it saves.
+Backbone's end games are too large for the search of every move in Python (its
+foundation cards come back down), so the reference is the compiled search."""
+
+from __future__ import annotations
+
+import pytest
+
+from pasyans.analysis import line_of, outcomes
+from pasyans.analysis.outcomes import ONE_DIVE
+from pasyans.analysis.simple import simple_game
+from pasyans.domains.packed import PackedDomain
+from pasyans.engine.core import is_won
+from pasyans.engine.moves import Move
+from pasyans.position import State
+from pasyans.rules import get_game
+from pasyans.solver import search as solver
+from pasyans.solver.search import replay
+
+SPEC = get_game("backbone")
+NODES = 300_000
+
+
+def search(state: State, returning: bool, prove: bool) -> tuple[str, tuple[Move, ...], int]:
+    d = PackedDomain(SPEC, state)
+    return d.restarting(
+        None, NODES, ONE_DIVE if prove else solver.FIRST_DIVE, solver.RESTART_UNIT,
+        solver.DETOUR, solver.EARLY, None, True, True, returning,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("deal", [2, 3, 5, 13])
+def test_the_safe_move_answers_as_every_move_does(deal: int) -> None:
+    states, _ = line_of(simple_game("backbone", deal, cap=1000))
+    decided = 0
+    for state in states[:: max(1, len(states) // 30)]:
+        for prove in (True, False):
+            plain, with_rule = search(state, False, prove), search(state, True, prove)
+            if "unknown" in (plain[0], with_rule[0]):
+                assert {plain[0], with_rule[0]} != {"won", "lost"}
+                continue
+            assert with_rule[0] == plain[0], (deal, states.index(state), prove)
+            if with_rule[0] == "won":
+                assert is_won(SPEC, replay(SPEC, state, with_rule[1]))
+            decided += 1
+    assert decided >= 30
+
+
+def test_the_analysis_searches_with_it_and_without_it_on_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Deal 7's position 229 (the stock's last pass): the dive for a loss proves it lost
+    in fewer than 300,000 positions with the rule, and runs out without it (it needs
+    about 7 million)."""
+    states, _ = line_of(simple_game("backbone", 7, cap=1000))
+    state = states[229]
+    assert outcomes.RETURNING_SAFE
+    r = outcomes.search(SPEC, state, 60.0, NODES, outcomes.table_for(SPEC, state), prove=True)
+    assert r.result == "lost"
+    monkeypatch.setattr(outcomes, "RETURNING_SAFE", False)
+    r = outcomes.search(SPEC, state, 60.0, NODES, outcomes.table_for(SPEC, state), prove=True)
+    assert r.result == "unknown"
