@@ -306,7 +306,7 @@ static int copies_up(const FSpec *s, const FPos *p, int card)
  * those excursions and the card's own moves from any winning line, with the card home
  * from the start, leaves a winning line (its twin takes the other foundation, whose top
  * is then the rank below: the twin is the only other card of its rank). Checked against
- * the search of every move on Backbone end games (tests/analysis/test_returning_safe.py). */
+ * the searches without it on the simple player's games (tests/analysis/test_returning_safe.py). */
 static int fp_children_rule(const FSpec *s, const FPos *p, uint32_t *out, int returning)
 {
     uint32_t moves[MAXMOVES];
