@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from pasyans.analysis import line_of
-from pasyans.analysis.outcomes import ONE_DIVE
+from pasyans.analysis.outcomes import restarts
 from pasyans.analysis.simple import simple_game
 from pasyans.domains import _core
 from pasyans.domains.packed import PackedDomain, pack
@@ -23,7 +23,6 @@ from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import search as solver
 from pasyans.solver.search import replay
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "solver"))
@@ -33,10 +32,7 @@ NODES = 400_000  # a search's positions at most; a case is kept where both decid
 
 
 def draws_search(spec: GameSpec, state: State, compress: bool) -> tuple[str, tuple[Move, ...], int]:
-    d = PackedDomain(spec, state)
-    return d.restarting(
-        None, NODES, ONE_DIVE, solver.RESTART_UNIT, solver.DETOUR, solver.EARLY, None, compress
-    )
+    return restarts(PackedDomain(spec, state), NODES, prove=True, compress=compress)
 
 
 def cases() -> list[tuple[GameSpec, State]]:

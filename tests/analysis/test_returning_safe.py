@@ -14,14 +14,13 @@ from __future__ import annotations
 import pytest
 
 from pasyans.analysis import line_of, outcomes
-from pasyans.analysis.outcomes import ONE_DIVE
+from pasyans.analysis.outcomes import restarts
 from pasyans.analysis.simple import simple_game
 from pasyans.domains.packed import PackedDomain
 from pasyans.engine.core import is_won
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
-from pasyans.solver import search as solver
 from pasyans.solver.search import replay
 
 SPEC = get_game("backbone")
@@ -29,10 +28,9 @@ NODES = 300_000
 
 
 def search(state: State, returning: bool, prove: bool) -> tuple[str, tuple[Move, ...], int]:
-    d = PackedDomain(SPEC, state)
-    return d.restarting(
-        None, NODES, ONE_DIVE if prove else solver.FIRST_DIVE, solver.RESTART_UNIT,
-        solver.DETOUR, solver.EARLY, None, True, True, returning,
+    return restarts(
+        PackedDomain(SPEC, state), NODES, prove=prove, compress=True, wastelock=True,
+        returning=returning,
     )  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from functools import cache
 import pytest
 
 from pasyans.analysis import line_of
-from pasyans.analysis.outcomes import ONE_DIVE
+from pasyans.analysis.outcomes import restarts
 from pasyans.analysis.simple import simple_game
 from pasyans.domains import _core as compiled
 from pasyans.domains import wastelock
@@ -27,7 +27,6 @@ from pasyans.domains.packed import PackedDomain, pack, unpack
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
-from pasyans.solver import search as solver
 
 NODES = 300_000  # a check's positions at most
 LOST_NODES = 1_500_000  # a check of a position called lost: the hardest to decide without the rule
@@ -65,11 +64,7 @@ def positions() -> tuple[State, ...]:
 
 def plain(state: State, wastelock_on: bool, nodes: int = NODES) -> str:
     d = PackedDomain(spec(), state)
-    outcome, _, _ = d.restarting(
-        None, nodes, ONE_DIVE, solver.RESTART_UNIT, solver.DETOUR, solver.EARLY,
-        None, True, wastelock_on,
-    )  # fmt: skip
-    return outcome
+    return restarts(d, nodes, prove=True, compress=True, wastelock=wastelock_on)[0]
 
 
 def test_compiled_rule_answers_as_the_reference() -> None:

@@ -50,6 +50,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
+from typing import Literal
 
 from pasyans.analysis.model import Proof
 from pasyans.analysis.verdict import Outcome
@@ -121,12 +122,16 @@ def search(
         d = solver.domain_for(spec, state)  # table_for gave a table: the restarting search
         assert isinstance(d, PackedDomain)
         ours = spec.id in DRAWS_GAMES
-        first = ONE_DIVE if prove and PROVE_DIVE and ours else solver.FIRST_DIVE
-        outcome, moves, used = d.restarting(
-            time.perf_counter() + seconds, nodes, first, solver.RESTART_UNIT,
-            solver.DETOUR, solver.EARLY, table, COMPRESS and ours, WASTELOCK and ours,
-            RETURNING_SAFE and ours,
-        )  # fmt: skip
+        outcome, moves, used = restarts(
+            d,
+            nodes,
+            prove=prove and PROVE_DIVE and ours,
+            deadline=time.perf_counter() + seconds,
+            table=table,
+            compress=COMPRESS and ours,
+            wastelock=WASTELOCK and ours,
+            returning=RETURNING_SAFE and ours,
+        )
         return Result(outcome, moves, used)
     if table is not None:
         game = spider.SpiderGame(spec, state)
@@ -142,6 +147,28 @@ def search(
                 return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
             return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
     return solve(spec, state, seconds=seconds, nodes=nodes)
+
+
+def restarts(
+    d: PackedDomain,
+    nodes: int | None,
+    *,
+    prove: bool,
+    deadline: float | None = None,
+    table: object | None = None,
+    compress: bool = False,
+    wastelock: bool = False,
+    returning: bool = False,
+) -> tuple[Literal["won", "lost", "unknown"], tuple[Move, ...], int]:
+    """The packed games' restarting search of ``d`` with the solver's restart constants:
+    for a loss (``prove``) one dive with no budget of its own (:data:`ONE_DIVE`), else
+    the solver's first dive; the rules as :meth:`PackedDomain.restarting` names them.
+    :func:`search`'s, and the tests' that compare the rules with and without."""
+    first = ONE_DIVE if prove else solver.FIRST_DIVE
+    return d.restarting(
+        deadline, nodes, first, solver.RESTART_UNIT, solver.DETOUR, solver.EARLY, table,
+        compress, wastelock, returning,
+    )  # fmt: skip
 
 
 def table_for(spec: GameSpec, state: State) -> object | None:
