@@ -357,11 +357,6 @@ static int fp_children_rule(const FSpec *s, const FPos *p, uint32_t *out, int re
     return kept;
 }
 
-static int fp_children(const FSpec *s, const FPos *p, uint32_t *out)
-{
-    return fp_children_rule(s, p, out, 0);
-}
-
 /* The canonical key (knowledge.canonical_key): columns sorted, foundations by their top
  * cards sorted, spine piles sorted; the rest in place. */
 static int cmp_piles(const FPos *p, int a, int b)
@@ -1417,7 +1412,8 @@ PyObject *engine_play(PyObject *self, PyObject *args)
     return fp_bytes(s, &q);
 }
 
-/* engine_children(spec, pos) -> [(code, child, won), ...] in search order */
+/* engine_children(spec, pos[, returning]) -> [(code, child, won), ...] in search order
+ * (``returning``: fp_children_rule's) */
 PyObject *engine_children(PyObject *self, PyObject *args)
 {
     const FSpec *s;
@@ -1426,7 +1422,10 @@ PyObject *engine_children(PyObject *self, PyObject *args)
     uint32_t out[MAXMOVES];
     if (parse(args, &s, &p, &rest))
         return NULL;
-    int n = fp_children(s, &p, out);
+    int returning = rest ? PyObject_IsTrue(rest) : 0;
+    if (returning < 0)
+        return NULL;
+    int n = fp_children_rule(s, &p, out, returning);
     PyObject *list = PyList_New(n);
     for (int x = 0; list && x < n; x++) {
         fp_play(s, &p, out[x], &q);
@@ -1686,7 +1685,7 @@ static H128 ph_draw(const FSpec *s, const FPos *p, const PHash *ph, uint32_t cod
 
 /* The draws of ``p`` (see above) into out, at most ``room``: for each number of clicks
  * after which the waste's top card can go somewhere, its moves from the waste (one per
- * alike destination, as fp_children keeps them). Returns their count. */
+ * alike destination, as fp_children_rule keeps them). Returns their count. */
 static int draw_moves(const FSpec *s, const FPos *p, uint32_t *out, int room)
 {
     if (!s->stock_turn || !(s->feeds_column >> K_WASTE & 1 || s->feeds_foundation >> K_WASTE & 1))
@@ -1728,7 +1727,7 @@ static int draw_moves(const FSpec *s, const FPos *p, uint32_t *out, int room)
             if (code == CLICK || MOVE_SRC(code) != s->waste)
                 continue;
             int dst = MOVE_DST(code), dup = 0;
-            for (int y = 0; y < x && !dup; y++) { /* fp_children's duplicates */
+            for (int y = 0; y < x && !dup; y++) { /* fp_children_rule's duplicates */
                 uint32_t o = moves[y];
                 if (o == CLICK || MOVE_SRC(o) != s->waste)
                     continue;

@@ -16,8 +16,10 @@ import pytest
 from pasyans.analysis import line_of, outcomes
 from pasyans.analysis.outcomes import restarts
 from pasyans.analysis.simple import simple_game
+from pasyans.domains import _core as compiled
+from pasyans.domains.knowledge import knowledge_for, safe_foundation_move
 from pasyans.domains.packed import PackedDomain
-from pasyans.engine.core import is_won
+from pasyans.engine.core import is_won, legal_moves
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -65,3 +67,24 @@ def test_the_analysis_searches_with_it_and_without_it_on_request(
     monkeypatch.setattr(outcomes, "RETURNING_SAFE", False)
     r = outcomes.search(SPEC, state, 60.0, NODES, outcomes.table_for(SPEC, state), prove=True)
     assert r.result == "unknown"
+
+
+@pytest.mark.parametrize("deal", [2, 3, 5, 13])
+def test_the_python_reference_picks_the_compiled_safe_move(deal: int) -> None:
+    """``knowledge.safe_foundation_move(returning=True)`` (the Python reference) and the
+    compiled children with the rule (``engine_children(..., True)``) agree at every
+    position of a game: the same one safe move, or, with none, the children without it."""
+    k = knowledge_for(SPEC)
+    fired = 0
+    for state in line_of(simple_game("backbone", deal, cap=1000))[0]:
+        d = PackedDomain(SPEC, state)
+        moves = legal_moves(SPEC, state)
+        safe = safe_foundation_move(k, state, moves, returning=True)
+        with_rule = [d.move(code) for code, _, _ in compiled.engine_children(d.core, d.root, True)]
+        without = [d.move(code) for code, _, _ in compiled.engine_children(d.core, d.root)]
+        if safe is None:
+            assert with_rule == without
+        else:
+            assert with_rule == [safe]
+            fired += safe_foundation_move(k, state, moves) is None
+    assert fired > 0  # the rule named a move the permanent foundations' rule would not

@@ -141,7 +141,9 @@ def _kind(k: Knowledge, pile_id: str) -> PileKind:
     return k.spec.piles[k.spec.index[pile_id]].kind
 
 
-def safe_foundation_move(k: Knowledge, state: State, moves: list[Move]) -> Move | None:
+def safe_foundation_move(
+    k: Knowledge, state: State, moves: list[Move], *, returning: bool = False
+) -> Move | None:
     """A foundation move that never loses a win, or None.
 
     Only for foundations that build up in suit from the Ace (Spine, Backbone):
@@ -149,14 +151,18 @@ def safe_foundation_move(k: Knowledge, state: State, moves: list[Move]) -> Move 
       foundations one of the eight foundations is empty);
     - when foundation cards never leave (Spine, Backbone classic) and columns build down
       in suit, a card is safe once both copies of the card one rank lower in its suit are
-      on the foundations: nothing can ever be built on it again.
+      on the foundations: nothing can ever be built on it again;
+    - ``returning`` (the post-game analysis's searches of Backbone, whose foundation
+      cards may come back to the columns): the same rule there too. Why it is sound:
+      ``fp_children_rule`` in csrc/engine.c, the compiled search's, which this is the
+      reference of (tests/analysis/test_returning_safe.py compares the two).
     """
     if k.spec.foundations is Foundations.UP_DOWN:
         return _safe_from_cell(k, state, moves)
     if k.spec.foundations is not Foundations.UP:
         return None
     piles = state.piles
-    general = k.foundations_permanent and k.spec.column_build is Build.DOWN_SUIT
+    general = (k.foundations_permanent or returning) and k.spec.column_build is Build.DOWN_SUIT
     for m in moves:
         if m.dst is None or _kind(k, m.dst) is not PileKind.FOUNDATION:
             continue
