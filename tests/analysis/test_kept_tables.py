@@ -62,6 +62,7 @@ def probed(
     from pasyans.analysis import outcomes
 
     asked: list[float] = []
+    first = {s: k for k, s in reversed(list(enumerate(states)))}  # an equal position's first
 
     def fake(
         spec: GameSpec,
@@ -73,7 +74,7 @@ def probed(
         prove: bool = False,
     ) -> solver.Result:
         asked.append(seconds)
-        return solver.Result(verdict(states.index(state), seconds, prove), (), 0)
+        return solver.Result(verdict(first[state], seconds, prove), (), 0)
 
     monkeypatch.setattr(outcomes, "search", fake)
     o = outcomes.Outcomes(spec, states, moves)
