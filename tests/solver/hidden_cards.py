@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from pasyans import caches
 from pasyans.cards import shuffled
+from pasyans.engine.core import apply, initial_state
+from pasyans.engine.moves import Move
 from pasyans.hints import Budget, Hint, sampling, suggest
 from pasyans.hints.follow import follow
 from pasyans.hints.sampling import slots, visible
@@ -54,3 +56,22 @@ def follower_repeats(budget: Budget, game: str = "spider", deal: int = 2) -> Non
         b.line,
     )
     assert "sampled" in dict(a.sources)
+
+
+def first_difference(
+    spec: GameSpec, base: Budget, other: Budget, deal: int = 2, moves: int = 80
+) -> tuple[State, Move, Move, list[State]]:
+    """The first position of ``deal``, followed with ``base``'s hint, where ``other``'s
+    hint differs from it: the position, both moves and the history."""
+    state = initial_state(spec, deal)
+    history: list[State] = []
+    for _ in range(moves):
+        caches.clear()
+        a = suggest(spec, state, history=history, budget=base)
+        b = suggest(spec, state, history=history, budget=other)
+        assert a.move is not None and b.move is not None
+        if a.move != b.move:
+            return state, a.move, b.move, history
+        history.append(state)
+        state = apply(spec, state, a.move)
+    raise AssertionError(f"the hints never differed in {moves} moves of deal {deal}")

@@ -1,0 +1,46 @@
+"""What the two Spider hints that revalue the tally's best moves share (issue 34): the
+deeper look at reveals (``Budget.deeper``, tests/solver/test_hints_deeper.py) and the
+information-set hint (``Budget.isset``, tests/solver/test_hints_isset.py). Each differs
+from the tally's hint somewhere, gives that answer again when asked again, reads only
+the player's view (two arrangements of the hidden cards, one hint), and is reproducible
+in the follower."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hidden_cards import first_difference, follower_repeats, same_hint
+
+from pasyans import caches
+from pasyans.engine.core import initial_state
+from pasyans.hints import Budget, suggest
+from pasyans.rules import get_game
+
+SPEC = get_game("spider", {"suits": "1"})
+SPEC2 = get_game("spider", {"suits": "2"})
+BASE = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
+OPTIONS = [{"deeper": 3}, {"isset": 2}]
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda o: next(iter(o)))
+def test_the_hint_differs_from_the_tally_somewhere_and_repeats(option: dict[str, int]) -> None:
+    budget = replace(BASE, **option)
+    state, base, other, history = first_difference(SPEC, BASE, budget)
+    assert base != other
+    caches.clear()  # asked again from nothing remembered: the same answer
+    assert suggest(SPEC, state, history=history, budget=budget).move == other
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda o: next(iter(o)))
+def test_the_hint_reads_only_the_players_view(option: dict[str, int]) -> None:
+    budget = replace(BASE, **option)
+    state, _, other, history = first_difference(SPEC, BASE, budget)
+    assert same_hint(SPEC, state, 7, budget, history).move == other
+    two = Budget(seconds=None, nodes=2000, samples=4, seed=3, **option)
+    same_hint(SPEC2, initial_state(SPEC2, 4), 11, two)
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda o: next(iter(o)))
+def test_the_follower_with_the_hint_is_reproducible(option: dict[str, int]) -> None:
+    follower_repeats(Budget(seconds=None, nodes=2000, samples=8, seed=1, **option))
