@@ -158,7 +158,10 @@ def main() -> None:
         "--reveal", type=float, default=0.0, help="Spider: a reveal won in this share first"
     )
     ap.add_argument(
-        "--deeper", type=int, default=0, help="Spider: the K best moves valued one level deeper"
+        "--deeper",
+        type=int,
+        default=0,
+        help="the K best moves valued one level deeper (also on a named budget)",
     )
     ap.add_argument(
         "--isset",
@@ -270,6 +273,8 @@ def main() -> None:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
         if args.isset:
             budget = replace(budget, isset=args.isset, coupled=args.coupled, margin=args.margin)
+        if args.deeper:
+            budget = replace(budget, deeper=args.deeper)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

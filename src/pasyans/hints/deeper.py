@@ -1,5 +1,6 @@
-"""A reveal valued one level deeper (``Budget.deeper``, Spider, issue 34): an
-information-set step over the card a move turns up.
+"""A reveal valued one level deeper (``Budget.deeper``, issue 34): an information-set
+step over the card a move turns up, from a Spider column or, by a click on the stock,
+onto the waste (Backbone classic's first pass, :func:`revealed`).
 
 Today's tally rates a move that turns a card up by the samples won after it, and each
 sample's search knows every card that will come up later (strategy fusion): the move is
@@ -113,6 +114,21 @@ def ranked(spec: GameSpec, view: State, t: sampling.Tally, avoid: Collection[Sta
     return [m for m, _ in scored]
 
 
+def revealed(spec: GameSpec, view: State, move: Move) -> sampling.Slot | None:
+    """The hidden place whose card ``move`` turns up: a column's
+    (:func:`sampling.revealed`), or, where a click on the stock turns its top card onto
+    the waste (Backbone classic's first pass), the waste's new top; else None."""
+    if move.dst is not None:
+        return sampling.revealed(spec, view, move)
+    if not spec.has_pile("waste"):
+        return None  # Spider's deal: left out (its cards are many, each its column's)
+    after = core.apply(spec, view, move)
+    waste = after.piles[spec.index["waste"]]
+    if waste and waste[-1] == sampling.HIDDEN:
+        return (spec.index["waste"], len(waste) - 1)
+    return None
+
+
 def value(
     spec: GameSpec,
     view: State,
@@ -123,7 +139,7 @@ def value(
     """``move`` valued one level deeper (see the module): ``inner(view)`` is the best next
     move's share at a player's view."""
     after = core.apply(spec, view, move)
-    slot = sampling.revealed(spec, view, move)
+    slot = revealed(spec, view, move)
     if slot is None:
         return Valued(move, inner(after))
     cards = outcomes(spec, view, cap)
@@ -147,12 +163,17 @@ def contenders(
 ) -> list[Move] | None:
     """The moves valued in place of ``move`` (the tally's choice): ``move`` first, then
     the tally's best (:func:`ranked`, none back to a position of ``avoid``), the stock's
-    deal left out, ``width`` in all. None, so ``move`` stands as it is, when it is None or
-    the stock, or when it is :func:`decisive`. Shared by :func:`choose` and
+    deal left out (but a click that turns a card onto the waste, :func:`revealed`, kept),
+    ``width`` in all. None, so ``move`` stands as it is, when it is None, a deal of the
+    stock, or :func:`decisive`. Shared by :func:`choose` and
     :func:`pasyans.hints.isset.choose`."""
-    if move is None or move.dst is None or decisive(t, move):
+
+    def valued(m: Move) -> bool:
+        return m.dst is not None or revealed(spec, view, m) is not None
+
+    if move is None or not valued(move) or decisive(t, move):
         return None
-    order = [m for m in ranked(spec, view, t, avoid) if m.dst is not None and m != move]
+    order = [m for m in ranked(spec, view, t, avoid) if valued(m) and m != move]
     return [move, *order][:width]
 
 
@@ -172,7 +193,7 @@ def choose(
     unchanged (no values) when it is None or the stock, when it is :func:`decisive`, or
     when none of those moves turns a card up."""
     top = contenders(spec, view, t, move, width, avoid)
-    if top is None or not any(sampling.revealed(spec, view, m) is not None for m in top):
+    if top is None or not any(revealed(spec, view, m) is not None for m in top):
         return move, ()
     values = tuple(value(spec, view, m, inner, cap) for m in top)
     best = max(range(len(values)), key=lambda i: (values[i].value, -i))

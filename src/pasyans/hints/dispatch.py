@@ -126,7 +126,7 @@ def suggest(
             in_time = budget.seconds is None or time.perf_counter() - begun < budget.seconds
             if budget.isset and spider.applies(spec) and t.won and in_time:
                 move = _isset(spec, kv, t, move, budget, avoid, history)
-            elif budget.deeper and spider.applies(spec) and t.won and in_time:
+            elif budget.deeper and t.won and in_time:
                 move = _deeper(spec, kv, t, move, budget, avoid)
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)

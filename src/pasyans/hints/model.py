@@ -132,11 +132,13 @@ class Budget:
     turns a card up is played if won in at least this share of the samples the guard's
     move is won in (:func:`pasyans.hints.sampling.revealing`; 0: off)."""
     deeper: int = 0
-    """Spider, a reveal valued one level deeper (issue 34, :mod:`pasyans.hints.deeper`):
-    when the guard's move is not won in every sample, this many of the tally's best moves
+    """A reveal valued one level deeper (issue 34, :mod:`pasyans.hints.deeper`): when
+    the guard's move is not won in every sample, this many of the tally's best moves
     (the guard's first), at least one turning a card up, are valued by the best next
     move's share of samples won after each card that can come up (a move that turns
-    nothing up: after it), and the highest played; needs ``nodes`` (0: off)."""
+    nothing up: after it), and the highest played; needs ``nodes`` (0: off). A card turns
+    up from a Spider column, or from the stock onto the waste in Backbone classic's first
+    pass (:func:`pasyans.hints.deeper.revealed`)."""
     isset: int = 0
     """Spider, information-set values (issue 34, :mod:`pasyans.hints.isset`): when the
     guard's move is not won in every sample, this many of the tally's best moves (the
