@@ -108,7 +108,6 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", reveal last" if budget.defer else ""
         text += f", reveal first at {budget.reveal:g}" if budget.reveal else ""
         text += f", deeper {budget.deeper}" if budget.deeper else ""
-        text += " (the stock only)" if budget.deeper and budget.stock else ""
         text += f", information-set {budget.isset}" if budget.isset else ""
         text += " coupled" if budget.isset and budget.coupled else ""
         text += f" margin {budget.margin:g}" if budget.isset and budget.margin else ""
@@ -163,11 +162,6 @@ def main() -> None:
         type=int,
         default=0,
         help="the K best moves valued one level deeper (also on a named budget)",
-    )
-    ap.add_argument(
-        "--deeper-stock",
-        action="store_true",
-        help="--deeper: only the tally's click on the stock is valued again",
     )
     ap.add_argument(
         "--isset",
@@ -253,7 +247,6 @@ def main() -> None:
         defer=args.defer,
         reveal=args.reveal,
         deeper=args.deeper,
-        stock=args.deeper_stock,
         isset=args.isset,
         coupled=args.coupled,
         margin=args.margin,
@@ -281,7 +274,7 @@ def main() -> None:
         if args.isset:
             budget = replace(budget, isset=args.isset, coupled=args.coupled, margin=args.margin)
         if args.deeper:
-            budget = replace(budget, deeper=args.deeper, stock=args.deeper_stock)
+            budget = replace(budget, deeper=args.deeper)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

@@ -66,11 +66,6 @@ def test_the_click_is_valued_over_the_cards_it_can_turn_up() -> None:
         assert (
             v.piles[:w] == after_click.piles[:w] and v.piles[w + 1 :] == after_click.piles[w + 1 :]
         )
-    # Only the stock: the same when the tally clicks; a move between columns stands.
-    assert deeper.choose(SPEC, view, t, click, 3, inner, stock=True) == (move, values)
-    t2 = sampling.Tally(16, 0, 0, ((other, 10),), ((other, 10), (click, 9)))
-    assert deeper.choose(SPEC, view, t2, other, 3, inner, stock=True) == (other, ())
-    assert deeper.choose(SPEC, view, t2, other, 3, inner)[1]  # valued without it
     # Decisive (won after the click in every sample): unchanged, nothing valued.
     sure = sampling.Tally(16, 0, 0, ((click, 16),), ((click, 16), (other, 9)))
     assert deeper.choose(SPEC, view, sure, click, 3, inner) == (click, ())

@@ -186,17 +186,12 @@ def choose(
     inner: Callable[[State], float],
     avoid: Collection[State] = (),
     cap: int = CAP,
-    *,
-    stock: bool = False,
 ) -> tuple[Move | None, tuple[Valued, ...]]:
     """The move to play instead of ``move`` (the tally's choice), and the values
     computed: the ``width`` best moves of the tally (``move`` first), stock deal left out,
     each valued by :func:`value`, the highest played (ties: the tally's order). ``move``
     unchanged (no values) when it is None or the stock, when it is :func:`decisive`, or
-    when none of those moves turns a card up. With ``stock``, only a click on the stock
-    that turns a card onto the waste is valued again (any other ``move`` stands)."""
-    if stock and (move is None or move.dst is not None or revealed(spec, view, move) is None):
-        return move, ()
+    when none of those moves turns a card up."""
     top = contenders(spec, view, t, move, width, avoid)
     if top is None or not any(revealed(spec, view, m) is not None for m in top):
         return move, ()

@@ -139,9 +139,6 @@ class Budget:
     nothing up: after it), and the highest played; needs ``nodes`` (0: off). A card turns
     up from a Spider column, or from the stock onto the waste in Backbone classic's first
     pass (:func:`pasyans.hints.deeper.revealed`)."""
-    stock: bool = False
-    """With ``deeper``: only the tally's click on the stock that turns a card onto the
-    waste is valued again (Backbone classic); any other move of the tally stands."""
     isset: int = 0
     """Spider, information-set values (issue 34, :mod:`pasyans.hints.isset`): when the
     guard's move is not won in every sample, this many of the tally's best moves (the

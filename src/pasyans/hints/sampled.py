@@ -91,7 +91,7 @@ def _deeper(
         known = _known_value(spec, v, per)
         return deeper.best_share(sampled(spec, v, inner)) if known is None else known
 
-    return deeper.choose(spec, view, t, move, budget.deeper, share, avoid, stock=budget.stock)[0]
+    return deeper.choose(spec, view, t, move, budget.deeper, share, avoid)[0]
 
 
 def _known_value(spec: GameSpec, v: State, nodes: int) -> float | None:
