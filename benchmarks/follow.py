@@ -108,6 +108,8 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += ", reveal last" if budget.defer else ""
         text += f", reveal first at {budget.reveal:g}" if budget.reveal else ""
         text += f", deeper {budget.deeper}" if budget.deeper else ""
+        text += f" x{budget.deeper_samples}" if budget.deeper and budget.deeper_samples else ""
+        text += f" cap {budget.deeper_cap}" if budget.deeper and budget.deeper_cap else ""
         text += f", information-set {budget.isset}" if budget.isset else ""
         text += " coupled" if budget.isset and budget.coupled else ""
         text += f" margin {budget.margin:g}" if budget.isset and budget.margin else ""
@@ -162,6 +164,12 @@ def main() -> None:
         type=int,
         default=0,
         help="the K best moves valued one level deeper (also on a named budget)",
+    )
+    ap.add_argument(
+        "--deeper-samples", type=int, default=0, help="--deeper: samples of each inner tally"
+    )
+    ap.add_argument(
+        "--deeper-cap", type=int, default=0, help="--deeper: most cards a reveal is valued over"
     )
     ap.add_argument(
         "--isset",
@@ -247,6 +255,8 @@ def main() -> None:
         defer=args.defer,
         reveal=args.reveal,
         deeper=args.deeper,
+        deeper_samples=args.deeper_samples,
+        deeper_cap=args.deeper_cap,
         isset=args.isset,
         coupled=args.coupled,
         margin=args.margin,
@@ -275,6 +285,10 @@ def main() -> None:
             budget = replace(budget, isset=args.isset, coupled=args.coupled, margin=args.margin)
         if args.deeper:
             budget = replace(budget, deeper=args.deeper)
+        if args.deeper_samples or args.deeper_cap:
+            budget = replace(
+                budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap
+            )
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

@@ -114,15 +114,19 @@ def ranked(spec: GameSpec, view: State, t: sampling.Tally, avoid: Collection[Sta
     return [m for m, _ in scored]
 
 
-def revealed(spec: GameSpec, view: State, move: Move) -> sampling.Slot | None:
+def revealed(
+    spec: GameSpec, view: State, move: Move, after: State | None = None
+) -> sampling.Slot | None:
     """The hidden place whose card ``move`` turns up: a column's
     (:func:`sampling.revealed`), or, where a click on the stock turns its top card onto
-    the waste (Backbone classic's first pass), the waste's new top; else None."""
+    the waste (Backbone classic's first pass), the waste's new top; else None.
+    ``after``: the view after ``move``, when the caller has it."""
     if move.dst is not None:
         return sampling.revealed(spec, view, move)
     if not spec.has_pile("waste"):
         return None  # Spider's deal: left out (its cards are many, each its column's)
-    after = core.apply(spec, view, move)
+    if after is None:
+        after = core.apply(spec, view, move)
     waste = after.piles[spec.index["waste"]]
     if waste and waste[-1] == sampling.HIDDEN:
         return (spec.index["waste"], len(waste) - 1)
@@ -139,7 +143,7 @@ def value(
     """``move`` valued one level deeper (see the module): ``inner(view)`` is the best next
     move's share at a player's view."""
     after = core.apply(spec, view, move)
-    slot = revealed(spec, view, move)
+    slot = revealed(spec, view, move, after)
     if slot is None:
         return Valued(move, inner(after))
     cards = outcomes(spec, view, cap)
@@ -186,15 +190,24 @@ def choose(
     inner: Callable[[State], float],
     avoid: Collection[State] = (),
     cap: int = CAP,
+    in_time: Callable[[], bool] = lambda: True,
 ) -> tuple[Move | None, tuple[Valued, ...]]:
     """The move to play instead of ``move`` (the tally's choice), and the values
     computed: the ``width`` best moves of the tally (``move`` first), stock deal left out,
     each valued by :func:`value`, the highest played (ties: the tally's order). ``move``
     unchanged (no values) when it is None or the stock, when it is :func:`decisive`, or
-    when none of those moves turns a card up."""
+    when none of those moves turns a card up. No move is valued once ``in_time()`` is
+    false; ``move`` stands when fewer than two were."""
     top = contenders(spec, view, t, move, width, avoid)
     if top is None or not any(revealed(spec, view, m) is not None for m in top):
         return move, ()
-    values = tuple(value(spec, view, m, inner, cap) for m in top)
+    got: list[Valued] = []
+    for m in top:
+        if not in_time():
+            break
+        got.append(value(spec, view, m, inner, cap))
+    values = tuple(got)
+    if len(values) < 2:
+        return move, values
     best = max(range(len(values)), key=lambda i: (values[i].value, -i))
     return values[best].move, values

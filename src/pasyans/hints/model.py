@@ -139,6 +139,11 @@ class Budget:
     nothing up: after it), and the highest played; needs ``nodes`` (0: off). A card turns
     up from a Spider column, or from the stock onto the waste in Backbone classic's first
     pass (:func:`pasyans.hints.deeper.revealed`)."""
+    deeper_samples: int = 0
+    """With ``deeper``: the samples of each inner tally (0: :data:`pasyans.hints.deeper.INNER`)."""
+    deeper_cap: int = 0
+    """With ``deeper``: the most distinct cards a reveal is valued over (0:
+    :data:`pasyans.hints.deeper.CAP`)."""
     isset: int = 0
     """Spider, information-set values (issue 34, :mod:`pasyans.hints.isset`): when the
     guard's move is not won in every sample, this many of the tally's best moves (the

@@ -76,22 +76,30 @@ def _deeper(
     move: Move | None,
     budget: Budget,
     avoid: Collection[State],
+    deadline: float | None = None,
 ) -> Move | None:
     """``move`` (the tally's choice at ``view``, a :func:`sampling.known` position)
     revalued one level deeper (:attr:`Budget.deeper`, :func:`deeper.choose`): each inner
-    view tallied with :data:`deeper.INNER` samples of the seed's draws, each searched
-    with a sample's share of the hint's nodes (remembered in :data:`TALLIES` like any
-    tally); a view with no hidden card left, by the exact search with those nodes."""
+    view tallied with ``budget.deeper_samples`` (:data:`deeper.INNER`) samples of the
+    seed's draws, each searched with a sample's share of the hint's nodes (remembered in
+    :data:`TALLIES` like any tally); a view with no hidden card left, by the exact search
+    with those nodes. No contender is valued after ``deadline`` (a ``perf_counter``
+    time: the hint's time spent), and the tally's move stands if fewer than two were."""
     per = budget.share()[1]
     if per is None or not budget.guard:
         return move
-    inner = replace(budget, seconds=None, samples=deeper.INNER, nodes=per * deeper.INNER, deeper=0)
+    n = budget.deeper_samples or deeper.INNER
+    inner = replace(budget, seconds=None, samples=n, nodes=per * n, deeper=0)
 
     def share(v: State) -> float:
         known = _known_value(spec, v, per)
         return deeper.best_share(sampled(spec, v, inner)) if known is None else known
 
-    return deeper.choose(spec, view, t, move, budget.deeper, share, avoid)[0]
+    def in_time() -> bool:
+        return deadline is None or time.perf_counter() < deadline
+
+    cap = budget.deeper_cap or deeper.CAP
+    return deeper.choose(spec, view, t, move, budget.deeper, share, avoid, cap, in_time)[0]
 
 
 def _known_value(spec: GameSpec, v: State, nodes: int) -> float | None:
