@@ -286,9 +286,7 @@ def main() -> None:
         if args.deeper:
             budget = replace(budget, deeper=args.deeper)
         if args.deeper_samples or args.deeper_cap:
-            budget = replace(
-                budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap
-            )
+            budget = replace(budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

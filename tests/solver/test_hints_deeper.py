@@ -4,8 +4,12 @@ share after each card that can come up; only the player's view is read."""
 
 from __future__ import annotations
 
+import importlib
+import time
 from collections import Counter
+from dataclasses import replace
 
+import pytest
 from hidden_cards import first_difference
 
 from pasyans.engine.core import apply, initial_state, legal_moves
@@ -15,8 +19,10 @@ from pasyans.hints.sampling import known
 from pasyans.position import State
 from pasyans.rules import get_game
 
+sampled_module = importlib.import_module(
+    "pasyans.hints.sampled"
+)  # (the package exports a function of that name)
 SPEC = get_game("spider", {"suits": "1"})
-SPEC2 = get_game("spider", {"suits": "2"})
 BASE = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
 DEEPER = Budget(seconds=None, nodes=4000, samples=16, unstick=10, deeper=3)
 
@@ -77,6 +83,41 @@ def test_every_one_of_the_k_moves_is_valued_and_the_best_played() -> None:
     # No move among the K turns a card up: unchanged.
     plain = sampling.Tally(16, 0, 0, ((second, 10),), ((second, 10),))
     assert deeper.choose(SPEC, view, plain, second, 3, inner) == (second, ())
+    # The hint's time spent after the first value: the tally's move stands.
+    clock = iter([True, False])
+    move, values = deeper.choose(SPEC, view, t, first, 3, inner, in_time=lambda: next(clock))
+    assert move == first and [v.move for v in values] == [first]
+    # Spent before any: nothing valued.
+    assert deeper.choose(SPEC, view, t, first, 3, inner, in_time=lambda: False) == (first, ())
+
+
+def test_the_budget_sets_the_inner_samples_the_cards_valued_and_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Budget.deeper_samples`` and ``deeper_cap`` reach the inner tallies and
+    :func:`deeper.choose` (0: the module's defaults), and so does the hint's deadline."""
+    view = known(SPEC, initial_state(SPEC, 3))
+    move = next(m for m in legal_moves(SPEC, view) if m.dst is not None)
+    t = sampling.Tally(16, 0, 0, ((move, 10),), ((move, 10),))
+    calls: list[tuple[int, bool]] = []
+    inner_samples: list[int] = []
+
+    def choose(spec, v, tally, m, width, inner, avoid=(), cap=0, in_time=None):
+        calls.append((cap, in_time()))
+        inner(apply(spec, v, m))  # hidden cards remain: one inner tally
+        return m, ()
+
+    def spy(spec, v, budget):
+        inner_samples.append(budget.samples)
+        return sampling.Tally(budget.samples, 0, 0, (), ())
+
+    monkeypatch.setattr(sampled_module.deeper, "choose", choose)
+    monkeypatch.setattr(sampled_module, "sampled", spy)
+    sampled_module._deeper(SPEC, view, t, move, DEEPER, ())
+    custom = replace(DEEPER, deeper_samples=4, deeper_cap=9)
+    sampled_module._deeper(SPEC, view, t, move, custom, (), deadline=time.perf_counter() - 1)
+    assert calls == [(deeper.CAP, True), (9, False)]
+    assert inner_samples == [deeper.INNER, 4]
 
 
 def test_the_contenders_are_the_tallys_move_then_its_ranked_best() -> None:
