@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from typing import Any
 
 from pasyans import caches
 from pasyans.domains import spider
@@ -85,11 +86,10 @@ def _deeper(
     :data:`TALLIES` like any tally); a view with no hidden card left, by the exact search
     with those nodes. No contender is valued after ``deadline`` (a ``perf_counter``
     time: the hint's time spent), and the tally's move stands if fewer than two were."""
-    per = budget.share()[1]
-    if per is None or not budget.guard:
+    got = _inner(budget, budget.deeper_samples or deeper.INNER, deeper=0)
+    if got is None:
         return move
-    n = budget.deeper_samples or deeper.INNER
-    inner = replace(budget, seconds=None, samples=n, nodes=per * n, deeper=0)
+    per, inner = got
 
     def share(v: State) -> float:
         known = _known_value(spec, v, per)
@@ -100,6 +100,16 @@ def _deeper(
 
     cap = budget.deeper_cap or deeper.CAP
     return deeper.choose(spec, view, t, move, budget.deeper, share, avoid, cap, in_time)[0]
+
+
+def _inner(budget: Budget, samples: int, **changes: Any) -> tuple[int, Budget] | None:
+    """The revaluing hints' inner budget (:func:`_deeper`, :func:`_isset`): ``samples``
+    samples, each with a sample's share of ``budget``'s nodes, no time cap, and
+    ``changes``; with that share. None (no revaluing) without a node budget or the guard."""
+    per = budget.share()[1]
+    if per is None or not budget.guard:
+        return None
+    return per, replace(budget, seconds=None, samples=samples, nodes=per * samples, **changes)
 
 
 def _known_value(spec: GameSpec, v: State, nodes: int) -> float | None:
@@ -128,14 +138,9 @@ def _isset(
     view with no hidden card left, by the exact search with those nodes. With
     ``budget.coupled``, each leaf's samples are instead the first :data:`isset.INNER`
     samples of ``view`` with the card turned up swapped in (:func:`isset.coupled`)."""
-    per = budget.share()[1]
-    if per is None or not budget.guard:
-        return move
-    inner = replace(
+    got = _inner(
         budget,
-        seconds=None,
-        samples=isset.INNER,
-        nodes=per * isset.INNER,
+        isset.INNER,
         guard=False,
         escalate=1,
         endgame=0,
@@ -144,6 +149,9 @@ def _isset(
         coupled=False,
         margin=0.0,
     )
+    if got is None:
+        return move
+    per, inner = got
 
     def leaf(v: State) -> float:
         known = _known_value(spec, v, per)
