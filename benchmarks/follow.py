@@ -209,7 +209,10 @@ def main() -> None:
         "--endgame", type=int, default=0, help="stock empty, half undecided: N x nodes again"
     )
     ap.add_argument(
-        "--tiebreak", type=int, default=0, help="candidates tied at the most wins: N more samples"
+        "--tiebreak",
+        type=int,
+        default=0,
+        help="candidates tied at the most wins: N more samples (also on a named budget)",
     )
     ap.add_argument(
         "--player", type=int, default=0, help="Spider: the no-peek player, N playouts a decision"
@@ -287,6 +290,8 @@ def main() -> None:
             budget = replace(budget, deeper=args.deeper)
         if args.deeper_samples or args.deeper_cap:
             budget = replace(budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap)
+        if args.tiebreak:
+            budget = replace(budget, tiebreak=args.tiebreak)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}
