@@ -5,8 +5,8 @@ share after each card that can come up; only the player's view is read."""
 from __future__ import annotations
 
 import importlib
-import time
 from collections import Counter
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 import pytest
@@ -18,6 +18,7 @@ from pasyans.hints import Budget, deeper, sampling
 from pasyans.hints.sampling import known
 from pasyans.position import State
 from pasyans.rules import get_game
+from pasyans.rules.spec import GameSpec
 
 sampled_module = importlib.import_module(
     "pasyans.hints.sampled"
@@ -83,31 +84,43 @@ def test_every_one_of_the_k_moves_is_valued_and_the_best_played() -> None:
     # No move among the K turns a card up: unchanged.
     plain = sampling.Tally(16, 0, 0, ((second, 10),), ((second, 10),))
     assert deeper.choose(SPEC, view, plain, second, 3, inner) == (second, ())
-    # The hint's time spent after the first value: the tally's move stands.
+    # The hint's time spent after the second value: those two compared.
     clock = iter([True, False])
     move, values = deeper.choose(SPEC, view, t, first, 3, inner, in_time=lambda: next(clock))
+    assert move == second and [v.move for v in values] == [first, second]
+    # Spent already: the first is valued (the caller checked the time), no other, and
+    # the tally's move stands.
+    move, values = deeper.choose(SPEC, view, t, first, 3, inner, in_time=lambda: False)
     assert move == first and [v.move for v in values] == [first]
-    # Spent before any: nothing valued.
-    assert deeper.choose(SPEC, view, t, first, 3, inner, in_time=lambda: False) == (first, ())
 
 
-def test_the_budget_sets_the_inner_samples_the_cards_valued_and_the_deadline(
+def test_the_budget_sets_the_inner_samples_the_cards_valued_and_the_clock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``Budget.deeper_samples`` and ``deeper_cap`` reach the inner tallies and
-    :func:`deeper.choose` (0: the module's defaults), and so does the hint's deadline."""
+    :func:`deeper.choose` (0: the module's defaults), and so does the hint's clock."""
     view = known(SPEC, initial_state(SPEC, 3))
     move = next(m for m in legal_moves(SPEC, view) if m.dst is not None)
     t = sampling.Tally(16, 0, 0, ((move, 10),), ((move, 10),))
     calls: list[tuple[int, bool]] = []
     inner_samples: list[int] = []
 
-    def choose(spec, v, tally, m, width, inner, avoid=(), cap=0, in_time=None):
+    def choose(
+        spec: GameSpec,
+        v: State,
+        tally: sampling.Tally,
+        m: Move,
+        width: int,
+        inner: Callable[[State], float],
+        avoid: Collection[State] = (),
+        cap: int = 0,
+        in_time: Callable[[], bool] = lambda: True,
+    ) -> tuple[Move, tuple[deeper.Valued, ...]]:
         calls.append((cap, in_time()))
         inner(apply(spec, v, m))  # hidden cards remain: one inner tally
         return m, ()
 
-    def spy(spec, v, budget):
+    def spy(spec: GameSpec, v: State, budget: Budget) -> sampling.Tally:
         inner_samples.append(budget.samples)
         return sampling.Tally(budget.samples, 0, 0, (), ())
 
@@ -115,7 +128,7 @@ def test_the_budget_sets_the_inner_samples_the_cards_valued_and_the_deadline(
     monkeypatch.setattr(sampled_module, "sampled", spy)
     sampled_module._deeper(SPEC, view, t, move, DEEPER, ())
     custom = replace(DEEPER, deeper_samples=4, deeper_cap=9)
-    sampled_module._deeper(SPEC, view, t, move, custom, (), deadline=time.perf_counter() - 1)
+    sampled_module._deeper(SPEC, view, t, move, custom, (), in_time=lambda: False)
     assert calls == [(deeper.CAP, True), (9, False)]
     assert inner_samples == [deeper.INNER, 4]
 

@@ -27,8 +27,8 @@ OPTIONS = [{"deeper": 3}, {"isset": 2}]
 CLASSIC = get_game("backbone-classic")
 CASES = [
     *((SPEC, BASE, option, 2) for option in OPTIONS),
-    # Backbone classic's stock click valued deeper (tests/solver/test_hints_deeper_stock.py);
-    # with fewer nodes than the product's few samples are won: no deeper look.
+    # Backbone classic's stock click valued deeper (tests/solver/test_hints_deeper_stock.py),
+    # at the product's nodes: with fewer, few samples are won and the deeper look never fires.
     (CLASSIC, product_budget(CLASSIC, None), {"deeper": 3}, 3),
 ]
 

@@ -196,14 +196,15 @@ def choose(
     computed: the ``width`` best moves of the tally (``move`` first), stock deal left out,
     each valued by :func:`value`, the highest played (ties: the tally's order). ``move``
     unchanged (no values) when it is None or the stock, when it is :func:`decisive`, or
-    when none of those moves turns a card up. No move is valued once ``in_time()`` is
-    false; ``move`` stands when fewer than two were."""
+    when none of those moves turns a card up. The first is valued at once (the caller
+    checked the time); no further move once ``in_time()`` is false, and ``move`` stands
+    when fewer than two were."""
     top = contenders(spec, view, t, move, width, avoid)
     if top is None or not any(revealed(spec, view, m) is not None for m in top):
         return move, ()
     got: list[Valued] = []
     for m in top:
-        if not in_time():
+        if got and not in_time():
             break
         got.append(value(spec, view, m, inner, cap))
     values = tuple(got)

@@ -123,12 +123,15 @@ def suggest(
             )
             # The deeper look has a node budget of its own; with the hint's time spent
             # (a loaded server) it is skipped, or stops, and the tally's move stands.
-            in_time = budget.seconds is None or time.perf_counter() - begun < budget.seconds
-            if budget.isset and spider.applies(spec) and t.won and in_time:
+            deadline = None if budget.seconds is None else begun + budget.seconds
+
+            def in_time() -> bool:
+                return deadline is None or time.perf_counter() < deadline
+
+            if budget.isset and spider.applies(spec) and t.won and in_time():
                 move = _isset(spec, kv, t, move, budget, avoid, history)
-            elif budget.deeper and t.won and in_time:
-                deadline = None if budget.seconds is None else begun + budget.seconds
-                move = _deeper(spec, kv, t, move, budget, avoid, deadline)
+            elif budget.deeper and t.won and in_time():
+                move = _deeper(spec, kv, t, move, budget, avoid, in_time)
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, begun, drawn)
                 if move is not None:

@@ -5,7 +5,7 @@ sampled estimate of how winnable a position is."""
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -77,42 +77,40 @@ def _deeper(
     move: Move | None,
     budget: Budget,
     avoid: Collection[State],
-    deadline: float | None = None,
+    in_time: Callable[[], bool] = lambda: True,
 ) -> Move | None:
     """``move`` (the tally's choice at ``view``, a :func:`sampling.known` position)
     revalued one level deeper (:attr:`Budget.deeper`, :func:`deeper.choose`): each inner
     view tallied with ``budget.deeper_samples`` (:data:`deeper.INNER`) samples of the
     seed's draws, each searched with a sample's share of the hint's nodes (remembered in
     :data:`TALLIES` like any tally); a view with no hidden card left, by the exact search
-    with those nodes. No contender is valued after ``deadline`` (a ``perf_counter``
-    time: the hint's time spent), and the tally's move stands if fewer than two were."""
-    got = _inner(budget, budget.deeper_samples or deeper.INNER, deeper=0)
-    if got is None:
+    with those nodes. No further contender is valued once ``in_time()`` is false (the
+    hint's time spent), and the tally's move stands if fewer than two were."""
+    inner = _inner(budget, budget.deeper_samples or deeper.INNER, deeper=0)
+    if inner is None:
         return move
-    per, inner = got
+    per = inner.share()[1]
 
     def share(v: State) -> float:
         known = _known_value(spec, v, per)
         return deeper.best_share(sampled(spec, v, inner)) if known is None else known
 
-    def in_time() -> bool:
-        return deadline is None or time.perf_counter() < deadline
-
     cap = budget.deeper_cap or deeper.CAP
     return deeper.choose(spec, view, t, move, budget.deeper, share, avoid, cap, in_time)[0]
 
 
-def _inner(budget: Budget, samples: int, **changes: Any) -> tuple[int, Budget] | None:
+def _inner(budget: Budget, samples: int, **changes: Any) -> Budget | None:
     """The revaluing hints' inner budget (:func:`_deeper`, :func:`_isset`): ``samples``
-    samples, each with a sample's share of ``budget``'s nodes, no time cap, and
-    ``changes``; with that share. None (no revaluing) without a node budget or the guard."""
+    samples, each with a sample's share of ``budget``'s nodes (so its :meth:`Budget.share`
+    is that share), no time cap, and ``changes``. None (no revaluing) without a node
+    budget or the guard."""
     per = budget.share()[1]
     if per is None or not budget.guard:
         return None
-    return per, replace(budget, seconds=None, samples=samples, nodes=per * samples, **changes)
+    return replace(budget, seconds=None, samples=samples, nodes=per * samples, **changes)
 
 
-def _known_value(spec: GameSpec, v: State, nodes: int) -> float | None:
+def _known_value(spec: GameSpec, v: State, nodes: int | None) -> float | None:
     """A view's value where no hidden card is left to sample: 1 when won, else whether
     the exact search wins it in ``nodes`` (1 or 0); None while hidden cards remain."""
     if core.is_won(spec, v):
@@ -138,7 +136,7 @@ def _isset(
     view with no hidden card left, by the exact search with those nodes. With
     ``budget.coupled``, each leaf's samples are instead the first :data:`isset.INNER`
     samples of ``view`` with the card turned up swapped in (:func:`isset.coupled`)."""
-    got = _inner(
+    inner = _inner(
         budget,
         isset.INNER,
         guard=False,
@@ -149,9 +147,9 @@ def _isset(
         coupled=False,
         margin=0.0,
     )
-    if got is None:
+    if inner is None:
         return move
-    per, inner = got
+    per = inner.share()[1]
 
     def leaf(v: State) -> float:
         known = _known_value(spec, v, per)
