@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+from dataclasses import dataclass
 from math import comb
 from pathlib import Path
 
@@ -36,18 +37,49 @@ def sign_test(a: int, b: int) -> float:
     return min(1.0, p)
 
 
-def _rows(path: Path) -> tuple[str, list[dict[str, str]]]:
-    with path.open() as f:
-        rows = list(csv.DictReader(f))
-    methods = {r["method"] for r in rows}
-    if len(methods) != 1:
-        raise SystemExit(f"{path}: {len(methods)} methods; one file per method")
-    return methods.pop(), rows
+@dataclass(frozen=True)
+class Run:
+    """One follower CSV, read once: its method, each deal's outcome, and the deals its
+    full-information column (``--full-nodes``) says are won."""
+
+    method: str
+    wins: dict[int, bool]
+    full: frozenset[int]
+
+    @classmethod
+    def read(cls, path: Path) -> Run:
+        with path.open() as f:
+            rows = list(csv.DictReader(f))
+        methods = {r["method"] for r in rows}
+        if len(methods) != 1:
+            raise SystemExit(f"{path}: {len(methods)} methods; one file per method")
+        return cls(
+            methods.pop(),
+            {int(r["deal"]): r["won"] == "1" for r in rows},
+            frozenset(int(r["deal"]) for r in rows if r.get("full") == "won"),
+        )
 
 
-def _wins(path: Path) -> tuple[str, dict[int, bool]]:
-    method, rows = _rows(path)
-    return method, {int(r["deal"]): r["won"] == "1" for r in rows}
+@dataclass(frozen=True)
+class Pair:
+    """Two runs on the deals both have."""
+
+    deals: tuple[int, ...]
+    won_before: int
+    won_after: int
+    gained: int
+    lost: int
+
+    @classmethod
+    def of(cls, a: dict[int, bool], b: dict[int, bool]) -> Pair:
+        deals = tuple(sorted(set(a) & set(b)))
+        return cls(
+            deals,
+            sum(a[d] for d in deals),
+            sum(b[d] for d in deals),
+            sum(b[d] and not a[d] for d in deals),
+            sum(a[d] and not b[d] for d in deals),
+        )
 
 
 def _won(label: str, won: int, n: int) -> str:
@@ -65,14 +97,12 @@ def _changed(gained: int, lost: int) -> str:
     )
 
 
-def proven(paths: list[Path]) -> set[int]:
-    """The deals proven winnable by the files: the full-information search won them
+def proven(runs: list[Run]) -> set[int]:
+    """The deals proven winnable by the runs: the full-information search won them
     (the ``full`` column, where the run had ``--full-nodes``) or some run did."""
     out: set[int] = set()
-    for path in paths:
-        for r in _rows(path)[1]:
-            if r["won"] == "1" or r.get("full") == "won":
-                out.add(int(r["deal"]))
+    for run in runs:
+        out |= run.full | {d for d, w in run.wins.items() if w}
     return out
 
 
@@ -82,37 +112,29 @@ def main() -> None:
     args = ap.parse_args()
     if len(args.files) % 2:
         raise SystemExit("files come in pairs: BEFORE AFTER [BEFORE AFTER ...]")
-    pairs = [(args.files[i], args.files[i + 1]) for i in range(0, len(args.files), 2)]
-    totals = [0, 0, 0, 0, 0]  # games, won before, won after, gained, lost
-    common: set[int] | None = None
-    for before, after in pairs:
-        (m1, a), (m2, b) = _wins(before), _wins(after)
-        deals = sorted(set(a) & set(b))
-        n = len(deals)
+    runs = [Run.read(path) for path in args.files]
+    pairs = [Pair.of(runs[i].wins, runs[i + 1].wins) for i in range(0, len(runs), 2)]
+    for i, pair in enumerate(pairs):
+        n = len(pair.deals)
+        deals = pair.deals
         print(f"{n} deals in both ({deals[0]}-{deals[-1]})" if deals else "no deal in both")
-        print(_won(m1, sum(a[d] for d in deals), n))
-        print(_won(m2, sum(b[d] for d in deals), n))
-        gained = sum(b[d] and not a[d] for d in deals)
-        lost = sum(a[d] and not b[d] for d in deals)
-        print(_changed(gained, lost))
-        common = set(deals) if common is None else common & set(deals)
-        for i, v in enumerate((n, sum(a[d] for d in deals), sum(b[d] for d in deals))):
-            totals[i] += v
-        totals[3] += gained
-        totals[4] += lost
+        print(_won(runs[2 * i].method, pair.won_before, n))
+        print(_won(runs[2 * i + 1].method, pair.won_after, n))
+        print(_changed(pair.gained, pair.lost))
     if len(pairs) < 2:
         return
-    n, won_a, won_b, gained, lost = totals
+    n = sum(len(p.deals) for p in pairs)
     print(f"pooled over {len(pairs)} pairs: {n} games")
-    print(_won("before", won_a, n))
-    print(_won("after", won_b, n))
-    print(_changed(gained, lost))
-    sure = proven(args.files) & (common or set())
+    print(_won("before", sum(p.won_before for p in pairs), n))
+    print(_won("after", sum(p.won_after for p in pairs), n))
+    print(_changed(sum(p.gained for p in pairs), sum(p.lost for p in pairs)))
+    common = set.intersection(*(set(p.deals) for p in pairs))
+    sure = proven(runs) & common
     if not sure:
         return
-    for side, files in (("before", args.files[0::2]), ("after", args.files[1::2])):
-        won = sum(w for path in files for d, w in _wins(path)[1].items() if d in sure)
-        games = len(sure) * len(pairs)
+    games = len(sure) * len(pairs)
+    for side, sides in (("before", runs[0::2]), ("after", runs[1::2])):
+        won = sum(run.wins[d] for run in sides for d in sure)
         print(
             f"  {side}: won {won} of the {games} games of the {len(sure)} deals proven "
             f"winnable = {100 * won / games:.1f}%"

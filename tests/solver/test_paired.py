@@ -14,6 +14,7 @@ HERE = Path(__file__).resolve().parents[2] / "benchmarks" / "paired.py"
 _spec = importlib.util.spec_from_file_location("paired_benchmark", HERE)
 assert _spec is not None and _spec.loader is not None
 paired = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = paired  # dataclasses look their module up
 _spec.loader.exec_module(paired)
 
 
@@ -54,7 +55,7 @@ def test_pairs_are_pooled_with_the_share_of_the_deals_proven_winnable(
         _write(tmp_path / "a1.csv", "after 1", {1: True, 2: True, 3: False, 4: True}, {}),
     ]
     # Deal 4 is proven by after 1's win, deal 3 by nothing: 3 deals x 2 pairs = 6 games.
-    assert paired.proven(files) == {1, 2, 4}
+    assert paired.proven([paired.Run.read(f) for f in files]) == {1, 2, 4}
     monkeypatch.setattr(sys, "argv", ["paired.py", *map(str, files)])
     paired.main()
     out = capsys.readouterr().out
