@@ -356,3 +356,37 @@ def test_a_decision_past_its_deadline_stops_after_one_sample() -> None:
     assert late is not None and free is not None
     assert all(n == 1 for _, n in late.scores)
     assert sum(n for _, n in free.scores) >= 256 // 2
+
+
+@pytest.mark.parametrize("rescue", [False, True])
+def test_the_player_keeps_the_hints_one_deadline(
+    monkeypatch: pytest.MonkeyPatch, rescue: bool
+) -> None:
+    """The player is handed the deadline set when the hint began (``Clock``), not one
+    counted from when it is asked (after the macro planner or the samples' tally), so
+    the whole hint stays within its seconds."""
+    import time
+
+    from pasyans.hints import Clock
+
+    spec = get_game("spider", {"suits": "4"})
+    state = initial_state(spec, 5827301)
+    budget = Budget(seconds=5.0, nodes=2000, samples=8, player=24, rescue=rescue, macro=4)
+    seen: list[float | None] = []
+    real = player.hint
+
+    def spy(*args: object, **kw: object) -> object:
+        deadline = kw["deadline"]
+        assert deadline is None or isinstance(deadline, float)
+        seen.append(deadline)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(player, "hint", spy)
+    caches.clear()
+    begun = time.perf_counter()
+    suggest(spec, state, budget=budget)
+    assert seen and all(d is not None and begun <= d - 5.0 <= begun + 0.05 for d in seen)
+    assert Clock.start(None).in_time() and Clock.start(None).left() is None
+    assert not Clock.start(0.0).in_time() and Clock.start(0.0).left() == 0.0
+    left = Clock.start(60.0).left()
+    assert left is not None and 59.0 < left <= 60.0

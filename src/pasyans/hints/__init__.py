@@ -18,7 +18,7 @@
 
 from pasyans.hints.dispatch import suggest
 from pasyans.hints.exact import LINES, Lines, winnable
-from pasyans.hints.model import SAMPLES, Budget, Estimate, Hint, Winnable
+from pasyans.hints.model import SAMPLES, Budget, Clock, Estimate, Hint, Winnable
 from pasyans.hints.policy import (
     BROAD_HINTS,
     EXACT_HINTS,
@@ -46,6 +46,7 @@ __all__ = [
     "TALLIES",
     "UNSTICK_HINTS",
     "Budget",
+    "Clock",
     "Estimate",
     "Hint",
     "Lines",

@@ -33,7 +33,7 @@ from pasyans.engine import core
 from pasyans.hints import nivernais as nivernais_hint
 from pasyans.hints import sampling
 from pasyans.hints.exact import _search
-from pasyans.hints.model import Budget, Hint
+from pasyans.hints.model import Budget, Clock, Hint
 from pasyans.hints.policy import product_budget
 from pasyans.hints.sampled import _deeper, _isset, _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
@@ -80,9 +80,10 @@ def suggest(
             spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
         )
     if hidden_to_player(spec, state):
+        clock = Clock.start(budget.seconds, begun)  # the whole hint's one deadline
         rescue = bool(budget.player and budget.samples > 0 and spider.applies(spec))
         if rescue and not budget.rescue:
-            decided_line = _player(spec, state, history, budget)
+            decided_line = _player(spec, state, history, budget, clock)
             if decided_line is not None:
                 return decided_line
         view = visible(spec, state)
@@ -92,7 +93,7 @@ def suggest(
             planner = replace(budget, seconds=budget.seconds / 2)
         macro_tried = False
         if use_macro and (budget.stall == 0 or _standing(spec, state, history) >= budget.stall):
-            planned = _macro(spec, state, history, planner)
+            planned = _macro(spec, state, history, planner, clock)
             if planned is not None:
                 return planned
             macro_tried = True  # no line (it would find none again): not asked twice
@@ -100,11 +101,11 @@ def suggest(
             kv = known(spec, state)
             t, drawn = _sampled(spec, kv, planner)  # (planner: budget's samples and seed)
             if use_macro and not t.won and not macro_tried:
-                planned = _macro(spec, state, history, planner)
+                planned = _macro(spec, state, history, planner, clock)
                 if planned is not None:
                     return planned
             if rescue and not t.won:  # no sample won: the no-peek player
-                decided_line = _player(spec, state, history, budget)
+                decided_line = _player(spec, state, history, budget, clock)
                 if decided_line is not None:
                     return decided_line
             avoid = _after_seen(spec, history)
@@ -123,17 +124,12 @@ def suggest(
             )
             # The deeper look has a node budget of its own; with the hint's time spent
             # (a loaded server) it is skipped, or stops, and the tally's move stands.
-            deadline = None if budget.seconds is None else begun + budget.seconds
-
-            def in_time() -> bool:
-                return deadline is None or time.perf_counter() < deadline
-
-            if budget.isset and spider.applies(spec) and t.won and in_time():
+            if budget.isset and spider.applies(spec) and t.won and clock.in_time():
                 move = _isset(spec, kv, t, move, budget, avoid, history)
-            elif budget.deeper and t.won and in_time():
-                move = _deeper(spec, kv, t, move, budget, avoid, in_time)
+            elif budget.deeper and t.won and clock.in_time():
+                move = _deeper(spec, kv, t, move, budget, avoid, clock.in_time)
             if move is None and not t.won and budget.playout:
-                move = _played_out(spec, kv, view, budget, avoid, begun, drawn)
+                move = _played_out(spec, kv, view, budget, avoid, clock, drawn)
                 if move is not None:
                     return Hint.of(move, "playout", None, "hint.playout", samples=t.samples)
             won = t.count(move) if move is not None else 0

@@ -3,6 +3,7 @@ estimate, and the :class:`Estimate` of how winnable a position with hidden cards
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,6 +42,31 @@ SAMPLE_LINE = 3
 only until a card is turned up (then the unseen cards, so the samples, change), so a
 sample's whole line would mostly be stored for nothing (storing it cost as much as the
 compiled search)."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """One hint's deadline, set once when the hint starts: every part of the hint that
+    watches the time (the no-peek player, the deeper look, the playouts) reads this one
+    clock, so together they stay within the hint's seconds."""
+
+    deadline: float | None  # time.perf_counter() seconds; None: no time cap
+
+    @classmethod
+    def start(cls, seconds: float | None, begun: float | None = None) -> Clock:
+        """``seconds`` from ``begun`` (None: now); no deadline when ``seconds`` is None."""
+        if seconds is None:
+            return cls(None)
+        return cls((time.perf_counter() if begun is None else begun) + seconds)
+
+    def in_time(self) -> bool:
+        return self.deadline is None or time.perf_counter() < self.deadline
+
+    def left(self) -> float | None:
+        """The seconds left (never below 0), or None without a deadline."""
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.perf_counter(), 0.0)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.hints import deeper, isset, macro, player, playout, sampling
 from pasyans.hints.exact import _leaning, _search
-from pasyans.hints.model import SAMPLE_LINE, Budget, Estimate, Hint, Winnable
+from pasyans.hints.model import SAMPLE_LINE, Budget, Clock, Estimate, Hint, Winnable
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import _projected, _value, hidden_to_player, useful_moves
@@ -252,19 +252,17 @@ def _played_out(
     view: State,
     budget: Budget,
     avoid: set[State],
-    begun: float,
+    clock: Clock,
     states: Sequence[State] | None = None,
 ) -> Move | None:
     """No sample won: the move after which the samples' short searches bring the most
     cards home (:func:`playout.choose`, ``budget.playout`` positions each), ties to the
-    visible heuristic's rank; within what is left of the hint's time (begun at
-    ``begun``; the samples' searches had half of it). ``states``: the samples the tally
+    visible heuristic's rank; within what is left of the hint's time (``clock``;
+    the samples' searches had half of it). ``states``: the samples the tally
     drew (:func:`_sampled`), else drawn again (the same ones: the same seed)."""
     if states is None:
         states = sampling.samples(spec, kv, budget.samples, budget.seed)
-    left = None
-    if budget.seconds is not None:
-        left = max(budget.seconds - (time.perf_counter() - begun), 0.0)
+    left = clock.left()
     return playout.choose(
         spec,
         kv,
@@ -278,11 +276,13 @@ def _played_out(
     )
 
 
-def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budget) -> Hint | None:
+def _macro(
+    spec: GameSpec, state: State, history: Sequence[State], budget: Budget, clock: Clock
+) -> Hint | None:
     """Spider's macro hint (:mod:`pasyans.hints.macro`), or None when no line of
-    visible moves reaches an event and the stock cannot be dealt."""
+    visible moves reaches an event and the stock cannot be dealt. With no sample won,
+    the no-peek player decides within what is left of the hint's ``clock``."""
     assert budget.nodes is not None
-    begun = time.perf_counter()
     kv = known(spec, state)
     avoid = {_packed(spec, h) for h in history}
     p = macro.plan(
@@ -301,7 +301,7 @@ def _macro(spec: GameSpec, state: State, history: Sequence[State], budget: Budge
     if p is None:
         return None
     if p.won == 0 and budget.player and budget.rescue:  # no sample won: the no-peek player
-        rescued = _player(spec, state, history, budget, begun)
+        rescued = _player(spec, state, history, budget, clock)
         if rescued is not None:
             return rescued
     code = "hint.macro_deal" if p.deal else "hint.macro_event"
@@ -313,12 +313,12 @@ def _player(
     state: State,
     history: Sequence[State],
     budget: Budget,
-    begun: float | None = None,
+    clock: Clock,
 ) -> Hint | None:
     """The no-peek player's hint (:mod:`pasyans.hints.player`): the first move of its
     chosen line; None when no line of face-up moves reaches an event. Within the hint's
-    ``budget.seconds`` from ``begun`` (the hint's start; None: now)."""
-    got = _decision(spec, state, history, budget, begun)
+    ``clock``."""
+    got = _decision(spec, state, history, budget, clock)
     if got is None:
         return None
     step, d, game = got
@@ -331,11 +331,8 @@ def _decision(
     state: State,
     history: Sequence[State],
     budget: Budget,
-    begun: float | None = None,
+    clock: Clock,
 ) -> tuple[spider.Step, player.Decision, spider.SpiderGame] | None:
-    deadline = None
-    if budget.seconds is not None:
-        deadline = (time.perf_counter() if begun is None else begun) + budget.seconds
     return player.hint(
         spec,
         known(spec, state),
@@ -345,7 +342,7 @@ def _decision(
         nodes=budget.player_nodes or budget.nodes or 1000,
         avoid={_packed(spec, h) for h in history},
         key=budget,
-        deadline=deadline,
+        deadline=clock.deadline,
     )
 
 
@@ -382,7 +379,7 @@ def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
         if t.won:
             return Estimate(t.won, t.lost, t.samples)
     if budget.player and spider.applies(spec):
-        got = _decision(spec, state, (), budget)
+        got = _decision(spec, state, (), budget, Clock.start(budget.seconds))
         if got is not None:
             d = got[1]
             return Estimate(d.won, 0, d.samples, d.method)
