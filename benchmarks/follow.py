@@ -10,22 +10,14 @@ bound)::
     uv run python benchmarks/follow.py spider -o suits=1 --deals 1-200 --csv /tmp/s1.csv
     uv run python benchmarks/follow.py backbone --deals 1-50 --samples 0      # the baseline
     uv run python benchmarks/follow.py spider -o suits=4 --deals 1-20 --no-guard
-    uv run python benchmarks/follow.py spider -o suits=2 --deals 3001-3040 --more 3 --quorum 4
-    uv run python benchmarks/follow.py spider -o suits=1 --deals 3001-3040 --samples 16 --plan
-    uv run python benchmarks/follow.py spider -o suits=1 --deals 3001-3040 --samples 16 \
-        --nodes 4000 --lean --stratify --safe
 
-(``--patient``, ``--escalate``, ``--more``/``--quorum``, ``--plan``, ``--cautious``,
-``--stratify``, ``--widen``, ``--safe``, ``--lean``, ``--defer`` and ``--reveal`` are the
-measured and rejected variants of docs/hints.md, "Options in the code"; ``--deeper K``
-(Spider: the K best moves valued one level deeper, issue 34) is measured there and not
-adopted; ``--isset K`` (Spider: the K best moves valued at their next event, information
-set, issue 34; added to ``--budget`` too) is measured in
-docs/notes/2026-12-04-information-set.md; the product's hint uses none of them.
-``--playout 1000`` is the product's Backbone classic hint when no sample is won;
-``--dives`` splits those searches into restarting dives, measured and rejected; on
-Spider ``--playout`` was measured worse, 1 suit. ``--unstick 10`` is the product's
-Spider 1-suit hint: deal after 10 moves that moved nothing on, when no sample is won.)
+(``--deeper K``: the K best moves valued one level deeper, issue 34, the product's on
+Spider 1 suit; measured on the other games in docs/hints.md. ``--playout 1000`` is the product's
+Backbone classic hint when no sample is won; ``--dives`` splits those searches into
+restarting dives, measured and rejected; on Spider ``--playout`` was measured worse, 1
+suit. ``--unstick 10`` is the product's Spider 1-suit hint: deal after 10 moves that moved
+nothing on, when no sample is won. The variants measured and rejected were removed on
+2026-12-06; docs/hints.md, "Removed options", says where to run them.)
 
 ``--player N`` (Spider) is the no-peek player of issue 34 (``pasyans.hints.player``) with
 about N playouts a decision, scored by ``--method`` (``rollout``, ``determinized`` or
@@ -99,35 +91,18 @@ def method_of(budget: Budget, full_nodes: int) -> str:
     else:
         text = f"sampled {budget.samples}, {budget.nodes} nodes/hint"
         text += "" if budget.guard else ", no guard"
-        text += ", stock rule" if budget.patient else ""
-        text += f", escalate x{budget.escalate}" if budget.escalate > 1 else ""
-        text += f", more x{budget.more} below {budget.quorum}" if budget.more else ""
-        text += ", planner" if budget.plan else ""
-        text += ", cautious" if budget.cautious else ""
-        text += ", stratified reveals" if budget.stratify else ""
-        text += ", reveal last" if budget.defer else ""
-        text += f", reveal first at {budget.reveal:g}" if budget.reveal else ""
         text += f", deeper {budget.deeper}" if budget.deeper else ""
         text += f" x{budget.deeper_samples}" if budget.deeper and budget.deeper_samples else ""
         text += f" cap {budget.deeper_cap}" if budget.deeper and budget.deeper_cap else ""
-        text += f", information-set {budget.isset}" if budget.isset else ""
-        text += " coupled" if budget.isset and budget.coupled else ""
-        text += f" margin {budget.margin:g}" if budget.isset and budget.margin else ""
-        text += ", widened" if budget.widen else ""
-        text += ", safe" if budget.safe else ""
-        text += ", lean" if budget.lean else ""
         text += f", macro {budget.macro} cap {budget.cap}" if budget.macro else ""
         text += f" after {budget.stall} still" if budget.macro and budget.stall else ""
         text += " eager" if budget.macro and budget.eager else ""
         text += f", playout {budget.playout}" if budget.playout else ""
         text += f" in {budget.dives} dives" if budget.playout and budget.dives > 1 else ""
         text += f", unstick {budget.unstick}" if budget.unstick else ""
-        text += f", tie-break {budget.tiebreak}" if budget.tiebreak else ""
-        text += f", endgame x{budget.endgame}" if budget.endgame > 1 else ""
         text += f", player {budget.method} {budget.player}" if budget.player else ""
         text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
-        text += ", broad" if budget.broad else ""
         text += f", exact {budget.exact}" if budget.exact else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
@@ -142,23 +117,6 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=8000, help="search nodes per hint, all samples")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-guard", action="store_true", help="no strategy-fusion guard")
-    ap.add_argument("--patient", action="store_true", help="the expert's stock rule")
-    ap.add_argument(
-        "--escalate", type=int, default=1, help="no sample won: search again with N x nodes"
-    )
-    ap.add_argument(
-        "--more", type=int, default=0, help="fewer than --quorum won: up to N more batches"
-    )
-    ap.add_argument("--quorum", type=int, default=0)
-    ap.add_argument("--plan", action="store_true", help="Spider: the visible planner")
-    ap.add_argument("--cautious", action="store_true", help="ties to a move that turns nothing up")
-    ap.add_argument("--stratify", action="store_true", help="score a reveal on stratified draws")
-    ap.add_argument(
-        "--defer", action="store_true", help="Spider: tidy face-up cards before a reveal"
-    )
-    ap.add_argument(
-        "--reveal", type=float, default=0.0, help="Spider: a reveal won in this share first"
-    )
     ap.add_argument(
         "--deeper",
         type=int,
@@ -170,27 +128,6 @@ def main() -> None:
     )
     ap.add_argument(
         "--deeper-cap", type=int, default=0, help="--deeper: most cards a reveal is valued over"
-    )
-    ap.add_argument(
-        "--isset",
-        type=int,
-        default=0,
-        help="Spider: the K best moves valued at their next event (also on a named budget)",
-    )
-    ap.add_argument(
-        "--coupled", action="store_true", help="--isset: every leaf on the same hidden cards"
-    )
-    ap.add_argument(
-        "--margin", type=float, default=0.0, help="--isset: another move only by this much"
-    )
-    ap.add_argument(
-        "--widen", action="store_true", help="no candidate holds every win: score more moves"
-    )
-    ap.add_argument(
-        "--safe", action="store_true", help="fewest samples proven lost after the move first"
-    )
-    ap.add_argument(
-        "--lean", action="store_true", help="Spider: no sample won, follow the searches' progress"
     )
     ap.add_argument("--macro", type=int, default=0, help="Spider: value N event lines (0: off)")
     ap.add_argument(
@@ -206,15 +143,6 @@ def main() -> None:
         "--unstick", type=int, default=0, help="Spider: deal after N moves that moved nothing on"
     )
     ap.add_argument(
-        "--endgame", type=int, default=0, help="stock empty, half undecided: N x nodes again"
-    )
-    ap.add_argument(
-        "--tiebreak",
-        type=int,
-        default=0,
-        help="candidates tied at the most wins: N more samples (also on a named budget)",
-    )
-    ap.add_argument(
         "--player", type=int, default=0, help="Spider: the no-peek player, N playouts a decision"
     )
     ap.add_argument("--rescue", action="store_true", help="the player only where no sample is won")
@@ -227,9 +155,6 @@ def main() -> None:
         choices=BUDGET_NAMES,
         default=None,
         help="the follower's named budget, whole (overrides the budget options)",
-    )
-    ap.add_argument(
-        "--broad", action="store_true", help="few samples won: every move scored in every one"
     )
     ap.add_argument(
         "--exact", type=int, default=0, help="nodes of the exact search, every card known"
@@ -248,24 +173,9 @@ def main() -> None:
         samples=args.samples,
         seed=args.seed,
         guard=not args.no_guard,
-        patient=args.patient,
-        escalate=args.escalate,
-        more=args.more,
-        quorum=args.quorum,
-        plan=args.plan,
-        cautious=args.cautious,
-        stratify=args.stratify,
-        defer=args.defer,
-        reveal=args.reveal,
         deeper=args.deeper,
         deeper_samples=args.deeper_samples,
         deeper_cap=args.deeper_cap,
-        isset=args.isset,
-        coupled=args.coupled,
-        margin=args.margin,
-        widen=args.widen,
-        safe=args.safe,
-        lean=args.lean,
         macro=args.macro,
         cap=args.cap,
         stall=args.stall,
@@ -273,25 +183,18 @@ def main() -> None:
         playout=args.playout,
         dives=args.dives,
         unstick=args.unstick,
-        tiebreak=args.tiebreak,
-        endgame=args.endgame,
         player=args.player,
         method=args.method,
         rescue=args.rescue,
         player_nodes=args.player_nodes,
         exact=args.exact,
-        broad=args.broad,
     )
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
-        if args.isset:
-            budget = replace(budget, isset=args.isset, coupled=args.coupled, margin=args.margin)
         if args.deeper:
             budget = replace(budget, deeper=args.deeper)
         if args.deeper_samples or args.deeper_cap:
             budget = replace(budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap)
-        if args.tiebreak:
-            budget = replace(budget, tiebreak=args.tiebreak)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

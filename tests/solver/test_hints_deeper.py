@@ -134,7 +134,7 @@ def test_the_budget_sets_the_inner_samples_the_cards_valued_and_the_clock(
 
 
 def test_the_contenders_are_the_tallys_move_then_its_ranked_best() -> None:
-    """The preamble both :func:`deeper.choose` and :func:`isset.choose` share."""
+    """:func:`deeper.choose`'s preamble."""
     view = known(SPEC, initial_state(SPEC, 3))
     legal = legal_moves(SPEC, view)
     a, b, c = [m for m in legal if m.dst is not None][:3]

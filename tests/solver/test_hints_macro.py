@@ -118,7 +118,7 @@ def test_the_macro_follower_makes_progress_until_nothing_is_left() -> None:
 
 def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> None:
     spec = get_game("spider", {"suits": "4"})
-    samples_, nodes, _ = hints.HINT_BUDGETS["spider", 4]
+    samples_, nodes = hints.HINT_BUDGETS["spider", 4]
     width, cap = hints.MACRO_HINTS["spider", 4]
     assert hints.product_budget(spec, 0.25).macro == width > 0
     for suits in ("1", "2"):  # the sampled hint there: the macro planner won less

@@ -1,10 +1,9 @@
-"""What the two Spider hints that revalue the tally's best moves share (issue 34): the
-deeper look at reveals (``Budget.deeper``, tests/solver/test_hints_deeper.py) and the
-information-set hint (``Budget.isset``, tests/solver/test_hints_isset.py). Each differs
-from the tally's hint somewhere, gives that answer again when asked again, reads only
-the player's view (two arrangements of the hidden cards, one hint), and is reproducible
-in the follower. The deeper look at Backbone classic's stock click shares the first
-three checks."""
+"""The Spider hint that revalues the tally's best moves (issue 34): the deeper look at
+reveals (``Budget.deeper``, tests/solver/test_hints_deeper.py). It differs from the
+tally's hint somewhere, gives that answer again when asked again, reads only the
+player's view (two arrangements of the hidden cards, one hint), and is reproducible in
+the follower. The deeper look at Backbone classic's stock click shares the first three
+checks."""
 
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from pasyans.rules.spec import GameSpec
 SPEC = get_game("spider", {"suits": "1"})
 SPEC2 = get_game("spider", {"suits": "2"})
 BASE = Budget(seconds=None, nodes=4000, samples=16, unstick=10)
-OPTIONS = [{"deeper": 3}, {"isset": 2}]
+OPTIONS = [{"deeper": 3}]
 CLASSIC = get_game("backbone-classic")
 CASES = [
     *((SPEC, BASE, option, 2) for option in OPTIONS),

@@ -80,12 +80,11 @@ def test_the_playout_hint_reads_only_the_view_and_is_reproducible() -> None:
 
 
 def test_a_playout_hint_draws_its_samples_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The playouts score the samples the tally drew (also for its escalation), not a
-    second draw of them; with the tally remembered they are drawn again, the same ones,
-    and the hint is the same."""
+    """The playouts score the samples the tally drew, not a second draw of them; with
+    the tally remembered they are drawn again, the same ones, and the hint is the same."""
     spec = get_game("backbone-classic", {})
     state = initial_state(spec, 1)
-    budget = Budget(seconds=None, nodes=80, samples=2, seed=3, playout=300, escalate=2)
+    budget = Budget(seconds=None, nodes=80, samples=2, seed=3, playout=300)
     drawn: list[list[State]] = []
     real = sampling.samples
 

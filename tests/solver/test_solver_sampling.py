@@ -276,107 +276,29 @@ def test_the_follower_gives_up_when_nothing_moves_on() -> None:
     assert progress(spec, apply(spec, state, deal)) != before
 
 
-def test_the_stock_rule_turns_cards_up_before_dealing() -> None:
-    from pasyans.rules.spec import GameSpec
-
-    spec = get_game("spider", {"suits": "1"})
-    state = initial_state(spec, 2)
-    view = known(spec, state)
-    stock = next(m for m in legal_moves(spec, view) if m.dst is None)
-    t = sampling.Tally(won=4, lost=0, unknown=0, votes=((stock, 4),), scores=((stock, 4),))
-    assert isinstance(spec, GameSpec)
-    assert sampling.choose(spec, view, t) == stock  # the samples' favourite
-    lines = sampling.openings(spec, view)
-    assert lines  # a start always has a move that turns a card up
-    for m, n in lines.items():  # each line turns a card up or empties a column
-        after = apply(spec, view, m)
-        assert m.dst is not None and 1 <= n <= 3
-        if n == 1:
-            assert sum(after.down) < sum(view.down) or any(
-                not after.piles[spec.index[f"t{i}"]] for i in range(1, 11)
-            )
-    patient = sampling.choose(spec, view, t, patient=True)
-    assert patient in lines and lines[patient] == min(lines.values())
-    # Only the player's view: the same answer whatever the hidden cards are.
-    other = samples(spec, view, 1, seed=9)[0]
-    assert sampling.openings(spec, known(spec, other)) == lines
-    # Nothing to turn up or empty without the stock: the stock is dealt.
-    every = {apply(spec, view, m) for m in lines}
-    assert sampling.choose(spec, view, t, patient=True, avoid=every) == stock
-
-
 def test_the_products_hint_works_to_the_games_node_budget() -> None:
     spec = get_game("spider", {"suits": "2"})
     state = initial_state(spec, 4)
-    samples, nodes, escalate = hints.HINT_BUDGETS["spider", 2]
-    product = Budget(seconds=0.25, nodes=nodes, samples=samples, escalate=escalate)
+    samples, nodes = hints.HINT_BUDGETS["spider", 2]
+    product = Budget(seconds=0.25, nodes=nodes, samples=samples)
     assert hints.product_budget(spec, 0.25) == product
     caches.clear()
     # No time limit: the node budget alone decides, so the hint is reproducible and the
     # one the follower benchmark measures at that budget.
     mine = suggest(spec, state, seconds=None)
     caches.clear()
-    bench = suggest(
-        spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples, escalate=escalate)
-    )
+    bench = suggest(spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples))
     assert (mine.move, mine.source) == (bench.move, bench.source)
     assert hints.product_budget(get_game("spine", {}), 1.0).nodes is None
 
 
-def test_escalation_searches_again_only_when_no_sample_is_won() -> None:
-    spec = get_game("spider", {"suits": "1"})
-    state = initial_state(spec, 69)
-    view = known(spec, state)
-    small = Budget(seconds=None, nodes=1000, samples=4)
-    assert hints.sampled(spec, view, small).won == 0  # 250 nodes a sample: not enough
-    bigger = Budget(seconds=None, nodes=1000, samples=4, escalate=4)
-    caches.clear()
-    t = hints.sampled(spec, view, bigger)
-    assert t.won > 0  # searched again with 1,000 nodes a sample
-    # Reproducible, and only the player's view counts: another arrangement of the hidden
-    # cards gives the same hint for the same seed.
-    other = samples(spec, view, 1, seed=11)[0]
-    answers = []
-    for s in (state, other):
-        caches.clear()
-        answers.append(suggest(spec, s, budget=bigger).move)
-    assert answers[0] == answers[1] is not None
-    # A sample won at the first budget: no second search (the same tally as without).
-    easy = Budget(seconds=None, nodes=4000, samples=4)
-    caches.clear()
-    plain = hints.sampled(spec, view, easy)
-    assert plain.won > 0
-    caches.clear()
-    again = Budget(seconds=None, nodes=4000, samples=4, escalate=4)
-    assert hints.sampled(spec, view, again) == plain
-
-
-def test_more_samples_are_drawn_only_while_too_few_are_won() -> None:
+def test_a_later_batch_of_samples_continues_the_same_sequence() -> None:
     spec = get_game("spider", {"suits": "2"})
-    state = initial_state(spec, 9)
-    view = known(spec, state)
-    # The next batch continues the same sequence: the first samples do not change.
+    view = known(spec, initial_state(spec, 9))
     assert samples(spec, view, 3, seed=2) + samples(spec, view, 3, seed=2, start=3) == samples(
         spec, view, 6, seed=2
     )
-    plain = Budget(seconds=None, nodes=1000, samples=4)
-    t = hints.sampled(spec, view, plain)
-    assert t.samples == 4 and t.won < 4
-    more = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=4)
-    caches.clear()
-    t2 = hints.sampled(spec, view, more)
-    assert t2.samples in (8, 12) and t2.won >= t.won
-    assert t2.samples == 12 or t2.won >= 4  # stops at the quorum, or when the batches end
-    # A quorum already met: no further batch (the same tally as without).
-    met = Budget(seconds=None, nodes=1000, samples=4, more=2, quorum=t.won)
-    caches.clear()
-    assert hints.sampled(spec, view, met) == t
-    # Only the player's view counts: another arrangement gives the same hint.
-    answers = []
-    for s in (state, _reshuffle(spec, state, 4)):
-        caches.clear()
-        answers.append(suggest(spec, s, budget=more))
-    assert answers[0] == answers[1] and answers[0].move is not None
+    assert samples(spec, view, 3, seed=2) != samples(spec, view, 3, seed=3)
 
 
 def test_the_samples_stay_the_same_while_nothing_is_turned_up() -> None:
@@ -405,34 +327,6 @@ def test_the_samples_stay_the_same_while_nothing_is_turned_up() -> None:
     assert hidden(after) == hidden(state)  # the same arrangements of the unseen cards
     stock = next(m for m in legal_moves(spec, state) if m.dst is None)
     assert hidden(apply(spec, state, stock)) != hidden(state)  # dealt: new samples
-
-
-def test_stratified_draws_turn_up_every_unseen_card_and_read_nothing_hidden() -> None:
-    spec = get_game("spider", {"suits": "1"})
-    state = initial_state(spec, 12)
-    view = known(spec, state)
-    cards = unseen(spec, view)
-    t1 = spec.index["t1"]
-    slot = (t1, state.down[t1] - 1)
-    drawn = sampling.stratified(spec, view, slot, len(cards), seed=2)
-    # One draw per unseen card: each turns up exactly as often as it is unseen.
-    assert sorted(s.piles[slot[0]][slot[1]] for s in drawn) == cards
-    for s in drawn:
-        assert visible(spec, s) == visible(spec, state)
-        assert sorted(c for p in s.piles for c in p) == sorted(c for p in state.piles for c in p)
-    # Fewer draws than cards: evenly spaced over the sorted unseen cards.
-    few = sampling.stratified(spec, view, slot, 4, seed=2)
-    assert [s.piles[slot[0]][slot[1]] for s in few] == [
-        cards[i * len(cards) // 4] for i in range(4)
-    ]
-    # The other places vary, and only what the player knows decides the draws.
-    assert len({s for s in few}) == 4
-    other = _reshuffle(spec, state, 12)
-    assert sampling.stratified(spec, known(spec, other), slot, 4, seed=2) == few
-    import pytest
-
-    with pytest.raises(ValueError, match="not a hidden place"):
-        sampling.stratified(spec, view, (t1, state.down[t1]), 4)
 
 
 def test_revealed_names_the_place_a_move_turns_up() -> None:
@@ -472,111 +366,17 @@ def test_revealed_names_the_place_a_run_completed_at_the_destination_turns_up() 
     assert after.piles[t1] == (HIDDEN,) and after.down[t1] == 0
 
 
-def test_stratified_scoring_scores_a_reveal_in_every_draw() -> None:
-    """With ``stratify``, a move that turns a card up is scored in the stratified draws
-    (one per sample, whether or not that sample was won), the other moves as before."""
-    spec = get_game("spider", {"suits": "1"})
-    view = known(spec, initial_state(spec, 3))
-    states = samples(spec, view, 4, seed=1)
-    asked: list[sampling.Slot] = []
-
-    def stratify(slot: sampling.Slot) -> list[State]:
-        asked.append(slot)
-        return sampling.stratified(spec, view, slot, 4)
-
-    def search(s: State) -> tuple[str, Move | None]:
-        return "won", legal_moves(spec, s)[0]
-
-    t = sampling.tally(spec, view, states, search, stratify=stratify)
-    reveal = [m for m, _ in t.scores if sampling.reveals(spec, view, m)]
-    assert reveal and len(asked) == len(reveal)
-    assert all(n == 4 for _, n in t.scores)
-
-
-def test_widening_scores_more_moves_only_when_no_candidate_holds_every_win() -> None:
-    spec = get_game("spider", {"suits": "1"})
-    view = known(spec, initial_state(spec, 3))
-    states = samples(spec, view, 4, seed=1)
-    roots = set(states)
-    a, b = [m for m in legal_moves(spec, view) if m.dst is not None][:2]
-    stock = next(m for m in legal_moves(spec, view) if m.dst is None)
-
-    def tally(after: str) -> sampling.Tally:
-        def search(s: State) -> tuple[str, Move | None]:
-            if s in roots:  # half the samples win with a, half with b
-                return "won", (a, b)[states.index(s) % 2]
-            return after, None
-
-        return sampling.tally(spec, view, states, search, widen=lambda: [stock])
-
-    split = dict(tally("unknown").scores)
-    assert split[a] == 2 and split[b] == 2 and stock in split
-    assert stock not in dict(tally("won").scores)  # a and b each hold all 4: no widening
-
-
-def test_cautious_and_safe_choices() -> None:
+def test_ties_go_to_a_reveal_and_no_sample_won_chooses_nothing() -> None:
     spec = get_game("spider", {"suits": "1"})
     view = known(spec, initial_state(spec, 3))
     reveal = next(m for m in legal_moves(spec, view) if sampling.reveals(spec, view, m))
     stock = next(m for m in legal_moves(spec, view) if m.dst is None)
     tied = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 4)))
     assert sampling.choose(spec, view, tied) == reveal  # ties: turn a card up
-    assert sampling.choose(spec, view, tied, cautious=True) == stock
-    risky = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 2)), ((reveal, 1),))
-    assert sampling.choose(spec, view, risky) == reveal
-    assert sampling.choose(spec, view, risky, safe=True) == stock  # fewer proven losses
-    worse = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 4), (stock, 1)), ((reveal, 1),))
-    assert sampling.choose(spec, view, worse, safe=True) == reveal  # under half the best
-    # With lean and no sample won: the move most searches were heading to.
-    undecided = sampling.Tally(0, 0, 4, (), (), (), ((stock, 3), (reveal, 1)))
-    assert sampling.choose(spec, view, undecided) is None
-    assert sampling.choose(spec, view, undecided, lean=True) == stock
-    assert sampling.choose(spec, view, undecided, lean=True, avoid={apply(spec, view, stock)}) == (
-        reveal
-    )
-
-
-def test_the_tie_break_rescores_the_near_best_candidates_on_further_samples() -> None:
-    spec = get_game("spider", {"suits": "1"})
-    view = known(spec, initial_state(spec, 3))
-    a, b, c = [m for m in legal_moves(spec, view) if m.dst is not None][:3]
-    t = sampling.Tally(4, 0, 0, ((a, 4),), ((a, 4), (b, 3), (c, 1)))
-    assert sampling.choose(spec, view, t) == a  # on the first samples alone
-    more = samples(spec, view, 6, seed=1, start=4)
-    after = {m: {apply(spec, s, m) for s in more} for m in (a, b, c)}
-    searched: list[State] = []
-
-    def search(s: State) -> tuple[str, Move | None]:
-        searched.append(s)
-        wins = {a: 1, b: 5}  # of the 6 further samples, won after a in 1, after b in 5
-        for m, n in wins.items():
-            if s in after[m]:
-                won = [apply(spec, x, m) for x in more[:n]]
-                return ("won" if s in won else "lost"), None
-        raise AssertionError("c (1 of 4, under 3/4 of the best) is not searched again")
-
-    broken = sampling.break_ties(spec, view, t, more, search)
-    assert dict(broken.ties) == {a: 1, b: 5} and len(searched) == 12
-    assert sampling.choose(spec, view, broken) == b  # 3 + 5 of 10 against 4 + 1
-    assert broken.count(b) == 3  # the hint's "won in N of 4" still counts the first samples
-    # A spent time budget drops the tie-break whole; a clear best is not searched again.
-    assert sampling.break_ties(spec, view, t, more, search, stop=lambda: True).ties == ()
-    clear = sampling.Tally(4, 0, 0, ((a, 4),), ((a, 4), (c, 1)))
-    assert sampling.break_ties(spec, view, clear, more, search) == clear
-
-
-def test_the_tie_break_reads_only_the_players_view() -> None:
-    spec = get_game("spider", {"suits": "1"})
-    budget = Budget(seconds=None, nodes=4000, samples=8, tiebreak=8)
-    a = initial_state(spec, 58)
-    b = _reshuffle(spec, a, 58)
-    assert a != b and visible(spec, a) == visible(spec, b)
-    caches.clear()
-    ta = hints.sampled(spec, known(spec, a), budget)
-    ha = suggest(spec, a, budget=budget)
-    caches.clear()
-    hb = suggest(spec, b, budget=budget)
-    assert ta.ties and ha == hb and ha.move is not None
+    assert sampling.choose(spec, view, tied, avoid={apply(spec, view, reveal)}) == stock
+    better = sampling.Tally(4, 0, 0, ((reveal, 4),), ((reveal, 3), (stock, 4)))
+    assert sampling.choose(spec, view, better) == stock  # more samples won first
+    assert sampling.choose(spec, view, sampling.Tally(0, 0, 4, ())) is None
 
 
 def test_the_follower_plays_a_found_win_out_past_its_move_cap() -> None:
@@ -599,30 +399,3 @@ def test_the_follower_plays_a_found_win_out_past_its_move_cap() -> None:
     caches.clear()
     capped = follow("spider", {"suits": "1"}, 2, budget, max_moves=1)
     assert capped.ended == "move cap" and capped.moves == 1
-
-
-def test_the_endgame_escalation_searches_again_only_once_the_stock_is_empty() -> None:
-    spec = get_game("spider", {"suits": "1"})
-    start = initial_state(spec, 4)
-    dealt = start
-    for _ in range(5):  # the whole stock dealt: 44 cards still face down
-        dealt = apply(spec, dealt, next(m for m in legal_moves(spec, dealt) if m.dst is None))
-    plain = Budget(seconds=None, nodes=4000, samples=16)
-    endgame = Budget(seconds=None, nodes=4000, samples=16, endgame=8)
-    bigger = Budget(seconds=None, nodes=32000, samples=16)
-    tallies = {}
-    for name, state, budget in [
-        ("plain", dealt, plain),
-        ("endgame", dealt, endgame),
-        ("bigger", dealt, bigger),
-        ("start plain", start, plain),
-        ("start endgame", start, endgame),
-    ]:
-        caches.clear()
-        tallies[name] = hints.sampled(spec, known(spec, state), budget)
-    assert 2 * tallies["plain"].unknown >= 16  # undecided at 250 nodes a sample
-    assert tallies["endgame"] == tallies["bigger"] != tallies["plain"]
-    assert tallies["endgame"].won > 0
-    # With cards in the stock the escalation does not apply, undecided as the samples are.
-    assert 2 * tallies["start plain"].unknown >= 16
-    assert tallies["start endgame"] == tallies["start plain"]

@@ -20,7 +20,6 @@ from pasyans.hints.dispatch import suggest
 from pasyans.hints.exact import LINES, Lines, winnable
 from pasyans.hints.model import SAMPLES, Budget, Clock, Estimate, Hint, Winnable
 from pasyans.hints.policy import (
-    BROAD_HINTS,
     EXACT_HINTS,
     HINT_BUDGETS,
     MACRO_HINTS,
@@ -34,7 +33,6 @@ from pasyans.hints.sampling import HIDDEN, known, visible
 from pasyans.hints.visible import any_move, decided, hidden_to_player, unstuck, visible_hint
 
 __all__ = [
-    "BROAD_HINTS",
     "EXACT_HINTS",
     "HIDDEN",
     "HINT_BUDGETS",

@@ -169,8 +169,7 @@ def contenders(
     the tally's best (:func:`ranked`, none back to a position of ``avoid``), the stock's
     deal left out (but a click that turns a card onto the waste, :func:`revealed`, kept),
     ``width`` in all. None, so ``move`` stands as it is, when it is None, a deal of the
-    stock, or :func:`decisive`. Shared by :func:`choose` and
-    :func:`pasyans.hints.isset.choose`."""
+    stock, or :func:`decisive`."""
 
     def valued(m: Move) -> bool:
         return m.dst is not None or revealed(spec, view, m) is not None

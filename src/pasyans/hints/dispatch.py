@@ -35,11 +35,10 @@ from pasyans.hints import sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Clock, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import _deeper, _isset, _macro, _played_out, _player, _sampled
+from pasyans.hints.sampled import _deeper, _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
-    _planned,
     _projected,
     _standing,
     decided,
@@ -109,33 +108,17 @@ def suggest(
                 if decided_line is not None:
                     return decided_line
             avoid = _after_seen(spec, history)
-            move = sampling.choose(
-                spec,
-                kv,
-                t,
-                guard=budget.guard,
-                avoid=avoid,
-                patient=budget.patient,
-                cautious=budget.cautious,
-                safe=budget.safe,
-                lean=budget.lean,
-                defer=budget.defer and spider.applies(spec),
-                reveal=budget.reveal if spider.applies(spec) else 0.0,
-            )
+            move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
             # The deeper look has a node budget of its own; with the hint's time spent
             # (a loaded server) it is skipped, or stops, and the tally's move stands.
-            if budget.isset and spider.applies(spec) and t.won and clock.in_time():
-                move = _isset(spec, kv, t, move, budget, avoid, history)
-            elif budget.deeper and t.won and clock.in_time():
+            if budget.deeper and t.won and clock.in_time():
                 move = _deeper(spec, kv, t, move, budget, avoid, clock.in_time)
             if move is None and not t.won and budget.playout:
                 move = _played_out(spec, kv, view, budget, avoid, clock, drawn)
                 if move is not None:
                     return Hint.of(move, "playout", None, "hint.playout", samples=t.samples)
-            won = t.count(move) if move is not None else 0
-            if move is not None and not t.won and not won:
-                return Hint.of(move, "leaning", None, "hint.leaning", samples=t.samples)
-            if move is not None:
+            if move is not None:  # (only where a sample is won: its votes or scores)
+                won = t.count(move)
                 return Hint.of(move, "sampled", None, "hint.sampled", won=won, samples=t.samples)
         seen = [_projected(spec, h, visible) for h in history]
         if (
@@ -147,10 +130,6 @@ def suggest(
             if move is not None:
                 code = "hint.unstick_fill" if move.dst is not None else "hint.unstick_deal"
                 return Hint.of(move, "unstick", None, code)
-        if budget.plan and spider.applies(spec):
-            planned = _planned(spec, view, seen)
-            if planned is not None:
-                return planned
         return visible_hint(spec, view, seen, keep_going=budget.samples > 0)
     outcome, first = _search(spec, state, budget.seconds, exact_nodes)
     return decided(spec, state, history, outcome, first, keep_going=budget.samples > 0)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pasyans import caches
-from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.hints.model import Winnable
@@ -88,32 +87,6 @@ def _search(
     if result.result == "lost":
         LINES.lost(spec, state)
     return result.result, None
-
-
-def _leaning(
-    spec: GameSpec,
-    state: State,
-    seconds: float | None,
-    nodes: int | None,
-    keep: int | None = None,
-) -> tuple[Winnable, Move | None]:
-    """:func:`_search` for a full-information Spider position that also says where an
-    undecided search was heading: ``("unknown", move)``, the first move of the line to
-    the position nearest a win that the search expanded (:class:`spider.Found`), or None
-    when it expanded only the start."""
-    known_, move = LINES.get(spec, state)
-    if known_:
-        return ("won", move) if move is not None else ("lost", None)
-    if core.is_won(spec, state):
-        return _search(spec, state, seconds, nodes, keep)
-    game = spider.SpiderGame(spec, state)
-    r = spider.staged(game, nodes=nodes, seconds=seconds, prune=True)
-    if r.status == "won":
-        moves = [game.move(st) for st in r.line]
-        return "won", LINES.won(spec, state, moves, keep)[0]
-    if r.status == "exhausted":  # only the full search (without the unproven rules) proves
-        return _search(spec, state, seconds, nodes, keep)
-    return "unknown", game.move(r.line[0]) if r.line else None
 
 
 def winnable(spec: GameSpec, state: State, *, seconds: float = 1.0) -> Winnable:

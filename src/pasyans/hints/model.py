@@ -74,48 +74,27 @@ class Budget:
     """The work of one hint or estimate: ``samples`` completions of the hidden cards (0:
     the visible heuristic alone, the pre-sampling hint), ``seconds`` and/or ``nodes``
     shared between them (``nodes`` makes the answer reproducible), the samples' ``seed``,
-    whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on, whether the
-    expert's stock rule is (``patient``, measured worse: off), and ``escalate``: when no
-    sample is won within ``nodes``, search them again with that many times the nodes;
-    ``more``: while fewer than ``quorum`` samples are won, draw up to ``more`` further
-    batches of ``samples`` samples, each searched with the same share of ``nodes`` (so
-    the work can reach ``1 + more`` times ``nodes``); ``plan`` (Spider): when no sample is
-    won, the visible planner (:func:`sampling.lookahead`, then the stock) instead of the
-    ranked heuristic. ``more`` and ``plan`` were measured and are off. So are the
-    Spider variants of the second pass (docs/winnability.md, "Hint follower"), none
-    better than noise: ``cautious`` (ties to a move that turns nothing up), ``stratify``
-    (a move that turns a card up is scored in :func:`sampling.stratified` draws),
-    ``widen`` (more moves scored when no candidate keeps every won sample won), ``safe``
-    (fewest samples proven lost after the move first) and ``lean`` (no sample won: the
-    move most samples' searches were heading to, :func:`_leaning`). So is the third
-    pass's macro planner (:mod:`pasyans.hints.macro`, Spider, with ``nodes``): ``macro``
-    candidate lines from the samples valued besides the walk's (0: off), ``cap``
-    positions walked, ``stall`` (0: always; else only after that many moves that moved
-    nothing on, or when no sample is won) and ``eager`` (the deal competes on the
-    samples). ``playout`` (packed games, Backbone classic in the product): when no sample
-    is won, every move scored by how many cards a search of that many positions after it
-    brings home in each sample (:mod:`pasyans.hints.playout`; 0: off, the ranked
-    heuristic), in ``dives`` restarting dives (1: one plain dive); Spider's playouts
-    score minus the distance the staged search got to (measured worse on 1 suit: off).
-    ``unstick`` (Spider, 1 suit in the product, :data:`UNSTICK_HINTS`): when no sample
-    is won and that many moves in a row moved nothing on, deal from the stock, filling
-    the empty columns first (:func:`unstuck`; 0: off)."""
+    and whether the strategy-fusion ``guard`` of :func:`sampling.choose` is on. The
+    macro planner (:mod:`pasyans.hints.macro`, Spider 4 suits in the product, with
+    ``nodes``): ``macro`` candidate lines from the samples valued besides the walk's (0:
+    off), ``cap`` positions walked, ``stall`` (0: always; else only after that many moves
+    that moved nothing on, or when no sample is won) and ``eager`` (the deal competes on
+    the samples; off). ``playout`` (packed games, Backbone classic in the product): when
+    no sample is won, every move scored by how many cards a search of that many
+    positions after it brings home in each sample (:mod:`pasyans.hints.playout`; 0: off,
+    the ranked heuristic), in ``dives`` restarting dives (1: one plain dive); Spider's
+    playouts score minus the distance the staged search got to (measured worse on 1
+    suit: off). ``unstick`` (Spider, 1 suit in the product, :data:`UNSTICK_HINTS`): when
+    no sample is won and that many moves in a row moved nothing on, deal from the stock,
+    filling the empty columns first (:func:`unstuck`; 0: off). ``player``, ``method``,
+    ``rescue``: the no-peek player (:mod:`pasyans.hints.player`). The variants measured
+    and not adopted were removed on 2026-12-06 (docs/hints.md, "Removed options")."""
 
     seconds: float | None = 1.0
     nodes: int | None = None
     samples: int = SAMPLES
     seed: int = 0
     guard: bool = True
-    patient: bool = False
-    escalate: int = 1
-    more: int = 0
-    quorum: int = 0
-    plan: bool = False
-    cautious: bool = False
-    stratify: bool = False
-    widen: bool = False
-    safe: bool = False
-    lean: bool = False
     macro: int = 0
     cap: int = 400
     stall: int = 0
@@ -126,22 +105,9 @@ class Budget:
     player: int = 0
     method: str = "rollout"
     rescue: bool = False
-    endgame: int = 0
-    """Once the stock is empty, when at least half the samples' searches end undecided,
-    search them again with that many times the nodes (0 or 1: off)."""
-    tiebreak: int = 0
-    """When several candidates are won in the most samples, that many further samples
-    searched after each of them, the one won in the most played
-    (:func:`pasyans.hints.sampling.break_ties`; 0: off)."""
     player_nodes: int = 0
     """The no-peek player's nodes a search, methods ``determinized`` and ``epimc``
     (0: ``nodes``, else 1,000)."""
-    broad: bool = False
-    """When fewer than half the samples are won, score every legal move in every sample
-    (won or not) by in how many a search of the sample's share of ``nodes`` after it
-    wins, and play the best (:func:`pasyans.hints.sampling.broadly`); with no sample won
-    and no move scored, as before. Off: the guard scores only the samples' favourite
-    first moves, in the samples won."""
     exact: int = 0
     """The nodes of the exact search once the player knows every card (0: ``nodes``;
     never fewer than ``nodes``). The server's hint (no budget given) searches such a
@@ -149,14 +115,6 @@ class Budget:
     whichever ends first (0: the cap alone, about 800,000 Backbone positions in 0.25 s
     of an idle core): far more than a node budget made for the samples' searches, so the
     follower gives it these nodes, as the server does."""
-    defer: bool = False
-    """Spider, reveal last: when the guard's move turns a card up, a tidying move of
-    face-up cards (it lowers the visible score and leaves that reveal playable) won in at
-    least as many samples is played first (:func:`pasyans.hints.sampling.deferred`)."""
-    reveal: float = 0.0
-    """Spider, reveal first: when the guard's move turns nothing up, the best move that
-    turns a card up is played if won in at least this share of the samples the guard's
-    move is won in (:func:`pasyans.hints.sampling.revealing`; 0: off)."""
     deeper: int = 0
     """A reveal valued one level deeper (issue 34, :mod:`pasyans.hints.deeper`): when
     the guard's move is not won in every sample, this many of the tally's best moves
@@ -170,21 +128,6 @@ class Budget:
     deeper_cap: int = 0
     """With ``deeper``: the most distinct cards a reveal is valued over (0:
     :data:`pasyans.hints.deeper.CAP`)."""
-    isset: int = 0
-    """Spider, information-set values (issue 34, :mod:`pasyans.hints.isset`): when the
-    guard's move is not won in every sample, this many of the tally's best moves (the
-    guard's first) are valued at their next event, a move that turns nothing up by its
-    best candidate line to one, an event that turns a card up by the mean over the cards
-    that can come up of the share of samples won with that card face up, and the highest
-    played; needs ``nodes``; takes the place of ``deeper`` (0: off; measured worse on
-    Spider 1 and 2 suits, docs/notes/2026-12-04-information-set.md)."""
-    coupled: bool = False
-    """With ``isset``: every leaf is valued on the same hidden cards, the first samples of
-    the hint's view with the card turned up swapped in (:func:`pasyans.hints.isset.coupled`,
-    common random numbers), not on fresh draws of the leaf's view."""
-    margin: float = 0.0
-    """With ``isset``: another move than the tally's is played only when its value exceeds
-    the tally's move's by more than this."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

@@ -13,16 +13,16 @@ from typing import Any
 from pasyans.hints.model import SAMPLES, Budget
 from pasyans.rules.spec import GameSpec
 
-HINT_BUDGETS: dict[tuple[str, int], tuple[int, int, int]] = {
-    ("spider", 1): (16, 4000, 1),
-    ("spider", 2): (16, 32_000, 1),
-    ("spider", 4): (8, 8000, 1),
-    ("backbone", 4): (SAMPLES, 8000, 1),
-    ("backbone-classic", 4): (16, 256_000, 1),
-    ("nivernais", 4): (128, 512_000, 1),
+HINT_BUDGETS: dict[tuple[str, int], tuple[int, int]] = {
+    ("spider", 1): (16, 4000),
+    ("spider", 2): (16, 32_000),
+    ("spider", 4): (8, 8000),
+    ("backbone", 4): (SAMPLES, 8000),
+    ("backbone-classic", 4): (16, 256_000),
+    ("nivernais", 4): (128, 512_000),
 }
-"""The product's sampled hint, by (game, number of suits): how many samples, the nodes of
-all their searches together, and the escalation (:attr:`Budget.escalate`, 1: none).
+"""The product's sampled hint, by (game, number of suits): how many samples and the nodes
+of all their searches together.
 Nivernais' is 256 times its first one (8 × 250): its hint is mostly one search of the
 position once every card is known, and the follower's win rate rose with it (4 → 25 of
 deals 1-100 and 4 → 19 of 5827301-5827400; ``docs/winnability.md``); that search of
@@ -110,11 +110,6 @@ idle core, within the server's time cap, which also bounds the search; the follo
 measures it reproducibly (docs/notes/2026-12-04-backbone-hints.md)."""
 
 
-BROAD_HINTS: set[tuple[str, int]] = set()
-"""Where the product's hint scores every legal move in every sample when fewer than half
-the samples are won (:attr:`Budget.broad`), by (game, number of suits)."""
-
-
 BUDGET_NAMES = ("product", "expert")
 """The follower's named budgets (:func:`player_budget`): ``pasyans play --autoplay NAME``,
 ``benchmarks/follow.py --budget NAME``."""
@@ -152,16 +147,14 @@ def player_budget(spec: GameSpec, name: str) -> Budget:
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
     :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`, :data:`EXACT_HINTS`,
-    :data:`BROAD_HINTS`, :data:`DEEPER_HINTS`) and ``seconds``,
-    whichever ends first."""
+    :data:`DEEPER_HINTS`) and ``seconds``, whichever ends first."""
     key = (spec.id, len(spec.deck_suits))
-    samples, nodes, escalate = HINT_BUDGETS.get(key, (SAMPLES, None, 1))
+    samples, nodes = HINT_BUDGETS.get(key, (SAMPLES, None))
     width, cap = MACRO_HINTS.get(key, (0, Budget.cap))
     return Budget(
         seconds=seconds,
         nodes=nodes,
         samples=samples,
-        escalate=escalate,
         macro=width,
         cap=cap,
         playout=PLAYOUT_HINTS.get(key, 0),
@@ -170,5 +163,4 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
         rescue=key in PLAYER_HINTS,
         exact=EXACT_HINTS.get(key, 0),
         deeper=DEEPER_HINTS.get(key, 0),
-        broad=key in BROAD_HINTS,
     )

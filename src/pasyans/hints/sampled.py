@@ -13,15 +13,14 @@ from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import deeper, isset, macro, player, playout, sampling
-from pasyans.hints.exact import _leaning, _search
+from pasyans.hints import deeper, macro, player, playout, sampling
+from pasyans.hints.exact import _search
 from pasyans.hints.model import SAMPLE_LINE, Budget, Clock, Estimate, Hint, Winnable
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import _projected, _value, hidden_to_player, useful_moves
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
-from pasyans.solver.search import solve
 
 
 class Tallies(Recent[sampling.Tally]):
@@ -40,9 +39,7 @@ TALLIES = caches.register("hints.tallies", Tallies(), bound=4096)
 
 def sampled(spec: GameSpec, view: State, budget: Budget) -> sampling.Tally:
     """The searches of ``budget.samples`` completions of ``view`` (a
-    :func:`sampling.known` position), remembered in :data:`TALLIES`. With
-    ``budget.escalate``, when no sample is won and some are undecided, the samples are
-    searched again with that many times the nodes (within the same time limit)."""
+    :func:`sampling.known` position), remembered in :data:`TALLIES`."""
     return _sampled(spec, view, budget)[0]
 
 
@@ -50,8 +47,7 @@ def _sampled(
     spec: GameSpec, view: State, budget: Budget
 ) -> tuple[sampling.Tally, list[State] | None]:
     """:func:`sampled`, and the samples it drew for it (``budget.samples`` of
-    ``budget.seed``, drawn once, also for the escalation; not the further batches of
-    ``budget.more``), for the playouts to reuse; None when the tally was remembered."""
+    ``budget.seed``), for the playouts to reuse; None when the tally was remembered."""
     t = TALLIES.get(spec, (view, budget))
     if t is not None:
         return t, None
@@ -62,10 +58,6 @@ def _sampled(
         deadline = time.perf_counter() + 2 * seconds * budget.samples
     states = sampling.samples(spec, view, budget.samples, budget.seed)
     t = _tally(spec, view, states, budget, seconds, nodes, deadline)
-    if budget.escalate > 1 and nodes is not None and t.won == 0 and t.unknown:
-        t = _tally(spec, view, states, budget, seconds, nodes * budget.escalate, deadline)
-    elif budget.endgame > 1 and nodes is not None and _endgame(spec, view, t):
-        t = _tally(spec, view, states, budget, seconds, nodes * budget.endgame, deadline)
     TALLIES.put(spec, (view, budget), t)
     return t, states
 
@@ -100,7 +92,7 @@ def _deeper(
 
 
 def _inner(budget: Budget, samples: int, **changes: Any) -> Budget | None:
-    """The revaluing hints' inner budget (:func:`_deeper`, :func:`_isset`): ``samples``
+    """The deeper look's inner budget (:func:`_deeper`): ``samples``
     samples, each with a sample's share of ``budget``'s nodes (so its :meth:`Budget.share`
     is that share), no time cap, and ``changes``. None (no revaluing) without a node
     budget or the guard."""
@@ -120,64 +112,6 @@ def _known_value(spec: GameSpec, v: State, nodes: int | None) -> float | None:
     return 1.0 if _search(spec, v, None, nodes, SAMPLE_LINE)[0] == "won" else 0.0
 
 
-def _isset(
-    spec: GameSpec,
-    view: State,
-    t: sampling.Tally,
-    move: Move | None,
-    budget: Budget,
-    avoid: Collection[State],
-    history: Sequence[State],
-) -> Move | None:
-    """``move`` (the tally's choice at ``view``, a :func:`sampling.known` position)
-    revalued at each candidate's next event (:attr:`Budget.isset`, :func:`isset.choose`):
-    each leaf tallied with :data:`isset.INNER` samples of the seed's draws, no guard, each
-    searched with a sample's share of the hint's nodes (remembered in :data:`TALLIES`); a
-    view with no hidden card left, by the exact search with those nodes. With
-    ``budget.coupled``, each leaf's samples are instead the first :data:`isset.INNER`
-    samples of ``view`` with the card turned up swapped in (:func:`isset.coupled`)."""
-    inner = _inner(
-        budget,
-        isset.INNER,
-        guard=False,
-        escalate=1,
-        endgame=0,
-        deeper=0,
-        isset=0,
-        coupled=False,
-        margin=0.0,
-    )
-    if inner is None:
-        return move
-    per = inner.share()[1]
-
-    def leaf(v: State) -> float:
-        known = _known_value(spec, v, per)
-        if known is not None:
-            return known
-        states = isset.coupled(spec, view, roots, v) if budget.coupled else None
-        if states is not None:
-            won = sum(_search(spec, s, None, per, SAMPLE_LINE)[0] == "won" for s in states)
-            return won / len(states)
-        got = sampled(spec, v, inner)
-        return got.won / got.samples if got.samples else 0.0
-
-    roots = sampling.samples(spec, view, isset.INNER, budget.seed) if budget.coupled else []
-    seen = {_packed(spec, h) for h in history}
-    return isset.choose(spec, view, t, move, budget.isset, leaf, avoid, seen, margin=budget.margin)[
-        0
-    ]
-
-
-def _endgame(spec: GameSpec, view: State, t: sampling.Tally) -> bool:
-    """Whether the endgame escalation applies (:attr:`Budget.endgame`): the stock is
-    empty (nothing more will be dealt, so the searches are shorter) and at least half the
-    samples' searches ended undecided."""
-    if not spec.has_pile("stock") or view.piles[spec.index["stock"]]:
-        return False
-    return 2 * t.unknown >= t.samples > 0
-
-
 def _tally(
     spec: GameSpec,
     view: State,
@@ -193,29 +127,12 @@ def _tally(
             wait = min(seconds, deadline - time.perf_counter())
             if wait <= 0:
                 return "unknown", None
-        if budget.lean and spider.applies(spec):
-            return _leaning(spec, s, wait, nodes, SAMPLE_LINE)
         return _search(spec, s, wait, nodes, SAMPLE_LINE)
 
     def stop() -> bool:
         return deadline is not None and time.perf_counter() >= deadline
 
-    def more(drawn: int) -> list[State]:
-        if drawn >= budget.samples * (1 + budget.more):
-            return []
-        return sampling.samples(spec, view, budget.samples, budget.seed, drawn)
-
-    def widen() -> list[Move]:
-        v = visible(spec, view)
-        return [m for m in useful_moves(spec, v, 12) if not sampling.reveals(spec, v, m)][:4]
-
-    def tidy() -> list[Move]:
-        return sampling.tidy_moves(spec, view)
-
-    def stratify(slot: sampling.Slot) -> list[State]:
-        return sampling.stratified(spec, view, slot, len(states), budget.seed)
-
-    t = sampling.tally(
+    return sampling.tally(
         spec,
         view,
         states,
@@ -223,27 +140,7 @@ def _tally(
         guard=budget.guard,
         extra=lambda: useful_moves(spec, visible(spec, view), 2),
         stop=stop,
-        more=more if budget.more else None,
-        quorum=budget.quorum,
-        stratify=stratify if budget.stratify else None,
-        widen=widen if budget.widen else None,
-        tidy=tidy if budget.defer and spider.applies(spec) else None,
     )
-    if budget.tiebreak and t.won:
-        more_states = sampling.samples(spec, view, budget.tiebreak, budget.seed, t.samples)
-        t = sampling.break_ties(spec, view, t, more_states, search, stop)
-    if budget.broad and 2 * t.won < t.samples and not stop():
-
-        def probe(s: State) -> str:
-            wait = seconds
-            if deadline is not None and seconds is not None:
-                wait = min(seconds, deadline - time.perf_counter())
-            if core.is_won(spec, s):
-                return "won"
-            return solve(spec, s, seconds=wait, nodes=nodes).result
-
-        t = sampling.broadly(spec, view, t, states, probe, stop)
-    return t
 
 
 def _played_out(

@@ -104,17 +104,6 @@ def unstuck(spec: GameSpec, view: State, seen: Sequence[State]) -> Move | None:
     return min(fills)[2] if fills else None
 
 
-def _planned(spec: GameSpec, view: State, seen: Sequence[State]) -> Hint | None:
-    """Spider when no sample is won: the visible planner's move
-    (:func:`sampling.lookahead`), else the stock when it can be dealt."""
-    move = sampling.lookahead(spec, view, avoid=set(seen))
-    if move is None:
-        move = next((m for m in core.legal_moves(spec, view) if m.dst is None), None)
-    if move is None:
-        return None
-    return Hint.of(move, "planned", None, "hint.looks_useful_hidden")
-
-
 def _projected(spec: GameSpec, state: State, project: Callable[[GameSpec, State], State]) -> State:
     """``project(spec, state)``, remembered (a long history is projected at every hint)."""
     key = (id(spec), state, project)
