@@ -23,10 +23,12 @@ budgets (seconds a decision) can be measured on this machine::
 ``xK`` (K a power of 4) is the product's budget with ``log4 K`` doublings of its samples
 (and of the no-peek player's playouts and Backbone classic's playout searches) and K
 times its nodes, the steps of the budget curve in docs/winnability.md; ``product`` and
-``expert`` are the follower's named budgets. ``--csv F`` keeps the decisions (one row
-each) and ``F.positions.csv`` the critical positions found (one row each, and a row
-with index -1 for every deal classified), so a killed run resumes where it stopped. The
-deals run on Dask like ``benchmarks/follow.py`` (``--jobs``, ``--scheduler``).
+``expert`` are the follower's named budgets; ``+FIELD=VALUE`` changes one field of the
+budget (``x1+deeper=3``), so a variant of the hint is judged on the same positions.
+``--csv F`` keeps the decisions (one row each) and ``F.positions.csv`` the critical
+positions found (one row each, and a row with index -1 for every deal classified), so a
+killed run resumes where it stopped. The deals run on Dask like ``benchmarks/follow.py``
+(``--jobs``, ``--scheduler``).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import csv
 import math
 import statistics
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from paired import sign_test
@@ -76,11 +78,28 @@ def scaled(base: Budget, name: str) -> Budget:
 
 
 def budget_of(spec: GameSpec, name: str) -> Budget:
-    if name in BUDGET_NAMES:
-        return player_budget(spec, name)
-    if name.startswith("x"):
-        return scaled(player_budget(spec, "product"), name)
-    raise SystemExit(f"{name}: a budget is product, expert or xK")
+    """``product``, ``expert`` or ``xK``, then any ``+FIELD=VALUE`` of :class:`Budget`
+    (``x1+deeper=3``: the product's budget with the deeper look), so that a variant is
+    measured on the same positions as the budget it changes."""
+    head, *changes = name.split("+")
+    if head in BUDGET_NAMES:
+        budget = player_budget(spec, head)
+    elif head.startswith("x"):
+        budget = scaled(player_budget(spec, "product"), head)
+    else:
+        raise SystemExit(f"{name}: a budget is product, expert or xK, then +FIELD=VALUE")
+    kinds = {f.name: type(getattr(budget, f.name)) for f in fields(Budget)}
+    for change in changes:
+        key, _, text = change.partition("=")
+        kind = kinds.get(key)
+        if kind is None or kind is type(None) or not text:
+            raise SystemExit(f"{name}: {change!r} is not FIELD=VALUE of a Budget field")
+        try:
+            value = text not in ("0", "false", "no") if kind is bool else kind(text)
+        except ValueError:
+            raise SystemExit(f"{name}: {text!r} is not a {kind.__name__}") from None
+        budget = replace(budget, **{key: value})
+    return budget
 
 
 @dataclass(frozen=True)

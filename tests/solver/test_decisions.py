@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -46,6 +47,11 @@ def test_a_scaled_budget_doubles_the_samples_and_multiplies_the_nodes() -> None:
     assert decisions.budget_of(spec, "product") == player_budget(spec, "product")
     with pytest.raises(SystemExit, match="product, expert or xK"):
         decisions.budget_of(spec, "huge")
+    variant = decisions.budget_of(spec, "x4+deeper=3+guard=0+seed=5")
+    assert variant == replace(decisions.budget_of(spec, "x4"), deeper=3, guard=False, seed=5)
+    for bad in ("x1+deep=3", "x1+deeper", "x1+deeper=many"):
+        with pytest.raises(SystemExit, match="x1\\+"):
+            decisions.budget_of(spec, bad)
 
 
 def test_a_position_is_critical_when_some_moves_keep_the_win_and_others_do_not(
