@@ -13,14 +13,11 @@ deck minus every card the player knows, so two positions that differ only in the
 cards give the same samples for the same seed.
 
 Strategy fusion: each sample "knows" its own cards, so a move can look good only because
-every sample plans with cards the player has not seen. When the samples disagree (no
-move starts a win in most of the winning samples), :func:`choose` prefers a move that
-turns a face-down card up among the moves at least half as popular as the best one; the
-follower benchmark measures both ways (``benchmarks/follow.py --no-guard``).
-
-Over 400 lines because the sampling and the choice among the samples' searches read the
-same tally and the same projection of what the player knows; split, each half would
-import the other's privates.
+every sample plans with cards the player has not seen. With the guard, :func:`tally`
+scores each candidate move by in how many samples a win is found after it, not by how
+many samples' searches happened to start with it, and :func:`choose` plays the best
+(ties to a move that turns a card up); the follower benchmark measures both ways
+(``benchmarks/follow.py --no-guard``).
 """
 
 from __future__ import annotations
