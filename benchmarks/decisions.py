@@ -63,8 +63,8 @@ DECISION_FIELDS = ["deal", "index", "budget", "move", "safe", "cpu"]
 def scaled(base: Budget, name: str) -> Budget:
     """``xK``: ``base`` with ``log4 K`` doublings of its samples, playouts and playout
     searches and K times its nodes (``x1`` is ``base``)."""
-    k = int(name[1:])
-    steps = round(math.log(k, 4))
+    k = int(name[1:]) if name[1:].isdigit() else 0
+    steps = round(math.log(k, 4)) if k > 0 else 0
     if k < 1 or 4**steps != k:
         raise SystemExit(f"{name}: K must be a power of 4")
     twice = 2**steps

@@ -41,8 +41,9 @@ def test_a_scaled_budget_doubles_the_samples_and_multiplies_the_nodes() -> None:
         8000,
         4,
     )
-    with pytest.raises(SystemExit, match="power of 4"):
-        decisions.scaled(base, "x8")
+    for bad in ("x8", "x0", "xfour", "x"):
+        with pytest.raises(SystemExit, match="power of 4"):
+            decisions.scaled(base, bad)
     spec = get_game("spider", {"suits": "2"})
     assert decisions.budget_of(spec, "product") == player_budget(spec, "product")
     with pytest.raises(SystemExit, match="product, expert or xK"):
