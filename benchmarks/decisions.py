@@ -25,9 +25,16 @@ budgets (seconds a decision) can be measured on this machine::
 times its nodes, the steps of the budget curve in docs/winnability.md; ``product`` and
 ``expert`` are the follower's named budgets; ``+FIELD=VALUE`` changes one field of the
 budget (``x1+deeper=3``), so a variant of the hint is judged on the same positions.
-``--csv F`` keeps the decisions (one row each) and ``F.positions.csv`` the critical
-positions found (one row each, and a row with index -1 for every deal classified), so a
-killed run resumes where it stopped. The deals run on Dask like ``benchmarks/follow.py``
+A move not found won within ``--truth`` nodes may still win: the judge's budget can be
+short of a hard win (a followed game sometimes reaches a position found won after a
+move so judged). So every move a budget *chose* that the first judgement calls unsafe is
+judged again with ``--recheck`` nodes (10 times ``--truth`` by default), and it is fatal
+only if no win is found then either; the summary says how many of the fatal moves the
+judge proved lost. ``--csv F`` keeps the decisions (one row each), ``F.positions.csv``
+the critical positions found (one row each, and a row with index -1 for every deal
+classified) and ``F.rechecks.csv`` the second judgements, so a killed run resumes where
+it stopped, and a run of older decisions with a larger ``--recheck`` judges them again.
+The deals run on Dask like ``benchmarks/follow.py``
 (``--jobs``, ``--scheduler``).
 """
 
@@ -58,6 +65,7 @@ from pasyans.solver.search import solve
 
 POSITION_FIELDS = ["deal", "index", "legal", "safe"]
 DECISION_FIELDS = ["deal", "index", "budget", "move", "safe", "cpu"]
+RECHECK_FIELDS = ["deal", "index", "move", "nodes", "result"]
 
 
 def scaled(base: Budget, name: str) -> Budget:
@@ -131,34 +139,47 @@ def critical(spec: GameSpec, deal: int, index: int, state: State, nodes: int) ->
     return Critical(deal, index, len(moves), safe)
 
 
-Task = tuple[str, dict[str, str], int, int, int, tuple[str, ...], tuple[Critical, ...] | None]
+@dataclass(frozen=True)
+class Task:
+    """One deal's work: classify its positions (unless ``known``), decide with
+    ``budgets`` at each, and judge again with ``recheck`` nodes each chosen move the first
+    judgement called unsafe (those of earlier runs, ``pending``, too)."""
+
+    game: str
+    options: dict[str, str]
+    deal: int
+    every: int
+    truth: int
+    budgets: tuple[str, ...]
+    known: tuple[Critical, ...] | None
+    recheck: int = 0
+    pending: tuple[tuple[int, str], ...] = ()
 
 
-def run(task: Task) -> tuple[int, list[Critical], list[dict[str, str]]]:
-    """One deal: its product-followed line, its critical positions (``known`` when
-    already classified), and each budget's decision at each of them."""
-    game, options, deal, every, truth, budgets, known = task
-    spec = get_game(game, options)
-    play = follow(game, options, deal, player_budget(spec, "product"))
-    states = [core.initial_state(spec, deal)]
+def run(task: Task) -> tuple[int, list[Critical], list[dict[str, str]], list[dict[str, str]]]:
+    """One deal: its product-followed line, its critical positions (``task.known`` when
+    already classified), each budget's decision at each of them, and the rechecks."""
+    spec = get_game(task.game, task.options)
+    play = follow(task.game, task.options, task.deal, player_budget(spec, "product"))
+    states = [core.initial_state(spec, task.deal)]
     for m in play.line:
         states.append(core.apply(spec, states[-1], m))
-    if known is None:
+    if task.known is None:
         found = [
             c
-            for i in range(every, len(states), every)
-            if (c := critical(spec, deal, i, states[i], truth)) is not None
+            for i in range(task.every, len(states), task.every)
+            if (c := critical(spec, task.deal, i, states[i], task.truth)) is not None
         ]
     else:
-        found = list(known)
+        found = list(task.known)
     rows = []
     for c in found:
         state, history = states[c.index], states[: c.index]
-        for name in budgets:
+        for name in task.budgets:
             move, cpu = decide(spec, state, history, budget_of(spec, name))
             rows.append(
                 {
-                    "deal": str(deal),
+                    "deal": str(task.deal),
                     "index": str(c.index),
                     "budget": name,
                     "move": "" if move is None else move.to_str(),
@@ -166,7 +187,26 @@ def run(task: Task) -> tuple[int, list[Critical], list[dict[str, str]]]:
                     "cpu": f"{cpu:.4f}",
                 }
             )
-    return deal, found, rows
+    unsafe = set(task.pending) | {
+        (int(r["index"]), r["move"]) for r in rows if r["safe"] == "0" and r["move"]
+    }
+    rechecks = []
+    if task.recheck:
+        for index, text in sorted(unsafe):
+            after = core.apply(spec, states[index], Move.parse(text))
+            result = (
+                "won" if core.is_won(spec, after) else solve(spec, after, nodes=task.recheck).result
+            )
+            rechecks.append(
+                {
+                    "deal": str(task.deal),
+                    "index": str(index),
+                    "move": text,
+                    "nodes": str(task.recheck),
+                    "result": result,
+                }
+            )
+    return task.deal, found, rows, rechecks
 
 
 def decide(
@@ -179,11 +219,31 @@ def decide(
     return hint.move, time.process_time() - c0
 
 
-def summary(rows: list[dict[str, str]], budgets: list[str]) -> list[str]:
-    """Each budget's fatal share (Wilson 95%) and CPU a decision, and each budget paired
-    with the first on the positions both decided."""
-    by: dict[str, dict[tuple[str, str], dict[str, str]]] = {b: {} for b in budgets}
+def judged(rows: list[dict[str, str]], rechecks: list[dict[str, str]]) -> list[dict[str, str]]:
+    """``rows`` with ``safe`` set to 1 where the move was found won when judged again, and
+    ``lost`` 1 where that judgement proved it lost (the largest recheck of a move counts)."""
+    last: dict[tuple[str, str, str], dict[str, str]] = {}
+    for r in rechecks:
+        key = (r["deal"], r["index"], r["move"])
+        if key not in last or int(r["nodes"]) >= int(last[key]["nodes"]):
+            last[key] = r
+    out = []
     for r in rows:
+        again = last.get((r["deal"], r["index"], r["move"]))
+        result = again["result"] if again is not None and r["safe"] == "0" else ""
+        out.append(
+            r | {"safe": "1" if result == "won" else r["safe"], "lost": str(int(result == "lost"))}
+        )
+    return out
+
+
+def summary(
+    rows: list[dict[str, str]], budgets: list[str], rechecks: list[dict[str, str]] | None = None
+) -> list[str]:
+    """Each budget's fatal share (Wilson 95%; the rows judged again with ``rechecks``) and
+    CPU a decision, and each budget paired with the first on the positions both decided."""
+    by: dict[str, dict[tuple[str, str], dict[str, str]]] = {b: {} for b in budgets}
+    for r in judged(rows, rechecks or []):
         if r["budget"] in by:
             by[r["budget"]][(r["deal"], r["index"])] = r
     out = []
@@ -192,12 +252,13 @@ def summary(rows: list[dict[str, str]], budgets: list[str]) -> list[str]:
         got = by[name]
         n = len(got)
         fatal = sum(r["safe"] == "0" for r in got.values())
+        lost = sum(r["lost"] == "1" for r in got.values())
         lo, hi = wilson(fatal, n)
         cpu = [1000 * float(r["cpu"]) for r in got.values()] or [0.0]
         line = (
             f"{name}: {n} decisions, fatal {fatal} = {100 * fatal / max(n, 1):.1f}% "
-            f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%), CPU a decision median "
-            f"{statistics.median(cpu):.0f} ms, mean {statistics.mean(cpu):.0f} ms"
+            f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%; {lost} proven lost), CPU a decision "
+            f"median {statistics.median(cpu):.0f} ms, mean {statistics.mean(cpu):.0f} ms"
         )
         if name != budgets[0]:
             both = set(got) & set(first)
@@ -235,10 +296,17 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=8, help="every N-th position of a game")
     ap.add_argument("--budgets", default="x1,x4,x16", help="product, expert or xK, comma-separated")
     ap.add_argument("--truth", type=int, default=300_000, help="the judging solver's nodes")
+    ap.add_argument(
+        "--recheck",
+        type=int,
+        default=None,
+        help="nodes to judge again a chosen move not found won (default 10 x --truth; 0: off)",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="local Dask workers (1: this process)")
     ap.add_argument("--scheduler", default=None, help="a Dask scheduler's address instead")
     ap.add_argument("--csv", type=Path, default=None, help="the decisions; resumes")
     args = ap.parse_args()
+    recheck = 10 * args.truth if args.recheck is None else args.recheck
     options = dict(item.split("=", 1) for item in args.option)
     budgets = [b for b in args.budgets.split(",") if b]
     spec = get_game(args.game, options)
@@ -247,7 +315,9 @@ def main() -> None:
     lo, _, hi = args.deals.partition("-")
     deals = range(int(lo), int(hi or lo) + 1)
     kept = args.csv.with_suffix(".positions.csv") if args.csv else None
+    again = args.csv.with_suffix(".rechecks.csv") if args.csv else None
     done = _read(args.csv) if args.csv else []
+    rechecks = _read(again) if again else []
     classified: dict[int, list[Critical]] = {}
     for r in _read(kept) if kept else []:
         positions = classified.setdefault(int(r["deal"]), [])
@@ -255,17 +325,33 @@ def main() -> None:
             safe = frozenset(r["safe"].split()) if r["safe"] else frozenset()
             positions.append(Critical(int(r["deal"]), int(r["index"]), int(r["legal"]), safe))
     have = {(int(r["deal"]), r["budget"]) for r in done}
+    enough = {
+        (int(r["deal"]), int(r["index"]), r["move"]) for r in rechecks if int(r["nodes"]) >= recheck
+    }
     tasks: list[Task] = []
     for d in deals:
         known = classified.get(d)
-        if known is not None and all((d, b) in have for b in budgets):
+        pending = tuple(
+            sorted(
+                {
+                    (int(r["index"]), r["move"])
+                    for r in done
+                    if int(r["deal"]) == d and r["safe"] == "0" and r["move"]
+                }
+                - {(i, m) for deal, i, m in enough if deal == d}
+            )
+        )
+        todo = tuple(b for b in budgets if (d, b) not in have and known != [])
+        if known is not None and not todo and not (recheck and pending):
             continue
-        todo = tuple(b for b in budgets if (d, b) not in have)
         pack = None if known is None else tuple(known)
-        tasks.append((args.game, options, d, args.every, args.truth, todo, pack))
-    for deal, found, rows in run_on_dask(run, tasks, args.jobs, args.scheduler):
+        tasks.append(
+            Task(args.game, options, d, args.every, args.truth, todo, pack, recheck, pending)
+        )
+    for deal, found, rows, more in run_on_dask(run, tasks, args.jobs, args.scheduler):
         done += rows
-        if args.csv is not None and kept is not None:
+        rechecks += more
+        if args.csv is not None and kept is not None and again is not None:
             if deal not in classified:
                 marks = [{"deal": str(deal), "index": "-1", "legal": "0", "safe": ""}]
                 marks += [
@@ -279,12 +365,13 @@ def main() -> None:
                 ]
                 _append(kept, POSITION_FIELDS, marks)
             _append(args.csv, DECISION_FIELDS, rows)
+            _append(again, RECHECK_FIELDS, more)
         classified.setdefault(deal, found)
         print(f"deal {deal}: {len(found)} critical positions", flush=True)
     wanted = [r for r in done if int(r["deal"]) in deals]
     positions = sum(len(classified.get(d, [])) for d in deals)
     print(f"{args.game} {options}, deals {args.deals}: {positions} critical positions")
-    for line in summary(wanted, budgets):
+    for line in summary(wanted, budgets, rechecks):
         print("  " + line)
 
 
