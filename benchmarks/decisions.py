@@ -173,10 +173,11 @@ def run(task: Task) -> tuple[int, list[Critical], list[dict[str, str]], list[dic
     else:
         found = list(task.known)
     rows = []
+    budgets = {name: budget_of(spec, name) for name in task.budgets}
     for c in found:
         state, history = states[c.index], states[: c.index]
-        for name in task.budgets:
-            move, cpu = decide(spec, state, history, budget_of(spec, name))
+        for name, budget in budgets.items():
+            move, cpu = decide(spec, state, history, budget)
             rows.append(
                 {
                     "deal": str(task.deal),
