@@ -1,20 +1,40 @@
-"""Helpers for the project's own tests and benchmarks: a free local port and a throwaway
-PostgreSQL cluster on 127.0.0.1. Not used by the site itself."""
+"""Helpers for the project's own tests and benchmarks: a free local port, a throwaway
+PostgreSQL cluster on 127.0.0.1, and a script of ``benchmarks/`` or ``tools/`` loaded as a
+module. Not used by the site itself."""
 
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import pwd
 import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """The script at ``path`` (not a package module) loaded as the module ``name``,
+    registered in ``sys.modules`` first (dataclasses look their module up there), with
+    its own folder on ``sys.path`` while it runs (a benchmark imports its neighbours)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.append(str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module
 
 
 class PostgresUnavailable(RuntimeError):

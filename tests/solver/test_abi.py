@@ -3,12 +3,10 @@ generated from it (tools/gen_abi.py) are up to date, and both sides read them.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from devtools import load_script
 
 from pasyans.domains import _core_abi as abi
 from pasyans.domains import packed
@@ -17,18 +15,7 @@ from pasyans.rules import get_game
 from pasyans.rules.spec import EmptyColumn, PileKind
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_abi", ROOT / "tools" / "gen_abi.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["gen_abi"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-GEN = _generator()
+GEN = load_script(ROOT / "tools" / "gen_abi.py", "gen_abi")
 
 
 @pytest.mark.parametrize("path", list(GEN.outputs()), ids=lambda p: p.name)

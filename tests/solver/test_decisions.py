@@ -3,13 +3,12 @@ fatal share with its pairing between budgets."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from devtools import load_script
 
 from pasyans.engine.core import apply, initial_state, legal_moves
 from pasyans.hints import Budget
@@ -18,16 +17,9 @@ from pasyans.hints.sampling import known
 from pasyans.position import State
 from pasyans.rules import get_game
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-_spec = importlib.util.spec_from_file_location("decisions_benchmark", BENCHMARKS / "decisions.py")
-assert _spec is not None and _spec.loader is not None
-decisions = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = decisions  # dataclasses look their module up
-sys.path.append(str(BENCHMARKS))  # decisions.py imports paired.py, its neighbour
-try:
-    _spec.loader.exec_module(decisions)
-finally:
-    sys.path.remove(str(BENCHMARKS))
+decisions = load_script(
+    Path(__file__).resolve().parents[2] / "benchmarks" / "decisions.py", "decisions_benchmark"
+)
 
 
 def test_a_scaled_budget_doubles_the_samples_and_multiplies_the_nodes() -> None:

@@ -4,18 +4,15 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+from devtools import load_script
 
-HERE = Path(__file__).resolve().parents[2] / "benchmarks" / "paired.py"
-_spec = importlib.util.spec_from_file_location("paired_benchmark", HERE)
-assert _spec is not None and _spec.loader is not None
-paired = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = paired  # dataclasses look their module up
-_spec.loader.exec_module(paired)
+paired = load_script(
+    Path(__file__).resolve().parents[2] / "benchmarks" / "paired.py", "paired_benchmark"
+)
 
 
 def _write(path: Path, method: str, won: dict[int, bool], full: dict[int, str]) -> Path:
