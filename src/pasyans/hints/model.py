@@ -128,6 +128,10 @@ class Budget:
     deeper_cap: int = 0
     """With ``deeper``: the most distinct cards a reveal is valued over (0:
     :data:`pasyans.hints.deeper.CAP`)."""
+    forward: bool = False
+    """When the guard's best-scored candidates go back to positions played, score every
+    other legal move that goes somewhere new before settling for a lower-scored one
+    (:func:`pasyans.hints.sampled._forward`; off)."""
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""
