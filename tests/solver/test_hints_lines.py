@@ -208,3 +208,15 @@ def test_no_lines_is_todays_hint(game: str, monkeypatch: pytest.MonkeyPatch) -> 
     assert estimate(spec, state, budget) is not None
     with pytest.raises(AssertionError, match="line player"):
         suggest(spec, state, budget=Budget(seconds=None, nodes=2000, samples=4, lines=8))
+
+
+def test_the_bandit_gives_out_the_searches_and_a_single_line_few() -> None:
+    spec = get_game("nivernais")
+    view = known(spec, initial_state(spec, 1))
+    d = lines.decide(spec, view, lines=64, nodes=300, width=4)
+    assert d is not None and len(d.candidates) == 4
+    assert 48 <= sum(n for _, n in d.scores) <= 64  # 2 rounds: 4 x 8, then 2 x 16
+    best = max(range(4), key=lambda c: (d.scores[c][1], d.scores[c][0]))
+    assert d.chosen == d.candidates[best] and d.samples == 24
+    alone = lines.decide(spec, view, lines=256, nodes=300, width=1)
+    assert alone is not None and alone.samples == lines.ALONE

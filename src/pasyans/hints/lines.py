@@ -29,7 +29,8 @@ successive halving (``Budget.lines``; off by default).
 4. **Bandit** (:func:`decide`): successive halving, ⌈log₂ n⌉ rounds, each giving every
    surviving candidate its next batch of samples (about ``lines`` searches in all), the
    better half by mean score kept. Every candidate alive in a round has the same
-   samples. No sample after the first is started past the hint's deadline.
+   samples. No sample after the first is started past the hint's deadline. A single
+   candidate is played at once, on :data:`ALONE` samples only (for the estimate).
 5. **Plans** (:data:`PLANS`): the chosen line's first move is the hint; the rest is kept
    by view, so following it needs no new decision until its reveal.
 
@@ -66,6 +67,10 @@ WIDTH = 16
 
 CAP = 400
 """Positions the candidates' walk expands at most."""
+
+ALONE = 16
+"""Searches a decision with a single candidate gets: nothing is chosen there, the
+samples only give the estimate (the whole ``lines`` would be spent on a forced line)."""
 
 _MARK = HIDDEN + 1
 """A hidden placeholder marked by :func:`reveals` (matches no card of any deck)."""
@@ -191,7 +196,8 @@ def decide(
 ) -> Decision | None:
     """The line player's decision for ``view`` (a :func:`sampling.known` position with
     hidden cards): the candidates scored on samples by successive halving, about ``lines``
-    searches of ``nodes`` positions in all (module, step 4). With a ``deadline``
+    searches of ``nodes`` positions in all (module, step 4; a single candidate: at most
+    :data:`ALONE`). With a ``deadline``
     (:func:`time.perf_counter`), no sample after the first starts past it. None when no
     line reaches a reveal."""
     cands = candidates(spec, view, cap=cap, avoid=avoid, width=width)
@@ -205,6 +211,8 @@ def decide(
     drawn = 0
     for _ in range(rounds):
         batch = max(1, lines // (rounds * len(alive)))
+        if len(cands) == 1:
+            batch = min(batch, ALONE)
         played = _round(spec, view, cands, alive, drawn, batch, seed, nodes, deadline, totals, wins)
         for c in alive:
             counts[c] += played
