@@ -19,6 +19,12 @@ suit. ``--unstick 10`` is the product's Spider 1-suit hint: deal after 10 moves 
 nothing on, when no sample is won. The variants measured and rejected were removed on
 2026-12-06; docs/hints.md, "Removed options", says where to run them.)
 
+``--lines N`` (Backbone, Backbone classic, Nivernais) is the line player of issue 34
+(``pasyans.hints.lines``): while a card is hidden, the line to the next card revealed
+chosen by successive halving over about N searches of samples a decision (each of
+``--player-nodes`` positions, else the budget's nodes a sample); with ``--budget``, on
+top of the named budget.
+
 ``--player N`` (Spider) is the no-peek player of issue 34 (``pasyans.hints.player``) with
 about N playouts a decision, scored by ``--method`` (``rollout``, ``determinized`` or
 ``epimc``). ``--budget product`` / ``--budget expert`` take the follower's named budget
@@ -105,6 +111,7 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
         text += f", exact {budget.exact}" if budget.exact else ""
+        text += f", lines {budget.lines} x {budget.line_nodes()} nodes" if budget.lines else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
 
@@ -157,6 +164,12 @@ def main() -> None:
     )
     ap.add_argument("--method", default="rollout", choices=player.METHODS)
     ap.add_argument(
+        "--lines",
+        type=int,
+        default=0,
+        help="packed games: the line player, N searches a decision (also on a named budget)",
+    )
+    ap.add_argument(
         "--budget",
         choices=BUDGET_NAMES,
         default=None,
@@ -195,11 +208,14 @@ def main() -> None:
         rescue=args.rescue,
         player_nodes=args.player_nodes,
         exact=args.exact,
+        lines=args.lines,
     )
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
         if args.deeper:
             budget = replace(budget, deeper=args.deeper)
+        if args.lines:
+            budget = replace(budget, lines=args.lines, player_nodes=args.player_nodes)
         if args.deeper_samples or args.deeper_cap:
             budget = replace(budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap)
         if args.forward:

@@ -11,6 +11,7 @@
 - :mod:`~pasyans.hints.sampled`: the sampled searches (:data:`TALLIES`), with the playouts
   (:mod:`~pasyans.hints.playout`) and Spider's macro planner (:mod:`~pasyans.hints.macro`);
 - :mod:`~pasyans.hints.nivernais`: Nivernais' own hint;
+- :mod:`~pasyans.hints.lines`: the line player of the packed games (``Budget.lines``, off);
 - :mod:`~pasyans.hints.dispatch`: :func:`suggest`, which picks among them.
 
 :mod:`~pasyans.hints.follow` (a player who always plays the hint) measures them.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pasyans import hints
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import Budget, macro, playout
+from pasyans.hints import Budget, lines, macro, playout
 from pasyans.position import State
 from pasyans.rules import get_game
 from pasyans.rules.spec import GameSpec
@@ -74,6 +74,7 @@ def follow(
     hints.TALLIES.clear()
     macro.PLANS.clear()
     playout.SCORES.clear()
+    lines.PLANS.clear()
     history: list[State] = []
     line: list[Move] = []
     spent = slowest = cpu = 0.0

@@ -87,7 +87,8 @@ class Budget:
     suit: off). ``unstick`` (Spider, 1 suit in the product, :data:`UNSTICK_HINTS`): when
     no sample is won and that many moves in a row moved nothing on, deal from the stock,
     filling the empty columns first (:func:`unstuck`; 0: off). ``player``, ``method``,
-    ``rescue``: the no-peek player (:mod:`pasyans.hints.player`). The variants measured
+    ``rescue``: the no-peek player (:mod:`pasyans.hints.player`); ``lines``: the line
+    player of the packed games (:mod:`pasyans.hints.lines`). The variants measured
     and not adopted were removed on 2026-12-06 (docs/hints.md, "Removed options")."""
 
     seconds: float | None = 1.0
@@ -132,6 +133,16 @@ class Budget:
     """When the guard's best-scored candidates go back to positions played, score every
     other legal move that goes somewhere new before settling for a lower-scored one
     (:func:`pasyans.hints.sampled._forward`; off)."""
+    lines: int = 0
+    """The line player (issue 34, :mod:`pasyans.hints.lines`; Backbone, Backbone classic
+    and Nivernais while a card is hidden): the searches of samples a decision gives out
+    by successive halving between the lines that lead to the next card revealed (0:
+    off). Each search has ``player_nodes`` positions, else a sample's share of ``nodes``
+    (``nodes / samples``, as :meth:`share`), else 1,000."""
+
+    def line_nodes(self) -> int:
+        """The nodes of each of the line player's searches (:attr:`lines`)."""
+        return self.player_nodes or self.share()[1] or 1000
 
     def share(self) -> tuple[float | None, int | None]:
         """One sample's part of the budget."""

@@ -13,12 +13,18 @@ from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import deeper, macro, player, playout, sampling
+from pasyans.hints import deeper, lines, macro, player, playout, sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import SAMPLE_LINE, Budget, Clock, Estimate, Hint, Winnable
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import known, visible
-from pasyans.hints.visible import _projected, _value, hidden_to_player, useful_moves
+from pasyans.hints.visible import (
+    _after_seen,
+    _projected,
+    _value,
+    hidden_to_player,
+    useful_moves,
+)
 from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 
@@ -287,6 +293,42 @@ def _decision(
     )
 
 
+def _lined(
+    spec: GameSpec,
+    state: State,
+    history: Sequence[State],
+    budget: Budget,
+    clock: Clock,
+) -> Hint | None:
+    """The line player's hint (:mod:`pasyans.hints.lines`, :attr:`Budget.lines`): the
+    first move of its chosen line to the next card revealed, with the chosen line's
+    samples won; None when no line reaches a reveal. Within the hint's ``clock``."""
+    got = _line_decision(spec, state, history, budget, clock)
+    if got is None:
+        return None
+    move, d = got
+    return Hint.of(move, "lines", None, "hint.lines_event", won=d.won, samples=d.samples)
+
+
+def _line_decision(
+    spec: GameSpec,
+    state: State,
+    history: Sequence[State],
+    budget: Budget,
+    clock: Clock,
+) -> tuple[Move, lines.Decision] | None:
+    return lines.hint(
+        spec,
+        known(spec, state),
+        lines=budget.lines,
+        nodes=budget.line_nodes(),
+        seed=budget.seed,
+        avoid=_after_seen(spec, history),
+        key=budget,
+        deadline=clock.deadline,
+    )
+
+
 _PACKED: dict[tuple[int, State], macro.View] = caches.register(
     "hints.packed_history", {}, bound=200_000
 )
@@ -308,12 +350,17 @@ def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
     """The share of the ways the hidden cards could lie that are winnable, from the same
     samples as the hint (with ``budget.player``, Spider: the no-peek player's playouts
     after its chosen line, :attr:`Estimate.method` ``"rollout"``; with ``budget.rescue``
-    too, only where no sample is won, as the hint); None when the player
+    too, only where no sample is won, as the hint; with ``budget.lines``, the packed
+    games: the searches after the line player's chosen line); None when the player
     knows every card (or the game is over)."""
     if core.is_won(spec, state) or not hidden_to_player(spec, state) or budget.samples <= 0:
         return None
     if core.is_stuck(spec, visible(spec, state)):
         return None
+    if budget.lines and lines.applies(spec):  # the line player's chosen line's samples
+        lined = _line_decision(spec, state, (), budget, Clock.start(budget.seconds))
+        if lined is not None:
+            return Estimate(lined[1].won, 0, lined[1].samples)
     t = None
     if budget.player and budget.rescue:  # as the hint: the player only where no sample won
         t = sampled(spec, known(spec, state), budget)

@@ -1,0 +1,297 @@
+"""The line player (issue 34, items 1 and 2, method (a)) for the packed games with a
+stock: Backbone, Backbone classic and Nivernais. It decides only where information
+arrives, between lines of moves that lead there, with many samples given out by
+successive halving (``Budget.lines``; off by default).
+
+1. **Where information arrives** (:func:`reveals`): a move reveals when the player's
+   view after it shows a card that was hidden before. Backbone and Backbone classic: a
+   click on the stock in the first pass turns an unseen card onto the waste (after the
+   redeal every card is known). Nivernais: the first pass's stock is unseen; a click on
+   the stock deals its cards onto the columns, and a move that empties a column refills
+   it at once from the stock, so both reveal. Only the view is read: the move is played
+   in the view (:func:`pasyans.hints.sampling.known`) and its hidden placeholders are
+   marked, then projected again; a mark the projection does not hide is a card shown.
+2. **Candidates** (:func:`candidates`): breadth-first over the legal moves that reveal
+   nothing, from the view, never to a position already played nor walked before, at most
+   ``cap`` positions expanded. Every revealing move out of a walked position ends a
+   candidate line (the reveal-free line, then that move); lines that leave the same view
+   are one candidate (the first found, so the shortest). The :data:`WIDTH` best are kept
+   by the cards on the foundations before the reveal, then the shorter line, then the
+   line's notation.
+3. **Scores** (:func:`score`, determinized): each sample is a uniform completion of the
+   hidden cards (:func:`pasyans.hints.sampling.samples`, seeded as the tally seeds it);
+   the candidate's line and reveal are played in the sample's full position, then the
+   full-information search (:func:`pasyans.solver.search.solve`; Nivernais: its
+   portfolio) runs with a node budget: :data:`WIN` when it wins, else the cards on the
+   foundations at the end of the line (Nivernais: of the search's line to the most
+   cards home). Each sample's search knows the sample's later cards (strategy fusion),
+   but only after the line's reveal: the line itself is chosen without them.
+4. **Bandit** (:func:`decide`): successive halving, ⌈log₂ n⌉ rounds, each giving every
+   surviving candidate its next batch of samples (about ``lines`` searches in all), the
+   better half by mean score kept. Every candidate alive in a round has the same
+   samples. No sample after the first is started past the hint's deadline. A single
+   candidate is played at once, on :data:`ALONE` samples only (for the estimate).
+5. **Plans** (:data:`PLANS`): the chosen line's first move is the hint; the rest is kept
+   by view, so following it needs no new decision until its reveal.
+
+Only the view and the samples drawn from it are read, so two positions that differ only
+in hidden cards get the same decision under the same seed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from pasyans import caches
+from pasyans.domains import nivernais as nv
+from pasyans.engine import core
+from pasyans.engine.moves import Move
+from pasyans.hints import sampling
+from pasyans.hints.recent import Recent
+from pasyans.hints.sampling import HIDDEN
+from pasyans.position import State
+from pasyans.rules.spec import GameSpec
+from pasyans.solver.search import solve
+
+GAMES = frozenset({"backbone", "backbone-classic", "nivernais"})
+"""The games the line player plays (by :attr:`GameSpec.id`)."""
+
+WIN = 1000
+"""A sample's score when the search wins after the line (more than any card count)."""
+
+WIDTH = 16
+"""Candidates kept at most."""
+
+CAP = 400
+"""Positions the candidates' walk expands at most."""
+
+ALONE = 16
+"""Searches a decision with a single candidate gets: nothing is chosen there, the
+samples only give the estimate (the whole ``lines`` would be spent on a forced line)."""
+
+_MARK = HIDDEN + 1
+"""A hidden placeholder marked by :func:`reveals` (matches no card of any deck)."""
+
+
+def applies(spec: GameSpec) -> bool:
+    """Whether the line player plays ``spec``."""
+    return spec.id in GAMES
+
+
+def reveals(spec: GameSpec, after: State) -> bool:
+    """Whether ``after`` (a view just after a move, played from a :func:`sampling.known`
+    view) shows a card the view hid: a placeholder the player's projection of ``after``
+    does not hide (the waste's new top card, the cards dealt onto Nivernais' columns)."""
+    if not any(HIDDEN in p for p in after.piles):
+        return False
+    marked = State(
+        tuple(tuple(_MARK if c == HIDDEN else c for c in p) for p in after.piles),
+        after.down,
+        after.redeals,
+    )
+    return any(_MARK in p for p in sampling.known(spec, marked).piles)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A line of moves that reveal nothing (``steps``, from the view) and the move that
+    then reveals a card (``reveal``); ``home``: the cards on the foundations before it."""
+
+    steps: tuple[Move, ...]
+    reveal: Move
+    home: int
+
+    @property
+    def line(self) -> tuple[Move, ...]:
+        return (*self.steps, self.reveal)
+
+
+def _order(c: Candidate) -> tuple[object, ...]:
+    return (-c.home, len(c.steps), tuple(m.to_str() for m in c.line))
+
+
+def candidates(
+    spec: GameSpec,
+    view: State,
+    *,
+    cap: int = CAP,
+    avoid: Collection[State] = (),
+    width: int = WIDTH,
+) -> list[Candidate]:
+    """The candidate lines of ``view`` (a :func:`sampling.known` position; module, step
+    2): breadth-first over the moves that reveal nothing, never to a position in ``avoid``
+    (the views already played) nor to one walked before, at most ``cap`` positions
+    expanded; each revealing move out of a walked position ends a line, one line per view
+    it leaves; the ``width`` best by the cards home before the reveal, then the shorter
+    line, then notation order."""
+    seen: set[State] = {view}
+    queue: list[tuple[tuple[Move, ...], State]] = [((), view)]
+    found: dict[State, Candidate] = {}
+    head = 0
+    while head < len(queue) and head < cap:
+        path, pos = queue[head]
+        head += 1
+        home = core.cards_on_foundations(spec, pos)
+        for m in core.legal_moves(spec, pos):
+            after = core.apply(spec, pos, m)
+            if reveals(spec, after):
+                if after not in found:
+                    found[after] = Candidate(path, m, home)
+                continue
+            if after in seen or after in avoid:
+                continue
+            seen.add(after)
+            queue.append(((*path, m), after))
+    return sorted(found.values(), key=_order)[:width]
+
+
+def score(spec: GameSpec, sample: State, cand: Candidate, nodes: int) -> int:
+    """``cand`` on one sample (a full position, a completion of the view): its line and
+    reveal played there, then the full-information search of ``nodes`` positions:
+    :data:`WIN` when it wins, else the cards on the foundations at the end of the line
+    (Nivernais: at the end of its search's line to the most cards home)."""
+    pos = sample
+    for m in cand.line:
+        pos = core.apply(spec, pos, m)
+    if core.is_won(spec, pos):
+        return WIN
+    if nv.applies(spec):
+        outcome, line, _ = nv.portfolio(nv.pack(spec, pos), nodes, None, time.perf_counter())
+        return WIN if outcome == "won" else nv.on_foundations(line[-1])
+    if solve(spec, pos, nodes=nodes).result == "won":
+        return WIN
+    return core.cards_on_foundations(spec, pos)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The chosen candidate, every candidate's (total score, samples played) in the order
+    of :func:`candidates`, and of the chosen one's samples how many searches won."""
+
+    chosen: Candidate
+    candidates: tuple[Candidate, ...]
+    scores: tuple[tuple[int, int], ...]
+    won: int
+    samples: int
+
+
+def _rounds(n: int) -> int:
+    return max(1, math.ceil(math.log2(n))) if n > 1 else 1
+
+
+def decide(
+    spec: GameSpec,
+    view: State,
+    *,
+    lines: int,
+    nodes: int,
+    seed: int = 0,
+    cap: int = CAP,
+    width: int = WIDTH,
+    avoid: Collection[State] = (),
+    deadline: float | None = None,
+) -> Decision | None:
+    """The line player's decision for ``view`` (a :func:`sampling.known` position with
+    hidden cards): the candidates scored on samples by successive halving, about ``lines``
+    searches of ``nodes`` positions in all (module, step 4; a single candidate: at most
+    :data:`ALONE`). With a ``deadline``
+    (:func:`time.perf_counter`), no sample after the first starts past it. None when no
+    line reaches a reveal."""
+    cands = candidates(spec, view, cap=cap, avoid=avoid, width=width)
+    if not cands:
+        return None
+    rounds = _rounds(len(cands))
+    alive = list(range(len(cands)))
+    totals = [0] * len(cands)
+    counts = [0] * len(cands)
+    wins = [0] * len(cands)
+    drawn = 0
+    for _ in range(rounds):
+        batch = max(1, lines // (rounds * len(alive)))
+        if len(cands) == 1:
+            batch = min(batch, ALONE)
+        played = _round(spec, view, cands, alive, drawn, batch, seed, nodes, deadline, totals, wins)
+        for c in alive:
+            counts[c] += played
+        drawn += batch
+        if played < batch:  # the deadline came
+            break
+        if len(alive) > 1:
+            alive.sort(key=lambda c: (-totals[c] / counts[c], c))
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+    best = min(alive, key=lambda c: (-totals[c] / max(counts[c], 1), c))
+    return Decision(
+        cands[best],
+        tuple(cands),
+        tuple(zip(totals, counts, strict=True)),
+        wins[best],
+        counts[best],
+    )
+
+
+def _round(
+    spec: GameSpec,
+    view: State,
+    cands: Sequence[Candidate],
+    alive: Sequence[int],
+    drawn: int,
+    batch: int,
+    seed: int,
+    nodes: int,
+    deadline: float | None,
+    totals: list[int],
+    wins: list[int],
+) -> int:
+    """One round of :func:`decide`: the samples ``drawn`` to ``drawn + batch - 1`` of the
+    view, every candidate of ``alive`` scored on each (added to ``totals`` and ``wins``);
+    returns the samples played (no sample after the first starts past ``deadline``)."""
+    for k, s in enumerate(sampling.samples(spec, view, batch, seed, drawn)):
+        if deadline is not None and drawn + k and time.perf_counter() > deadline:
+            return k
+        for c in alive:
+            pts = score(spec, s, cands[c], nodes)
+            totals[c] += pts
+            wins[c] += pts == WIN
+    return batch
+
+
+PLANS: Recent[tuple[tuple[Move, ...], Decision]] = caches.register(
+    "hints.line_plans", Recent(20_000), bound=20_000
+)
+"""The chosen line's rest by (spec, view, budget key): following the line up to its
+reveal, or asking again, costs no new decision. Keys hold only the player's view."""
+
+
+def hint(
+    spec: GameSpec,
+    view: State,
+    *,
+    lines: int,
+    nodes: int,
+    seed: int = 0,
+    avoid: Collection[State] = (),
+    key: object = None,
+    deadline: float | None = None,
+) -> tuple[Move, Decision] | None:
+    """The next move of the line player's chosen line from ``view`` (a
+    :func:`sampling.known` position) and the decision it comes from; remembered along the
+    line (:data:`PLANS`) up to its reveal. None when no line reaches a reveal."""
+    cached = PLANS.get(spec, (view, key))
+    if cached is not None:
+        rest, known_d = cached
+        if core.apply(spec, view, rest[0]) not in avoid:
+            return rest[0], known_d
+    d = decide(spec, view, lines=lines, nodes=nodes, seed=seed, avoid=avoid, deadline=deadline)
+    if d is None:
+        return None
+    line = d.chosen.line
+    pos = view
+    plans: list[tuple[object, tuple[tuple[Move, ...], Decision]]] = []
+    for j, m in enumerate(line):  # the reveal's own position is decided again
+        plans.append(((pos, key), (line[j:], d)))
+        pos = core.apply(spec, pos, m)
+    PLANS.put_all(spec, plans)
+    return line[0], d

@@ -1,0 +1,222 @@
+"""The line player of the packed games (issue 34, ``hints/lines.py``): candidate lines
+move only known cards and end at a reveal, are distinct, bounded and never go back; the
+hint and the estimate read only the player's view; following a line needs no new
+decision; the follower repeats itself; ``lines=0`` leaves today's hint alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hidden_cards import reshuffled, same_hint
+
+from pasyans import caches
+from pasyans.engine import core
+from pasyans.engine.core import apply, initial_state
+from pasyans.hints import Budget, estimate, lines, suggest
+from pasyans.hints.follow import follow
+from pasyans.hints.sampling import HIDDEN, known, slots
+from pasyans.position import State
+from pasyans.rules import get_game
+
+GAMES = ("backbone", "backbone-classic", "nivernais")
+BUDGET = Budget(seconds=None, nodes=4000, samples=8, lines=24)
+
+
+def _hidden(view: State) -> int:
+    return sum(c == HIDDEN for p in view.piles for c in p)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_stock_click_reveals_and_a_known_move_does_not(game: str) -> None:
+    spec = get_game(game)
+    view = known(spec, initial_state(spec, 2))
+    stock = [m for m in core.legal_moves(spec, view) if m.dst is None]
+    assert stock and lines.reveals(spec, apply(spec, view, stock[0]))
+    for m in core.legal_moves(spec, view):
+        if m.dst is not None:
+            after = apply(spec, view, m)
+            assert slots(spec, after) == slots(spec, view)
+            assert not lines.reveals(spec, after)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("deal", [1, 7])
+def test_candidates_move_only_known_cards_and_end_at_a_reveal(game: str, deal: int) -> None:
+    spec = get_game(game)
+    state = initial_state(spec, deal)
+    view = known(spec, state)
+    cands = lines.candidates(spec, view, width=64)
+    assert cands
+    ends = set()
+    for c in cands:
+        pos, real = view, state
+        for m in c.steps:  # before the reveal: legal, no hidden card moved nor shown
+            assert m in core.legal_moves(spec, pos)
+            after = apply(spec, pos, m)
+            assert slots(spec, after) == slots(spec, pos)
+            assert not lines.reveals(spec, after)
+            pos, real = after, apply(spec, real, m)
+            assert known(spec, real) == pos  # the view walked is the player's
+        assert c.reveal in core.legal_moves(spec, pos)
+        end = apply(spec, pos, c.reveal)
+        assert lines.reveals(spec, end)
+        # In the real game the player now sees a card they did not see before.
+        assert _hidden(known(spec, apply(spec, real, c.reveal))) < _hidden(pos)
+        assert c.home == core.cards_on_foundations(spec, pos)
+        ends.add(end)
+    assert len(ends) == len(cands)
+    order = [(-c.home, len(c.steps)) for c in cands]
+    assert order == sorted(order)
+
+
+def _free(spec: Any, view: State) -> list[Any]:
+    """The moves of ``view`` that reveal nothing."""
+    return [
+        m for m in core.legal_moves(spec, view) if not lines.reveals(spec, apply(spec, view, m))
+    ]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_candidates_are_bounded_and_never_go_back(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = get_game(game)
+    view = next(
+        v for v in (known(spec, initial_state(spec, d)) for d in range(1, 40)) if _free(spec, v)
+    )
+    assert len(lines.candidates(spec, view, width=3)) <= 3
+    expanded: list[State] = []
+    real = core.legal_moves
+
+    def counted(spec_: Any, pos: State, *a: Any, **k: Any) -> Any:
+        expanded.append(pos)
+        return real(spec_, pos, *a, **k)
+
+    monkeypatch.setattr(core, "legal_moves", counted)
+    lines.candidates(spec, view, cap=5, width=64)
+    assert 0 < len(expanded) <= 5 and len(set(expanded)) == len(expanded)
+    monkeypatch.setattr(core, "legal_moves", real)
+    steps = _free(spec, view)
+    avoid = {apply(spec, view, m) for m in steps[:2]}
+    cands = lines.candidates(spec, view, avoid=avoid, width=64)
+    assert cands
+    for c in cands:
+        pos = view
+        for m in c.steps:
+            pos = apply(spec, pos, m)
+            assert pos not in avoid
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_hint_and_estimate_read_only_the_view(game: str) -> None:
+    spec = get_game(game)
+    state = initial_state(spec, 4)
+    first = same_hint(spec, state, 11, BUDGET)
+    assert first.source == "lines"
+    other = reshuffled(spec, state, 11)
+    got = []
+    for s in (state, other):
+        caches.clear()
+        got.append(estimate(spec, s, BUDGET))
+    assert got[0] == got[1] and got[0] is not None and got[0].samples > 0
+    assert first.move is not None
+    # After the move, with that history: the same again.
+    a2, b2 = apply(spec, state, first.move), apply(spec, other, first.move)
+    if known(spec, a2) == known(spec, b2):
+        caches.clear()
+        x = suggest(spec, a2, history=[state], budget=BUDGET)
+        caches.clear()
+        assert x == suggest(spec, b2, history=[other], budget=BUDGET)
+
+
+LONG = Budget(seconds=None, nodes=4000, samples=8, lines=24, player_nodes=500)
+
+
+def _long_line(game: str) -> State:
+    """A position of ``game`` whose chosen line (budget :data:`LONG`) has moves before
+    its reveal."""
+    spec = get_game(game)
+    for deal in range(1, 30):
+        state = initial_state(spec, deal)
+        caches.clear()
+        suggest(spec, state, budget=LONG)
+        plan = lines.PLANS.get(spec, (known(spec, state), LONG))
+        if plan is not None and len(plan[0]) >= 2:
+            return state
+    raise AssertionError("no deal's chosen line had moves before its reveal")
+
+
+@pytest.mark.parametrize("game", ["nivernais", "backbone"])
+def test_following_the_line_needs_no_new_decision(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = get_game(game)
+    state, budget = _long_line(game), LONG
+    caches.clear()
+    hint = suggest(spec, state, budget=budget)
+    assert hint.source == "lines" and hint.move is not None
+    line = lines.PLANS.get(spec, (known(spec, state), budget))
+    assert line is not None and len(line[0]) >= 2
+    calls: list[int] = []
+    real = lines.decide
+    monkeypatch.setattr(lines, "decide", lambda *a, **k: calls.append(1) or real(*a, **k))
+    history = []
+    for m in line[0]:
+        again = suggest(spec, state, history=history, budget=budget)
+        assert again.move == m and again.source == "lines"
+        history.append(state)
+        state = apply(spec, state, m)
+    assert calls == []
+    suggest(spec, state, history=history, budget=budget)  # after the reveal: decided again
+    assert calls == [1]
+
+
+def test_the_follower_is_reproducible_with_the_line_player() -> None:
+    budget = Budget(seconds=None, nodes=4000, samples=8, lines=16, player_nodes=300)
+    runs = []
+    for _ in range(2):
+        caches.clear()
+        runs.append(follow("backbone-classic", {}, 5, budget, max_moves=30))
+    a, b = runs
+    assert (a.won, a.moves, a.cards, a.sources, a.line) == (
+        b.won,
+        b.moves,
+        b.cards,
+        b.sources,
+        b.line,
+    )
+    assert dict(a.sources).get("lines", 0) > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_lines_is_todays_hint(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = get_game(game)
+    state = initial_state(spec, 6)
+    budget = Budget(seconds=None, nodes=2000, samples=4)
+    caches.clear()
+    today = suggest(spec, state, budget=budget)
+
+    def never(*a: Any, **k: Any) -> Any:
+        raise AssertionError("the line player was asked")
+
+    monkeypatch.setattr(lines, "hint", never)
+    caches.clear()
+    assert (
+        suggest(spec, state, budget=Budget(seconds=None, nodes=2000, samples=4, lines=0)) == today
+    )
+    assert estimate(spec, state, budget) is not None
+    with pytest.raises(AssertionError, match="line player"):
+        suggest(spec, state, budget=Budget(seconds=None, nodes=2000, samples=4, lines=8))
+
+
+def test_the_bandit_gives_out_the_searches_and_a_single_line_few() -> None:
+    spec = get_game("nivernais")
+    view = known(spec, initial_state(spec, 1))
+    d = lines.decide(spec, view, lines=64, nodes=300, width=4)
+    assert d is not None and len(d.candidates) == 4
+    assert 48 <= sum(n for _, n in d.scores) <= 64  # 2 rounds: 4 x 8, then 2 x 16
+    best = max(range(4), key=lambda c: (d.scores[c][1], d.scores[c][0]))
+    assert d.chosen == d.candidates[best] and d.samples == 24
+    alone = lines.decide(spec, view, lines=256, nodes=300, width=1)
+    assert alone is not None and alone.samples == lines.ALONE
