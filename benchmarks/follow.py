@@ -100,7 +100,6 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f", deeper {budget.deeper}" if budget.deeper else ""
         text += f" x{budget.deeper_samples}" if budget.deeper and budget.deeper_samples else ""
         text += f" cap {budget.deeper_cap}" if budget.deeper and budget.deeper_cap else ""
-        text += ", forward" if budget.forward else ""
         text += f", macro {budget.macro} cap {budget.cap}" if budget.macro else ""
         text += f" after {budget.stall} still" if budget.macro and budget.stall else ""
         text += " eager" if budget.macro and budget.eager else ""
@@ -136,11 +135,6 @@ def main() -> None:
     )
     ap.add_argument(
         "--deeper-cap", type=int, default=0, help="--deeper: most cards a reveal is valued over"
-    )
-    ap.add_argument(
-        "--forward",
-        action="store_true",
-        help="best candidates go back: score the moves that go somewhere new (also on a budget)",
     )
     ap.add_argument("--macro", type=int, default=0, help="Spider: value N event lines (0: off)")
     ap.add_argument(
@@ -195,7 +189,6 @@ def main() -> None:
         deeper=args.deeper,
         deeper_samples=args.deeper_samples,
         deeper_cap=args.deeper_cap,
-        forward=args.forward,
         macro=args.macro,
         cap=args.cap,
         stall=args.stall,
@@ -218,8 +211,6 @@ def main() -> None:
             budget = replace(budget, lines=args.lines, player_nodes=args.player_nodes)
         if args.deeper_samples or args.deeper_cap:
             budget = replace(budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap)
-        if args.forward:
-            budget = replace(budget, forward=True)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

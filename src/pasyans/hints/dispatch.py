@@ -35,15 +35,7 @@ from pasyans.hints import nivernais as nivernais_hint
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Clock, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import (
-    _deeper,
-    _forward,
-    _lined,
-    _macro,
-    _played_out,
-    _player,
-    _sampled,
-)
+from pasyans.hints.sampled import _deeper, _lined, _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
@@ -121,8 +113,6 @@ def suggest(
                     return decided_line
             avoid = _after_seen(spec, history)
             move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
-            if budget.forward and t.won and clock.in_time():
-                move = _forward(spec, kv, t, move, budget, avoid, clock)
             # The deeper look has a node budget of its own; with the hint's time spent
             # (a loaded server) it is skipped, or stops, and the tally's move stands.
             if budget.deeper and t.won and clock.in_time():

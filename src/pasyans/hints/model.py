@@ -129,10 +129,6 @@ class Budget:
     deeper_cap: int = 0
     """With ``deeper``: the most distinct cards a reveal is valued over (0:
     :data:`pasyans.hints.deeper.CAP`)."""
-    forward: bool = False
-    """When the guard's best-scored candidates go back to positions played, score every
-    other legal move that goes somewhere new before settling for a lower-scored one
-    (:func:`pasyans.hints.sampled._forward`; off)."""
     lines: int = 0
     """The line player (issue 34, :mod:`pasyans.hints.lines`; Backbone, Backbone classic
     and Nivernais while a card is hidden): the searches of samples a decision gives out

@@ -108,50 +108,6 @@ def _inner(budget: Budget, samples: int, **changes: Any) -> Budget | None:
     return replace(budget, seconds=None, samples=samples, nodes=per * samples, **changes)
 
 
-def _forward(
-    spec: GameSpec,
-    view: State,
-    t: sampling.Tally,
-    move: Move | None,
-    budget: Budget,
-    avoid: Collection[State],
-    clock: Clock,
-) -> Move | None:
-    """The guard's ``move``, unless a better-scored candidate was passed over only because
-    it goes back to a position played (the player has been moving cards to and fro): then
-    every other legal move that goes somewhere new is scored as the candidates were, in
-    the samples won (the lowest visible score first in Spider, stopping at one won in all
-    of them), and the best-scored is played when it beats ``move``'s score. Without it,
-    the only new candidates left are often the card turned up that few samples win after
-    (issue 34)."""
-    scores = dict(t.scores)
-    if move is None or not scores or scores.get(move, 0) >= max(scores.values()):
-        return move
-    seconds, nodes = budget.share()
-    states = sampling.samples(spec, view, budget.samples, budget.seed)
-    won = [s for s in states if _search(spec, s, seconds, nodes, SAMPLE_LINE)[0] == "won"]
-    fresh = [
-        m
-        for m in core.legal_moves(spec, view)
-        if m not in scores and core.apply(spec, view, m) not in avoid
-    ]
-    if spider.applies(spec):
-        fresh.sort(key=lambda m: sampling.spider_score(spec, core.apply(spec, view, m)))
-    best, top = move, scores[move]
-    for m in fresh:
-        if not clock.in_time():
-            break
-        n = sum(
-            _search(spec, core.apply(spec, s, m), seconds, nodes, SAMPLE_LINE)[0] == "won"
-            for s in won
-        )
-        if n > top:
-            best, top = m, n
-        if top >= len(won):
-            break
-    return best
-
-
 def _known_value(spec: GameSpec, v: State, nodes: int | None) -> float | None:
     """A view's value where no hidden card is left to sample: 1 when won, else whether
     the exact search wins it in ``nodes`` (1 or 0); None while hidden cards remain."""
