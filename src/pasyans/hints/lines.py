@@ -40,7 +40,6 @@ in hidden cards get the same decision under the same seed.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from pasyans import caches
 from pasyans.domains import nivernais as nv
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import sampling
+from pasyans.hints import halving, sampling
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import HIDDEN
 from pasyans.position import State
@@ -178,10 +177,6 @@ class Decision:
     samples: int
 
 
-def _rounds(n: int) -> int:
-    return max(1, math.ceil(math.log2(n))) if n > 1 else 1
-
-
 def decide(
     spec: GameSpec,
     view: State,
@@ -203,32 +198,17 @@ def decide(
     cands = candidates(spec, view, cap=cap, avoid=avoid, width=width)
     if not cands:
         return None
-    rounds = _rounds(len(cands))
-    alive = list(range(len(cands)))
-    totals = [0] * len(cands)
-    counts = [0] * len(cands)
-    wins = [0] * len(cands)
-    drawn = 0
-    for _ in range(rounds):
-        batch = max(1, lines // (rounds * len(alive)))
-        if len(cands) == 1:
-            batch = min(batch, ALONE)
-        played = _round(spec, view, cands, alive, drawn, batch, seed, nodes, deadline, totals, wins)
-        for c in alive:
-            counts[c] += played
-        drawn += batch
-        if played < batch:  # the deadline came
-            break
-        if len(alive) > 1:
-            alive.sort(key=lambda c: (-totals[c] / counts[c], c))
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-    best = min(alive, key=lambda c: (-totals[c] / max(counts[c], 1), c))
+
+    def play(alive: Sequence[int], drawn: int, batch: int) -> tuple[int, list[int], list[int]]:
+        return _round(spec, view, cands, alive, drawn, batch, seed, nodes, deadline)
+
+    h = halving.halve(len(cands), lines, play, alone=ALONE)
     return Decision(
-        cands[best],
+        cands[h.best],
         tuple(cands),
-        tuple(zip(totals, counts, strict=True)),
-        wins[best],
-        counts[best],
+        tuple(zip(h.totals, h.counts, strict=True)),
+        h.wins[h.best],
+        h.counts[h.best],
     )
 
 
@@ -242,20 +222,19 @@ def _round(
     seed: int,
     nodes: int,
     deadline: float | None,
-    totals: list[int],
-    wins: list[int],
-) -> int:
+) -> tuple[int, list[int], list[int]]:
     """One round of :func:`decide`: the samples ``drawn`` to ``drawn + batch - 1`` of the
-    view, every candidate of ``alive`` scored on each (added to ``totals`` and ``wins``);
-    returns the samples played (no sample after the first starts past ``deadline``)."""
+    view, every candidate of ``alive`` scored on each; the samples played (no sample after
+    the first starts past ``deadline``) and each alive candidate's points and wins."""
+    points, wins = [0] * len(alive), [0] * len(alive)
     for k, s in enumerate(sampling.samples(spec, view, batch, seed, drawn)):
         if deadline is not None and drawn + k and time.perf_counter() > deadline:
-            return k
-        for c in alive:
+            return k, points, wins
+        for i, c in enumerate(alive):
             pts = score(spec, s, cands[c], nodes)
-            totals[c] += pts
-            wins[c] += pts == WIN
-    return batch
+            points[i] += pts
+            wins[i] += pts == WIN
+    return batch, points, wins
 
 
 PLANS: Recent[tuple[tuple[Move, ...], Decision]] = caches.register(

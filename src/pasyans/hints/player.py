@@ -55,7 +55,7 @@ from pasyans.domains import _core_abi as abi
 from pasyans.domains import spider
 from pasyans.domains.built import compiled
 from pasyans.domains.spider import DEAL, Pos, SpiderGame, Step
-from pasyans.hints import sampling
+from pasyans.hints import halving, sampling
 from pasyans.hints.macro import View, _fill
 from pasyans.hints.macro import score as view_score
 from pasyans.hints.recent import Recent
@@ -575,10 +575,6 @@ class Decision:
     method: str
 
 
-def _rounds(n: int) -> int:
-    return max(1, math.ceil(math.log2(n))) if n > 1 else 1
-
-
 def decide(
     spec: GameSpec,
     view: State,
@@ -604,39 +600,23 @@ def decide(
     cands = candidates(vgame, cap=cap, avoid=avoid, width=width)
     if not cands:
         return None
-    rounds = _rounds(len(cands))
-    alive = list(range(len(cands)))
-    totals = [0] * len(cands)
-    counts = [0] * len(cands)
-    wins = [0] * len(cands)
-    drawn = 0
     base = sampling.seed_for(spec, view, seed)
     fast = _compiled_round(spec, view, vgame, cands, base, method)
-    for _ in range(rounds):
-        batch = max(1, playouts // (rounds * len(alive)))
+
+    def play(alive: Sequence[int], drawn: int, batch: int) -> tuple[int, list[int], list[int]]:
         if fast is not None:
-            played, got, won = fast(alive, drawn, batch, deadline)
-        else:
-            played, got, won = _round(
-                spec, view, vgame, cands, alive, drawn, batch, seed, base, method, nodes, deadline
-            )
-        for c, pts, w in zip(alive, got, won, strict=True):
-            totals[c] += pts
-            counts[c] += played
-            wins[c] += w
-        drawn += batch
-        if played < batch:  # the deadline came
-            break
-        if len(alive) > 1:
-            alive.sort(key=lambda c: (-totals[c] / counts[c], c))
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-    best = min(alive, key=lambda c: (-totals[c] / counts[c], c))
+            return fast(alive, drawn, batch, deadline)
+        return _round(
+            spec, view, vgame, cands, alive, drawn, batch, seed, base, method, nodes, deadline
+        )
+
+    h = halving.halve(len(cands), playouts, play)
     return Decision(
-        cands[best],
+        cands[h.best],
         tuple(cands),
-        tuple(zip(totals, counts, strict=True)),
-        wins[best],
-        counts[best],
+        tuple(zip(h.totals, h.counts, strict=True)),
+        h.wins[h.best],
+        h.counts[h.best],
         method,
     )
 
