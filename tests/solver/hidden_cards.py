@@ -40,22 +40,33 @@ def same_hint(
     return first
 
 
-def follower_repeats(budget: Budget, game: str = "spider", deal: int = 2) -> None:
-    """The follower of 1-suit ``game`` deal ``deal`` under ``budget`` (40 moves, caches
-    cleared before each) plays the same game twice, and some hint came from the samples."""
+def follower_repeats(
+    budget: Budget,
+    game: str = "spider",
+    deal: int = 2,
+    *,
+    options: dict[str, str] | None = None,
+    moves: int = 40,
+    source: str = "sampled",
+) -> None:
+    """The follower of ``game`` (default: 1 suit) deal ``deal`` under ``budget`` (``moves``
+    moves, caches cleared before each) plays the same game twice, and some hint came from
+    ``source``."""
     runs = []
     for _ in range(2):
         caches.clear()
-        runs.append(follow(game, {"suits": "1"}, deal, budget, max_moves=40))
+        opts = {"suits": "1"} if options is None else options
+        runs.append(follow(game, opts, deal, budget, max_moves=moves))
     a, b = runs
-    assert (a.won, a.moves, a.hints, a.sources, a.line) == (
+    assert (a.won, a.moves, a.hints, a.cards, a.sources, a.line) == (
         b.won,
         b.moves,
         b.hints,
+        b.cards,
         b.sources,
         b.line,
     )
-    assert "sampled" in dict(a.sources)
+    assert dict(a.sources).get(source, 0) > 0
 
 
 def first_difference(

@@ -8,13 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hidden_cards import reshuffled, same_hint
+from hidden_cards import follower_repeats, reshuffled, same_hint
 
 from pasyans import caches
 from pasyans.engine import core
 from pasyans.engine.core import apply, initial_state
 from pasyans.hints import Budget, estimate, lines, suggest
-from pasyans.hints.follow import follow
 from pasyans.hints.sampling import HIDDEN, known, slots
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -174,19 +173,7 @@ def test_following_the_line_needs_no_new_decision(
 
 def test_the_follower_is_reproducible_with_the_line_player() -> None:
     budget = Budget(seconds=None, nodes=4000, samples=8, lines=16, player_nodes=300)
-    runs = []
-    for _ in range(2):
-        caches.clear()
-        runs.append(follow("backbone-classic", {}, 5, budget, max_moves=30))
-    a, b = runs
-    assert (a.won, a.moves, a.cards, a.sources, a.line) == (
-        b.won,
-        b.moves,
-        b.cards,
-        b.sources,
-        b.line,
-    )
-    assert dict(a.sources).get("lines", 0) > 0
+    follower_repeats(budget, "backbone-classic", 5, options={}, moves=30, source="lines")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -35,7 +35,7 @@ from pasyans.hints import nivernais as nivernais_hint
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Clock, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import _deeper, _lined, _macro, _played_out, _player, _sampled
+from pasyans.hints.sampled import _deeper, _macro, _played_out, _player, _sampled
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
@@ -75,7 +75,7 @@ def suggest(
     if core.is_won(spec, state):
         return Hint.of(None, "none", True, "verdict.won")
     if budget.lines and lines.applies(spec) and hidden_to_player(spec, state):
-        lined = _lined(spec, state, history, budget, Clock.start(budget.seconds, begun))
+        lined = _player(spec, state, history, budget, Clock.start(budget.seconds, begun))
         if lined is not None:  # the line player (lines.py); none: the hint as without it
             return lined
     if budget.samples > 0 and nivernais.applies(spec):  # its own search (nivernais_hint.py)

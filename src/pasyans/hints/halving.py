@@ -8,6 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+C = TypeVar("C")
 
 Round = Callable[[Sequence[int], int, int], tuple[int, Sequence[int], Sequence[int]]]
 """One round: ``(alive, drawn, batch)`` → the samples played (fewer than ``batch`` when
@@ -54,3 +57,32 @@ def halve(n: int, budget: int, play: Round, alone: int | None = None) -> Halved:
             alive = alive[: max(1, (len(alive) + 1) // 2)]
     best = min(alive, key=lambda c: (-totals[c] / max(counts[c], 1), c))
     return Halved(best, tuple(totals), tuple(counts), tuple(wins))
+
+
+@dataclass(frozen=True)
+class Decision(Generic[C]):
+    """A player's decision: the chosen candidate, every candidate's (total score, samples
+    played) in the order they were listed, of the chosen one's samples how many were won,
+    and the scoring method's name."""
+
+    chosen: C
+    candidates: tuple[C, ...]
+    scores: tuple[tuple[int, int], ...]
+    won: int
+    samples: int
+    method: str
+
+
+def decide(
+    cands: Sequence[C], budget: int, play: Round, *, method: str, alone: int | None = None
+) -> Decision[C]:
+    """:func:`halve` over ``cands``, as the :class:`Decision` it comes to."""
+    h = halve(len(cands), budget, play, alone)
+    return Decision(
+        cands[h.best],
+        tuple(cands),
+        tuple(zip(h.totals, h.counts, strict=True)),
+        h.wins[h.best],
+        h.counts[h.best],
+        method,
+    )

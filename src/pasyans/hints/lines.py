@@ -165,16 +165,11 @@ def score(spec: GameSpec, sample: State, cand: Candidate, nodes: int) -> int:
     return core.cards_on_foundations(spec, pos)
 
 
-@dataclass(frozen=True)
-class Decision:
-    """The chosen candidate, every candidate's (total score, samples played) in the order
-    of :func:`candidates`, and of the chosen one's samples how many searches won."""
-
-    chosen: Candidate
-    candidates: tuple[Candidate, ...]
-    scores: tuple[tuple[int, int], ...]
-    won: int
-    samples: int
+Decision = halving.Decision[Candidate]
+"""The line player's decision (:class:`pasyans.hints.halving.Decision`, method
+``determinized``): the chosen candidate, every candidate's (total score, samples played)
+in the order of :func:`candidates`, and of the chosen one's samples how many searches
+won."""
 
 
 def decide(
@@ -202,14 +197,7 @@ def decide(
     def play(alive: Sequence[int], drawn: int, batch: int) -> tuple[int, list[int], list[int]]:
         return _round(spec, view, cands, alive, drawn, batch, seed, nodes, deadline)
 
-    h = halving.halve(len(cands), lines, play, alone=ALONE)
-    return Decision(
-        cands[h.best],
-        tuple(cands),
-        tuple(zip(h.totals, h.counts, strict=True)),
-        h.wins[h.best],
-        h.counts[h.best],
-    )
+    return halving.decide(cands, lines, play, method="determinized", alone=ALONE)
 
 
 def _round(

@@ -562,17 +562,10 @@ def play(
 # --- The decision ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Decision:
-    """The chosen candidate, every candidate's (total score, samples played) in the order
-    of :func:`candidates`, and of the chosen one's samples how many playouts won."""
-
-    chosen: Candidate
-    candidates: tuple[Candidate, ...]
-    scores: tuple[tuple[int, int], ...]
-    won: int
-    samples: int
-    method: str
+Decision = halving.Decision[Candidate]
+"""The player's decision (:class:`pasyans.hints.halving.Decision`): the chosen candidate,
+every candidate's (total score, samples played) in the order of :func:`candidates`, of the
+chosen one's samples how many playouts won, and the method."""
 
 
 def decide(
@@ -610,15 +603,7 @@ def decide(
             spec, view, vgame, cands, alive, drawn, batch, seed, base, method, nodes, deadline
         )
 
-    h = halving.halve(len(cands), playouts, play)
-    return Decision(
-        cands[h.best],
-        tuple(cands),
-        tuple(zip(h.totals, h.counts, strict=True)),
-        h.wins[h.best],
-        h.counts[h.best],
-        method,
-    )
+    return halving.decide(cands, playouts, play, method=method)
 
 
 def _round(

@@ -13,7 +13,7 @@ from pasyans import caches
 from pasyans.domains import spider
 from pasyans.engine import core
 from pasyans.engine.moves import Move
-from pasyans.hints import deeper, lines, macro, player, playout, sampling
+from pasyans.hints import deeper, halving, lines, macro, player, playout, sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import SAMPLE_LINE, Budget, Clock, Estimate, Hint, Winnable
 from pasyans.hints.recent import Recent
@@ -218,27 +218,42 @@ def _player(
     budget: Budget,
     clock: Clock,
 ) -> Hint | None:
-    """The no-peek player's hint (:mod:`pasyans.hints.player`): the first move of its
-    chosen line; None when no line of face-up moves reaches an event. Within the hint's
-    ``clock``."""
-    got = _decision(spec, state, history, budget, clock)
+    """The no-peek player's hint (Spider: :mod:`pasyans.hints.player`; the packed games:
+    the line player, :mod:`pasyans.hints.lines`): the first move of its chosen line, with
+    the chosen line's samples won; None when no line reaches an event (a reveal). Within
+    the hint's ``clock``."""
+    got = _decided(spec, state, history, budget, clock)
     if got is None:
         return None
-    step, d, game = got
-    code = "hint.player_deal" if d.chosen.event == spider.DEAL else "hint.player_event"
-    return Hint.of(game.move(step), "player", None, code, won=d.won, samples=d.samples)
+    move, source, code, d = got
+    return Hint.of(move, source, None, code, won=d.won, samples=d.samples)
 
 
-def _decision(
+def _decided(
     spec: GameSpec,
     state: State,
     history: Sequence[State],
     budget: Budget,
     clock: Clock,
-) -> tuple[spider.Step, player.Decision, spider.SpiderGame] | None:
-    return player.hint(
+) -> tuple[Move, str, str, halving.Decision[Any]] | None:
+    """The player's decision behind :func:`_player`: the first move of the chosen line,
+    the hint's source and message code, and the decision."""
+    kv = known(spec, state)
+    if lines.applies(spec):
+        got = lines.hint(
+            spec,
+            kv,
+            lines=budget.lines,
+            nodes=budget.line_nodes(),
+            seed=budget.seed,
+            avoid=_after_seen(spec, history),
+            key=budget,
+            deadline=clock.deadline,
+        )
+        return None if got is None else (got[0], "lines", "hint.lines_event", got[1])
+    found = player.hint(
         spec,
-        known(spec, state),
+        kv,
         playouts=budget.player,
         seed=budget.seed,
         method=budget.method,
@@ -247,42 +262,11 @@ def _decision(
         key=budget,
         deadline=clock.deadline,
     )
-
-
-def _lined(
-    spec: GameSpec,
-    state: State,
-    history: Sequence[State],
-    budget: Budget,
-    clock: Clock,
-) -> Hint | None:
-    """The line player's hint (:mod:`pasyans.hints.lines`, :attr:`Budget.lines`): the
-    first move of its chosen line to the next card revealed, with the chosen line's
-    samples won; None when no line reaches a reveal. Within the hint's ``clock``."""
-    got = _line_decision(spec, state, history, budget, clock)
-    if got is None:
+    if found is None:
         return None
-    move, d = got
-    return Hint.of(move, "lines", None, "hint.lines_event", won=d.won, samples=d.samples)
-
-
-def _line_decision(
-    spec: GameSpec,
-    state: State,
-    history: Sequence[State],
-    budget: Budget,
-    clock: Clock,
-) -> tuple[Move, lines.Decision] | None:
-    return lines.hint(
-        spec,
-        known(spec, state),
-        lines=budget.lines,
-        nodes=budget.line_nodes(),
-        seed=budget.seed,
-        avoid=_after_seen(spec, history),
-        key=budget,
-        deadline=clock.deadline,
-    )
+    step, d, game = found
+    code = "hint.player_deal" if d.chosen.event == spider.DEAL else "hint.player_event"
+    return game.move(step), "player", code, d
 
 
 _PACKED: dict[tuple[int, State], macro.View] = caches.register(
@@ -313,19 +297,15 @@ def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
         return None
     if core.is_stuck(spec, visible(spec, state)):
         return None
-    if budget.lines and lines.applies(spec):  # the line player's chosen line's samples
-        lined = _line_decision(spec, state, (), budget, Clock.start(budget.seconds))
-        if lined is not None:
-            return Estimate(lined[1].won, 0, lined[1].samples)
     t = None
-    if budget.player and budget.rescue:  # as the hint: the player only where no sample won
-        t = sampled(spec, known(spec, state), budget)
+    if budget.player and budget.rescue and spider.applies(spec):  # as the hint: the
+        t = sampled(spec, known(spec, state), budget)  # player only where no sample won
         if t.won:
             return Estimate(t.won, t.lost, t.samples)
-    if budget.player and spider.applies(spec):
-        got = _decision(spec, state, (), budget, Clock.start(budget.seconds))
-        if got is not None:
-            d = got[1]
+    if (budget.lines and lines.applies(spec)) or (budget.player and spider.applies(spec)):
+        got = _decided(spec, state, (), budget, Clock.start(budget.seconds))
+        if got is not None:  # the chosen line's samples
+            d = got[3]
             return Estimate(d.won, 0, d.samples, d.method)
     t = t or sampled(spec, known(spec, state), budget)
     return Estimate(t.won, t.lost, t.samples)
