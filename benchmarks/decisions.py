@@ -326,22 +326,17 @@ def main() -> None:
             safe = frozenset(r["safe"].split()) if r["safe"] else frozenset()
             positions.append(Critical(int(r["deal"]), int(r["index"]), int(r["legal"]), safe))
     have = {(int(r["deal"]), r["budget"]) for r in done}
-    enough = {
-        (int(r["deal"]), int(r["index"]), r["move"]) for r in rechecks if int(r["nodes"]) >= recheck
-    }
+    unsafe: dict[int, set[tuple[int, str]]] = {}  # by deal: the moves judged unsafe
+    for r in done:
+        if r["safe"] == "0" and r["move"]:
+            unsafe.setdefault(int(r["deal"]), set()).add((int(r["index"]), r["move"]))
+    for r in rechecks:  # those searched again with enough nodes are settled
+        if int(r["nodes"]) >= recheck:
+            unsafe.get(int(r["deal"]), set()).discard((int(r["index"]), r["move"]))
     tasks: list[Task] = []
     for d in deals:
         known = classified.get(d)
-        pending = tuple(
-            sorted(
-                {
-                    (int(r["index"]), r["move"])
-                    for r in done
-                    if int(r["deal"]) == d and r["safe"] == "0" and r["move"]
-                }
-                - {(i, m) for deal, i, m in enough if deal == d}
-            )
-        )
+        pending = tuple(sorted(unsafe.get(d, ())))
         todo = tuple(b for b in budgets if (d, b) not in have and known != [])
         if known is not None and not todo and not (recheck and pending):
             continue
