@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hidden_cards import follower_repeats, reshuffled, same_hint
 
-from pasyans import caches
+from pasyans import caches, messages
 from pasyans.engine import core
 from pasyans.engine.core import apply, initial_state
 from pasyans.hints import Budget, estimate, lines, suggest
@@ -207,3 +207,23 @@ def test_the_bandit_gives_out_the_searches_and_a_single_line_few() -> None:
     assert d.chosen == d.candidates[best] and d.samples == 24
     alone = lines.decide(spec, view, lines=256, nodes=300, width=1)
     assert alone is not None and alone.samples == lines.ALONE
+
+
+def test_the_product_plays_the_line_player_in_nivernais_alone() -> None:
+    """The product's hint is the line player in Nivernais (``policy.LINE_HINTS``), and
+    the server's Winnable? there uses the hint's budget, so the estimate comes from the
+    chosen line's samples; Backbone and Backbone classic keep the sampled hint."""
+    from pasyans.hints.policy import LINE_HINTS, product_budget
+    from pasyans.server.games.solving import _estimate_budget
+
+    lined = {g: product_budget(get_game(g), 0.25).lines for g in GAMES}
+    assert lined == {"backbone": 0, "backbone-classic": 0, "nivernais": LINE_HINTS["nivernais", 4]}
+    spec = get_game("nivernais")
+    assert _estimate_budget(spec, 0.2) == product_budget(spec, 0.2)
+    state = initial_state(spec, 3)
+    budget = product_budget(spec, None)
+    caches.clear()
+    h = suggest(spec, state, budget=budget)
+    e = estimate(spec, state, budget)
+    assert h.source == "lines" and e is not None
+    assert h.message == messages.both("hint.lines_event", won=e.won, samples=e.samples)[0]

@@ -87,6 +87,19 @@ only: the paired measurement (docs/winnability.md) showed it at least as good th
 on 2 suits."""
 
 
+LINE_HINTS: dict[tuple[str, int], int] = {
+    ("nivernais", 4): 64,
+}
+"""Where the product's hint is the line player while a card is hidden
+(:mod:`pasyans.hints.lines`, :attr:`Budget.lines`), and the Winnable? estimate the same
+samples, by (game, number of suits): its searches a decision, each of the sampled hint's
+nodes a sample (Nivernais: 512,000 / 128 = 4,000). Nivernais: 27 against 23 of deals
+1-100 (+16 -12) and 22 against 19 of 5827301-5827400 (+16 -13), at a third of the CPU a
+hint (docs/notes/2026-12-06-line-player-measured.md). Backbone and Backbone classic keep the
+sampled hint: the line player was no better there (78 against 78 and 77 against 78;
+Backbone 93 against 96 and 96 against 99)."""
+
+
 DEEPER_HINTS: dict[tuple[str, int], int] = {
     ("spider", 1): 3,
 }
@@ -147,7 +160,7 @@ def player_budget(spec: GameSpec, name: str) -> Budget:
 def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
     """The product's hint budget for ``spec``: :data:`HINT_BUDGETS` (and
     :data:`MACRO_HINTS`, :data:`PLAYOUT_HINTS`, :data:`UNSTICK_HINTS`, :data:`EXACT_HINTS`,
-    :data:`DEEPER_HINTS`) and ``seconds``, whichever ends first."""
+    :data:`DEEPER_HINTS`, :data:`LINE_HINTS`) and ``seconds``, whichever ends first."""
     key = (spec.id, len(spec.deck_suits))
     samples, nodes = HINT_BUDGETS.get(key, (SAMPLES, None))
     width, cap = MACRO_HINTS.get(key, (0, Budget.cap))
@@ -163,4 +176,5 @@ def product_budget(spec: GameSpec, seconds: float | None) -> Budget:
         rescue=key in PLAYER_HINTS,
         exact=EXACT_HINTS.get(key, 0),
         deeper=DEEPER_HINTS.get(key, 0),
+        lines=LINE_HINTS.get(key, 0),
     )

@@ -39,7 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from pasyans import caches, hints
 from pasyans.engine import Game, apply, core
 from pasyans.engine.moves import Move
-from pasyans.hints.policy import PLAYER_HINTS, hint_time, product_budget
+from pasyans.hints.policy import LINE_HINTS, PLAYER_HINTS, hint_time, product_budget
 from pasyans.hints.sampling import known, visible
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -181,9 +181,11 @@ def _hint_in_child(
 
 def _estimate_budget(spec: GameSpec, seconds: float) -> hints.Budget:
     """The Winnable? estimate's budget: the time cap alone, or where the product's hint
-    uses the no-peek player (:data:`pasyans.hints.policy.PLAYER_HINTS`) the hint's own
-    budget, so the estimate comes from the hint's samples and playouts."""
-    if (spec.id, len(spec.deck_suits)) in PLAYER_HINTS:
+    uses a no-peek player (:data:`pasyans.hints.policy.PLAYER_HINTS`, the line player of
+    :data:`~pasyans.hints.policy.LINE_HINTS`) the hint's own budget, so the estimate comes
+    from the hint's samples."""
+    key = (spec.id, len(spec.deck_suits))
+    if key in PLAYER_HINTS or key in LINE_HINTS:
         return product_budget(spec, seconds)
     return hints.Budget(seconds=seconds)
 
