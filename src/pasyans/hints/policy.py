@@ -93,9 +93,9 @@ LINE_HINTS: dict[tuple[str, int], int] = {
 """Where the product's hint is the line player while a card is hidden
 (:mod:`pasyans.hints.lines`, :attr:`Budget.lines`), and the Winnable? estimate the same
 samples, by (game, number of suits): its searches a decision, each of the sampled hint's
-nodes a sample (Nivernais: 512,000 / 128 = 4,000). Nivernais: 27 against 23 of deals
-1-100 (+16 -12) and 22 against 19 of 5827301-5827400 (+16 -13), at a third of the CPU a
-hint (docs/notes/2026-12-06-line-player-measured.md). Backbone and Backbone classic keep the
+nodes a sample (Nivernais: 512,000 / 128 = 4,000). Nivernais, seeds 0 and 1 together:
+54 against 52 of deals 1-100 twice (+35 -33) and 56 against 37 of 5827301-5827400 twice
+(+44 -25), at a third of the CPU a hint (docs/notes/2026-12-06-line-player-measured.md). Backbone and Backbone classic keep the
 sampled hint: the line player was no better there (78 against 78 and 77 against 78;
 Backbone 93 against 96 and 96 against 99)."""
 
