@@ -95,9 +95,9 @@ LINE_HINTS: dict[tuple[str, int], int] = {
 samples, by (game, number of suits): its searches a decision, each of the sampled hint's
 nodes a sample (Nivernais: 512,000 / 128 = 4,000). Nivernais, seeds 0 and 1 together:
 54 against 52 of deals 1-100 twice (+35 -33) and 56 against 37 of 5827301-5827400 twice
-(+44 -25), at a third of the CPU a hint (docs/notes/2026-12-06-line-player-measured.md). Backbone and Backbone classic keep the
-sampled hint: the line player was no better there (78 against 78 and 77 against 78;
-Backbone 93 against 96 and 96 against 99)."""
+(+44 -25), at a third of the CPU a hint (docs/notes/2026-12-06-line-player-measured.md).
+Backbone and Backbone classic keep the sampled hint: the line player was no better there
+(78 against 78 and 77 against 78; Backbone 93 against 96 and 96 against 99)."""
 
 
 DEEPER_HINTS: dict[tuple[str, int], int] = {
@@ -137,14 +137,14 @@ EXPERT_HINTS: dict[tuple[str, int], dict[str, Any]] = {
 """The expert mode's budget, by (game, number of suits): the fields of :class:`Budget` it
 sets on top of the product's (:func:`product_budget`). Spider 4 suits: the no-peek
 player with 8 times the product's playouts where no sample is won; Nivernais: 4 times
-the product's nodes (a search of about 2 s), in the sampled hint it was measured with (35
-against 25 of deals 1-100, 28 against 19 of 5827301-5827400), not the product's line
-player (``lines`` 0; the line player with these nodes is not measured); Backbone classic: 4 times the product's
-samples' nodes and twice its playout searches (80 against 78 of deals 1-100, 78 against
-78 of 5827301-5827400); Backbone: 64 times the product's nodes (100 against 95 of
-5827301-5827400, 97 against 97 of 1-100). Elsewhere the expert is the product: larger
-budgets were measured flat or worse there (docs/winnability.md, "Expert mode, every
-game")."""
+the product's nodes (a search of about 2 s), in the sampled hint it was measured with
+(35 against 25 of deals 1-100, 28 against 19 of 5827301-5827400), not the product's line
+player (``lines`` 0; the line player with these nodes is not measured); Backbone
+classic: 4 times the product's samples' nodes and twice its playout searches (80 against
+78 of deals 1-100, 78 against 78 of 5827301-5827400); Backbone: 64 times the product's
+nodes (100 against 95 of 5827301-5827400, 97 against 97 of 1-100). Elsewhere the expert
+is the product: larger budgets were measured flat or worse there (docs/winnability.md,
+"Expert mode, every game")."""
 
 
 def player_budget(spec: GameSpec, name: str) -> Budget:
