@@ -52,10 +52,10 @@ def follower_repeats(
     """The follower of ``game`` (default: 1 suit) deal ``deal`` under ``budget`` (``moves``
     moves, caches cleared before each) plays the same game twice, and some hint came from
     ``source``."""
+    opts = {"suits": "1"} if options is None else options
     runs = []
     for _ in range(2):
         caches.clear()
-        opts = {"suits": "1"} if options is None else options
         runs.append(follow(game, opts, deal, budget, max_moves=moves))
     a, b = runs
     assert (a.won, a.moves, a.hints, a.cards, a.sources, a.line) == (

@@ -39,7 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from pasyans import caches, hints
 from pasyans.engine import Game, apply, core
 from pasyans.engine.moves import Move
-from pasyans.hints.policy import LINE_HINTS, PLAYER_HINTS, hint_time, product_budget
+from pasyans.hints.policy import hint_time, product_budget
 from pasyans.hints.sampling import known, visible
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -180,14 +180,12 @@ def _hint_in_child(
 
 
 def _estimate_budget(spec: GameSpec, seconds: float) -> hints.Budget:
-    """The Winnable? estimate's budget: the time cap alone, or where the product's hint
-    uses a no-peek player (:data:`pasyans.hints.policy.PLAYER_HINTS`, the line player of
+    """The Winnable? estimate's budget: where the product's hint is a no-peek player
+    (Spider's, :data:`pasyans.hints.policy.PLAYER_HINTS`; the line player,
     :data:`~pasyans.hints.policy.LINE_HINTS`) the hint's own budget, so the estimate comes
-    from the hint's samples."""
-    key = (spec.id, len(spec.deck_suits))
-    if key in PLAYER_HINTS or key in LINE_HINTS:
-        return product_budget(spec, seconds)
-    return hints.Budget(seconds=seconds)
+    from the hint's samples; elsewhere the time cap alone."""
+    product = product_budget(spec, seconds)
+    return product if product.player or product.lines else hints.Budget(seconds=seconds)
 
 
 def _winnable_in_child(
