@@ -110,7 +110,6 @@ def method_of(budget: Budget, full_nodes: int) -> str:
         text += f" x {budget.player_nodes} nodes" if budget.player and budget.player_nodes else ""
         text += " when no sample won" if budget.player and budget.rescue else ""
         text += f", exact {budget.exact}" if budget.exact else ""
-        text += ", revisit" if budget.revisit else ""
         text += f", lines {budget.lines} x {budget.line_nodes()} nodes" if budget.lines else ""
         text += f", seed {budget.seed}"
     return text + (f"; full {full_nodes}" if full_nodes else "")
@@ -173,11 +172,6 @@ def main() -> None:
     ap.add_argument(
         "--exact", type=int, default=0, help="nodes of the exact search, every card known"
     )
-    ap.add_argument(
-        "--revisit",
-        action="store_true",
-        help="Spider: the tally may go back to a position, never out of it the same way twice",
-    )
     ap.add_argument("--max-moves", type=int, default=600)
     ap.add_argument("--full-nodes", type=int, default=0, help="full-information solve budget")
     ap.add_argument("--jobs", type=int, default=1, help="local Dask workers (1: this process)")
@@ -208,7 +202,6 @@ def main() -> None:
         player_nodes=args.player_nodes,
         exact=args.exact,
         lines=args.lines,
-        revisit=args.revisit,
     )
     if args.budget:
         budget = replace(player_budget(get_game(args.game, options), args.budget), seed=args.seed)
@@ -218,8 +211,6 @@ def main() -> None:
             budget = replace(budget, lines=args.lines, player_nodes=args.player_nodes)
         if args.deeper_samples or args.deeper_cap:
             budget = replace(budget, deeper_samples=args.deeper_samples, deeper_cap=args.deeper_cap)
-        if args.revisit:
-            budget = replace(budget, revisit=True)
     method = method_of(budget, args.full_nodes)
     wanted = _deals(args.deals)
     rows: dict[int, dict[str, str]] = {}

@@ -39,7 +39,6 @@ from pasyans.hints.sampled import _deeper, _macro, _played_out, _player, _sample
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
-    _left_from,
     _projected,
     _standing,
     decided,
@@ -112,10 +111,7 @@ def suggest(
                 decided_line = _player(spec, state, history, budget, clock)
                 if decided_line is not None:
                     return decided_line
-            if budget.revisit:
-                avoid = _left_from(spec, state, history)
-            else:
-                avoid = _after_seen(spec, history)
+            avoid = _after_seen(spec, history)
             move = sampling.choose(spec, kv, t, guard=budget.guard, avoid=avoid)
             # The deeper look has a node budget of its own; with the hint's time spent
             # (a loaded server) it is skipped, or stops, and the tally's move stands.

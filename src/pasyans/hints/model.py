@@ -129,10 +129,6 @@ class Budget:
     deeper_cap: int = 0
     """With ``deeper``: the most distinct cards a reveal is valued over (0:
     :data:`pasyans.hints.deeper.CAP`)."""
-    revisit: bool = False
-    """Spider's tally (and its deeper look) may play a move back to a position played
-    before, but never a move already played out of the same position
-    (:func:`pasyans.hints.visible._left_from`); off: never back to any position played."""
     lines: int = 0
     """The line player (issue 34, :mod:`pasyans.hints.lines`; Backbone, Backbone classic
     and Nivernais while a card is hidden): the searches of samples a decision gives out

@@ -119,18 +119,6 @@ def _after_seen(spec: GameSpec, history: Sequence[State]) -> set[State]:
     return {_projected(spec, h, known) for h in history}
 
 
-def _left_from(spec: GameSpec, state: State, history: Sequence[State]) -> set[State]:
-    """The positions (the player's known view) the game went to from ``state``'s view
-    before: ``history`` is the positions played, oldest first, and ``state`` follows its
-    last. Avoiding these instead of :func:`_after_seen` lets a hint go back to a position
-    played, but never take the same move out of it twice, so a game still cannot circle
-    for ever (each move out of each position is played at most once)."""
-    here = _projected(spec, state, known)
-    line = [_projected(spec, h, known) for h in history]
-    line.append(here)
-    return {line[j + 1] for j in range(len(line) - 1) if line[j] == here}
-
-
 def any_move(spec: GameSpec, state: State, seen: Sequence[State]) -> Hint:
     """A hint that keeps the game going when nothing looks useful: the stock when it can
     be clicked, else a move to a position not seen before, else any legal move; "no
