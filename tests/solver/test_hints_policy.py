@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from pasyans.hints import policy
+from pasyans.hints.sampled import deciding_player
 from pasyans.rules import get_game
 
 
@@ -67,3 +68,27 @@ def test_only_spider_1_suit_values_its_reveals_one_level_deeper() -> None:
     }
     assert deeper.pop(("spider", 1)) == 3
     assert set(deeper.values()) == {0}, deeper
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "who"),
+    [
+        ("spider", {"suits": 1}, ""),
+        ("spider", {"suits": 2}, ""),
+        ("spider", {"suits": 4}, "rescue"),
+        ("backbone", {}, ""),
+        ("backbone-classic", {}, ""),
+        ("nivernais", {}, "lines"),
+    ],
+)
+def test_the_products_no_peek_player_decides_where_the_tables_say(
+    game: str, options: dict[str, int], who: str
+) -> None:
+    """The hint and the Winnable? estimate ask one predicate which player decides: the
+    product's answer per game follows ``PLAYER_HINTS`` and ``LINE_HINTS``."""
+    spec = get_game(game, options)
+    budget = policy.product_budget(spec, None)
+    assert deciding_player(spec, budget) == who
+    assert deciding_player(spec, replace(budget, lines=0, player=0)) == ""
+    if who == "rescue":  # the player first when it is not only a rescue
+        assert deciding_player(spec, replace(budget, rescue=False)) == "first"

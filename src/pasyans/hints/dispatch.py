@@ -30,12 +30,19 @@ from dataclasses import replace
 
 from pasyans.domains import nivernais, spider
 from pasyans.engine import core
-from pasyans.hints import lines, sampling
 from pasyans.hints import nivernais as nivernais_hint
+from pasyans.hints import sampling
 from pasyans.hints.exact import _search
 from pasyans.hints.model import Budget, Clock, Hint
 from pasyans.hints.policy import product_budget
-from pasyans.hints.sampled import _deeper, _macro, _played_out, _player, _sampled
+from pasyans.hints.sampled import (
+    _deeper,
+    _macro,
+    _played_out,
+    _player,
+    _sampled,
+    deciding_player,
+)
 from pasyans.hints.sampling import known, visible
 from pasyans.hints.visible import (
     _after_seen,
@@ -74,7 +81,8 @@ def suggest(
             exact_nodes = max(budget.exact, budget.nodes or 0)
     if core.is_won(spec, state):
         return Hint.of(None, "none", True, "verdict.won")
-    if budget.lines and lines.applies(spec) and hidden_to_player(spec, state):
+    who = deciding_player(spec, budget)
+    if who == "lines" and hidden_to_player(spec, state):
         lined = _player(spec, state, history, budget, Clock.start(budget.seconds, begun))
         if lined is not None:  # the line player (lines.py); none: the hint as without it
             return lined
@@ -84,8 +92,8 @@ def suggest(
         )
     if hidden_to_player(spec, state):
         clock = Clock.start(budget.seconds, begun)  # the whole hint's one deadline
-        rescue = bool(budget.player and budget.samples > 0 and spider.applies(spec))
-        if rescue and not budget.rescue:
+        rescue = who in ("first", "rescue")
+        if who == "first":
             decided_line = _player(spec, state, history, budget, clock)
             if decided_line is not None:
                 return decided_line

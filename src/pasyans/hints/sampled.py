@@ -203,12 +203,25 @@ def _macro(
     )
     if p is None:
         return None
-    if p.won == 0 and budget.player and budget.rescue:  # no sample won: the no-peek player
+    if p.won == 0 and deciding_player(spec, budget) == "rescue":  # no sample won: the player
         rescued = _player(spec, state, history, budget, clock)
         if rescued is not None:
             return rescued
     code = "hint.macro_deal" if p.deal else "hint.macro_event"
     return Hint.of(p.move, "macro", None, code, won=p.won, samples=p.samples)
+
+
+def deciding_player(spec: GameSpec, budget: Budget) -> str:
+    """Which no-peek player makes the decision of a hint (and of its estimate) while a
+    card is hidden: ``"lines"``, the packed games' line player, before any other source;
+    ``"first"``, Spider's player, before the samples' tally; ``"rescue"``, Spider's
+    player only where no sample is won; ``""``, none (the samples' tally decides).
+    :func:`pasyans.hints.dispatch.suggest` and :func:`estimate` both read it."""
+    if budget.lines and lines.applies(spec):
+        return "lines"
+    if budget.player and budget.samples > 0 and spider.applies(spec):
+        return "rescue" if budget.rescue else "first"
+    return ""
 
 
 def _player(
@@ -298,11 +311,12 @@ def estimate(spec: GameSpec, state: State, budget: Budget) -> Estimate | None:
     if core.is_stuck(spec, visible(spec, state)):
         return None
     t = None
-    if budget.player and budget.rescue and spider.applies(spec):  # as the hint: the
-        t = sampled(spec, known(spec, state), budget)  # player only where no sample won
+    who = deciding_player(spec, budget)
+    if who == "rescue":  # as the hint: the player only where no sample won
+        t = sampled(spec, known(spec, state), budget)
         if t.won:
             return Estimate(t.won, t.lost, t.samples)
-    if (budget.lines and lines.applies(spec)) or (budget.player and spider.applies(spec)):
+    if who:
         got = _decided(spec, state, (), budget, Clock.start(budget.seconds))
         if got is not None:  # the chosen line's samples
             d = got[3]
