@@ -82,7 +82,8 @@ def suggest(
     if core.is_won(spec, state):
         return Hint.of(None, "none", True, "verdict.won")
     who = deciding_player(spec, budget)
-    if who == "lines" and hidden_to_player(spec, state):
+    hidden = hidden_to_player(spec, state)
+    if who == "lines" and hidden:
         lined = _player(spec, state, history, budget, Clock.start(budget.seconds, begun))
         if lined is not None:  # the line player (lines.py); none: the hint as without it
             return lined
@@ -90,9 +91,9 @@ def suggest(
         return nivernais_hint.hint(
             spec, state, budget.samples, budget.seconds, budget.nodes, budget.seed
         )
-    if hidden_to_player(spec, state):
+    if hidden:
         clock = Clock.start(budget.seconds, begun)  # the whole hint's one deadline
-        rescue = who in ("first", "rescue")
+        spider_player = who in ("first", "rescue")
         if who == "first":
             decided_line = _player(spec, state, history, budget, clock)
             if decided_line is not None:
@@ -115,7 +116,7 @@ def suggest(
                 planned = _macro(spec, state, history, planner, clock)
                 if planned is not None:
                     return planned
-            if rescue and not t.won:  # no sample won: the no-peek player
+            if spider_player and not t.won:  # no sample won: the no-peek player
                 decided_line = _player(spec, state, history, budget, clock)
                 if decided_line is not None:
                     return decided_line

@@ -40,6 +40,7 @@ from pasyans import caches, hints
 from pasyans.engine import Game, apply, core
 from pasyans.engine.moves import Move
 from pasyans.hints.policy import hint_time, product_budget
+from pasyans.hints.sampled import deciding_player
 from pasyans.hints.sampling import known, visible
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -180,12 +181,11 @@ def _hint_in_child(
 
 
 def _estimate_budget(spec: GameSpec, seconds: float) -> hints.Budget:
-    """The Winnable? estimate's budget: where the product's hint is a no-peek player
-    (Spider's, :data:`pasyans.hints.policy.PLAYER_HINTS`; the line player,
-    :data:`~pasyans.hints.policy.LINE_HINTS`) the hint's own budget, so the estimate comes
-    from the hint's samples; elsewhere the time cap alone."""
+    """The Winnable? estimate's budget: where a no-peek player decides the product's hint
+    (:func:`pasyans.hints.sampled.deciding_player`) the hint's own budget, so the estimate
+    comes from the hint's samples; elsewhere the time cap alone."""
     product = product_budget(spec, seconds)
-    return product if product.player or product.lines else hints.Budget(seconds=seconds)
+    return product if deciding_player(spec, product) else hints.Budget(seconds=seconds)
 
 
 def _winnable_in_child(
