@@ -103,9 +103,38 @@ def stock_click(pos: Pos) -> Pos | None:
 
 def children(pos: Pos) -> list[Pos]:
     """Every position one move away (duplicates of a cell card's twin dropped)."""
+    return [child for _, child in steps(pos)]
+
+
+UP, DOWN, CELL = 0, 1, 2
+"""Where a step's card goes: its suit's up or down foundation, or a free cell."""
+
+STOCK_STEP = 127
+"""The step code of a click on the stock (a deal, or a redeal and its deal)."""
+
+
+def step_code(column: int, to: int, card: int = 0) -> int:
+    """A step's code: the top card of ``column`` (0..5; -1: the cell holding ``card``)
+    going ``to`` (:data:`UP`, :data:`DOWN` or, from a column, :data:`CELL`). Column steps
+    are 0..17, cell steps 18..121, the stock :data:`STOCK_STEP`: one small int, the same
+    in csrc/nivernais.c."""
+    return 18 + card * 2 + to if column < 0 else column * 3 + to
+
+
+def steps(pos: Pos) -> list[tuple[int, Pos]]:
+    """Every move of ``pos`` as (its :func:`step_code`, the position after it), in the
+    order of :func:`children` (the compiled core's order too)."""
     if pos[4] and not all(pos[0]):
-        return [_refilled(c) for c in _children(pos)]
-    return _children(pos)
+        return [(code, _refilled(c)) for code, c in _steps(pos)]
+    return _steps(pos)
+
+
+def play(pos: Pos, code: int) -> Pos:
+    """The position after the step ``code`` of ``pos`` (ValueError: not one of its steps)."""
+    for c, child in steps(pos):
+        if c == code:
+            return child
+    raise ValueError(f"step {code} is not a move of this position")
 
 
 def _refilled(pos: Pos) -> Pos:
@@ -118,18 +147,18 @@ def _refilled(pos: Pos) -> Pos:
     return (ncols, cells, up, down, nst, red)
 
 
-def _children(pos: Pos) -> list[Pos]:
+def _steps(pos: Pos) -> list[tuple[int, Pos]]:
     cols, cells, up, down, stock, red = pos
-    out: list[Pos] = []
+    out: list[tuple[int, Pos]] = []
     for j, c in enumerate(cells):
         if j and cells[j - 1] == c:
             continue
         r, s = (c >> 2) + 1, c & 3
         rest = cells[:j] + cells[j + 1 :]
         if up[s] == r - 1:
-            out.append((cols, rest, _set(up, s, r), down, stock, red))
+            out.append((step_code(-1, UP, c), (cols, rest, _set(up, s, r), down, stock, red)))
         if down[s] == r + 1:
-            out.append((cols, rest, up, _set(down, s, r), stock, red))
+            out.append((step_code(-1, DOWN, c), (cols, rest, up, _set(down, s, r), stock, red)))
     room = len(cells) < CELLS
     for i, col in enumerate(cols):
         if not col:
@@ -146,14 +175,16 @@ def _children(pos: Pos) -> list[Pos]:
         else:
             ncols, nst = tuple(nl), stock
         if to_up:
-            out.append((ncols, cells, _set(up, s, r), down, nst, red))
+            out.append((step_code(i, UP), (ncols, cells, _set(up, s, r), down, nst, red)))
         if to_down:
-            out.append((ncols, cells, up, _set(down, s, r), nst, red))
+            out.append((step_code(i, DOWN), (ncols, cells, up, _set(down, s, r), nst, red)))
         if room:
-            out.append((ncols, tuple(sorted((*cells, c))), up, down, nst, red))
+            out.append(
+                (step_code(i, CELL), (ncols, tuple(sorted((*cells, c))), up, down, nst, red))
+            )
     dealt = stock_click(pos)
     if dealt is not None:
-        out.append(dealt)
+        out.append((STOCK_STEP, dealt))
     return out
 
 

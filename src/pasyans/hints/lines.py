@@ -46,13 +46,15 @@ from dataclasses import dataclass
 
 from pasyans import caches
 from pasyans.domains import nivernais as nv
+from pasyans.domains._core_abi import HIDDEN_BYTE
+from pasyans.domains.built import compiled
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.hints import halving, sampling
 from pasyans.hints.recent import Recent
 from pasyans.hints.sampling import HIDDEN
 from pasyans.position import State
-from pasyans.rules.spec import GameSpec
+from pasyans.rules.spec import GameSpec, PileKind
 from pasyans.solver.search import solve
 
 GAMES = frozenset({"backbone", "backbone-classic", "nivernais"})
@@ -102,6 +104,9 @@ class Candidate:
     steps: tuple[Move, ...]
     reveal: Move
     home: int
+    codes: tuple[int, ...] = ()
+    """Nivernais: the whole line as :func:`pasyans.domains.nivernais.step_code` steps,
+    played on a sample's packed position by :func:`score` (empty in the other games)."""
 
     @property
     def line(self) -> tuple[Move, ...]:
@@ -125,7 +130,10 @@ def candidates(
     (the views already played) nor to one walked before, at most ``cap`` positions
     expanded; each revealing move out of a walked position ends a line, one line per view
     it leaves; the ``width`` best by the cards home before the reveal, then the shorter
-    line, then notation order."""
+    line, then notation order (Nivernais: the order found). Nivernais walks its packed
+    positions (:func:`nivernais_lines`), where the cells are a set."""
+    if nv.applies(spec):
+        return _nivernais_candidates(spec, view, cap=cap, avoid=avoid, width=width)
     seen: set[State] = {view}
     queue: list[tuple[tuple[Move, ...], State]] = [((), view)]
     found: dict[State, Candidate] = {}
@@ -147,19 +155,117 @@ def candidates(
     return sorted(found.values(), key=_order)[:width]
 
 
+NvLine = tuple[tuple[int, ...], int, int]
+"""A Nivernais candidate in packed steps: (the steps before the reveal, the reveal, the
+cards home before it)."""
+
+
+def nivernais_lines(view: nv.Pos, avoid: Collection[nv.Pos], cap: int) -> list[NvLine]:
+    """Nivernais' candidate lines of a packed view (its unseen stock cards
+    :data:`HIDDEN`), every one, in the order found (the reference of the compiled
+    ``nivernais_candidates``, csrc/nivernais.c): breadth-first over
+    :func:`pasyans.domains.nivernais.steps` that leave every column's cards seen, never to
+    a position of ``avoid`` nor one walked before, at most ``cap`` positions expanded; a
+    step that shows a hidden card (a deal, or an emptied column refilled) ends a line, one
+    line per position it leaves."""
+    seen: set[nv.Pos] = {view}
+    queue: list[tuple[tuple[int, ...], nv.Pos]] = [((), view)]
+    found: dict[nv.Pos, NvLine] = {}
+    head = 0
+    while head < len(queue) and head < cap:
+        path, pos = queue[head]
+        head += 1
+        home = nv.on_foundations(pos)
+        for code, after in nv.steps(pos):
+            if any(HIDDEN in col for col in after[0]):
+                found.setdefault(after, (path, code, home))
+                continue
+            if after in seen or after in avoid:
+                continue
+            seen.add(after)
+            queue.append(((*path, code), after))
+    return list(found.values())
+
+
+def _nivernais_candidates(
+    spec: GameSpec, view: State, *, cap: int, avoid: Collection[State], width: int
+) -> list[Candidate]:
+    """:func:`candidates` for Nivernais: :func:`nivernais_lines` (compiled when the core
+    is built), the ``width`` best by the cards home, then the shorter line (a stable sort:
+    then the order found), as engine moves."""
+    packed = nv.pack(spec, view)
+    shunned = {nv.pack(spec, a) for a in avoid}
+    if compiled is None or not hasattr(compiled, "nivernais_candidates"):
+        found = nivernais_lines(packed, shunned, cap)
+    else:
+        found = compiled.nivernais_candidates(
+            _hidden_bytes(packed), [_hidden_bytes(a) for a in shunned], cap
+        )
+    best = sorted(found, key=lambda f: (-f[2], len(f[0])))[:width]
+    out = []
+    for path, reveal, home in best:
+        codes = (*path, reveal)
+        moves = engine_moves(spec, view, codes)
+        out.append(Candidate(moves[:-1], moves[-1], home, codes))
+    return out
+
+
+def _hidden_bytes(pos: nv.Pos) -> nv.Pos:
+    """``pos`` with its stock's :data:`HIDDEN` cards as the compiled core's HIDDEN_BYTE."""
+    stock = tuple(HIDDEN_BYTE if c == HIDDEN else c for c in pos[4])
+    return (*pos[:4], stock, pos[5])
+
+
+def engine_moves(spec: GameSpec, view: State, codes: Sequence[int]) -> tuple[Move, ...]:
+    """The engine moves of a Nivernais line of packed steps (:func:`nivernais_lines`) from
+    ``view``: a column step moves that column's top card, a cell step the card from the
+    first cell that holds it, and a card to the cells goes to the first empty one. Only
+    the last step may refill a column or deal (every earlier one reveals nothing)."""
+    cols = spec.indexes_of(PileKind.COLUMN)
+    founds = spec.indexes_of(PileKind.FOUNDATION)
+    cells = spec.indexes_of(PileKind.RESERVE)
+    ids = [p.id for p in spec.piles]
+    tops = [list(view.piles[c]) for c in cols]
+    held: list[int | None] = [view.piles[r][-1] if view.piles[r] else None for r in cells]
+    out: list[Move] = []
+    for code in codes:
+        if code == nv.STOCK_STEP:
+            out.append(Move.stock())
+            continue
+        if code >= 18:
+            card, to = divmod(code - 18, 2)
+            j = held.index(card)
+            src, held[j] = cells[j], None
+        else:
+            column, to = divmod(code, 3)
+            card, src = tops[column].pop(), cols[column]
+        if to == nv.CELL:
+            j = held.index(None)
+            dst, held[j] = cells[j], card
+        else:
+            dst = founds[(card & 3) + (4 if to == nv.DOWN else 0)]
+        out.append(Move(ids[src], ids[dst], 1))
+    return tuple(out)
+
+
 def score(spec: GameSpec, sample: State, cand: Candidate, nodes: int) -> int:
     """``cand`` on one sample (a full position, a completion of the view): its line and
     reveal played there, then the full-information search of ``nodes`` positions:
     :data:`WIN` when it wins, else the cards on the foundations at the end of the line
     (Nivernais: at the end of its search's line to the most cards home)."""
+    if nv.applies(spec):
+        packed = nv.pack(spec, sample)
+        for code in cand.codes:
+            packed = nv.play(packed, code)
+        if nv.is_won(packed):
+            return WIN
+        outcome, line, _ = nv.portfolio(packed, nodes, None, time.perf_counter())
+        return WIN if outcome == "won" else nv.on_foundations(line[-1])
     pos = sample
     for m in cand.line:
         pos = core.apply(spec, pos, m)
     if core.is_won(spec, pos):
         return WIN
-    if nv.applies(spec):
-        outcome, line, _ = nv.portfolio(nv.pack(spec, pos), nodes, None, time.perf_counter())
-        return WIN if outcome == "won" else nv.on_foundations(line[-1])
     if solve(spec, pos, nodes=nodes).result == "won":
         return WIN
     return core.cards_on_foundations(spec, pos)
