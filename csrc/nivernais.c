@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "_core_abi.h" /* HIDDEN_BYTE, NV_CELL_STEP, NV_STOCK_STEP */
 #include "grow.h"
 #include "nivernais.h"
 
@@ -116,11 +117,15 @@ static void cell_insert(NPos *p, uint8_t c)
     p->ncell++;
 }
 
-/* Every position one move away, in the order of nivernais._children; returns the count
- * (at most 8 * 2 + 6 * 3 + 1). */
+/* Every position one move away, in the order of nivernais.steps; returns the count (at
+ * most 8 * 2 + 6 * 3 + 1). ``codes`` (or NULL) gets each move's step code
+ * (nivernais.step_code: a column's top card i * 3 + to, a cell's card c NV_CELL_STEP + c * 2
+ * + to, the stock NV_STOCK_STEP; to: 0 up, 1 down, 2 a cell). */
 #define NV_MAXKIDS 40
-static int children(const NPos *p, NPos *out)
+static int children(const NPos *p, NPos *out, uint8_t *codes)
 {
+    uint8_t tmp[NV_MAXKIDS];
+    uint8_t *code = codes ? codes : tmp;
     int n = 0;
     for (int j = 0; j < p->ncell; j++) {
         uint8_t c = p->cell[j];
@@ -131,13 +136,13 @@ static int children(const NPos *p, NPos *out)
             out[n] = *p;
             cell_remove(&out[n], j);
             out[n].up[s] = (uint8_t)r;
-            n++;
+            code[n++] = (uint8_t)(NV_CELL_STEP + c * 2);
         }
         if (p->down[s] == r + 1) {
             out[n] = *p;
             cell_remove(&out[n], j);
             out[n].down[s] = (uint8_t)r;
-            n++;
+            code[n++] = (uint8_t)(NV_CELL_STEP + c * 2 + 1);
         }
     }
     int room = p->ncell < NV_CELLS;
@@ -151,23 +156,23 @@ static int children(const NPos *p, NPos *out)
             out[n] = *p;
             out[n].len[i]--;
             out[n].up[s] = (uint8_t)r;
-            n++;
+            code[n++] = (uint8_t)(i * 3);
         }
         if (to_down) {
             out[n] = *p;
             out[n].len[i]--;
             out[n].down[s] = (uint8_t)r;
-            n++;
+            code[n++] = (uint8_t)(i * 3 + 1);
         }
         if (room) {
             out[n] = *p;
             out[n].len[i]--;
             cell_insert(&out[n], c);
-            n++;
+            code[n++] = (uint8_t)(i * 3 + 2);
         }
     }
     if (stock_click(p, &out[n]) == 0)
-        n++;
+        code[n++] = NV_STOCK_STEP;
     for (int k = 0; k < n; k++)
         refill(&out[k]);
     return n;
@@ -545,7 +550,8 @@ static void hash_bytes(const uint8_t *b, size_t n, uint64_t *h1, uint64_t *h2)
 
 /* --- Python conversions ---------------------------------------------------------------- */
 
-static int read_cards(PyObject *t, uint8_t *out, int most, const char *what)
+/* A tuple of cards 0..51 (``hidden``: or HIDDEN_BYTE, a card the player has not seen). */
+static int read_cards(PyObject *t, uint8_t *out, int most, const char *what, int hidden)
 {
     if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) > most) {
         PyErr_Format(PyExc_ValueError, "%s: a tuple of at most %d cards", what, most);
@@ -554,7 +560,7 @@ static int read_cards(PyObject *t, uint8_t *out, int most, const char *what)
     Py_ssize_t n = PyTuple_GET_SIZE(t);
     for (Py_ssize_t i = 0; i < n; i++) {
         long c = PyLong_AsLong(PyTuple_GET_ITEM(t, i));
-        if (c < 0 || c > 51) {
+        if ((c < 0 || c > 51) && !(hidden && c == HIDDEN_BYTE)) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_ValueError, "a card is an int 0..51");
             return -1;
@@ -564,7 +570,8 @@ static int read_cards(PyObject *t, uint8_t *out, int most, const char *what)
     return (int)n;
 }
 
-static int to_npos(PyObject *pos, NPos *p)
+/* A Python position into p (``hidden``: its stock's cards may be HIDDEN_BYTE). */
+static int to_npos_as(PyObject *pos, NPos *p, int hidden)
 {
     if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) != 6) {
         PyErr_SetString(PyExc_TypeError,
@@ -578,12 +585,12 @@ static int to_npos(PyObject *pos, NPos *p)
     }
     int total = 0, n;
     for (int i = 0; i < NV_COLS; i++) {
-        if ((n = read_cards(PyTuple_GET_ITEM(cols, i), p->col[i], NV_MAX, "a column")) < 0)
+        if ((n = read_cards(PyTuple_GET_ITEM(cols, i), p->col[i], NV_MAX, "a column", 0)) < 0)
             return -1;
         p->len[i] = (uint8_t)n;
         total += n;
     }
-    if ((n = read_cards(PyTuple_GET_ITEM(pos, 1), p->cell, NV_CELLS, "the cells")) < 0)
+    if ((n = read_cards(PyTuple_GET_ITEM(pos, 1), p->cell, NV_CELLS, "the cells", 0)) < 0)
         return -1;
     p->ncell = (uint8_t)n;
     for (int j = 1; j < p->ncell; j++)
@@ -592,7 +599,7 @@ static int to_npos(PyObject *pos, NPos *p)
             return -1;
         }
     total += n;
-    if ((n = read_cards(PyTuple_GET_ITEM(pos, 4), p->stock, NV_MAX, "the stock")) < 0)
+    if ((n = read_cards(PyTuple_GET_ITEM(pos, 4), p->stock, NV_MAX, "the stock", hidden)) < 0)
         return -1;
     p->nstock = (uint8_t)n;
     total += n;
@@ -626,6 +633,11 @@ static int to_npos(PyObject *pos, NPos *p)
     return 0;
 }
 
+static int to_npos(PyObject *pos, NPos *p)
+{
+    return to_npos_as(pos, p, 0);
+}
+
 static PyObject *cards_tuple(const uint8_t *c, int n)
 {
     PyObject *t = PyTuple_New(n);
@@ -655,7 +667,7 @@ PyObject *nivernais_children(PyObject *self, PyObject *args)
     NPos p, kids[NV_MAXKIDS];
     if (!PyArg_ParseTuple(args, "O", &pos) || to_npos(pos, &p))
         return NULL;
-    int n = children(&p, kids);
+    int n = children(&p, kids, NULL);
     PyObject *out = PyList_New(n);
     for (int k = 0; out && k < n; k++) {
         PyObject *t = from_npos(&kids[k]);
@@ -981,7 +993,7 @@ static int best_first(Search *s, const NPos *root, long long nodes, double deadl
         from_bytes(s->arena + s->off[it.node], &pos);
         int final = pos.red >= NV_LAST;
         before_final -= !final;
-        int n = (tests & NV_TEST_DEAD) && dead(&pos) ? 0 : forced(&pos, &kids[0]) ? 1 : children(&pos, kids);
+        int n = (tests & NV_TEST_DEAD) && dead(&pos) ? 0 : forced(&pos, &kids[0]) ? 1 : children(&pos, kids, NULL);
         for (int k = 0; k < n; k++) {
             const NPos *t = &kids[k];
             int64_t node = add(s, t, (int32_t)it.node);
@@ -1122,4 +1134,167 @@ PyObject *nivernais_search(PyObject *self, PyObject *args)
     }
     static const char *names[] = {"won", "lost", "unknown", "memory"};
     return Py_BuildValue("(sNKKN)", names[status], line, count, (unsigned long long)mem, memo);
+}
+
+/* --- The line player's candidates (hints/lines.py nivernais_lines, issue 34) -----------
+ *
+ * Breadth-first from a view (its unseen stock cards HIDDEN_BYTE) over the moves that leave
+ * every column's cards seen, never to a position of ``avoid`` nor to one walked before, at
+ * most ``cap`` positions expanded; a move that shows a hidden card (a deal, or an emptied
+ * column refilled) ends a line, one line per position it leaves. Positions are told apart
+ * by two 64-bit hashes of their bytes (a set of 128-bit keys, open addressing). */
+
+typedef struct {
+    uint64_t *k; /* 2 words a slot; (0, 0): empty */
+    size_t cap, n;
+} NvSet;
+
+static int nvset_grow(NvSet *t);
+
+/* 1 when (h1, h2) was already there, 0 added, -1 out of memory. */
+static int nvset_add(NvSet *t, uint64_t h1, uint64_t h2)
+{
+    if (!h1 && !h2)
+        h1 = 1; /* (0, 0) marks an empty slot */
+    if ((t->n + 1) * 2 > t->cap && nvset_grow(t))
+        return -1;
+    size_t mask = t->cap - 1;
+    for (size_t i = h1 & mask;; i = (i + 1) & mask) {
+        uint64_t *e = t->k + 2 * i;
+        if (!e[0] && !e[1]) {
+            e[0] = h1;
+            e[1] = h2;
+            t->n++;
+            return 0;
+        }
+        if (e[0] == h1 && e[1] == h2)
+            return 1;
+    }
+}
+
+static int nvset_grow(NvSet *t)
+{
+    NvSet bigger = {calloc(2 * (t->cap ? 2 * t->cap : 1024), sizeof(uint64_t)),
+                    t->cap ? 2 * t->cap : 1024, 0};
+    if (!bigger.k)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->k[2 * i] || t->k[2 * i + 1])
+            nvset_add(&bigger, t->k[2 * i], t->k[2 * i + 1]);
+    free(t->k);
+    *t = bigger;
+    return 0;
+}
+
+static int nvset_put(NvSet *t, const NPos *p)
+{
+    uint8_t b[NV_HEAD + NV_MAX];
+    uint64_t h1, h2;
+    hash_bytes(b, to_bytes(p, b), &h1, &h2);
+    return nvset_add(t, h1, h2);
+}
+
+static int shows_hidden(const NPos *p)
+{
+    for (int i = 0; i < NV_COLS; i++)
+        if (memchr(p->col[i], HIDDEN_BYTE, p->len[i]))
+            return 1;
+    return 0;
+}
+
+typedef struct {
+    int32_t parent; /* the walk's node it comes from, -1: the view */
+    uint8_t code;   /* the step from there */
+    uint8_t bytes[NV_HEAD + NV_MAX];
+} NvNode;
+
+typedef struct {
+    int32_t from; /* the walked node the reveal leaves */
+    uint8_t code;
+    int home;
+} NvLine;
+
+/* The steps from the view to node x, as a Python tuple of ints. */
+static PyObject *walked_steps(const NvNode *nodes, int32_t x)
+{
+    int depth = 0;
+    for (int32_t y = x; nodes[y].parent >= 0; y = nodes[y].parent)
+        depth++;
+    PyObject *t = PyTuple_New(depth);
+    for (int32_t y = x; t && nodes[y].parent >= 0; y = nodes[y].parent)
+        PyTuple_SET_ITEM(t, --depth, PyLong_FromLong(nodes[y].code));
+    return t;
+}
+
+/* nivernais_candidates(view, avoid, cap) -> [(steps, reveal, home), ...] in the order
+ * found: lines.nivernais_lines, compiled. */
+PyObject *nivernais_candidates(PyObject *self, PyObject *args)
+{
+    PyObject *view, *avoid, *out = NULL;
+    int cap;
+    NPos p, kids[NV_MAXKIDS];
+    uint8_t codes[NV_MAXKIDS];
+    if (!PyArg_ParseTuple(args, "OOi", &view, &avoid, &cap) || to_npos_as(view, &p, 1))
+        return NULL;
+    PyObject *fast = PySequence_Fast(avoid, "avoid: a sequence of positions");
+    if (!fast)
+        return NULL;
+    NvSet seen = {0}, found = {0};
+    NvNode *nodes = NULL;
+    NvLine *lines = NULL;
+    size_t ncap = 0, lcap = 0, nn = 0, nl = 0;
+    int bad = nvset_put(&seen, &p) < 0 || GROW_ARRAY(nodes, ncap, 1, 256);
+    for (Py_ssize_t a = 0; !bad && a < PySequence_Fast_GET_SIZE(fast); a++) {
+        NPos q;
+        bad = to_npos_as(PySequence_Fast_GET_ITEM(fast, a), &q, 1) ? 2 : nvset_put(&seen, &q) < 0;
+    }
+    if (!bad) {
+        nodes[0].parent = -1;
+        nodes[0].code = 0;
+        to_bytes(&p, nodes[0].bytes);
+        nn = 1;
+    }
+    for (size_t head = 0; !bad && head < nn && head < (size_t)(cap > 0 ? cap : 0); head++) {
+        NPos pos;
+        from_bytes(nodes[head].bytes, &pos);
+        int home = on_foundations(&pos);
+        int n = children(&pos, kids, codes);
+        for (int k = 0; k < n && !bad; k++) {
+            if (shows_hidden(&kids[k])) {
+                int was = nvset_put(&found, &kids[k]);
+                if (was < 0 || (!was && GROW_ARRAY(lines, lcap, nl + 1, 64)))
+                    bad = 1;
+                else if (!was)
+                    lines[nl++] = (NvLine){(int32_t)head, codes[k], home};
+                continue;
+            }
+            int was = nvset_put(&seen, &kids[k]);
+            if (was < 0 || (!was && GROW_ARRAY(nodes, ncap, nn + 1, 256))) {
+                bad = 1;
+            } else if (!was) {
+                nodes[nn].parent = (int32_t)head;
+                nodes[nn].code = codes[k];
+                to_bytes(&kids[k], nodes[nn].bytes);
+                nn++;
+            }
+        }
+    }
+    if (bad == 1)
+        PyErr_NoMemory();
+    if (!bad && (out = PyList_New((Py_ssize_t)nl)))
+        for (size_t x = 0; x < nl; x++) {
+            PyObject *t = Py_BuildValue("(Nii)", walked_steps(nodes, lines[x].from),
+                                        lines[x].code, lines[x].home);
+            if (!t) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, (Py_ssize_t)x, t);
+        }
+    Py_DECREF(fast);
+    free(seen.k);
+    free(found.k);
+    free(nodes);
+    free(lines);
+    return out;
 }

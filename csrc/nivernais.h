@@ -5,6 +5,7 @@
 #include <Python.h>
 
 PyObject *nivernais_children(PyObject *self, PyObject *args);
+PyObject *nivernais_candidates(PyObject *self, PyObject *args);
 PyObject *nivernais_forced(PyObject *self, PyObject *args);
 PyObject *nivernais_dead(PyObject *self, PyObject *args);
 PyObject *nivernais_locked(PyObject *self, PyObject *args);

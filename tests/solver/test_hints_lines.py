@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 from hidden_cards import follower_repeats, reshuffled, same_hint
+from nivernais_endgames import playout
 
 from pasyans import caches, messages
 from pasyans.domains import nivernais as nv
+from pasyans.domains._core_abi import NV_CELL_STEP
 from pasyans.engine import core
 from pasyans.engine.core import apply, initial_state
 from pasyans.hints import Budget, estimate, lines, suggest
@@ -231,3 +233,75 @@ def test_the_product_plays_the_line_player_in_nivernais_alone() -> None:
     e = estimate(spec, state, budget)
     assert h.source == "lines" and e is not None
     assert h.message == messages.both("hint.lines_event", won=e.won, samples=e.samples)[0]
+
+
+def _nivernais_walk(deal: int, steps: int) -> list[State]:
+    """Positions of a random play-out of a Nivernais deal while its stock is unseen (the
+    first pass), moves to the foundations preferred."""
+    spec = get_game("nivernais")
+    out = playout(spec, initial_state(spec, deal), deal, steps)
+    return [s for s in out if s.redeals == 0 and s.piles[spec.index["stock"]]]
+
+
+def _kind(code: int) -> int:
+    """A step's kind: a column's card up, down or to a cell (0, 1, 2), a cell's card up or
+    down (3, 4), the stock."""
+    if code == nv.STOCK_STEP:
+        return code
+    return 3 + (code - NV_CELL_STEP) % 2 if code >= NV_CELL_STEP else code % 3
+
+
+def test_nivernais_steps_play_and_map_to_the_engines_moves() -> None:
+    """Each packed step of a position (nivernais.steps) is replayed by its code
+    (nivernais.play), and the engine move it maps to (lines.engine_moves) is legal and
+    leads to the same packed position."""
+    spec = get_game("nivernais")
+    seen_kinds: set[int] = set()
+    for deal in (3, 8, 21):
+        for state in playout(spec, initial_state(spec, deal), deal, 120):
+            pos = nv.pack(spec, state)
+            legal = core.legal_moves(spec, state)
+            for code, child in nv.steps(pos):
+                assert nv.play(pos, code) == child
+                (m,) = lines.engine_moves(spec, state, (code,))
+                assert m in legal
+                assert nv.pack(spec, apply(spec, state, m)) == child
+                seen_kinds.add(_kind(code))
+            with pytest.raises(ValueError, match="not a move"):
+                nv.play(pos, 126)
+    assert seen_kinds == {0, 1, 2, 3, 4, nv.STOCK_STEP}
+
+
+def test_nivernais_compiled_candidates_are_the_python_ones() -> None:
+    """The compiled walk (``nivernais_candidates``) finds the lines of the Python reference
+    (``lines.nivernais_lines``), in the same order, at every view of random play-outs, with
+    the views before it avoided and with several caps."""
+    spec = get_game("nivernais")
+    compared = lined = 0
+    for deal in (2, 5, 9, 14):
+        walk = _nivernais_walk(deal, 80)
+        for k, state in enumerate(walk):
+            view = nv.pack(spec, known(spec, state))
+            avoid = {nv.pack(spec, known(spec, s)) for s in walk[:k]}
+            for cap in (1, 7, lines.CAP):
+                want = lines.nivernais_lines(view, avoid, cap)
+                got = lines.compiled.nivernais_candidates(  # type: ignore[union-attr]
+                    lines._hidden_bytes(view), [lines._hidden_bytes(a) for a in avoid], cap
+                )
+                assert got == want
+                compared += 1
+                lined += len(want) > 1
+    assert compared > 100 and lined > 20
+
+
+def test_nivernais_compiled_candidates_refuse_a_bad_view() -> None:
+    spec = get_game("nivernais")
+    view = lines._hidden_bytes(nv.pack(spec, known(spec, initial_state(spec, 4))))
+    bad_stock = (*view[:4], (1000,), view[5])
+    with pytest.raises(ValueError, match="card"):
+        lines.compiled.nivernais_candidates(bad_stock, [], 10)  # type: ignore[union-attr]
+    hidden_column = ((255, *view[0][0][1:]), *view[0][1:])
+    with pytest.raises(ValueError, match="card"):
+        lines.compiled.nivernais_candidates((hidden_column, *view[1:]), [], 10)  # type: ignore[union-attr]
+    with pytest.raises(TypeError):
+        lines.compiled.nivernais_candidates(view, [None], 10)  # type: ignore[union-attr]

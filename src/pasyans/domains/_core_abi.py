@@ -84,7 +84,13 @@ PL_RUN: Final = 60
 HIDDEN: Final = 1000
 """A card the player cannot see, in a view (hints/sampling.py): it matches no rank and no suit."""
 HIDDEN_BYTE: Final = 255
-"""HIDDEN in the compiled core's packed views (player.c's candidates)."""
+"""HIDDEN in the compiled core's packed views (player.c's candidates, nivernais.c's stock)."""
+NV_CELL_STEP: Final = 18
+"""Nivernais' first step code of a cell's card (nivernais.step_code): NV_CELL_STEP + card * 2 +
+to.
+"""
+NV_STOCK_STEP: Final = 127
+"""Nivernais' step code of a click on the stock (nivernais.step_code)."""
 VIEW_DOWN: Final = 12
 """The visible score (hints/sampling.py spider_score, macro.score): a face-down card costs this."""
 VIEW_EMPTY: Final = 10

@@ -35,6 +35,7 @@ from array import array
 from collections.abc import Hashable
 from typing import cast
 
+from pasyans.domains._core_abi import NV_CELL_STEP, NV_STOCK_STEP
 from pasyans.domains.built import compiled
 from pasyans.domains.registry import NIVERNAIS, domain_for
 from pasyans.domains.updown import cells_overflow
@@ -109,16 +110,16 @@ def children(pos: Pos) -> list[Pos]:
 UP, DOWN, CELL = 0, 1, 2
 """Where a step's card goes: its suit's up or down foundation, or a free cell."""
 
-STOCK_STEP = 127
+STOCK_STEP = NV_STOCK_STEP
 """The step code of a click on the stock (a deal, or a redeal and its deal)."""
 
 
 def step_code(column: int, to: int, card: int = 0) -> int:
     """A step's code: the top card of ``column`` (0..5; -1: the cell holding ``card``)
     going ``to`` (:data:`UP`, :data:`DOWN` or, from a column, :data:`CELL`). Column steps
-    are 0..17, cell steps 18..121, the stock :data:`STOCK_STEP`: one small int, the same
-    in csrc/nivernais.c."""
-    return 18 + card * 2 + to if column < 0 else column * 3 + to
+    are 0..17, cell steps ``NV_CELL_STEP`` (18) up to 121, the stock :data:`STOCK_STEP`:
+    one small int, the same in csrc/nivernais.c."""
+    return NV_CELL_STEP + card * 2 + to if column < 0 else column * 3 + to
 
 
 def steps(pos: Pos) -> list[tuple[int, Pos]]:

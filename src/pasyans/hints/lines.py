@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 from pasyans import caches
 from pasyans.domains import nivernais as nv
-from pasyans.domains._core_abi import HIDDEN_BYTE
+from pasyans.domains._core_abi import HIDDEN_BYTE, NV_CELL_STEP
 from pasyans.domains.built import compiled
 from pasyans.engine import core
 from pasyans.engine.moves import Move
@@ -195,7 +195,7 @@ def _nivernais_candidates(
     then the order found), as engine moves."""
     packed = nv.pack(spec, view)
     shunned = {nv.pack(spec, a) for a in avoid}
-    if compiled is None or not hasattr(compiled, "nivernais_candidates"):
+    if compiled is None:
         found = nivernais_lines(packed, shunned, cap)
     else:
         found = compiled.nivernais_candidates(
@@ -232,8 +232,8 @@ def engine_moves(spec: GameSpec, view: State, codes: Sequence[int]) -> tuple[Mov
         if code == nv.STOCK_STEP:
             out.append(Move.stock())
             continue
-        if code >= 18:
-            card, to = divmod(code - 18, 2)
+        if code >= NV_CELL_STEP:
+            card, to = divmod(code - NV_CELL_STEP, 2)
             j = held.index(card)
             src, held[j] = cells[j], None
         else:
