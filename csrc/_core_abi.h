@@ -36,7 +36,7 @@ enum { SP_UNKNOWN = 0, SP_WON = 1, SP_EXHAUSTED = 2, SP_NOMEMORY = 3 };
 #define PL_BREAK 8 /* The playout policy's evaluation: two face-up cards out of sequence cost this. */
 #define PL_RUN 60 /* The playout policy's evaluation: a completed run is worth this. */
 #define HIDDEN 1000 /* A card the player cannot see, in a view (hints/sampling.py): it matches no rank and no suit. */
-#define HIDDEN_BYTE 255 /* HIDDEN in the compiled core's packed views (player.c's candidates, nivernais.c's stock). */
+#define HIDDEN_BYTE 255 /* HIDDEN in the compiled core's packed views (player.c's candidates; the stock in engine.c's and nivernais.c's). */
 #define NV_CELL_STEP 18 /* Nivernais' first step code of a cell's card (nivernais.step_code): NV_CELL_STEP + card * 2 + to. */
 #define NV_STOCK_STEP 127 /* Nivernais' step code of a click on the stock (nivernais.step_code). */
 #define VIEW_DOWN 12 /* The visible score (hints/sampling.py spider_score, macro.score): a face-down card costs this. */
@@ -105,6 +105,7 @@ typedef struct {
     {"engine_restarts", engine_restarts, METH_VARARGS, "The restarting depth-first search (search._restarting) on a packed position."}, \
     {"engine_reach", engine_reach, METH_VARARGS, "engine_restarts, answering how many cards its positions brought home at most."}, \
     {"engine_felt", engine_felt, METH_VARARGS, "The search felt player's game (solvable/felt.py): whether it won, the most cards it brought home."}, \
+    {"engine_candidates", engine_candidates, METH_VARARGS, "The line player's candidate lines of a packed view (stock cards not seen: HIDDEN_BYTE), in the order found: (move codes, the reveal, cards home before it)."}, \
     {"nivernais_children", nivernais_children, METH_VARARGS, "Every Nivernais position one move away (nivernais.children), in its order."}, \
     {"nivernais_candidates", nivernais_candidates, METH_VARARGS, "The line player's candidate lines of a Nivernais view (stock cards not seen: HIDDEN_BYTE), in the order found: (steps, the reveal, cards home before it)."}, \
     {"nivernais_forced", nivernais_forced, METH_VARARGS, "The position after Nivernais' forced foundation move (nivernais.forced), or None."}, \

@@ -2707,3 +2707,150 @@ PyObject *engine_felt(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     return Py_BuildValue("(Oi)", won ? Py_True : Py_False, best);
 }
+
+/* --- The line player's candidates (hints/lines.py candidates, issue 34) ----------------
+ *
+ * Breadth-first from a view (its unseen stock cards HIDDEN_BYTE) over the moves that show
+ * no hidden card, never to a position of ``avoid`` nor to one walked before, at most
+ * ``cap`` positions expanded; a click that turns a hidden card onto the waste ends a line,
+ * one line per position it leaves. Positions are told apart by fp_bytes_hash (128 bits);
+ * the walk keeps each position's bytes (the same length for all: the cards never change). */
+
+typedef struct {
+    int32_t parent; /* the walked node it comes from, -1: the view */
+    uint32_t code;  /* the move from there */
+} EWalk;
+
+typedef struct {
+    int32_t from; /* the walked node the reveal leaves */
+    uint32_t code;
+    int home;
+} ELine;
+
+static int shows_hidden_card(const FSpec *s, const FPos *p, uint32_t code)
+{
+    return code == CLICK && s->stock >= 0 && p->len[s->stock] &&
+           top(p, s->stock) == HIDDEN_BYTE;
+}
+
+/* The moves from the view to walked node x, as a Python tuple of codes. */
+static PyObject *walk_steps(const EWalk *w, int32_t x)
+{
+    int depth = 0;
+    for (int32_t y = x; w[y].parent >= 0; y = w[y].parent)
+        depth++;
+    PyObject *t = PyTuple_New(depth);
+    for (int32_t y = x; t && w[y].parent >= 0; y = w[y].parent)
+        PyTuple_SET_ITEM(t, --depth, PyLong_FromUnsignedLong(w[y].code));
+    return t;
+}
+
+static void store_pos(const FSpec *s, const FPos *p, uint8_t *b)
+{
+    int np = s->np;
+    b[POS_REDEALS(np)] = (uint8_t)p->redeals;
+    memcpy(b + POS_LEN(np), p->len, (size_t)np);
+    memcpy(b + POS_DOWN(np), p->down, (size_t)np);
+    memcpy(b + POS_CARDS(np), p->cards, (size_t)p->off[np]);
+}
+
+/* engine_candidates(spec, view, avoid, cap) -> [(steps, reveal, home), ...] in the order
+ * found (the walk of lines.candidates, compiled). */
+PyObject *engine_candidates(PyObject *self, PyObject *args)
+{
+    PyObject *cap_, *avoid, *out = NULL;
+    Py_buffer b;
+    int cap;
+    const FSpec *s;
+    FPos p, q;
+    if (!PyArg_ParseTuple(args, "Oy*Oi", &cap_, &b, &avoid, &cap))
+        return NULL;
+    s = PyCapsule_GetPointer(cap_, SPEC_NAME);
+    int bad = !s || fp_load(s, b.buf, b.len, &p);
+    Py_ssize_t size = b.len;
+    PyBuffer_Release(&b);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "not a packed position of this game");
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(avoid, "avoid: a sequence of packed positions");
+    if (!fast)
+        return NULL;
+    HSet seen = {0}, found = {0};
+    EWalk *walk = NULL;
+    ELine *lines = NULL;
+    uint8_t *bytes = NULL;
+    size_t wcap = 0, lcap = 0, bcap = 0, nw = 0, nl = 0;
+    bad = hset_init(&seen, 1024) || hset_init(&found, 256) || hset_add(&seen, fp_bytes_hash(s, &p));
+    for (Py_ssize_t a = 0; !bad && a < PySequence_Fast_GET_SIZE(fast); a++) {
+        Py_buffer x;
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(fast, a), &x, PyBUF_SIMPLE)) {
+            bad = 2;
+            break;
+        }
+        int wrong = fp_load(s, x.buf, x.len, &q);
+        PyBuffer_Release(&x);
+        if (wrong) {
+            PyErr_SetString(PyExc_ValueError, "avoid: not a packed position of this game");
+            bad = 2;
+        } else {
+            bad = hset_add(&seen, fp_bytes_hash(s, &q));
+        }
+    }
+    if (!bad && !(GROW_ARRAY(walk, wcap, 1, 256) || GROW_ARRAY(bytes, bcap, (size_t)size, 4096))) {
+        walk[0] = (EWalk){-1, 0};
+        store_pos(s, &p, bytes);
+        nw = 1;
+    } else if (!bad) {
+        bad = 1;
+    }
+    uint32_t moves[MAXMOVES];
+    for (size_t head = 0; !bad && head < nw && head < (size_t)(cap > 0 ? cap : 0); head++) {
+        FPos pos;
+        fp_load(s, bytes + head * (size_t)size, size, &pos);
+        int home = fp_found(s, &pos), n = fp_moves(s, &pos, moves);
+        for (int k = 0; k < n && !bad; k++) {
+            fp_play(s, &pos, moves[k], &q);
+            H128 h = fp_bytes_hash(s, &q);
+            if (shows_hidden_card(s, &pos, moves[k])) {
+                if (hset_has(&found, h))
+                    continue;
+                if (hset_add(&found, h) || GROW_ARRAY(lines, lcap, nl + 1, 64))
+                    bad = 1;
+                else
+                    lines[nl++] = (ELine){(int32_t)head, moves[k], home};
+                continue;
+            }
+            if (hset_has(&seen, h))
+                continue;
+            if (hset_add(&seen, h) || GROW_ARRAY(walk, wcap, nw + 1, 256) ||
+                GROW_ARRAY(bytes, bcap, (nw + 1) * (size_t)size, 4096)) {
+                bad = 1;
+                break;
+            }
+            walk[nw] = (EWalk){(int32_t)head, moves[k]};
+            store_pos(s, &q, bytes + nw * (size_t)size);
+            nw++;
+        }
+    }
+    if (bad == 1)
+        PyErr_NoMemory();
+    if (!bad && (out = PyList_New((Py_ssize_t)nl)))
+        for (size_t x = 0; x < nl; x++) {
+            PyObject *t = Py_BuildValue("(Nki)", walk_steps(walk, lines[x].from),
+                                        (unsigned long)lines[x].code, lines[x].home);
+            if (!t) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, (Py_ssize_t)x, t);
+        }
+    Py_DECREF(fast);
+    free(seen.s);
+    free(found.s);
+    free(walk);
+    free(lines);
+    free(bytes);
+    return out;
+}

@@ -20,5 +20,6 @@ PyObject *engine_table(PyObject *self, PyObject *args);
 PyObject *engine_restarts(PyObject *self, PyObject *args);
 PyObject *engine_reach(PyObject *self, PyObject *args);
 PyObject *engine_felt(PyObject *self, PyObject *args);
+PyObject *engine_candidates(PyObject *self, PyObject *args);
 
 #endif

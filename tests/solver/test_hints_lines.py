@@ -305,3 +305,33 @@ def test_nivernais_compiled_candidates_refuse_a_bad_view() -> None:
         lines.compiled.nivernais_candidates((hidden_column, *view[1:]), [], 10)  # type: ignore[union-attr]
     with pytest.raises(TypeError):
         lines.compiled.nivernais_candidates(view, [None], 10)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("game", ["backbone", "backbone-classic"])
+def test_packed_compiled_walk_is_the_python_one(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled walk (``engine_candidates``) finds the candidates of the Python walk
+    (``lines.walk``), in the same order and after the same cut, at every view of random
+    play-outs of the first pass, with the views before it avoided and with several caps."""
+    spec = get_game(game)
+    compared = lined = 0
+    for deal in (2, 11):
+        walk = playout(spec, initial_state(spec, deal), deal, 150)
+        views = [known(spec, s) for s in walk if s.redeals == 0]
+        for k, view in enumerate(views[::3]):
+            avoid = set(views[: 3 * k])
+            for cap in (1, 9, 100):
+                want = lines.walk(spec, view, cap=cap, avoid=avoid)
+                assert lines._packed_walk(spec, view, cap=cap, avoid=avoid) == want
+                monkeypatch.setattr(lines, "compiled", None)
+                assert (
+                    lines.candidates(spec, view, cap=cap, avoid=avoid, width=5)
+                    == (sorted(want, key=lines._order)[:5])
+                )
+                monkeypatch.undo()
+                assert (
+                    lines.candidates(spec, view, cap=cap, avoid=avoid, width=5)
+                    == (sorted(want, key=lines._order)[:5])
+                )
+                compared += 1
+                lined += len(want) > 1
+    assert compared > 30 and lined > 10

@@ -160,6 +160,13 @@ def engine_felt(
     per_click: int,
     /,
 ) -> tuple[bool, int]: ...
+def engine_candidates(
+    spec: object,
+    view: bytes,
+    avoid: Sequence[bytes],
+    cap: int,
+    /,
+) -> list[tuple[tuple[int, ...], int, int]]: ...
 def nivernais_children(pos: _NPos, /) -> list[_NPos]: ...
 def nivernais_candidates(
     view: _NPos,

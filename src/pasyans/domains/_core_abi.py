@@ -84,7 +84,9 @@ PL_RUN: Final = 60
 HIDDEN: Final = 1000
 """A card the player cannot see, in a view (hints/sampling.py): it matches no rank and no suit."""
 HIDDEN_BYTE: Final = 255
-"""HIDDEN in the compiled core's packed views (player.c's candidates, nivernais.c's stock)."""
+"""HIDDEN in the compiled core's packed views (player.c's candidates; the stock in engine.c's and
+nivernais.c's).
+"""
 NV_CELL_STEP: Final = 18
 """Nivernais' first step code of a cell's card (nivernais.step_code): NV_CELL_STEP + card * 2 +
 to.

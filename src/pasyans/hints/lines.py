@@ -46,8 +46,11 @@ from dataclasses import dataclass
 
 from pasyans import caches
 from pasyans.domains import nivernais as nv
+from pasyans.domains import packed
 from pasyans.domains._core_abi import HIDDEN_BYTE, NV_CELL_STEP
 from pasyans.domains.built import compiled
+from pasyans.domains.packed import PackedDomain
+from pasyans.domains.registry import PACKED, domain_for
 from pasyans.engine import core
 from pasyans.engine.moves import Move
 from pasyans.hints import halving, sampling
@@ -134,6 +137,19 @@ def candidates(
     positions (:func:`nivernais_lines`), where the cells are a set."""
     if nv.applies(spec):
         return _nivernais_candidates(spec, view, cap=cap, avoid=avoid, width=width)
+    if compiled is not None and domain_for(spec) == PACKED:
+        found = _packed_walk(spec, view, cap=cap, avoid=avoid)
+    else:
+        found = walk(spec, view, cap=cap, avoid=avoid)
+    return _best(found, width)
+
+
+def walk(
+    spec: GameSpec, view: State, *, cap: int = CAP, avoid: Collection[State] = ()
+) -> list[Candidate]:
+    """Every candidate line of ``view`` in the order found (:func:`candidates` before it
+    keeps the best): the reference of the compiled ``engine_candidates``
+    (csrc/engine.c)."""
     seen: set[State] = {view}
     queue: list[tuple[tuple[Move, ...], State]] = [((), view)]
     found: dict[State, Candidate] = {}
@@ -152,7 +168,40 @@ def candidates(
                 continue
             seen.add(after)
             queue.append(((*path, m), after))
-    return sorted(found.values(), key=_order)[:width]
+    return list(found.values())
+
+
+def _packed_walk(
+    spec: GameSpec, view: State, *, cap: int, avoid: Collection[State]
+) -> list[Candidate]:
+    """:func:`walk` in the compiled core (``engine_candidates``): the view and the
+    positions to avoid packed, their unseen cards HIDDEN_BYTE."""
+    d = PackedDomain(spec, _with_hidden_byte(view))
+    shunned = [packed.pack(_with_hidden_byte(a)) for a in avoid]
+    lines = compiled.engine_candidates(d.core, d.root, shunned, cap)
+    return [
+        Candidate(tuple(d.move(c) for c in path), d.move(reveal), home)
+        for path, reveal, home in lines
+    ]
+
+
+def _with_hidden_byte(state: State) -> State:
+    """``state`` with its :data:`HIDDEN` cards as the compiled core's HIDDEN_BYTE."""
+    return State(
+        tuple(tuple(HIDDEN_BYTE if c == HIDDEN else c for c in p) for p in state.piles),
+        state.down,
+        state.redeals,
+    )
+
+
+def _best(found: list[Candidate], width: int) -> list[Candidate]:
+    """The ``width`` best of ``found`` by :func:`_order`; notation is read only where the
+    cards home and the length tie at the cut."""
+    short = sorted(found, key=lambda c: (-c.home, len(c.steps)))
+    if len(short) > width:
+        last = short[width - 1]
+        short = [c for c in short if (-c.home, len(c.steps)) <= (-last.home, len(last.steps))]
+    return sorted(short, key=_order)[:width]
 
 
 NvLine = tuple[tuple[int, ...], int, int]
