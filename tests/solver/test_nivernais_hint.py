@@ -6,16 +6,18 @@ cards brought home."""
 from __future__ import annotations
 
 import pytest
-from nivernais_endgames import crossing_endgame
+from nivernais_endgames import crossing_endgame, playout
 
 from pasyans import caches, hints
 from pasyans.domains import nivernais as nv
 from pasyans.engine.core import apply, initial_state, legal_moves
+from pasyans.engine.moves import Move
 from pasyans.hints import Budget, suggest
 from pasyans.hints import nivernais as nivernais_hint
 from pasyans.hints.follow import follow
 from pasyans.position import State
 from pasyans.rules import get_game
+from pasyans.rules.spec import PileKind
 from pasyans.solver.search import solve
 
 BUDGET = Budget(seconds=None, nodes=2000, samples=4, seed=1)
@@ -115,3 +117,37 @@ def test_the_follower_reports_cards_home() -> None:
     longer = follow("nivernais", {}, 5002, budget, max_moves=40)
     assert 0 < short.cards <= short.moves
     assert short.cards <= longer.cards <= longer.moves
+
+
+def test_a_remembered_line_is_by_the_exact_position_not_the_searchs_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two positions the search tells apart only by which cell holds a card (one packed
+    key) do not share a remembered line: its moves name piles, so the other position's
+    hint is searched for it and is one of its legal moves."""
+    spec = get_game("nivernais")
+    cells = {p.id for p in spec.piles if p.kind is PileKind.RESERVE}
+
+    def to_cells(s: State) -> list[Move]:
+        return [m for m in legal_moves(spec, s) if m.dst in cells]
+
+    # A position after the first redeal where one card can go to either of two cells.
+    state = next(
+        s
+        for s in playout(spec, _after_first_redeal(5003), 5, 200)
+        if len({m.dst for m in to_cells(s) if m.src == to_cells(s)[0].src}) >= 2
+    )
+    first = to_cells(state)[0]
+    twin = next(m for m in to_cells(state)[1:] if m.src == first.src)
+    a, b = apply(spec, state, first), apply(spec, state, twin)
+    assert a != b and nv.key(nv.pack(spec, a)) == nv.key(nv.pack(spec, b))
+    searched: list[object] = []
+    real = nv.best_first
+    monkeypatch.setattr(nv, "best_first", lambda *a, **k: searched.append(1) or real(*a, **k))
+    caches.clear()
+    suggest(spec, a, budget=BUDGET)
+    assert len(searched) == 1
+    suggest(spec, a, budget=BUDGET)
+    assert len(searched) == 1  # remembered for a itself
+    hint = suggest(spec, b, budget=BUDGET)
+    assert len(searched) == 2 and hint.move in legal_moves(spec, b)

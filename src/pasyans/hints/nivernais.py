@@ -31,14 +31,16 @@ from pasyans.rules.spec import GameSpec
 
 
 class Lines(Recent[tuple[Move, bool]]):
-    """Moves of lines already searched, by packed position key: ``(move, won)``.
-    Bounded (least recently used out), thread-safe."""
+    """Moves of lines already searched, by the exact position: ``(move, won)``. Not by
+    the search's key: two positions with one key can hold a card in different cells (the
+    packed cells are a set) or, once settled, in different columns, and a move names its
+    piles. Bounded (least recently used out), thread-safe."""
 
     def line(self, spec: GameSpec, state: State, moves: tuple[Move, ...], won: bool) -> None:
         """Remember each position of the line ``moves`` from ``state``, its next move."""
         items = []
         for m in moves:
-            items.append((nv.key(nv.pack(spec, state)), (m, won)))
+            items.append((state, (m, won)))
             state = core.apply(spec, state, m)
         self.put_all(spec, items)
 
@@ -67,7 +69,7 @@ def known_move(
     """For a position whose every card the player knows: the first move of the search's
     line and whether it is winnable (True: a win was found; False: proven lost; None:
     unknown), or None when no move is left."""
-    hit = LINES.get(spec, nv.key(nv.pack(spec, state)))
+    hit = LINES.get(spec, state)
     if hit is not None:
         return hit[0], (True if hit[1] else None)
     if nodes is None and seconds is None:
