@@ -17,10 +17,16 @@ successive halving (``Budget.lines``; off by default).
    candidate line (the reveal-free line, then that move); lines that leave the same view
    are one candidate (the first found, so the shortest). The :data:`WIDTH` best are kept
    by the cards on the foundations before the reveal, then the shorter line, then the
-   line's notation.
+   line's notation (Nivernais: the order found). Nivernais walks its packed positions
+   (:func:`nivernais_lines`: the cells are a set, so a card in either free cell is one
+   position, and its steps are small ints), then maps the kept lines to engine moves
+   (:func:`engine_moves`). The walks run in the compiled core (``engine_candidates`` in
+   csrc/engine.c, ``nivernais_candidates`` in csrc/nivernais.c); :func:`walk` and
+   :func:`nivernais_lines` are their references, tested against them along play-outs.
 3. **Scores** (:func:`score`, determinized): each sample is a uniform completion of the
    hidden cards (:func:`pasyans.hints.sampling.samples`, seeded as the tally seeds it);
-   the candidate's line and reveal are played in the sample's full position, then the
+   the candidate's line and reveal are played in the sample's full position (Nivernais:
+   its packed steps, :func:`pasyans.domains.nivernais.play`), then the
    full-information search (:func:`pasyans.solver.search.solve`; Nivernais: its
    portfolio) runs with a node budget: :data:`WIN` when it wins, else the cards on the
    foundations at the end of the line (Nivernais: of the search's line to the most
