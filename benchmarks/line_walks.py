@@ -70,7 +70,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10)
     args = ap.parse_args()
     print(f"deals 1-{args.deals}, views every 5th move of the first pass; ms a view")
-    print(f"{'game':<18}{'walk':<26}{'views':>6}{'median':>9}{'max':>9}{'x compiled':>12}")
+    print(
+        f"{'game':<18}{'walk':<26}{'views':>6}{'median':>9}{'mean':>9}{'max':>9}{'x compiled':>12}"
+    )
     for game in ("backbone", "backbone-classic", "nivernais"):
         spec = get_game(game)
         names = ["compiled", "python reference"]
