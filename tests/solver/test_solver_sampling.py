@@ -6,12 +6,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import pytest
+
 from pasyans import caches, hints
 from pasyans.cards import SplitMix64, shuffled
 from pasyans.engine.core import apply, initial_state, is_stuck, legal_moves, stock_action
 from pasyans.engine.moves import Move
 from pasyans.hints import Budget, estimate, exact, sampling, suggest, winnable
 from pasyans.hints.follow import follow
+from pasyans.hints.model import Hint
 from pasyans.hints.sampling import HIDDEN, known, samples, slots, unseen, visible
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -134,10 +137,7 @@ def test_sampled_hint_is_the_same_for_the_same_view() -> None:
         assert winnable(spec, a) == "unknown"
 
 
-def test_repeated_requests_reuse_the_samples(monkeypatch: object) -> None:
-    import pytest
-
-    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+def test_repeated_requests_reuse_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = get_game("spider", {"suits": "1"})
     state = initial_state(spec, 2)
     budget = Budget(seconds=None, nodes=4000, samples=4)
@@ -274,6 +274,25 @@ def test_the_follower_gives_up_when_nothing_moves_on() -> None:
     before = progress(spec, state)
     deal = next(m for m in legal_moves(spec, state) if m.dst is None)
     assert progress(spec, apply(spec, state, deal)) != before
+
+
+def test_the_follower_refuses_a_hint_that_is_not_a_legal_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine plays moves unchecked, so the follower checks each hint: a move naming
+    the wrong pile stops the run instead of corrupting the game it measures."""
+    spec = get_game("spider", {"suits": "1"})
+    state = initial_state(spec, 3)
+    legal = legal_moves(spec, state)
+    wrong = next(
+        Move(p.id, q.id, 1)
+        for p in spec.piles
+        for q in spec.piles
+        if p.kind is q.kind is PileKind.COLUMN and p != q and Move(p.id, q.id, 1) not in legal
+    )
+    monkeypatch.setattr(hints, "suggest", lambda *a, **k: Hint(wrong, "solver", None, ""))
+    with pytest.raises(AssertionError, match="not legal"):
+        follow("spider", {"suits": "1"}, 3, Budget(seconds=None, nodes=1000, samples=2))
 
 
 def test_the_products_hint_works_to_the_games_node_budget() -> None:

@@ -98,6 +98,8 @@ def follow(
         if hint.move is None:
             ended = "no move"
             break
+        if hint.move not in core.legal_moves(spec, state):  # core.apply does not check
+            raise AssertionError(f"deal {deal}: the hint {hint.move.to_str()} is not legal")
         proven = hint.winnable is True
         history.append(state)
         line.append(hint.move)
