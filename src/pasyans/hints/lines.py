@@ -47,8 +47,9 @@ in hidden cards get the same decision under the same seed.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pasyans import caches
 from pasyans.domains import nivernais as nv
@@ -156,19 +157,49 @@ def walk(
     """Every candidate line of ``view`` in the order found (:func:`candidates` before it
     keeps the best): the reference of the compiled ``engine_candidates``
     (csrc/engine.c)."""
-    seen: set[State] = {view}
-    queue: list[tuple[tuple[Move, ...], State]] = [((), view)]
-    found: dict[State, Candidate] = {}
+
+    def moves(pos: State) -> Iterator[tuple[Move, State]]:
+        return ((m, core.apply(spec, pos, m)) for m in core.legal_moves(spec, pos))
+
+    found = _breadth_first(
+        view,
+        moves,
+        lambda after: reveals(spec, after),
+        lambda pos: core.cards_on_foundations(spec, pos),
+        cap,
+        avoid,
+    )
+    return [Candidate(path, m, home) for path, m, home in found]
+
+
+_P = TypeVar("_P", bound=Hashable)
+_M = TypeVar("_M")
+
+
+def _breadth_first(
+    root: _P,
+    moves: Callable[[_P], Iterable[tuple[_M, _P]]],
+    shows: Callable[[_P], bool],
+    home: Callable[[_P], int],
+    cap: int,
+    avoid: Collection[_P],
+) -> list[tuple[tuple[_M, ...], _M, int]]:
+    """The walk of :func:`walk` and :func:`nivernais_lines` (module, step 2): breadth-first
+    from ``root`` over ``moves`` (each with the position after it), at most ``cap``
+    positions expanded, never to a position of ``avoid`` nor one walked before; a move
+    whose position ``shows`` a hidden card ends a line, one line per position it leaves:
+    (the moves before it, that move, the cards ``home`` before it), in the order found."""
+    seen: set[_P] = {root}
+    queue: list[tuple[tuple[_M, ...], _P]] = [((), root)]
+    found: dict[_P, tuple[tuple[_M, ...], _M, int]] = {}
     head = 0
     while head < len(queue) and head < cap:
         path, pos = queue[head]
         head += 1
-        home = core.cards_on_foundations(spec, pos)
-        for m in core.legal_moves(spec, pos):
-            after = core.apply(spec, pos, m)
-            if reveals(spec, after):
-                if after not in found:
-                    found[after] = Candidate(path, m, home)
+        here = home(pos)
+        for m, after in moves(pos):
+            if shows(after):
+                found.setdefault(after, (path, m, here))
                 continue
             if after in seen or after in avoid:
                 continue
@@ -223,23 +254,10 @@ def nivernais_lines(view: nv.Pos, avoid: Collection[nv.Pos], cap: int) -> list[N
     a position of ``avoid`` nor one walked before, at most ``cap`` positions expanded; a
     step that shows a hidden card (a deal, or an emptied column refilled) ends a line, one
     line per position it leaves."""
-    seen: set[nv.Pos] = {view}
-    queue: list[tuple[tuple[int, ...], nv.Pos]] = [((), view)]
-    found: dict[nv.Pos, NvLine] = {}
-    head = 0
-    while head < len(queue) and head < cap:
-        path, pos = queue[head]
-        head += 1
-        home = nv.on_foundations(pos)
-        for code, after in nv.steps(pos):
-            if any(HIDDEN in col for col in after[0]):
-                found.setdefault(after, (path, code, home))
-                continue
-            if after in seen or after in avoid:
-                continue
-            seen.add(after)
-            queue.append(((*path, code), after))
-    return list(found.values())
+    return _breadth_first(
+        view, nv.steps, lambda after: any(HIDDEN in col for col in after[0]), nv.on_foundations,
+        cap, avoid,
+    )  # fmt: skip
 
 
 def _nivernais_candidates(
