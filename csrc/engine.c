@@ -20,6 +20,7 @@
 #include "_core_abi.h" /* K_*, E_*, MAXP, CLICK, NO_LOCK, MOVE_*, POS_*, CoreFlags */
 #include "engine.h"
 #include "grow.h"
+#include "walk.h"
 
 #define MAXMOVES 1024
 
@@ -2716,33 +2717,10 @@ PyObject *engine_felt(PyObject *self, PyObject *args)
  * one line per position it leaves. Positions are told apart by fp_bytes_hash (128 bits);
  * the walk keeps each position's bytes (the same length for all: the cards never change). */
 
-typedef struct {
-    int32_t parent; /* the walked node it comes from, -1: the view */
-    uint32_t code;  /* the move from there */
-} EWalk;
-
-typedef struct {
-    int32_t from; /* the walked node the reveal leaves */
-    uint32_t code;
-    int home;
-} ELine;
-
 static int shows_hidden_card(const FSpec *s, const FPos *p, uint32_t code)
 {
     return code == CLICK && s->stock >= 0 && p->len[s->stock] &&
            top(p, s->stock) == HIDDEN_BYTE;
-}
-
-/* The moves from the view to walked node x, as a Python tuple of codes. */
-static PyObject *walk_steps(const EWalk *w, int32_t x)
-{
-    int depth = 0;
-    for (int32_t y = x; w[y].parent >= 0; y = w[y].parent)
-        depth++;
-    PyObject *t = PyTuple_New(depth);
-    for (int32_t y = x; t && w[y].parent >= 0; y = w[y].parent)
-        PyTuple_SET_ITEM(t, --depth, PyLong_FromUnsignedLong(w[y].code));
-    return t;
 }
 
 static void store_pos(const FSpec *s, const FPos *p, uint8_t *b)
@@ -2778,8 +2756,8 @@ PyObject *engine_candidates(PyObject *self, PyObject *args)
     if (!fast)
         return NULL;
     HSet seen = {0}, found = {0};
-    EWalk *walk = NULL;
-    ELine *lines = NULL;
+    WalkStep *walk = NULL;
+    WalkLine *lines = NULL;
     uint8_t *bytes = NULL;
     size_t wcap = 0, lcap = 0, bcap = 0, nw = 0, nl = 0;
     bad = hset_init(&seen, 1024) || hset_init(&found, 256) || hset_add(&seen, fp_bytes_hash(s, &p));
@@ -2799,7 +2777,7 @@ PyObject *engine_candidates(PyObject *self, PyObject *args)
         }
     }
     if (!bad && !(GROW_ARRAY(walk, wcap, 1, 256) || GROW_ARRAY(bytes, bcap, (size_t)size, 4096))) {
-        walk[0] = (EWalk){-1, 0};
+        walk[0] = (WalkStep){-1, 0};
         store_pos(s, &p, bytes);
         nw = 1;
     } else if (!bad) {
@@ -2819,7 +2797,7 @@ PyObject *engine_candidates(PyObject *self, PyObject *args)
                 if (hset_add(&found, h) || GROW_ARRAY(lines, lcap, nl + 1, 64))
                     bad = 1;
                 else
-                    lines[nl++] = (ELine){(int32_t)head, moves[k], home};
+                    lines[nl++] = (WalkLine){(int32_t)head, moves[k], home};
                 continue;
             }
             if (hset_has(&seen, h))
@@ -2829,23 +2807,15 @@ PyObject *engine_candidates(PyObject *self, PyObject *args)
                 bad = 1;
                 break;
             }
-            walk[nw] = (EWalk){(int32_t)head, moves[k]};
+            walk[nw] = (WalkStep){(int32_t)head, moves[k]};
             store_pos(s, &q, bytes + nw * (size_t)size);
             nw++;
         }
     }
     if (bad == 1)
         PyErr_NoMemory();
-    if (!bad && (out = PyList_New((Py_ssize_t)nl)))
-        for (size_t x = 0; x < nl; x++) {
-            PyObject *t = Py_BuildValue("(Nki)", walk_steps(walk, lines[x].from),
-                                        (unsigned long)lines[x].code, lines[x].home);
-            if (!t) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyList_SET_ITEM(out, (Py_ssize_t)x, t);
-        }
+    if (!bad)
+        out = walk_answer(walk, lines, nl);
     Py_DECREF(fast);
     free(seen.s);
     free(found.s);

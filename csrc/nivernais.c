@@ -20,6 +20,7 @@
 #include "_core_abi.h" /* HIDDEN_BYTE, NV_CELL_STEP, NV_STOCK_STEP */
 #include "grow.h"
 #include "nivernais.h"
+#include "walk.h"
 
 #define NV_COLS 6
 #define NV_CELLS 8
@@ -1202,30 +1203,6 @@ static int shows_hidden(const NPos *p)
     return 0;
 }
 
-typedef struct {
-    int32_t parent; /* the walk's node it comes from, -1: the view */
-    uint8_t code;   /* the step from there */
-    uint8_t bytes[NV_HEAD + NV_MAX];
-} NvNode;
-
-typedef struct {
-    int32_t from; /* the walked node the reveal leaves */
-    uint8_t code;
-    int home;
-} NvLine;
-
-/* The steps from the view to node x, as a Python tuple of ints. */
-static PyObject *walked_steps(const NvNode *nodes, int32_t x)
-{
-    int depth = 0;
-    for (int32_t y = x; nodes[y].parent >= 0; y = nodes[y].parent)
-        depth++;
-    PyObject *t = PyTuple_New(depth);
-    for (int32_t y = x; t && nodes[y].parent >= 0; y = nodes[y].parent)
-        PyTuple_SET_ITEM(t, --depth, PyLong_FromLong(nodes[y].code));
-    return t;
-}
-
 /* nivernais_candidates(view, avoid, cap) -> [(steps, reveal, home), ...] in the order
  * found: lines.nivernais_lines, compiled. */
 PyObject *nivernais_candidates(PyObject *self, PyObject *args)
@@ -1240,23 +1217,24 @@ PyObject *nivernais_candidates(PyObject *self, PyObject *args)
     if (!fast)
         return NULL;
     NvSet seen = {0}, found = {0};
-    NvNode *nodes = NULL;
-    NvLine *lines = NULL;
-    size_t ncap = 0, lcap = 0, nn = 0, nl = 0;
-    int bad = nvset_put(&seen, &p) < 0 || GROW_ARRAY(nodes, ncap, 1, 256);
+    WalkStep *walk = NULL;
+    WalkLine *lines = NULL;
+    uint8_t (*bytes)[NV_HEAD + NV_MAX] = NULL;
+    size_t wcap = 0, bcap = 0, lcap = 0, nn = 0, nl = 0;
+    int bad = nvset_put(&seen, &p) < 0 || GROW_ARRAY(walk, wcap, 1, 256) ||
+              GROW_ARRAY(bytes, bcap, 1, 256);
     for (Py_ssize_t a = 0; !bad && a < PySequence_Fast_GET_SIZE(fast); a++) {
         NPos q;
         bad = to_npos_as(PySequence_Fast_GET_ITEM(fast, a), &q, 1) ? 2 : nvset_put(&seen, &q) < 0;
     }
     if (!bad) {
-        nodes[0].parent = -1;
-        nodes[0].code = 0;
-        to_bytes(&p, nodes[0].bytes);
+        walk[0] = (WalkStep){-1, 0};
+        to_bytes(&p, bytes[0]);
         nn = 1;
     }
     for (size_t head = 0; !bad && head < nn && head < (size_t)(cap > 0 ? cap : 0); head++) {
         NPos pos;
-        from_bytes(nodes[head].bytes, &pos);
+        from_bytes(bytes[head], &pos);
         int home = on_foundations(&pos);
         int n = children(&pos, kids, codes);
         for (int k = 0; k < n && !bad; k++) {
@@ -1265,36 +1243,29 @@ PyObject *nivernais_candidates(PyObject *self, PyObject *args)
                 if (was < 0 || (!was && GROW_ARRAY(lines, lcap, nl + 1, 64)))
                     bad = 1;
                 else if (!was)
-                    lines[nl++] = (NvLine){(int32_t)head, codes[k], home};
+                    lines[nl++] = (WalkLine){(int32_t)head, codes[k], home};
                 continue;
             }
             int was = nvset_put(&seen, &kids[k]);
-            if (was < 0 || (!was && GROW_ARRAY(nodes, ncap, nn + 1, 256))) {
+            if (was < 0 || (!was && (GROW_ARRAY(walk, wcap, nn + 1, 256) ||
+                                     GROW_ARRAY(bytes, bcap, nn + 1, 256)))) {
                 bad = 1;
             } else if (!was) {
-                nodes[nn].parent = (int32_t)head;
-                nodes[nn].code = codes[k];
-                to_bytes(&kids[k], nodes[nn].bytes);
+                walk[nn] = (WalkStep){(int32_t)head, codes[k]};
+                to_bytes(&kids[k], bytes[nn]);
                 nn++;
             }
         }
     }
     if (bad == 1)
         PyErr_NoMemory();
-    if (!bad && (out = PyList_New((Py_ssize_t)nl)))
-        for (size_t x = 0; x < nl; x++) {
-            PyObject *t = Py_BuildValue("(Nii)", walked_steps(nodes, lines[x].from),
-                                        lines[x].code, lines[x].home);
-            if (!t) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyList_SET_ITEM(out, (Py_ssize_t)x, t);
-        }
+    if (!bad)
+        out = walk_answer(walk, lines, nl);
     Py_DECREF(fast);
     free(seen.k);
     free(found.k);
-    free(nodes);
+    free(walk);
+    free(bytes);
     free(lines);
     return out;
 }
