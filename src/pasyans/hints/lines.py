@@ -266,13 +266,13 @@ def _nivernais_candidates(
     """:func:`candidates` for Nivernais: :func:`nivernais_lines` (compiled when the core
     is built), the ``width`` best by the cards home, then the shorter line (a stable sort:
     then the order found), as engine moves."""
-    packed = nv.pack(spec, view)
+    root = nv.pack(spec, view)
     shunned = {nv.pack(spec, a) for a in avoid}
     if compiled is None:
-        found = nivernais_lines(packed, shunned, cap)
+        found = nivernais_lines(root, shunned, cap)
     else:
         found = compiled.nivernais_candidates(
-            _hidden_bytes(packed), [_hidden_bytes(a) for a in shunned], cap
+            _hidden_bytes(root), [_hidden_bytes(a) for a in shunned], cap
         )
     best = sorted(found, key=lambda f: (-f[2], len(f[0])))[:width]
     out = []
@@ -327,12 +327,12 @@ def score(spec: GameSpec, sample: State, cand: Candidate, nodes: int) -> int:
     :data:`WIN` when it wins, else the cards on the foundations at the end of the line
     (Nivernais: at the end of its search's line to the most cards home)."""
     if nv.applies(spec):
-        packed = nv.pack(spec, sample)
+        npos = nv.pack(spec, sample)
         for code in cand.codes:
-            packed = nv.play(packed, code)
-        if nv.is_won(packed):
+            npos = nv.play(npos, code)
+        if nv.is_won(npos):
             return WIN
-        outcome, line, _ = nv.portfolio(packed, nodes, None, time.perf_counter())
+        outcome, line, _ = nv.portfolio(npos, nodes, None, time.perf_counter())
         return WIN if outcome == "won" else nv.on_foundations(line[-1])
     pos = sample
     for m in cand.line:
