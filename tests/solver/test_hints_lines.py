@@ -335,3 +335,21 @@ def test_packed_compiled_walk_is_the_python_one(game: str, monkeypatch: pytest.M
                 compared += 1
                 lined += len(want) > 1
     assert compared > 30 and lined > 10
+
+
+def test_nivernais_walks_further_than_the_packed_games() -> None:
+    """Nivernais' walk expands up to ``NIVERNAIS_CAP`` positions (it is compiled and cheap):
+    at some view of a play-out its default candidates are those of that cap, and reach more
+    cards home than a walk of ``CAP``."""
+    spec = get_game("nivernais")
+    assert lines.cap_for(spec) == lines.NIVERNAIS_CAP > lines.CAP
+    assert lines.cap_for(get_game("backbone-classic")) == lines.CAP
+    for deal in range(1, 30):
+        for state in _nivernais_walk(deal, 60):
+            view = known(spec, state)
+            short = lines.candidates(spec, view, cap=lines.CAP)
+            default = lines.candidates(spec, view)
+            if short and default and default[0].home > short[0].home:
+                assert default == lines.candidates(spec, view, cap=lines.NIVERNAIS_CAP)
+                return
+    raise AssertionError("no view's longer walk reached more cards home")

@@ -77,7 +77,18 @@ WIDTH = 16
 """Candidates kept at most."""
 
 CAP = 400
-"""Positions the candidates' walk expands at most."""
+"""Positions the candidates' walk expands at most (Backbone, classic)."""
+
+NIVERNAIS_CAP = 4000
+"""Nivernais' walk: 4,000 positions (a view's walk at most about 6 ms compiled). Against
+400: 146 against 132 of 400 followed games, two seeds on two ranges (+34 −20), no range
+worse (docs/notes/2026-12-06-nivernais-walk.md)."""
+
+
+def cap_for(spec: GameSpec) -> int:
+    """The positions the walk of ``spec``'s views expands at most."""
+    return NIVERNAIS_CAP if nv.applies(spec) else CAP
+
 
 ALONE = 16
 """Searches a decision with a single candidate gets: nothing is chosen there, the
@@ -131,7 +142,7 @@ def candidates(
     spec: GameSpec,
     view: State,
     *,
-    cap: int = CAP,
+    cap: int | None = None,
     avoid: Collection[State] = (),
     width: int = WIDTH,
 ) -> list[Candidate]:
@@ -141,7 +152,10 @@ def candidates(
     expanded; each revealing move out of a walked position ends a line, one line per view
     it leaves; the ``width`` best by the cards home before the reveal, then the shorter
     line, then notation order (Nivernais: the order found). Nivernais walks its packed
-    positions (:func:`nivernais_lines`), where the cells are a set."""
+    positions (:func:`nivernais_lines`), where the cells are a set. ``cap`` None:
+    :func:`cap_for`."""
+    if cap is None:
+        cap = cap_for(spec)
     if nv.applies(spec):
         return _nivernais_candidates(spec, view, cap=cap, avoid=avoid, width=width)
     if compiled is not None and domain_for(spec) == PACKED:
@@ -358,7 +372,7 @@ def decide(
     lines: int,
     nodes: int,
     seed: int = 0,
-    cap: int = CAP,
+    cap: int | None = None,
     width: int = WIDTH,
     avoid: Collection[State] = (),
     deadline: float | None = None,
