@@ -65,17 +65,21 @@ static int fp_load(const FSpec *s, const uint8_t *b, Py_ssize_t n, FPos *p)
     return 0;
 }
 
-static PyObject *fp_bytes(const FSpec *s, const FPos *p)
+/* A position's bytes (the layout of fp_load) into b, which holds POS_CARDS(np) + off[np]. */
+static void store_pos(const FSpec *s, const FPos *p, uint8_t *b)
 {
-    int np = s->np, total = p->off[np];
-    PyObject *out = PyBytes_FromStringAndSize(NULL, POS_CARDS(np) + total);
-    if (!out)
-        return NULL;
-    uint8_t *b = (uint8_t *)PyBytes_AS_STRING(out);
+    int np = s->np;
     b[POS_REDEALS(np)] = (uint8_t)p->redeals;
     memcpy(b + POS_LEN(np), p->len, (size_t)np);
     memcpy(b + POS_DOWN(np), p->down, (size_t)np);
-    memcpy(b + POS_CARDS(np), p->cards, (size_t)total);
+    memcpy(b + POS_CARDS(np), p->cards, (size_t)p->off[np]);
+}
+
+static PyObject *fp_bytes(const FSpec *s, const FPos *p)
+{
+    PyObject *out = PyBytes_FromStringAndSize(NULL, POS_CARDS(s->np) + p->off[s->np]);
+    if (out)
+        store_pos(s, p, (uint8_t *)PyBytes_AS_STRING(out));
     return out;
 }
 
@@ -2721,15 +2725,6 @@ static int shows_hidden_card(const FSpec *s, const FPos *p, uint32_t code)
 {
     return code == CLICK && s->stock >= 0 && p->len[s->stock] &&
            top(p, s->stock) == HIDDEN_BYTE;
-}
-
-static void store_pos(const FSpec *s, const FPos *p, uint8_t *b)
-{
-    int np = s->np;
-    b[POS_REDEALS(np)] = (uint8_t)p->redeals;
-    memcpy(b + POS_LEN(np), p->len, (size_t)np);
-    memcpy(b + POS_DOWN(np), p->down, (size_t)np);
-    memcpy(b + POS_CARDS(np), p->cards, (size_t)p->off[np]);
 }
 
 /* engine_candidates(spec, view, avoid, cap) -> [(steps, reveal, home), ...] in the order
