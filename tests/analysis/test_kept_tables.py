@@ -196,3 +196,41 @@ def test_backbone_splits_a_gap_to_win_past_a_hard_stretch(
         assert "unknown" not in said and max(asked) < 64
     else:
         assert max(asked) >= 64
+
+
+def test_backbone_gap_probes_leave_the_sides_their_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While Backbone splits gaps, the two galloping sides still take turns: after a gap
+    probe comes the side that did not probe last. Faked as on deal 3's band: the dive
+    for a loss decides nothing in the band, the win search decides every won position at
+    once. Before the turns were kept, each gap probe handed the turn to the lost side, so
+    the won side waited until the lost side was stuck, seven dives later."""
+    from pasyans.analysis import line_of, outcomes
+    from pasyans.analysis.simple import simple_game
+
+    spec = get_game("backbone")
+    game = simple_game("backbone", 2, cap=1000)
+    states, moves = line_of(game)
+    blocks = outcomes.Outcomes(spec, states, moves).blocks
+    n = len(blocks)
+    assert n > 40
+    edge = blocks[n // 2][1]
+    far = blocks[7 * n // 8][0]
+
+    def verdict(k: int, seconds: float, prove: bool) -> str:
+        if k > edge:
+            return "lost" if prove and k >= far else "unknown"
+        return "unknown" if prove else "won"
+
+    sides: list[str] = []
+    real = outcomes.Outcomes.search
+
+    def noted(self: outcomes.Outcomes, k: int, seconds: float, nodes: int | None) -> None:
+        sides.append(self.side)
+        real(self, k, seconds, nodes)
+
+    monkeypatch.setattr(outcomes.Outcomes, "search", noted)
+    said, _ = probed(monkeypatch, spec, states, moves, verdict, 300)
+    assert said[edge] == "won" and all(s != "won" for s in said[edge + 1 :])
+    first_gap = sides.index("gap")
+    after = [s for s in sides[first_gap:] if s != "gap"]
+    assert after[:8] == ["won", "lost"] * 4, sides

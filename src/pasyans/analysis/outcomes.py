@@ -246,6 +246,7 @@ class Outcomes:
         self.steps = {"won": 1, "lost": 1}  # each side's galloping step, in blocks
         self.stuck: set[str] = set()  # sides whose next block is unknown
         self.side = "lost"  # the side the last probe was for
+        self.galloped = "lost"  # the side of the last galloping probe (gap probes between)
         self.searched: set[int] = set()  # positions searched
         self.lines: dict[int, tuple[Move, ...]] = {}  # position: a winning line from it
         # Spider and Backbone: a table of positions proven lost kept between probes
@@ -275,7 +276,8 @@ class Outcomes:
             if gap is not None:
                 self.side = "gap"
                 return gap
-        for side in ("won", "lost") if self.side == "lost" else ("lost", "won"):
+        # the sides take turns; a gap probe between two of theirs is nobody's turn
+        for side in ("won", "lost") if self.galloped == "lost" else ("lost", "won"):
             if side in self.stuck:
                 continue
             while True:
@@ -283,7 +285,7 @@ class Outcomes:
                 b = self.won + step if side == "won" else self.lost - step
                 b = max(self.won + 1, min(self.lost - 1, b))
                 if b not in self.unknown:
-                    self.side = side
+                    self.side = self.galloped = side
                     return self.blocks[b][1]
                 if step == 1:
                     self.stuck.add(side)  # the next block is unknown: this side is done
