@@ -281,11 +281,13 @@ def _nivernais_candidates(
     is built), the ``width`` best by the cards home, then the shorter line (a stable sort:
     then the order found), as engine moves."""
     root = nv.pack(spec, view)
+    shunned = {nv.pack(spec, a) for a in avoid}
     if compiled is None:
-        found = nivernais_lines(root, {nv.pack(spec, a) for a in avoid}, cap)
+        found = nivernais_lines(root, shunned, cap)
     else:
-        shunned = {_compiled_view(spec, a) for a in avoid}
-        found = compiled.nivernais_candidates(_hidden_bytes(root), list(shunned), cap)
+        found = compiled.nivernais_candidates(
+            _hidden_bytes(root), [_hidden_bytes(a) for a in shunned], cap
+        )
     best = sorted(found, key=lambda f: (-f[2], len(f[0])))[:width]
     out = []
     for path, reveal, home in best:
@@ -293,22 +295,6 @@ def _nivernais_candidates(
         moves = engine_moves(spec, view, codes)
         out.append(Candidate(moves[:-1], moves[-1], home, codes))
     return out
-
-
-PACKED_VIEWS: Recent[nv.Pos] = caches.register(
-    "hints.lines.packed_views", Recent(4096), bound=4096, memory=False
-)
-
-
-def _compiled_view(spec: GameSpec, view: State) -> nv.Pos:
-    """A view of the game's history packed for the compiled walk, remembered: every
-    decision of a game avoids the same earlier views, and packing them again each time
-    was most of a decision's Python time."""
-    got = PACKED_VIEWS.get(spec, view)
-    if got is None:
-        got = _hidden_bytes(nv.pack(spec, view))
-        PACKED_VIEWS.put(spec, view, got)
-    return got
 
 
 def _hidden_bytes(pos: nv.Pos) -> nv.Pos:
