@@ -42,10 +42,10 @@ def test_the_expert_budget_is_larger_where_the_table_says_so() -> None:
     assert (
         policy.player_budget(niv, "expert").nodes == policy.EXPERT_HINTS[("nivernais", 4)]["nodes"]
     )
-    # the product's line player, each line's search 4 times as large
+    # the product's line player, each line's search 16 times as large
     expert, product = policy.player_budget(niv, "expert"), policy.player_budget(niv, "product")
     assert expert.lines == product.lines > 0
-    assert expert.line_nodes() == 4 * product.line_nodes()
+    assert expert.line_nodes() == 16 * product.line_nodes()
     four = get_game("spider", {"suits": 4})
     assert (
         policy.player_budget(four, "expert").player > policy.player_budget(four, "product").player
