@@ -54,19 +54,29 @@ def test_a_known_position_keeps_only_the_start_of_a_long_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The replay of a found line through the engine runs after the search's deadline, so
-    only its first ``LINE_KEPT`` moves are replayed and remembered, however long the line."""
+    only its start is replayed and remembered, however long the line: ``LINE_KEPT`` moves
+    of a win, ``UNKNOWN_KEPT`` of a line to the most cards home whose search found no win
+    (the next search then starts nearer the end)."""
     spec = get_game("nivernais")
-    state = _after_first_redeal(5003)
     replayed: list[int] = []
     real = nv.engine_line
     monkeypatch.setattr(
         nv, "engine_line", lambda sp, st, line: replayed.append(len(line)) or real(sp, st, line)
     )
-    monkeypatch.setattr(nivernais_hint, "LINE_KEPT", 3)
+    monkeypatch.setattr(nivernais_hint, "LINE_KEPT", 5)
+    monkeypatch.setattr(nivernais_hint, "UNKNOWN_KEPT", 2)
+    unknown = _after_first_redeal(5003)  # not won in 2,000 positions
+    assert nv.portfolio(nv.pack(spec, unknown), 2000, None, 0.0)[0] == "unknown"
     caches.clear()
-    first = suggest(spec, state, budget=BUDGET)
-    assert first.source == "solver" and replayed == [4]
-    assert len(nivernais_hint.LINES) == 3
+    first = suggest(spec, unknown, budget=BUDGET)
+    assert first.source == "solver" and first.winnable is None and replayed == [3]
+    assert len(nivernais_hint.LINES) == 2
+    won = _after_first_redeal(5027)  # won in 20,000 positions
+    caches.clear()
+    replayed.clear()
+    first = suggest(spec, won, budget=Budget(seconds=None, nodes=20_000, samples=4))
+    assert first.winnable is True and replayed == [6]
+    assert len(nivernais_hint.LINES) == 5
 
 
 def test_a_lost_position_still_names_the_move_towards_the_most_cards() -> None:
