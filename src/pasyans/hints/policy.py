@@ -139,7 +139,8 @@ sets on top of the product's (:func:`product_budget`). Spider 4 suits: the no-pe
 player with 8 times the product's playouts where no sample is won; Nivernais: the
 product's line player with 16 times its nodes (64,000 a line's search, 8,192,000 for the
 portfolio search once every card is known): 87 against 69 of deals 1-100 and 88 against
-65 of 5827301-5827400, seed 0 (+49 -8; 4 times the nodes: 80 and 76;
+65 of 5827301-5827400, seed 0, both with 24 moves kept of a line with no win (+49 -8; 4
+times the nodes: 80 and 76;
 docs/notes/2026-12-07-nivernais-portfolio-hint.md); Backbone
 classic: 4 times the product's samples' nodes and twice its playout searches (80 against
 78 of deals 1-100, 78 against 78 of 5827301-5827400); Backbone: 64 times the product's
