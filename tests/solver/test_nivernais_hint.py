@@ -79,7 +79,9 @@ def test_a_known_position_keeps_only_the_start_of_a_long_line(
     assert len(nivernais_hint.LINES) == 5
 
 
-def test_a_lost_position_still_names_the_move_towards_the_most_cards() -> None:
+def test_a_lost_position_still_names_the_move_towards_the_most_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     lost = None
     for seed in range(1, 40):
         spec, state = crossing_endgame(seed, 18, 2, 8, 0)
@@ -88,10 +90,19 @@ def test_a_lost_position_still_names_the_move_towards_the_most_cards() -> None:
             break
     assert lost is not None
     spec, state = lost
+    monkeypatch.setattr(nivernais_hint, "UNKNOWN_KEPT", 1)
     caches.clear()
-    h = suggest(spec, state, budget=Budget(seconds=None, nodes=200_000, samples=4))
+    budget = Budget(seconds=None, nodes=200_000, samples=4)
+    h = suggest(spec, state, budget=budget)
     assert h.move is not None and h.winnable is False
     assert "No win" in h.message and h.message_ru
+    # A proven loss keeps ``LINE_KEPT`` moves (not ``UNKNOWN_KEPT``), and a hint answered
+    # from that memory still says the position is lost.
+    assert len(nivernais_hint.LINES) >= 2
+    after = apply(spec, state, h.move)
+    if legal_moves(spec, after):
+        again = suggest(spec, after, budget=budget)
+        assert again.winnable is False and nivernais_hint.LINES.get(spec, after) is not None
 
 
 def test_hidden_stock_hint_reads_only_the_view() -> None:

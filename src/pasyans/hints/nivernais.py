@@ -37,17 +37,20 @@ from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 
 
-class Lines(Recent[tuple[Move, bool]]):
-    """Moves of lines already searched, by the exact position: ``(move, won)``. Not by
-    the search's key: two positions with one key can hold a card in different cells (the
-    packed cells are a set) or, once settled, in different columns, and a move names its
-    piles. Bounded (least recently used out), thread-safe."""
+class Lines(Recent[tuple[Move, bool | None]]):
+    """Moves of lines already searched, by the exact position: ``(move, verdict)``, the
+    verdict of the search that found the line (True: won, False: proven lost, None:
+    unknown). Not by the search's key: two positions with one key can hold a card in
+    different cells (the packed cells are a set) or, once settled, in different columns,
+    and a move names its piles. Bounded (least recently used out), thread-safe."""
 
-    def line(self, spec: GameSpec, state: State, moves: tuple[Move, ...], won: bool) -> None:
+    def line(
+        self, spec: GameSpec, state: State, moves: tuple[Move, ...], verdict: bool | None
+    ) -> None:
         """Remember each position of the line ``moves`` from ``state``, its next move."""
         items = []
         for m in moves:
-            items.append((state, (m, won)))
+            items.append((state, (m, verdict)))
             state = core.apply(spec, state, m)
         self.put_all(spec, items)
 
@@ -88,7 +91,7 @@ def known_move(
     unknown), or None when no move is left."""
     hit = LINES.get(spec, state)
     if hit is not None:
-        return hit[0], (True if hit[1] else None)
+        return hit
     if nodes is None and seconds is None:
         nodes = FULL_NODES
     outcome, line, _ = nv.portfolio(nv.pack(spec, state), nodes, seconds, time.perf_counter())
@@ -99,8 +102,8 @@ def known_move(
         return moves[0], (False if outcome == "lost" else None)
     kept = UNKNOWN_KEPT if outcome == "unknown" else LINE_KEPT
     played = nv.engine_line(spec, state, line[: kept + 1])
-    LINES.line(spec, state, played, outcome == "won")
     verdict = {"won": True, "lost": False}.get(outcome)
+    LINES.line(spec, state, played, verdict)
     return played[0], verdict
 
 
