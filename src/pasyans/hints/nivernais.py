@@ -95,14 +95,12 @@ def known_move(
     if nodes is None and seconds is None:
         nodes = FULL_NODES
     outcome, line, _ = nv.portfolio(nv.pack(spec, state), nodes, seconds, time.perf_counter())
+    verdict = {"won": True, "lost": False}.get(outcome)
     if len(line) < 2:
         moves = core.legal_moves(spec, state)
-        if not moves:
-            return None
-        return moves[0], (False if outcome == "lost" else None)
-    kept = UNKNOWN_KEPT if outcome == "unknown" else LINE_KEPT
+        return None if not moves else (moves[0], verdict)
+    kept = LINE_KEPT if verdict is not None else UNKNOWN_KEPT
     played = nv.engine_line(spec, state, line[: kept + 1])
-    verdict = {"won": True, "lost": False}.get(outcome)
     LINES.line(spec, state, played, verdict)
     return played[0], verdict
 
