@@ -185,3 +185,18 @@ def test_a_timed_hint_gives_its_parts_no_more_than_its_seconds(
     assert found.move is not None
     assert [k for k, _ in given] == (["plan"] if first_finds_a_line else ["plan", "sampled"])
     assert sum(s for _, s in given) <= 0.2
+
+
+def test_the_samples_searches_are_the_solvers_compiled_and_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each sample's search is the solver's staged search by its weights (spider.WEIGHTS):
+    # the compiled call and the Python reference find the same outcome, distance and line.
+    spec = get_game("spider", {"suits": "4"})
+    for deal in (1, 2, 3):
+        game = SpiderGame(spec, initial_state(spec, deal))
+        fast = macro._search(game, game.root, 600)
+        with monkeypatch.context() as m:
+            m.setattr(macro, "compiled", None)
+            assert macro._search(game, game.root, 600) == fast
+        assert fast[2]

@@ -152,15 +152,24 @@ def _search(
     """Whether the full-information search wins from ``pos`` (a sample's position in
     ``game``'s deal) within ``nodes``, the distance of its best position (the stock left
     aside), and its line (to the win, or to that best position); ``seconds`` bounds it
-    too."""
+    too. The solver's staged search by ``game.weights`` (:data:`spider.WEIGHTS`), compiled
+    or its Python reference alike (until 2026-12-07 the compiled call passed no weights and
+    searched by :data:`spider.V1`; docs/notes/2026-12-07-spider4-macro-weights.md)."""
     if pos[3] == spider.WON:
         return True, 0, ()
     if compiled is not None:
         r = compiled.spider_search(
-            game.stock, pos[:4], spider.WON, nodes, seconds or 0.0, spider.MEMORY, True
+            game.stock,
+            pos[:4],
+            spider.WON,
+            nodes,
+            seconds or 0.0,
+            spider.MEMORY,
+            True,
+            weights=game.weights,
         )
-        status, line = r["status"], r["line"]
-    else:  # pragma: no cover - the reference, when the compiled core is not built
+        status, line = r["status"], tuple(r["line"])
+    else:  # the reference, when the compiled core is not built
         sub = SpiderGame(game.spec, game.state(pos))
         f = spider.staged(sub, nodes=nodes, seconds=seconds, prune=True, use_compiled=False)
         status, line = f.status, f.line
