@@ -121,8 +121,11 @@ def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> N
     samples_, nodes = hints.HINT_BUDGETS["spider", 4]
     width, cap = hints.MACRO_HINTS["spider", 4]
     assert hints.product_budget(spec, 0.25).macro == width > 0
-    for suits in ("1", "2"):  # the sampled hint there: the macro planner won less
-        assert hints.product_budget(get_game("spider", {"suits": suits}), 0.25).macro == 0
+    two = hints.product_budget(get_game("spider", {"suits": "2"}), 0.25)
+    assert (two.macro, two.cap) == hints.MACRO_HINTS["spider", 2] and two.macro > 0
+    assert two.player == 0  # 2 suits: no rescue player (it won less there)
+    # 1 suit: the sampled hint, its deeper look and its deal when stuck (the planner won less)
+    assert hints.product_budget(get_game("spider", {"suits": "1"}), 0.25).macro == 0
     state = initial_state(spec, 9)
     caches.clear()
     mine = suggest(spec, state, seconds=None)
@@ -138,6 +141,9 @@ def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> N
         rescue=True,
     )
     assert mine == suggest(spec, state, budget=bench) and mine.source in ("macro", "player")
+    spec2 = get_game("spider", {"suits": "2"})
+    caches.clear()
+    assert suggest(spec2, initial_state(spec2, 9), seconds=None).source == "macro"
 
 
 def test_a_time_budget_bounds_the_macro_hint() -> None:

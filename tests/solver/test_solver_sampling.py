@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -299,14 +300,15 @@ def test_the_products_hint_works_to_the_games_node_budget() -> None:
     spec = get_game("spider", {"suits": "2"})
     state = initial_state(spec, 4)
     samples, nodes = hints.HINT_BUDGETS["spider", 2]
-    product = Budget(seconds=0.25, nodes=nodes, samples=samples)
+    width, cap = hints.MACRO_HINTS["spider", 2]  # the macro planner (2026-12-07)
+    product = Budget(seconds=0.25, nodes=nodes, samples=samples, macro=width, cap=cap)
     assert hints.product_budget(spec, 0.25) == product
     caches.clear()
     # No time limit: the node budget alone decides, so the hint is reproducible and the
     # one the follower benchmark measures at that budget.
     mine = suggest(spec, state, seconds=None)
     caches.clear()
-    bench = suggest(spec, state, budget=Budget(seconds=None, nodes=nodes, samples=samples))
+    bench = suggest(spec, state, budget=replace(product, seconds=None))
     assert (mine.move, mine.source) == (bench.move, bench.source)
     assert hints.product_budget(get_game("spine", {}), 1.0).nodes is None
 

@@ -53,11 +53,16 @@ def hint_time(spec: GameSpec, seconds: float) -> float:
 
 
 MACRO_HINTS: dict[tuple[str, int], tuple[int, int]] = {
+    ("spider", 2): (4, 200),
     ("spider", 4): (4, 200),
 }
 """Where the product's hint is the macro planner (:mod:`pasyans.hints.macro`), by (game,
 number of suits): its ``macro`` width and ``cap`` (:class:`Budget`), with the samples and
-nodes of :data:`HINT_BUDGETS`."""
+nodes of :data:`HINT_BUDGETS`. Spider 2 suits since 2026-12-07, once the planner's
+searches ran by the solver's fitted weights: 49 against 44 of deals 1-100, 43 against 38
+of 5827301-5827400 and 42 against 31 of 2311295-2311394 (+62 -41 paired, at the same CPU
+a hint; docs/notes/2026-12-07-spider2-macro.md). Spider 1 suit keeps the sampled hint, its
+deeper look and its deal when stuck."""
 
 
 PLAYOUT_HINTS: dict[tuple[str, int], int] = {
