@@ -116,7 +116,7 @@ def test_the_macro_follower_makes_progress_until_nothing_is_left() -> None:
     assert play.ended != "stalled" and dict(play.sources).get("macro", 0) > 0
 
 
-def test_the_products_four_suit_hint_is_the_macro_hint_at_its_node_budget() -> None:
+def test_the_products_two_and_four_suit_hints_are_the_macro_planner() -> None:
     spec = get_game("spider", {"suits": "4"})
     samples_, nodes = hints.HINT_BUDGETS["spider", 4]
     width, cap = hints.MACRO_HINTS["spider", 4]
