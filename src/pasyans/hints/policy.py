@@ -62,7 +62,8 @@ nodes of :data:`HINT_BUDGETS`. Spider 2 suits since 2026-12-07, once the planner
 searches ran by the solver's fitted weights: 49 against 44 of deals 1-100, 43 against 38
 of 5827301-5827400 and 42 against 31 of 2311295-2311394 (+62 -41 paired, at the same CPU
 a hint; docs/notes/2026-12-07-spider2-macro.md). Spider 1 suit keeps the sampled hint, its
-deeper look and its deal when stuck."""
+deeper look and its deal when stuck: the planner lost there with the fitted weights too
+(+18 -31 paired over two ranges; docs/notes/2026-12-07-spider1-planner.md)."""
 
 
 PLAYOUT_HINTS: dict[tuple[str, int], int] = {
