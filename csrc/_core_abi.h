@@ -82,7 +82,7 @@ typedef struct {
     {"spider_hash", spider_hash, METH_VARARGS, "The position's 64-bit table key."}, \
     {"spider_attempt", spider_attempt, METH_VARARGS, "The size of the staged search's attempt k."}, \
     {"spider_rollout", spider_rollout, METH_VARARGS, "The felt player's policy playout (generator version 4's difficulty, unchanged): its score."}, \
-    {"spider_playout", spider_playout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score (cap > 0: the searching policy)."}, \
+    {"spider_playout", spider_playout, METH_VARARGS, "The no-peek player's policy playout from a sample's position: its score (cap > 0: the searching policy; weights: the evaluation's, PL_* order, None: the PL_* of csrc/abi.toml)."}, \
     {"spider_candidates", spider_candidates, METH_VARARGS, "The no-peek player's candidate lines of a view (hidden cards HIDDEN): each line's steps and its event, best first."}, \
     {"spider_player_round", spider_player_round, METH_VARARGS, "A round of the no-peek player's bandit: the samples start .. start + count - 1 drawn, each candidate played on them; (samples played, totals, wins)."}, \
     {"cards_shuffled", cards_shuffled, METH_VARARGS, "The stable shuffle (cards.shuffled) of cards by the seeds seed + start .. seed + start + count - 1 (mod 2**64)."}, \

@@ -389,23 +389,61 @@ static PyObject *spider_rollout(PyObject *self, PyObject *args)
     return playout(args, pl_felt);
 }
 
-/* spider_playout(stock, pos, won, seed, limit, cap=0, bonus=0) -> the no-peek player's
- * playout's score: the greedy policy (pl_rollout) with cap 0, else the searching policy
- * (pl_search, at most cap positions expanded a step, bonus an event's extra score) */
+/* The policy's evaluation weights from a sequence of PL_NWEIGHTS ints in -1000..1000
+ * (PlWeights' order) into w; -1 with an exception set when it is not one. */
+static int parse_policy_weights(PyObject *weights, PlWeights *w)
+{
+    int v[PL_NWEIGHTS];
+    PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of ints");
+    if (!seq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != PL_NWEIGHTS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "weights: %d ints expected", PL_NWEIGHTS);
+        return -1;
+    }
+    for (int k = 0; k < PL_NWEIGHTS; k++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (x < -1000 || x > 1000) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "weights: each in -1000..1000, not %ld", x);
+            return -1;
+        }
+        v[k] = (int)x;
+    }
+    Py_DECREF(seq);
+    *w = (PlWeights){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+    return 0;
+}
+
+/* spider_playout(stock, pos, won, seed, limit, cap=0, bonus=0, weights=None) -> the
+ * no-peek player's playout's score: the greedy policy (pl_rollout) with cap 0, else the
+ * searching policy (pl_search, at most cap positions expanded a step, bonus an event's
+ * extra score); weights: the evaluation's (None: csrc/abi.toml's PL_*) */
 static PyObject *spider_playout(PyObject *self, PyObject *args)
 {
-    PyObject *stock, *pos;
+    PyObject *stock, *pos, *weights = Py_None;
     int won, limit, score, cap = 0, bonus = 0;
     unsigned long long seed;
     SpiderGame g;
     SPos p;
-    if (!PyArg_ParseTuple(args, "OOiKi|ii", &stock, &pos, &won, &seed, &limit, &cap, &bonus) ||
+    PlWeights w;
+    if (!PyArg_ParseTuple(args, "OOiKi|iiO", &stock, &pos, &won, &seed, &limit, &cap, &bonus,
+                          &weights) ||
         parse(stock, pos, &g, &p))
+        return NULL;
+    if (weights != Py_None && parse_policy_weights(weights, &w))
         return NULL;
     g.won = won;
     Py_BEGIN_ALLOW_THREADS
+    pl_weigh(weights != Py_None ? &w : NULL);
     score = cap > 0 ? pl_search(&g, &p, (uint64_t)seed, limit, cap, bonus)
                     : pl_rollout(&g, &p, (uint64_t)seed, limit);
+    pl_weigh(NULL);
     Py_END_ALLOW_THREADS
     return PyLong_FromLong(score);
 }

@@ -3,7 +3,7 @@
  * This mirrors rollout() in src/pasyans/hints/player.py step for step (the Python is the
  * reference; tests/solver/test_hints_player.py checks the two agree along random
  * playouts). The policy scores a position by an evaluation of its face-up cards (value()
- * below, the weights PL_* of csrc/abi.toml) and plays:
+ * below, the weights PL_* of csrc/abi.toml, or others a thread sets by pl_weigh) and plays:
  *
  * 1. the move that raises the evaluation most (8 times the gain plus a jitter of 0-7 from
  *    a splitmix64 stream), never a "shuffle" (a unit off its same-suit parent, the Spider
@@ -38,20 +38,31 @@ static inline uint64_t next(uint64_t *x)
     return z ^ (z >> 31);
 }
 
+const PlWeights pl_weights_default = {PL_DOWN, PL_DIRTY, PL_EMPTY, PL_INSUIT,
+                                       PL_OFFSUIT, PL_BREAK, PL_RUN};
+
+/* The evaluation's weights of this thread's playouts (pl_weigh). */
+static _Thread_local const PlWeights *W = &pl_weights_default;
+
+void pl_weigh(const PlWeights *w)
+{
+    W = w ? w : &pl_weights_default;
+}
+
 /* A column's worth: its first n cards, the first down of them face down. */
 static int value(const uint8_t *col, int n, int down)
 {
     if (!n)
-        return PL_EMPTY;
-    int v = -PL_DOWN * down - (down ? PL_DIRTY : 0);
+        return W->empty;
+    int v = -W->down * down - (down ? W->dirty : 0);
     for (int j = down; j < n - 1; j++) {
         int a = col[j], b = col[j + 1];
         if (a - b == 4)
-            v += PL_INSUIT;
+            v += W->insuit;
         else if ((a >> 2) - (b >> 2) == 1)
-            v -= PL_OFFSUIT;
+            v -= W->offsuit;
         else
-            v -= PL_BREAK;
+            v -= W->brk;
     }
     return v;
 }
@@ -77,7 +88,7 @@ static int gain(const SPos *p, const int *off, Step st, int *reveals)
             dd = tn - 1;
     }
     *reveals = up || run;
-    return value(src, left, ds) + value(to, tn, dd) + PL_RUN * run -
+    return value(src, left, ds) + value(to, tn, dd) + W->run * run -
            value(src, n, p->down[i]) - value(dst, dn, p->down[c]);
 }
 

@@ -6,6 +6,20 @@
 
 #include "spider.h"
 
+/* The policy's evaluation weights: a face-down card, a column with one, an empty column,
+ * a pair in suit and sequence, in sequence of two suits, out of sequence, a completed run. */
+typedef struct {
+    int down, dirty, empty, insuit, offsuit, brk, run;
+} PlWeights;
+#define PL_NWEIGHTS 7
+
+/* The weights PL_* of csrc/abi.toml: the product's. */
+extern const PlWeights pl_weights_default;
+
+/* The weights of this thread's playouts from now on (NULL: the default); the caller keeps
+ * *w alive while they are used. */
+void pl_weigh(const PlWeights *w);
+
 /* The policy's playout from p, at most limit moves: its end position (end) and its moves. */
 int pl_walk(const SpiderGame *g, const SPos *p, uint64_t seed, int limit, SPos *end);
 /* pl_walk's score: 1000 when won, else the cards in completed runs plus twice the cards

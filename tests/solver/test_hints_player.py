@@ -108,6 +108,45 @@ def test_the_compiled_playout_agrees_with_the_reference(suits: str, felt: bool) 
                 pos = game.play(pos, rng.choice(steps))
 
 
+POLICY = ("PL_DOWN", "PL_DIRTY", "PL_EMPTY", "PL_INSUIT", "PL_OFFSUIT", "PL_BREAK", "PL_RUN")
+
+
+def test_a_playout_takes_other_weights_as_the_reference_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``spider_playout``'s ``weights`` (benchmarks/policy_fit.py) play as the Python
+    reference with those weights in place of ``PL_*``; none, or ``PL_*`` themselves, play
+    as the default; the default comes back after a call; bad weights are refused."""
+    from pasyans.domains import _core
+
+    spec = get_game("spider", {"suits": "4"})
+    default = tuple(getattr(abi, k) for k in POLICY)
+    other = (7, 30, 2, 9, 1, 20, 40)
+    rng = random.Random(5)
+    game = SpiderGame(spec, initial_state(spec, 3))
+    pos = game.root
+    differs = 0
+    for step in range(4):
+        args = (game.stock, pos[:4], spider.WON, 11 + step, 200, 0, 0)
+        plain = _core.spider_playout(*args)
+        assert _core.spider_playout(*args, default) == plain
+        weighed = _core.spider_playout(*args, other)
+        assert _core.spider_playout(*args) == plain
+        with monkeypatch.context() as m:
+            for k, v in zip(POLICY, other, strict=True):
+                m.setattr(abi, k, v)
+            assert player.rollout(game.stock, pos, 11 + step, won=spider.WON, limit=200) == weighed
+        differs += weighed != plain
+        for _ in range(10):
+            steps = game.steps(pos)
+            if steps:
+                pos = game.play(pos, rng.choice(steps))
+    assert differs > 0
+    for bad in ((1, 2, 3), (1, 2, 3, 4, 5, 6, 10_000), ("a",) * 7):
+        with pytest.raises((ValueError, TypeError)):
+            _core.spider_playout(game.stock, pos[:4], spider.WON, 1, 200, 0, 0, bad)
+
+
 @pytest.mark.parametrize("suits", ["1", "2", "4"])
 def test_the_compiled_searching_playout_agrees_with_the_reference(suits: str) -> None:
     """The searching policy (``pl_search``) and its Python reference (:func:`player.

@@ -68,6 +68,7 @@ def spider_playout(
     limit: int,
     cap: int = 0,
     bonus: int = 0,
+    weights: Sequence[int] | None = None,
     /,
 ) -> int: ...
 def spider_candidates(
