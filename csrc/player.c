@@ -38,31 +38,35 @@ static inline uint64_t next(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-const PlWeights pl_weights_default = {PL_DOWN, PL_DIRTY, PL_EMPTY, PL_INSUIT,
-                                       PL_OFFSUIT, PL_BREAK, PL_RUN};
+/* The product's weights, PL_* of csrc/abi.toml (static: the compiler folds them into the
+ * greedy playout's own copy, see pl_walk). */
+static const PlWeights DEFAULT = {PL_DOWN, PL_DIRTY, PL_EMPTY, PL_INSUIT,
+                                  PL_OFFSUIT, PL_BREAK, PL_RUN};
 
 /* The evaluation's weights of this thread's playouts (pl_weigh). */
-static _Thread_local const PlWeights *W = &pl_weights_default;
+static _Thread_local const PlWeights *W = &DEFAULT;
 
 void pl_weigh(const PlWeights *w)
 {
-    W = w ? w : &pl_weights_default;
+    W = w ? w : &DEFAULT;
 }
 
+#define INLINE static inline __attribute__((always_inline))
+
 /* A column's worth: its first n cards, the first down of them face down. */
-static int value(const uint8_t *col, int n, int down)
+INLINE int value(const PlWeights *w, const uint8_t *col, int n, int down)
 {
     if (!n)
-        return W->empty;
-    int v = -W->down * down - (down ? W->dirty : 0);
+        return w->empty;
+    int v = -w->down * down - (down ? w->dirty : 0);
     for (int j = down; j < n - 1; j++) {
         int a = col[j], b = col[j + 1];
         if (a - b == 4)
-            v += W->insuit;
+            v += w->insuit;
         else if ((a >> 2) - (b >> 2) == 1)
-            v -= W->offsuit;
+            v -= w->offsuit;
         else
-            v -= W->brk;
+            v -= w->brk;
     }
     return v;
 }
@@ -70,7 +74,7 @@ static int value(const uint8_t *col, int n, int down)
 /* The evaluation's gain by st (a move, not the deal); *reveals: it turns a card up or
  * completes a run. Reads only face-up cards: the column a move uncovers keeps one
  * face-up card, which adds no pair. */
-static int gain(const SPos *p, const int *off, Step st, int *reveals)
+INLINE int gain(const PlWeights *w, const SPos *p, const int *off, Step st, int *reveals)
 {
     int i = st.src, c = st.dst, m = st.cards;
     const uint8_t *src = p->cards + off[i], *dst = p->cards + off[c];
@@ -88,8 +92,8 @@ static int gain(const SPos *p, const int *off, Step st, int *reveals)
             dd = tn - 1;
     }
     *reveals = up || run;
-    return value(src, left, ds) + value(to, tn, dd) + W->run * run -
-           value(src, n, p->down[i]) - value(dst, dn, p->down[c]);
+    return value(w, src, left, ds) + value(w, to, tn, dd) + w->run * run -
+           value(w, src, n, p->down[i]) - value(w, dst, dn, p->down[c]);
 }
 
 static int empties(const SpiderGame *g, const SPos *p)
@@ -110,7 +114,8 @@ static int total_down(const SpiderGame *g, const SPos *p)
 
 /* Step 2: the best two-move line (first in order on ties) whose first move reveals
  * nothing and whose gains sum above 0; 0 when none. */
-static int lookahead(const SpiderGame *g, const SPos *p, Step *first, Step *second)
+INLINE int lookahead(const SpiderGame *g, const PlWeights *w, const SPos *p, Step *first,
+                     Step *second)
 {
     Step a[MAXSTEPS], b[MAXSTEPS];
     int off[MAXW + 1], qoff[MAXW + 1], best = 0, r;
@@ -120,7 +125,7 @@ static int lookahead(const SpiderGame *g, const SPos *p, Step *first, Step *seco
     for (int s = 0; s < n; s++) {
         if (!a[s].cards || sp_shuffle(p, off, a[s]))
             continue;
-        int d1 = gain(p, off, a[s], &r);
+        int d1 = gain(w, p, off, a[s], &r);
         if (r)
             continue;
         sp_play(g, p, a[s], &q);
@@ -132,7 +137,7 @@ static int lookahead(const SpiderGame *g, const SPos *p, Step *first, Step *seco
                 continue;
             if (st.src == a[s].dst && st.dst == a[s].src && st.cards == a[s].cards)
                 continue;
-            int d = d1 + gain(&q, qoff, st, &r);
+            int d = d1 + gain(w, &q, qoff, st, &r);
             if (d > best) {
                 best = d;
                 *first = a[s];
@@ -144,7 +149,7 @@ static int lookahead(const SpiderGame *g, const SPos *p, Step *first, Step *seco
 }
 
 /* Step 3's fill: the move into an empty column of highest gain (first on ties). */
-static int fill(const SpiderGame *g, const SPos *p, Step *out)
+INLINE int fill(const SpiderGame *g, const PlWeights *w, const SPos *p, Step *out)
 {
     Step a[MAXSTEPS];
     int off[MAXW + 1], have = 0, best = 0, r;
@@ -153,7 +158,7 @@ static int fill(const SpiderGame *g, const SPos *p, Step *out)
     for (int s = 0; s < n; s++) {
         if (!a[s].cards || p->len[a[s].dst])
             continue;
-        int d = gain(p, off, a[s], &r);
+        int d = gain(w, p, off, a[s], &r);
         if (!have || d > best) {
             best = d;
             *out = a[s];
@@ -166,13 +171,14 @@ static int fill(const SpiderGame *g, const SPos *p, Step *out)
 /* With no move to play and cards in the stock: fills the empty columns (the least harmful
  * move into each, played on a copy: the deal needs them all filled) and deals, the steps
  * appended to line from *k. 0 when it cannot (no stock, or a column stays empty). */
-static int fill_and_deal(const SpiderGame *g, const SPos *p, Step *line, int *k)
+INLINE int fill_and_deal(const SpiderGame *g, const PlWeights *w, const SPos *p, Step *line,
+                         int *k)
 {
     if (!p->left)
         return 0;
     SPos q = *p, after;
     for (int e = empties(g, &q); e > 0; e--) {
-        if (!fill(g, &q, &line[*k]))
+        if (!fill(g, w, &q, &line[*k]))
             break;
         sp_play(g, &q, line[(*k)++], &after);
         q = after;
@@ -183,7 +189,11 @@ static int fill_and_deal(const SpiderGame *g, const SPos *p, Step *line, int *k)
     return 1;
 }
 
-int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SPos *end)
+/* pl_walk's body, inlined twice: once for the default weights (constants the compiler
+ * folds in, as before weights could be passed: the product's playouts pay nothing for
+ * them) and once for a thread's own (pl_weigh). */
+INLINE int walk(const SpiderGame *g, const PlWeights *w, const SPos *start, uint64_t seed,
+                int limit, SPos *end)
 {
     SPos pos = *start, after;
     Step steps[MAXSTEPS], line[2 + MAXW];
@@ -196,16 +206,16 @@ int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SP
             Step st = steps[s];
             if (!st.cards || sp_shuffle(&pos, off, st))
                 continue;
-            int v = 8 * gain(&pos, off, st, &r) + (int)(next(&x) & 7);
+            int v = 8 * gain(w, &pos, off, st, &r) + (int)(next(&x) & 7);
             if (v >= 8 && v > best_value) {
                 best_value = v;
                 line[0] = st;
                 k = 1;
             }
         }
-        if (!k && lookahead(g, &pos, &line[0], &line[1]))
+        if (!k && lookahead(g, w, &pos, &line[0], &line[1]))
             k = 2;
-        if (!k && !fill_and_deal(g, &pos, line, &k))
+        if (!k && !fill_and_deal(g, w, &pos, line, &k))
             break;
         for (int j = 0; j < k && t < limit; j++, t++) {
             sp_play(g, &pos, line[j], &after);
@@ -214,6 +224,14 @@ int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SP
     }
     *end = pos;
     return t;
+}
+
+int pl_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int limit, SPos *end)
+{
+    const PlWeights *w = W; /* (read once: a thread-local costs a call in a shared object) */
+    if (w == &DEFAULT)
+        return walk(g, &DEFAULT, start, seed, limit, end);
+    return walk(g, w, start, seed, limit, end);
 }
 
 static uint64_t key(const SpiderGame *g, const SPos *p);
@@ -260,8 +278,8 @@ static int seen_put(uint64_t *keys, uint32_t *stamps, uint32_t stamp, uint64_t k
 /* One step's plan: its line in out (*n moves); 1 when a line of score above 0 exists.
  * About 70 lines: the walk and the read-back of its best line are one pass, kept whole to
  * mirror _plan() line for line. */
-static int plan(const SpiderGame *g, const SPos *start, uint64_t *x, int cap, int bonus,
-                Node *queue, Step *out, int *n)
+static int plan(const SpiderGame *g, const PlWeights *w, const SPos *start, uint64_t *x, int cap,
+                int bonus, Node *queue, Step *out, int *n)
 {
     static _Thread_local uint64_t keys[(size_t)1 << TABLE_BITS];
     static _Thread_local uint32_t stamps[(size_t)1 << TABLE_BITS];
@@ -285,7 +303,7 @@ static int plan(const SpiderGame *g, const SPos *start, uint64_t *x, int cap, in
             Step st = steps[s];
             if (!st.cards || sp_shuffle(&node->pos, off, st))
                 continue;
-            int score = node->gain + gain(&node->pos, off, st, &r);
+            int score = node->gain + gain(w, &node->pos, off, st, &r);
             SPos q;
             if (r) {
                 score += bonus;
@@ -326,6 +344,7 @@ int pl_search_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int li
                    int bonus, SPos *end)
 {
     static _Thread_local Node queue[SEARCH_CAP];
+    const PlWeights *w = W;
     SPos pos = *start, after;
     Step line[SEARCH_CAP + MAXW + 1];
     uint64_t x = seed;
@@ -336,7 +355,8 @@ int pl_search_walk(const SpiderGame *g, const SPos *start, uint64_t seed, int li
         cap = 1;
     while (t < limit && pos.done < g->won) {
         int k = 0;
-        if (!plan(g, &pos, &x, cap, bonus, queue, line, &k) && !fill_and_deal(g, &pos, line, &k))
+        if (!plan(g, w, &pos, &x, cap, bonus, queue, line, &k) &&
+            !fill_and_deal(g, w, &pos, line, &k))
             break;
         for (int j = 0; j < k && t < limit; j++, t++) {
             sp_play(g, &pos, line[j], &after);

@@ -13,10 +13,8 @@ typedef struct {
 } PlWeights;
 #define PL_NWEIGHTS 7
 
-/* The weights PL_* of csrc/abi.toml: the product's. */
-extern const PlWeights pl_weights_default;
-
-/* The weights of this thread's playouts from now on (NULL: the default); the caller keeps
+/* The weights of this thread's playouts from now on (NULL: the product's, PL_* of
+ * csrc/abi.toml); the caller keeps
  * *w alive while they are used. */
 void pl_weigh(const PlWeights *w);
 
