@@ -247,33 +247,38 @@ static PyObject *spider_play(PyObject *self, PyObject *args)
     return from_pos(&g, &q);
 }
 
-/* The distance's weights from a sequence of SP_NWEIGHTS ints in 0..64 into ``w``; -1 with
- * a ValueError or TypeError set. */
-static int parse_weights(PyObject *weights, int *w)
+/* A sequence of n ints, each in lo..hi, into w; -1 with a ValueError or TypeError set. */
+static int parse_ints(PyObject *weights, int n, long lo, long hi, int *w)
 {
     PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of ints");
     if (!seq)
         return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != SP_NWEIGHTS) {
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
         Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "weights: %d ints expected", SP_NWEIGHTS);
+        PyErr_Format(PyExc_ValueError, "weights: %d ints expected", n);
         return -1;
     }
-    for (int j = 0; j < SP_NWEIGHTS; j++) {
+    for (int j = 0; j < n; j++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, j));
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
         }
-        if (v < 0 || v > 64) {
+        if (v < lo || v > hi) {
             Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "weights: each in 0..64, not %ld", v);
+            PyErr_Format(PyExc_ValueError, "weights: each in %ld..%ld, not %ld", lo, hi, v);
             return -1;
         }
         w[j] = (int)v;
     }
     Py_DECREF(seq);
     return 0;
+}
+
+/* The distance's weights: SP_NWEIGHTS ints in 0..64. */
+static int parse_weights(PyObject *weights, int *w)
+{
+    return parse_ints(weights, SP_NWEIGHTS, 0, 64, w);
 }
 
 /* spider_distance(stock, pos, weights=None): the distance by ``weights`` (None: V1's). */
@@ -389,33 +394,13 @@ static PyObject *spider_rollout(PyObject *self, PyObject *args)
     return playout(args, pl_felt);
 }
 
-/* The policy's evaluation weights from a sequence of PL_NWEIGHTS ints in -1000..1000
- * (PlWeights' order) into w; -1 with an exception set when it is not one. */
+/* The playout policy's evaluation weights: PL_NWEIGHTS ints in -1000..1000, PlWeights'
+ * order. */
 static int parse_policy_weights(PyObject *weights, PlWeights *w)
 {
     int v[PL_NWEIGHTS];
-    PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of ints");
-    if (!seq)
+    if (parse_ints(weights, PL_NWEIGHTS, -1000, 1000, v))
         return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != PL_NWEIGHTS) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "weights: %d ints expected", PL_NWEIGHTS);
-        return -1;
-    }
-    for (int k = 0; k < PL_NWEIGHTS; k++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
-        if (x == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (x < -1000 || x > 1000) {
-            Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "weights: each in -1000..1000, not %ld", x);
-            return -1;
-        }
-        v[k] = (int)x;
-    }
-    Py_DECREF(seq);
     *w = (PlWeights){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
     return 0;
 }
