@@ -3,8 +3,14 @@ longer; the hint remembers and follows the short line."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from pasyans import hints
+from pasyans.analysis import run
 from pasyans.engine import core
+from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
 from pasyans.position import State
 from pasyans.rules import get_game
@@ -89,3 +95,44 @@ def test_the_compiled_graph_gives_the_engines_short_line() -> None:
         short = shortened(spec, state, moves)
         assert short == _shortest(moves, *engine)
         assert core.is_won(spec, _end(spec, state, short))
+
+
+def test_past_its_deadline_the_line_is_cut_only_where_the_graph_was_built() -> None:
+    """A deadline already passed: no position's own moves are tried, so the line keeps
+    its detours (only a position it comes back to is skipped), still a win and never
+    longer; a far deadline gives the full shortening."""
+    spec, state, moves = _won_line("spider", 5)
+    full = shortened(spec, state, moves)
+    late = shortened(spec, state, moves, deadline=time.perf_counter() - 1.0)
+    assert core.is_won(spec, _end(spec, state, late))
+    assert len(full) < len(late) <= len(moves)
+    assert shortened(spec, state, moves, deadline=time.perf_counter() + 600.0) == full
+
+
+def test_the_ways_shortening_stops_at_the_analysiss_end_or_a_second_past_it() -> None:
+    """:func:`run.way_deadline`: the analysis's end less the line's tail when it is
+    ahead, else :data:`run.WAY_SECONDS` from now."""
+    now = time.perf_counter()
+    assert run.way_deadline(now + 100.0, 0) == now + 100.0
+    assert run.way_deadline(now + 100.0, 100_000) == now + 100.0 - 100_000 * run.WAY_TAIL
+    late = run.way_deadline(now - 100.0, 10)
+    assert now + run.WAY_SECONDS <= late <= time.perf_counter() + run.WAY_SECONDS
+
+
+def test_the_analysis_shortens_its_way_within_a_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis hands the winning line's shortening a deadline (``way_deadline`` of
+    its end), so a long line cannot hold it past its total."""
+    deadlines: list[float | None] = []
+
+    def spy(
+        spec: GameSpec, s: State, ms: tuple[Move, ...], deadline: float | None = None
+    ) -> tuple[Move, ...]:
+        deadlines.append(deadline)
+        return shortened(spec, s, ms, deadline)
+
+    monkeypatch.setattr(run, "shortened", spy)
+    begun = time.perf_counter()
+    a = run.analyse(Game("spider", 5), run.Limits(seconds=5.0, search_total=10.0, total=10.0))
+    assert a.way_from == 0 and a.way
+    assert len(deadlines) == 1 and deadlines[0] is not None
+    assert deadlines[0] <= begun + 10.0 + run.WAY_SECONDS

@@ -34,6 +34,25 @@ Progress = Callable[[float], None]
 """Told the share of the work done (0…1), at least after every search and estimate."""
 
 
+WAY_SECONDS = 1.0
+"""The least time the winning line's shortening gets once the analysis's ``total`` has
+passed (a packed game's line of thousands of moves takes milliseconds; a long Spider line
+is then cut only in part)."""
+
+
+WAY_TAIL = 50e-6
+"""Seconds a move of the winning line costs the shortening once its deadline has passed
+(the rest of the line played, then the shortest path over it: about 3 s for 74,841 moves)."""
+
+
+def way_deadline(end: float, length: int) -> float:
+    """When the shortening of a winning line of ``length`` moves stops building its graph:
+    early enough before the analysis's ``end`` (``time.perf_counter``) for the rest of its
+    work, or :data:`WAY_SECONDS` from now if that is later. Without it a 4-suit line of
+    74,841 moves took 25 s past the total (docs/notes/2026-12-07-analysis-way-time.md)."""
+    return max(end - WAY_TAIL * length, time.perf_counter() + WAY_SECONDS)
+
+
 @dataclass(frozen=True)
 class Limits:
     """The work of one analysis: each position's search gets ``seconds`` (and ``nodes``
@@ -152,8 +171,8 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
                    moves=[s.text for s in steps], cards=[s.cards for s in steps])  # fmt: skip
     where = lost_at(plain)
     way_from, way = found.way()
-    if way_from is not None:  # "Show the way" plays it: its detours cut
-        way = shortened(spec, states[way_from], way)
+    if way_from is not None:  # "Show the way" plays it: its detours cut, within the time
+        way = shortened(spec, states[way_from], way, deadline=way_deadline(end, len(way)))
     return Analysis(
         game=spec.id,
         options=dict(spec.option_values),

@@ -15,10 +15,17 @@ generate and play those moves in the compiled core (``engine_moves``, ``engine_p
 the engine's move order, so the line is the same, in 1-3 ms for a Backbone line of 300
 moves instead of 9-16 ms (``tests/solver/test_shorten.py`` checks the two against each
 other).
+
+Spider has no compiled graph: its lines are played by the Python engine, about 20 µs a
+move, and a staged search's line can be long (a 4-suit win of 74,841 moves, 2,187,540
+moves tried: 25 s; docs/notes/2026-12-07-analysis-way-time.md). So a ``deadline``
+(``time.perf_counter``) bounds the work: past it the positions left get no moves of their
+own but the line's, so the line is cut only where the graph was built.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Sequence
 
 from pasyans.domains import packed
@@ -29,12 +36,20 @@ from pasyans.position import State
 from pasyans.rules.spec import GameSpec
 
 
-def shortened(spec: GameSpec, state: State, moves: Sequence[Move]) -> tuple[Move, ...]:
+def shortened(
+    spec: GameSpec, state: State, moves: Sequence[Move], deadline: float | None = None
+) -> tuple[Move, ...]:
     """The shortest line from ``state`` to the end of ``moves`` through positions of
-    ``moves``' line (the same end position: a win stays a win)."""
+    ``moves``' line (the same end position: a win stays a win); past ``deadline``
+    (``time.perf_counter``) the positions left keep only the line's own move."""
     if packed.applies(spec, state):
-        return _shortest(moves, *_packed_graph(spec, state, moves))
-    return _shortest(moves, *_engine_graph(spec, state, moves))
+        return _shortest(moves, *_packed_graph(spec, state, moves, deadline))
+    return _shortest(moves, *_engine_graph(spec, state, moves, deadline))
+
+
+def _late(deadline: float | None, i: int) -> bool:
+    """Whether the deadline has passed (the clock read every 64th position)."""
+    return deadline is not None and i % 64 == 0 and time.perf_counter() > deadline
 
 
 Graph = tuple[Sequence[Hashable], Sequence[Sequence[tuple[Move, Hashable]]]]
@@ -42,11 +57,18 @@ Graph = tuple[Sequence[Hashable], Sequence[Sequence[tuple[Move, Hashable]]]]
 the engine's order, each with the key of the position it leads to."""
 
 
-def _engine_graph(spec: GameSpec, state: State, moves: Sequence[Move]) -> Graph:
+def _engine_graph(
+    spec: GameSpec, state: State, moves: Sequence[Move], deadline: float | None = None
+) -> Graph:
     positions: list[Hashable] = [state]
     kids: list[list[tuple[Move, Hashable]]] = []
-    for m in moves:
-        kids.append([(k, core.apply(spec, state, k)) for k in core.legal_moves(spec, state)])
+    late = False
+    for i, m in enumerate(moves):
+        late = late or _late(deadline, i)
+        if not late:
+            kids.append([(k, core.apply(spec, state, k)) for k in core.legal_moves(spec, state)])
+        else:
+            kids.append([])
         state = core.apply(spec, state, m)
         positions.append(state)
     return positions, kids
@@ -56,7 +78,9 @@ _CORES: dict[int, packed.PackedDomain] = {}
 """The packed rules of each game spec (by its id; checked against the spec itself)."""
 
 
-def _packed_graph(spec: GameSpec, state: State, moves: Sequence[Move]) -> Graph:
+def _packed_graph(
+    spec: GameSpec, state: State, moves: Sequence[Move], deadline: float | None = None
+) -> Graph:
     d = _CORES.get(id(spec))
     if d is None or d.spec is not spec:
         d = _CORES[id(spec)] = packed.PackedDomain(spec, state)
@@ -65,9 +89,11 @@ def _packed_graph(spec: GameSpec, state: State, moves: Sequence[Move]) -> Graph:
     pos = packed.pack(state)
     positions: list[bytes] = [pos]
     kids: list[list[tuple[Move, bytes]]] = []
-    for m in moves:
+    late = False
+    for i, m in enumerate(moves):
+        late = late or _late(deadline, i)
         row = [(d.move(c), play(d.core, pos, c)) for c in codes(d.core, pos)]
-        kids.append(row)
+        kids.append([] if late else row)
         pos = next(child for k, child in row if k == m)
         positions.append(pos)
     return positions, kids
