@@ -49,7 +49,8 @@ def way_deadline(end: float, length: int) -> float:
     """When the shortening of a winning line of ``length`` moves stops building its graph:
     early enough before the analysis's ``end`` (``time.perf_counter``) for the rest of its
     work, or :data:`WAY_SECONDS` from now if that is later. Without it a 4-suit line of
-    74,841 moves took 25 s past the total (docs/notes/2026-12-07-analysis-way-time.md)."""
+    74,841 moves took the analysis to 32 s, past its 27 s total
+    (docs/notes/2026-12-07-analysis-way-time.md)."""
     return max(end - WAY_TAIL * length, time.perf_counter() + WAY_SECONDS)
 
 

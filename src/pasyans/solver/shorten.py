@@ -16,9 +16,9 @@ the engine's move order, so the line is the same, in 1-3 ms for a Backbone line 
 moves instead of 9-16 ms (``tests/solver/test_shorten.py`` checks the two against each
 other).
 
-Spider has no compiled graph: its lines are played by the Python engine, about 20 µs a
-move, and a staged search's line can be long (a 4-suit win of 74,841 moves, 2,187,540
-moves tried: 25 s; docs/notes/2026-12-07-analysis-way-time.md). So a ``deadline``
+Spider has no compiled graph: its lines are played by the Python engine, about 13 µs a
+move tried, and a staged search's line can be long (a 4-suit win of 74,841 moves,
+2,187,540 moves tried: about 29 s; docs/notes/2026-12-07-analysis-way-time.md). So a ``deadline``
 (``time.perf_counter``) bounds the work: past it the positions left get no moves of their
 own but the line's, so the line is cut only where the graph was built.
 """
