@@ -65,10 +65,8 @@ def _engine_graph(
     late = False
     for i, m in enumerate(moves):
         late = late or _late(deadline, i)
-        if not late:
-            kids.append([(k, core.apply(spec, state, k)) for k in core.legal_moves(spec, state)])
-        else:
-            kids.append([])
+        legal = () if late else core.legal_moves(spec, state)
+        kids.append([(k, core.apply(spec, state, k)) for k in legal])
         state = core.apply(spec, state, m)
         positions.append(state)
     return positions, kids
