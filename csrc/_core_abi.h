@@ -89,6 +89,7 @@ typedef struct {
     {"spider_search", (PyCFunction)(void (*)(void))spider_search, METH_VARARGS | METH_KEYWORDS, "The staged best-first search."}, \
     {"spider_table", spider_table, METH_VARARGS, "An empty table of positions proven lost, for spider_prove."}, \
     {"spider_prove", spider_prove, METH_VARARGS, "The exhaustive loss prover, its table kept from call to call."}, \
+    {"spider_shortest", spider_shortest, METH_VARARGS, "The shortest line through the positions of a line of steps from pos to its end (deadline: time.perf_counter seconds, 0: none)."}, \
     {"engine_spec", engine_spec, METH_VARARGS, "A foundation game's rules, packed."}, \
     {"engine_moves", engine_moves, METH_VARARGS, "Every legal move code, in the engine's order."}, \
     {"engine_play", engine_play, METH_VARARGS, "The packed position after a legal move."}, \

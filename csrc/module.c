@@ -796,6 +796,53 @@ static PyObject *spider_prove(PyObject *self, PyObject *args)
                      PyLong_FromUnsignedLongLong((unsigned long long)t->lost.n));
 }
 
+/* spider_shortest(stock, pos, steps, deadline) -> the shortest line through the positions
+ * of ``steps``' line from ``pos`` to its end (spiderline.c): its steps. ``deadline``:
+ * CLOCK_MONOTONIC seconds (time.perf_counter's clock), 0 for none. A step that is not a
+ * legal move where it is played is a ValueError. */
+static PyObject *spider_shortest(PyObject *self, PyObject *args)
+{
+    PyObject *stock, *pos, *steps, *seq;
+    double deadline;
+    SpiderGame g;
+    SPos p;
+    if (!PyArg_ParseTuple(args, "OOOd", &stock, &pos, &steps, &deadline) ||
+        parse(stock, pos, &g, &p))
+        return NULL;
+    if (!(seq = PySequence_Fast(steps, "steps must be a sequence")))
+        return NULL;
+    size_t n = (size_t)PySequence_Fast_GET_SIZE(seq);
+    Step *line = malloc((n + 1) * sizeof *line), *out = malloc((n + 1) * sizeof *out);
+    if (!line || !out) {
+        Py_DECREF(seq);
+        free(line);
+        free(out);
+        return PyErr_NoMemory();
+    }
+    for (size_t i = 0; i < n; i++)
+        if (to_step(PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i), g.width, &line[i])) {
+            Py_DECREF(seq);
+            free(line);
+            free(out);
+            return NULL;
+        }
+    Py_DECREF(seq);
+    long k;
+    Py_BEGIN_ALLOW_THREADS
+    k = sp_shortest(&g, &p, line, n, deadline, out);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (k >= 0)
+        result = from_steps(out, (size_t)k);
+    else if (k == SP_SHORT_NOMEMORY)
+        PyErr_NoMemory();
+    else
+        PyErr_Format(PyExc_ValueError, "step %ld is not a legal move there", SP_SHORT_ILLEGAL - k);
+    free(line);
+    free(out);
+    return result;
+}
+
 /* spider_attempt(k) -> (positions per stage, positions kept per deal) of attempt k */
 static PyObject *spider_attempt(PyObject *self, PyObject *args)
 {

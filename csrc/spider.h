@@ -98,6 +98,16 @@ void sp_lost_free(SpLost *L);
 void sp_prove(const SpiderGame *g, const SPos *root, SpLost *L, const SearchLimits *lim,
               SearchResult *r);
 
+/* The shortest line from ``root`` to the end of ``line`` (n steps) through the line's
+ * positions (spiderline.c; src/pasyans/solver/shorten.py is the reference): its steps into
+ * ``out`` (room for n), and its length; SP_SHORT_NOMEMORY, or SP_SHORT_ILLEGAL - i when
+ * step i is not a legal move. Past ``deadline`` (CLOCK_MONOTONIC seconds; 0: none) the
+ * positions left keep only the line's own move. */
+#define SP_SHORT_NOMEMORY (-1)
+#define SP_SHORT_ILLEGAL (-2)
+long sp_shortest(const SpiderGame *g, const SPos *root, const Step *line, size_t n,
+                 double deadline, Step *out);
+
 /* Shared with spiderproof.c (inline: the staged search's hot path). */
 /* sp_play's follow-ups on one column changed by a move: a completed run leaves it, then
  * its top card is turned up. */

@@ -9,6 +9,8 @@ import pytest
 
 from pasyans import hints
 from pasyans.analysis import run
+from pasyans.domains import spider
+from pasyans.domains.built import compiled
 from pasyans.engine import core
 from pasyans.engine.game import Game
 from pasyans.engine.moves import Move
@@ -95,6 +97,61 @@ def test_the_compiled_graph_gives_the_engines_short_line() -> None:
         short = shortened(spec, state, moves)
         assert short == _shortest(moves, *engine)
         assert core.is_won(spec, _end(spec, state, short))
+
+
+def _looped(spec: GameSpec, state: State, moves: tuple[Move, ...]) -> list[Move]:
+    """``moves`` with a unit moved away and back at each of its first positions where one
+    can be: loops the shortening must cut."""
+    out: list[Move] = []
+    for m in moves:
+        for k in core.legal_moves(spec, state):
+            after = core.apply(spec, state, k)
+            back = [b for b in core.legal_moves(spec, after)
+                    if core.apply(spec, after, b) == state]  # fmt: skip
+            if back and not k.is_stock:
+                out += [k, back[0]]
+                break
+        out.append(m)
+        state = core.apply(spec, state, m)
+    return out
+
+
+@pytest.mark.skipif(compiled is None, reason="the compiled core is not built")
+@pytest.mark.parametrize(("suits", "deal"), [("1", 3), ("2", 5), ("4", 4), ("4", 5)])
+def test_the_compiled_spider_graph_gives_the_engines_shortest_length(suits: str, deal: int) -> None:
+    """Spider's compiled graph (spider_shortest) against the engine's, the reference: the
+    same fewest moves, on the staged search's line and on that line with loops put in,
+    each a win."""
+    from pasyans.solver.shorten import _engine_graph, _shortest, _spider_shortest
+
+    spec = get_game("spider", {"suits": suits})
+    state = core.initial_state(spec, deal)
+    r = solve(spec, state, nodes=300_000)
+    assert r.result == "won"
+    looped = tuple(_looped(spec, state, r.moves))
+    assert len(looped) > len(r.moves)
+    lengths = []
+    for moves in (r.moves, looped):
+        reference = _shortest(moves, *_engine_graph(spec, state, moves))
+        fast = _spider_shortest(spec, state, moves, None)
+        assert len(fast) == len(reference) <= len(moves)
+        assert core.is_won(spec, _end(spec, state, fast))
+        lengths.append(len(fast))
+        late = _spider_shortest(spec, state, moves, time.perf_counter() - 1.0)
+        assert len(late) == len(_shortest(moves, *_engine_graph(spec, state, moves, 0.0)))
+        assert core.is_won(spec, _end(spec, state, late))
+    assert lengths[1] <= lengths[0]  # every loop cut (the looped line has more positions)
+
+
+@pytest.mark.skipif(compiled is None, reason="the compiled core is not built")
+def test_the_compiled_spider_shortening_refuses_a_line_with_an_illegal_step() -> None:
+    spec, state, moves = _won_line("spider", 5)
+    game = spider.SpiderGame(spec, state)
+    place = {pile: j for j, pile in enumerate(game.ids)}
+    steps = [spider.DEAL if m.dst is None else (place[m.src], place[m.dst], m.cards) for m in moves]
+    steps[3] = (0, 0, 1)  # a unit onto its own column
+    with pytest.raises(ValueError, match="step 3 is not a legal move"):
+        compiled.spider_shortest(game.stock, game.root, steps, 0.0)
 
 
 def test_past_its_deadline_the_line_is_cut_only_where_the_graph_was_built() -> None:

@@ -16,11 +16,14 @@ the engine's move order, so the line is the same, in 1-3 ms for a Backbone line 
 moves instead of 9-16 ms (``tests/solver/test_shorten.py`` checks the two against each
 other).
 
-Spider has no compiled graph: its lines are played by the Python engine, about 13 µs a
-move tried, and a staged search's line can be long (a 4-suit win of 74,841 moves,
-2,187,540 moves tried: about 29 s; docs/notes/2026-12-07-analysis-way-time.md). So a ``deadline``
-(``time.perf_counter``) bounds the work: past it the positions left get no moves of their
-own but the line's, so the line is cut only where the graph was built.
+Spider's staged search can return a long line (a 4-suit win of 74,841 moves: 2,187,540
+moves tried, about 29 s by the Python engine at 13 µs a move;
+docs/notes/2026-12-07-analysis-way-time.md). Its graph is compiled too
+(``spider_shortest``, csrc/spiderline.c: the packed Spider rules, positions told apart
+whole, columns in place), about 1 s for that line; the engine's graph stays the reference
+and the fallback without the compiled core. A ``deadline`` (``time.perf_counter``) bounds
+the work either way: past it the positions left get no moves of their own but the line's,
+so the line is cut only where the graph was built.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable, Sequence
 
-from pasyans.domains import packed
+from pasyans.domains import packed, spider
 from pasyans.domains.built import compiled
 from pasyans.engine import core
 from pasyans.engine.moves import Move
@@ -44,7 +47,23 @@ def shortened(
     (``time.perf_counter``) the positions left keep only the line's own move."""
     if packed.applies(spec, state):
         return _shortest(moves, *_packed_graph(spec, state, moves, deadline))
+    if compiled is not None and spider.applies(spec):
+        return _spider_shortest(spec, state, moves, deadline)
     return _shortest(moves, *_engine_graph(spec, state, moves, deadline))
+
+
+def _spider_shortest(
+    spec: GameSpec, state: State, moves: Sequence[Move], deadline: float | None
+) -> tuple[Move, ...]:
+    """:func:`shortened` for Spider, compiled: the same shortest length over the same
+    positions (ties between equally short lines may go another way: the packed rules list
+    their moves in an order of their own)."""
+    assert compiled is not None
+    game = spider.SpiderGame(spec, state)
+    place = {pile: j for j, pile in enumerate(game.ids)}
+    steps = [spider.DEAL if m.dst is None else (place[m.src], place[m.dst], m.cards) for m in moves]
+    line = compiled.spider_shortest(game.stock, game.root, steps, deadline or 0.0)
+    return tuple(game.move(st) for st in line)
 
 
 def _late(deadline: float | None, i: int) -> bool:
