@@ -9,7 +9,8 @@ most ``--cap`` moves; ``--cache FILE`` keeps its move lines, as they take second
 game), and each game is analysed with the default :class:`~pasyans.analysis.Limits`.
 Prints per game and option set: the moves, the analysis's seconds (median, p95, max),
 when the first progress came, the share of positions whose full-information outcome is
-decided (of all positions pooled, and the median and min per game), and the verdicts.
+decided (of all positions pooled, and the median and min per game), the verdicts, and
+the length of "Show the way" (median and max moves, of the games that have one).
 With ``--lost`` only
 games that end lost count (deals 1, 2, … until ``--deals`` of them). With ``--check``
 the "lost here" move of each game is checked against fresh searches with an ample budget
@@ -153,6 +154,7 @@ def main() -> None:
         pooled = [0, 0]  # positions decided, positions
         moves: list[int] = []
         said: Counter[str] = Counter()
+        ways: list[int] = []  # the length of each game's "Show the way"
         checked = exact = 0
         deal = 0
         while len(times) < args.deals:
@@ -186,10 +188,13 @@ def main() -> None:
             pooled[1] += len(a.points)
             moves.append(len(a.steps))
             said[a.verdict.code] += 1
+            if a.way_from is not None:
+                ways.append(len(a.way))
             if args.each:
                 marks = "".join(p.outcome[0] for p in a.points)
+                way = f", way {len(a.way)} moves" if a.way_from is not None else ""
                 print(f"  deal {deal}: {len(a.steps)} moves, {times[-1]:.1f} s, decided"
-                      f" {a.decided:.0%}, {a.searches} searches, {a.verdict.code}: {marks}",
+                      f" {a.decided:.0%}, {a.searches} searches{way}, {a.verdict.code}: {marks}",
                       flush=True)  # fmt: skip
             if args.check and a.lost_at is not None:
                 states, _ = line_of(game)
@@ -207,6 +212,8 @@ def main() -> None:
             f"{statistics.median(decided):>6.1%} {min(decided):>5.0%}",
             f" {dict(said)}{check}",
         ]
+        if ways:
+            cells.append(f" way {statistics.median(ways):.0f} / {max(ways)} moves")
         print(" ".join(cells), flush=True)
     print(f"load average after: {os.getloadavg()}")
 
