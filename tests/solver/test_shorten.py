@@ -3,9 +3,12 @@ longer; the hint remembers and follows the short line."""
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pasyans import hints
 from pasyans.analysis import run
@@ -141,6 +144,40 @@ def test_the_compiled_spider_graph_gives_the_engines_shortest_length(suits: str,
         assert len(late) == len(_shortest(moves, *_engine_graph(spec, state, moves, 0.0)))
         assert core.is_won(spec, _end(spec, state, late))
     assert lengths[1] <= lengths[0]  # every loop cut (the looped line has more positions)
+
+
+@pytest.mark.skipif(compiled is None, reason="the compiled core is not built")
+@settings(max_examples=20, deadline=None)
+@given(suits=st.sampled_from(["1", "2", "4"]), deal=st.integers(1, 10**6), seed=st.integers(0, 999))
+def test_the_compiled_spider_shortening_agrees_with_the_reference_along_random_walks(
+    suits: str, deal: int, seed: int
+) -> None:
+    """Any line, not only a win: a random walk of 120 moves (one in four followed by a
+    move back where there is one) is cut by both graphs to the same fewest moves and the
+    same end position."""
+    from pasyans.solver.shorten import _engine_graph, _shortest, _spider_shortest
+
+    spec = get_game("spider", {"suits": suits})
+    rng = random.Random(seed)
+    start = state = core.initial_state(spec, deal)
+    walk: list[Move] = []
+    while len(walk) < 120:
+        legal = core.legal_moves(spec, state)
+        if not legal:
+            break
+        m = rng.choice(legal)
+        walk.append(m)
+        state = core.apply(spec, state, m)
+        undo = None if m.is_stock else Move(m.dst or "", m.src, m.cards)
+        back = [b for b in core.legal_moves(spec, state) if b == undo]
+        if back and rng.random() < 0.25:
+            walk.append(back[0])
+            state = core.apply(spec, state, back[0])
+    reference = _shortest(walk, *_engine_graph(spec, start, walk))
+    fast = _spider_shortest(spec, start, walk, None)
+    assert len(fast) == len(reference) <= len(walk)
+    end = spider.SpiderGame(spec, state).root[:4]
+    assert spider.SpiderGame(spec, _end(spec, start, fast)).root[:4] == end
 
 
 @pytest.mark.skipif(compiled is None, reason="the compiled core is not built")
