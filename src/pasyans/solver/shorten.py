@@ -20,7 +20,7 @@ Spider's staged search can return a long line (a 4-suit win of 74,841 moves: 2,1
 moves tried, about 29 s by the Python engine at 13 µs a move;
 docs/notes/2026-12-07-analysis-way-time.md). Its graph is compiled too
 (``spider_shortest``, csrc/spiderline.c: the packed Spider rules, positions told apart
-whole, columns in place), about 1 s for that line; the engine's graph stays the reference
+whole, columns in place), 0.6 s for that line; the engine's graph stays the reference
 and the fallback without the compiled core. A ``deadline`` (``time.perf_counter``) bounds
 the work either way: past it the positions left get no moves of their own but the line's,
 so the line is cut only where the graph was built.
@@ -55,9 +55,11 @@ def shortened(
 def _spider_shortest(
     spec: GameSpec, state: State, moves: Sequence[Move], deadline: float | None
 ) -> tuple[Move, ...]:
-    """:func:`shortened` for Spider, compiled: the same shortest length over the same
+    """:func:`shortened` for Spider, compiled: the same fewest moves over the line's
     positions (ties between equally short lines may go another way: the packed rules list
-    their moves in an order of their own)."""
+    their moves in an order of their own). Positions are compared as the packed rules keep
+    them, the runs put away by number, so two that differ only in the order their runs
+    were completed are one: the line can then come out shorter, and stays a win."""
     assert compiled is not None
     game = spider.SpiderGame(spec, state)
     place = {pile: j for j, pile in enumerate(game.ids)}
