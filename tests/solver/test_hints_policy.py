@@ -46,6 +46,10 @@ def test_the_expert_budget_is_larger_where_the_table_says_so() -> None:
     expert, product = policy.player_budget(niv, "expert"), policy.player_budget(niv, "product")
     assert expert.lines == product.lines > 0
     assert expert.line_nodes() == 16 * product.line_nodes()
+    two = get_game("spider", {"suits": 2})
+    expert, product = policy.player_budget(two, "expert"), policy.player_budget(two, "product")
+    assert (expert.macro, expert.cap) == (product.macro, product.cap) != (0, 0)  # the planner
+    assert (expert.samples, expert.nodes) == (2 * product.samples, 4 * (product.nodes or 0))
     four = get_game("spider", {"suits": 4})
     assert (
         policy.player_budget(four, "expert").player > policy.player_budget(four, "product").player

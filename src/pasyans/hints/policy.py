@@ -136,13 +136,16 @@ BUDGET_NAMES = ("product", "expert")
 
 EXPERT_HINTS: dict[tuple[str, int], dict[str, Any]] = {
     ("spider", 4): {"player": 8192},
+    ("spider", 2): {"samples": 32, "nodes": 128_000},
     ("backbone", 4): {"samples": 64, "nodes": 512_000},
     ("nivernais", 4): {"nodes": 8_192_000},
     ("backbone-classic", 4): {"samples": 32, "nodes": 1_024_000, "playout": 4000},
 }
 """The expert mode's budget, by (game, number of suits): the fields of :class:`Budget` it
 sets on top of the product's (:func:`product_budget`). Spider 4 suits: the no-peek
-player with 8 times the product's playouts where no sample is won; Nivernais: the
+player with 8 times the product's playouts where no sample is won; Spider 2 suits: the
+product's macro planner with twice its samples and 4 times their nodes (59 against 49 of
+deals 1-100, +25 -15 paired; docs/notes/2026-12-07-spider2-planner-budget.md); Nivernais: the
 product's line player with 16 times its nodes (64,000 a line's search, 8,192,000 for the
 portfolio search once every card is known): 87 against 69 of deals 1-100 and 88 against
 65 of 5827301-5827400, seed 0, both with 24 moves kept of a line with no win (+49 -8; 4
