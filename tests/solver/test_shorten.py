@@ -189,6 +189,11 @@ def test_the_compiled_spider_shortening_refuses_a_line_with_an_illegal_step() ->
     steps[3] = (0, 0, 1)  # a unit onto its own column
     with pytest.raises(ValueError, match="step 3 is not a legal move"):
         compiled.spider_shortest(game.stock, game.root, steps, 0.0)
+    # A move the packed rules do not name (not column to column, nor the deal) is left to
+    # the engine's graph.
+    from pasyans.solver.shorten import _spider_shortest
+
+    assert _spider_shortest(spec, state, [*moves[:3], Move("done", moves[3].src)], None) is None
 
 
 def test_past_its_deadline_the_line_is_cut_only_where_the_graph_was_built() -> None:

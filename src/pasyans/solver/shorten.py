@@ -48,21 +48,27 @@ def shortened(
     if packed.applies(spec, state):
         return _shortest(moves, *_packed_graph(spec, state, moves, deadline))
     if compiled is not None and spider.applies(spec):
-        return _spider_shortest(spec, state, moves, deadline)
+        fast = _spider_shortest(spec, state, moves, deadline)
+        if fast is not None:
+            return fast
     return _shortest(moves, *_engine_graph(spec, state, moves, deadline))
 
 
 def _spider_shortest(
     spec: GameSpec, state: State, moves: Sequence[Move], deadline: float | None
-) -> tuple[Move, ...]:
+) -> tuple[Move, ...] | None:
     """:func:`shortened` for Spider, compiled: the same fewest moves over the line's
     positions (ties between equally short lines may go another way: the packed rules list
     their moves in an order of their own). Positions are compared as the packed rules keep
     them, the runs put away by number, so two that differ only in the order their runs
-    were completed are one: the line can then come out shorter, and stays a win."""
+    were completed are one: the line can then come out shorter, and stays a win. None for
+    a line with a move the packed rules do not name (not from a column to a column, nor
+    the deal): the engine's graph then cuts it."""
     assert compiled is not None
     game = spider.SpiderGame(spec, state)
     place = {pile: j for j, pile in enumerate(game.ids)}
+    if any(m.dst is not None and (m.src not in place or m.dst not in place) for m in moves):
+        return None
     steps = [spider.DEAL if m.dst is None else (place[m.src], place[m.dst], m.cards) for m in moves]
     line = compiled.spider_shortest(game.stock, game.root, steps, deadline or 0.0)
     return tuple(game.move(st) for st in line)
