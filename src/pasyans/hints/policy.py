@@ -145,7 +145,9 @@ EXPERT_HINTS: dict[tuple[str, int], dict[str, Any]] = {
 sets on top of the product's (:func:`product_budget`). Spider 4 suits: the no-peek
 player with 8 times the product's playouts where no sample is won; Spider 2 suits: the
 product's macro planner with twice its samples and 4 times their nodes (59 against 49 of
-deals 1-100, +25 -15 paired; docs/notes/2026-12-07-spider2-planner-budget.md); Nivernais: the
+deals 1-100, 51 against 43 of 5827301-5827400, but 43 against 48 of the third range
+9143606-9143705: 153 against 140 of the 300, +53 -40 paired, so the expert and not the
+product; docs/notes/2026-12-07-spider2-planner-budget.md); Nivernais: the
 product's line player with 16 times its nodes (64,000 a line's search, 8,192,000 for the
 portfolio search once every card is known): 87 against 69 of deals 1-100 and 88 against
 65 of 5827301-5827400, seed 0, both with 24 moves kept of a line with no win (+49 -8; 4
