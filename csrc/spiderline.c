@@ -98,13 +98,14 @@ long sp_shortest(const SpiderGame *g, const SPos *root, const Step *line, size_t
     SPos *pos = big_alloc((n + 1) * sizeof *pos);
     int32_t *last = malloc((n + 1) * sizeof *last), *steps = malloc((n + 1) * sizeof *steps);
     int32_t *next = malloc((n + 1) * sizeof *next), *first = malloc((n + 2) * sizeof *first);
+    uint64_t *key = malloc((n + 1) * sizeof *key);
     Step *by = malloc((n + 1) * sizeof *by);
     Edge *edges = NULL;
     size_t ne = 0, ce = 0;
     x.keys = big_calloc(x.cap, sizeof *x.keys);
     x.at = big_alloc(x.cap * sizeof *x.at);
     x.pos = pos;
-    if (!pos || !last || !steps || !next || !first || !by || !x.keys || !x.at)
+    if (!pos || !last || !steps || !next || !first || !key || !by || !x.keys || !x.at)
         goto done;
     pos[0] = *root;
     for (size_t i = 0; i < n; i++) {
@@ -115,9 +116,9 @@ long sp_shortest(const SpiderGame *g, const SPos *root, const Step *line, size_t
         sp_play(g, &pos[i], line[i], &pos[i + 1]);
     }
     for (size_t i = 0; i <= n; i++)
-        index_put(&x, (int32_t)i, placed_key(g, &pos[i]));
+        index_put(&x, (int32_t)i, key[i] = placed_key(g, &pos[i]));
     for (size_t i = 0; i <= n; i++)
-        last[i] = index_of(&x, &pos[i], placed_key(g, &pos[i]));
+        last[i] = index_of(&x, &pos[i], key[i]);
     /* Each position's moves to a position further on than the next (the shortcuts), in
      * sp_steps' order; past the deadline, none (the line's own move stays). */
     int late = 0;
@@ -134,14 +135,8 @@ long sp_shortest(const SpiderGame *g, const SPos *root, const Step *line, size_t
             int32_t j = index_of(&x, &q, placed_key(g, &q));
             if (j <= (int32_t)i + 1)
                 continue;
-            if (ne == ce) {
-                size_t nc = ce ? 2 * ce : 1024;
-                Edge *grown = realloc(edges, nc * sizeof *grown);
-                if (!grown)
-                    goto done;
-                edges = grown;
-                ce = nc;
-            }
+            if (GROW_ARRAY(edges, ce, ne + 1, 1024))
+                goto done;
             edges[ne++] = (Edge){j, all[a]};
         }
     }
@@ -175,6 +170,7 @@ done:
     free(steps);
     free(next);
     free(first);
+    free(key);
     free(by);
     free(edges);
     free(x.keys);
