@@ -183,16 +183,16 @@ def test_the_compiled_spider_shortening_agrees_with_the_reference_along_random_w
 @pytest.mark.skipif(compiled is None, reason="the compiled core is not built")
 def test_the_compiled_spider_shortening_refuses_a_line_with_an_illegal_step() -> None:
     spec, state, moves = _won_line("spider", 5)
+    from pasyans.solver.shorten import _spider_shortest, _spider_steps
+
     game = spider.SpiderGame(spec, state)
-    place = {pile: j for j, pile in enumerate(game.ids)}
-    steps = [spider.DEAL if m.dst is None else (place[m.src], place[m.dst], m.cards) for m in moves]
+    steps = _spider_steps(game, moves)
+    assert steps is not None
     steps[3] = (0, 0, 1)  # a unit onto its own column
     with pytest.raises(ValueError, match="step 3 is not a legal move"):
         compiled.spider_shortest(game.stock, game.root, steps, 0.0)
     # A move the packed rules do not name (not column to column, nor the deal) is left to
     # the engine's graph.
-    from pasyans.solver.shorten import _spider_shortest
-
     assert _spider_shortest(spec, state, [*moves[:3], Move("done", moves[3].src)], None) is None
 
 

@@ -66,12 +66,20 @@ def _spider_shortest(
     the deal): the engine's graph then cuts it."""
     assert compiled is not None
     game = spider.SpiderGame(spec, state)
+    steps = _spider_steps(game, moves)
+    if steps is None:
+        return None
+    line = compiled.spider_shortest(game.stock, game.root, steps, deadline or 0.0)
+    return tuple(game.move(st) for st in line)
+
+
+def _spider_steps(game: spider.SpiderGame, moves: Sequence[Move]) -> list[spider.Step] | None:
+    """``moves`` as the packed rules' steps (:meth:`SpiderGame.move`'s inverse), or None
+    when one is neither from a column to a column nor the deal."""
     place = {pile: j for j, pile in enumerate(game.ids)}
     if any(m.dst is not None and (m.src not in place or m.dst not in place) for m in moves):
         return None
-    steps = [spider.DEAL if m.dst is None else (place[m.src], place[m.dst], m.cards) for m in moves]
-    line = compiled.spider_shortest(game.stock, game.root, steps, deadline or 0.0)
-    return tuple(game.move(st) for st in line)
+    return [spider.DEAL if m.dst is None else (place[m.src], place[m.dst], m.cards) for m in moves]
 
 
 def _late(deadline: float | None, i: int) -> bool:
