@@ -15,10 +15,10 @@
 #include <Python.h>
 
 #include <string.h>
-#include <time.h>
 
 #include "_core_abi.h" /* K_*, E_*, MAXP, CLICK, NO_LOCK, MOVE_*, POS_*, CoreFlags */
 #include "engine.h"
+#include "clock.h"
 #include "grow.h"
 #include "walk.h"
 
@@ -2050,13 +2050,6 @@ typedef struct {
     WasteEntry *wcache; /* the last pass's capacity test (fp_wastelock) and its answers, or NULL */
     int64_t wfired;     /* positions it proved lost */
 } Search;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* GROW_ARRAY (grow.h), with Python's MemoryError when out of memory. */
 #define GROW(arr, cap, need) (GROW_ARRAY(arr, cap, need, 64) ? (PyErr_NoMemory(), -1) : 0)

@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "_core_abi.h" /* HIDDEN_BYTE, NV_CELL_STEP, NV_STOCK_STEP */
+#include "clock.h"
 #include "grow.h"
 #include "nivernais.h"
 #include "walk.h"
@@ -915,13 +915,6 @@ static int push(Item **h, size_t *n, size_t *cap, Item it)
     (*h)[*n] = it;
     sift_up(*h, (*n)++);
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 enum { NV_WON, NV_LOST, NV_UNKNOWN, NV_MEMORY };

@@ -18,13 +18,13 @@
  * evaluation rises along the playout: no position comes back, no table of seen positions
  * is needed. The stock is read only by its size until a deal hands its cards out.
  */
-#define _DEFAULT_SOURCE /* clock_gettime */
+#define _DEFAULT_SOURCE /* clock_gettime (clock.h) */
+#include "clock.h"
 #include "grow.h"
 #include "player.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WIN 1000
 #define STILL 40     /* pl_felt: moves without a reveal before it deals */
@@ -838,13 +838,6 @@ void pl_shuffle(int64_t *cards, int n, uint64_t seed)
  * cap > 0) seeded base + 0x9E3779B97F4A7C15 * (j + 1) + 7919 * id. No sample after the
  * first of the sequence starts past the deadline (CLOCK_MONOTONIC seconds, as
  * time.perf_counter). */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 int pl_round(const SpiderGame *view, const PlRound *r, long long start, int count,
              double deadline, long long *totals, int *wins)

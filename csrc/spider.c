@@ -10,13 +10,13 @@
  * and the columns' cards one after the other (bottom to top). A card is the project's
  * int, (rank - 1) * 4 + suit, in a byte.
  */
-#define _DEFAULT_SOURCE /* clock_gettime, madvise */
+#define _DEFAULT_SOURCE /* clock_gettime (clock.h), madvise */
+#include "clock.h"
 #include "grow.h"
 #include "spider.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* --- Rules ---------------------------------------------------------------------------- */
 
@@ -463,13 +463,6 @@ static int add_edges(Search *s, uint32_t e, const uint32_t *kids, int n)
     memcpy(s->edges + s->edges_n, kids, (size_t)n * sizeof *kids);
     s->edges_n += (size_t)n;
     return 0;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static void path_to(const Search *s, uint32_t e, Step last, SearchResult *r)

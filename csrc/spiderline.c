@@ -8,20 +8,13 @@
  * confirms. A staged search's line can be tens of thousands of moves long; the Python
  * engine tries about 13 µs a move, this about a microsecond.
  */
-#define _DEFAULT_SOURCE /* clock_gettime */
+#define _DEFAULT_SOURCE /* clock_gettime (clock.h) */
+#include "clock.h"
 #include "grow.h"
 #include "spider.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* The key of a position with its columns in place (sp_hash forgets their places once the
  * stock is empty, and the line's later steps name columns by place). */

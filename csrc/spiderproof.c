@@ -18,13 +18,13 @@
  * its columns in another order, which the key does not tell apart then). Keys are
  * sp_hash's 64 bits, as in the staged search.
  */
-#define _DEFAULT_SOURCE /* clock_gettime */
+#define _DEFAULT_SOURCE /* clock_gettime (clock.h) */
+#include "clock.h"
 #include "grow.h"
 #include "spider.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* --- A set of 64-bit keys (open addressing, 0 is the empty slot) ---------------------- */
 
@@ -114,13 +114,6 @@ typedef struct {
     uint32_t *vals;
     size_t kcap, kn;
 } Prover;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static size_t prover_memory(const Prover *P, const SpLost *L)
 {
