@@ -1,6 +1,6 @@
 """The analysis of finished games (docs/analysis.md): time per game and the decided share.
 
-For each game and option set, deals 1…N are played by the simple player
+For each game and option set, deals 1…N (``--first D``: D…D+N-1) are played by the simple player
 (:func:`pasyans.analysis.simple.play_simply`: a card to a foundation when it can, else a
 random move to an unseen position, at most ``--cap`` moves; Spine and Backbone from
 their solvable layouts, as the site deals them), or with ``--player follow`` by the hint
@@ -29,7 +29,12 @@ the "lost here" move of each game is checked against fresh searches with an ampl
 ``--no-wastelock`` leaves out the last pass's column-capacity rule (as before 2026-12-05);
 ``--no-split`` and ``--no-returning`` leave out Backbone's gap splitting and its safe
 foundation move;
-``--scaled`` gives a long game proportionally more time (``Limits.per_moves``).
+``--scaled`` gives a long game proportionally more time (``Limits.per_moves``);
+``--search-total S`` gives the searches S seconds together (``Limits.search_total``);
+``--no-win-first`` leaves out the short win search before each Spider probe for a loss
+(``outcomes.WIN_FIRST``, as before 2026-12-07 18:00 UTC); ``--no-pruned-first`` searches a
+stock-empty Spider position for a win without the staged search's unproven rules only
+(``outcomes.PRUNED_FIRST``, as before 2026-12-07 19:00 UTC).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import os
 import statistics
 import time
 from collections import Counter
+from dataclasses import replace
 
 from pasyans.analysis import Limits, analyse, line_of, outcomes
 from pasyans.analysis.outcomes import checked as fresh_outcome
@@ -85,6 +91,7 @@ def main() -> None:
     )
     ap.add_argument("--games", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
     ap.add_argument("--deals", type=int, default=3)
+    ap.add_argument("--first", type=int, default=1, help="the first deal number")
     ap.add_argument("--cap", type=int, default=200, help="the simple player's moves at most")
     ap.add_argument("--player", choices=("simple", "follow"), default="simple")
     ap.add_argument("--cache", help="--player follow: a JSON file keeping the move lines")
@@ -126,7 +133,28 @@ def main() -> None:
         help="Backbone's searches without the safe foundation move where foundation cards"
         " may come back (as before 2026-12-05 13:20 UTC)",
     )
+    ap.add_argument(
+        "--search-total",
+        type=float,
+        help="the searches' seconds together (Limits.search_total; default: Limits' own)",
+    )
+    ap.add_argument(
+        "--no-win-first",
+        action="store_true",
+        help="Spider's probes for a loss without the short win search first (as before"
+        " 2026-12-07 18:00 UTC)",
+    )
+    ap.add_argument(
+        "--no-pruned-first",
+        action="store_true",
+        help="a stock-empty Spider position searched for a win without the unproven rules"
+        " only (as before 2026-12-07 19:00 UTC)",
+    )
     args = ap.parse_args()
+    if args.no_pruned_first:
+        outcomes.PRUNED_FIRST = 0.0
+    if args.no_win_first:
+        outcomes.WIN_FIRST = 0.0
     if args.no_returning:
         outcomes.RETURNING_SAFE = False
     if args.no_split:
@@ -135,7 +163,9 @@ def main() -> None:
         outcomes.WASTELOCK = False
     if args.clicks:
         outcomes.COMPRESS = outcomes.PROVE_DIVE = False
-    limits = Limits(per_moves=200) if args.scaled else None
+    limits = Limits(per_moves=200) if args.scaled else Limits()
+    if args.search_total is not None:
+        limits = replace(limits, search_total=args.search_total)
     cache: dict[str, list[str]] = {}
     if args.cache and os.path.exists(args.cache):
         with open(args.cache) as f:
@@ -156,7 +186,7 @@ def main() -> None:
         said: Counter[str] = Counter()
         ways: list[int] = []  # the length of each game's "Show the way"
         checked = exact = 0
-        deal = 0
+        deal = args.first - 1
         while len(times) < args.deals:
             deal += 1
             if args.player == "follow":

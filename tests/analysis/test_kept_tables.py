@@ -234,3 +234,44 @@ def test_backbone_gap_probes_leave_the_sides_their_turns(monkeypatch: pytest.Mon
     first_gap = sides.index("gap")
     after = [s for s in sides[first_gap:] if s != "gap"]
     assert after[:8] == ["won", "lost"] * 4, sides
+
+
+@pytest.mark.parametrize("first", [0.1, 0.0])
+def test_spiders_probe_for_a_loss_tries_a_short_win_search_first(
+    monkeypatch: pytest.MonkeyPatch, first: float
+) -> None:
+    """Spider's probes, with a search faked as on a band seen in the 4-suit analysis (deal
+    1 of the follower's games, 2026-12-07): won up to position ``edge``, lost after; the
+    loss prover never decides a won position, the staged search never a lost one, and
+    the won positions after the first quarter are won at once only in the last two
+    blocks before the first lost one. The lost side's probe there first gives the staged
+    search a tenth of its time (``WIN_FIRST``), which wins, so every position is decided;
+    with the prover alone the band stays unknown however often it is searched again."""
+    from pasyans.analysis import line_of, outcomes
+    from pasyans.analysis.simple import play_simply
+
+    game = play_simply("spider", 2, {"suits": "1"}, seed=2, cap=80)
+    states, moves = line_of(game)
+    o = outcomes.Outcomes(game.spec, states, moves)
+    n = len(o.blocks)
+    assert n > 12
+    easy_until = o.blocks[n // 4][1]
+    edge = o.blocks[3 * n // 4][1]
+    near = range(o.blocks[3 * n // 4 - 1][0], edge + 1)
+
+    def verdict(k: int, seconds: float, prove: bool) -> str:
+        if prove:
+            return "lost" if k > edge else "unknown"
+        if k <= easy_until or k in near:
+            return "won"
+        return "unknown"
+
+    monkeypatch.setattr(outcomes, "WIN_FIRST", first)
+    said, asked = probed(monkeypatch, game.spec, states, moves, verdict, 200)
+    assert said[: easy_until + 1] == ["won"] * (easy_until + 1)
+    assert said[edge + 1 :] == ["lost"] * (len(states) - edge - 1)
+    if first:
+        assert "unknown" not in said and min(asked) == pytest.approx(0.2)
+    else:
+        assert said[easy_until + 1 : near[0]] == ["unknown"] * (near[0] - easy_until - 1)
+        assert min(asked) == 2.0

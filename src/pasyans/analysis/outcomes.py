@@ -23,16 +23,21 @@ where a bisection's middle probes mostly ran out of budget. When both sides are 
 unknowns, the widest gap left is split. Only searched outcomes and these inferences are
 ever written.
 
-A Spider position whose stock is empty is searched at once without the staged search's
-unproven rules (:func:`pasyans.domains.spider.staged` with ``prune=False``): such a
-position is mostly searched to prove a loss, and only that search's exhaustion proves
-one (the pruned pass first spent the budget without deciding).
+A Spider position whose stock is empty, searched without a kept table (for a win), gets
+the staged search with its unproven rules for at most half its seconds
+(:data:`PRUNED_FIRST`; it finds most wins there, and often runs out of moves at once),
+then without them (:func:`pasyans.domains.spider.staged` with ``prune=False``) for the
+rest: only that search's exhaustion proves a loss, and the rules drop moves some wins
+need.
 
 **Kept tables** (:func:`table_for`). Spider's searches for a loss (the lost side's) are
 its exhaustive loss prover (:func:`pasyans.domains.spider.prove`) and Backbone's every
 search is its restarting search, each with one table of positions proven lost kept
 along the game: a later search skips them, so an earlier position's proof reuses the
-later ones', and a search that ran out is resumed rather than thrown away. With a table,
+later ones', and a search that ran out is resumed rather than thrown away. A Spider
+probe for a loss first gives the staged search a tenth more of its time
+(:data:`WIN_FIRST`): the prover walks depth first and can miss a win the staged search
+finds at once. With a table,
 once both sides are stuck at unknowns, the block next to the decided ones on the side
 that has spent less time is searched again with twice the seconds of its last search
 (instead of splitting the gap).
@@ -95,6 +100,16 @@ DRAWS_GAMES = frozenset({"backbone"})
 where they were measured (docs/notes/2026-12-04-backbone-boundary.md); Backbone classic
 keeps its searches."""
 
+PRUNED_FIRST = 0.5
+"""Spider, a stock-empty position searched without a kept table: the most of its seconds
+(and nodes) the staged search with its unproven rules gets before the search without
+them has the rest (0: without them only, as before 2026-12-07 19:00 UTC)."""
+
+WIN_FIRST = 0.1
+"""Spider: a probe for a loss first gives the staged search for a win this share of its
+seconds (and nodes), on top of them; the exhaustive loss prover then has them all (0: the
+prover alone)."""
+
 ONE_DIVE = 1 << 62
 """The first dive's positions for a search for a loss: no budget of its own."""
 
@@ -142,7 +157,16 @@ def search(
     if is_spider and not state.piles[spec.index["stock"]]:
         game = spider.SpiderGame(spec, state)
         if not core.is_won(spec, state):
-            r = spider.staged(game, nodes=nodes, seconds=seconds, prune=False)
+            t0 = time.perf_counter()
+            if PRUNED_FIRST:
+                part = None if nodes is None else max(1, int(nodes * PRUNED_FIRST))
+                r = spider.staged(game, nodes=part, seconds=seconds * PRUNED_FIRST, prune=True)
+                if r.status == "won":
+                    return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
+                if nodes is not None:
+                    nodes = max(1, nodes - r.nodes)
+            left = seconds - (time.perf_counter() - t0)
+            r = spider.staged(game, nodes=nodes, seconds=left, prune=False)
             if r.status == "won":
                 return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
             return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
@@ -327,7 +351,17 @@ class Outcomes:
         side = self.side
         table = self.table if side == "lost" or not self.prover else None
         t0 = time.perf_counter()
-        r = search(self.spec, self.states[k], seconds, nodes, table, prove=side == "lost")
+        r = None
+        if side == "lost" and self.prover and WIN_FIRST:
+            # the staged search first, briefly: it finds in a moment a win the prover's
+            # depth-first walk misses, and the block next to the first lost one may be won
+            # (Backbone's dive for a loss, measured the same way, named the same moves)
+            short = None if nodes is None else max(1, int(nodes * WIN_FIRST))
+            first = search(self.spec, self.states[k], seconds * WIN_FIRST, short)
+            if first.result != "unknown":
+                r = first
+        if r is None:
+            r = search(self.spec, self.states[k], seconds, nodes, table, prove=side == "lost")
         if side in self.spent:
             self.spent[side] += time.perf_counter() - t0
         self.searched.add(k)
