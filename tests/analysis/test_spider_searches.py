@@ -66,7 +66,7 @@ def test_the_unproven_rules_first_then_the_search_that_proves() -> None:
         # rest of the seconds (nearly all of them here)
         calls = faked(mp, "exhausted", "exhausted")
         r = outcomes.search(SPEC, state, 2.0, None)
-        assert r.result == "lost"
+        assert r.result == "lost" and r.nodes == 20  # both searches' positions
         assert [p for p, _ in calls] == [True, False]
         assert calls[0][1] == pytest.approx(1.0)
         assert 1.9 < (calls[1][1] or 0) <= 2.0

@@ -158,18 +158,21 @@ def search(
         game = spider.SpiderGame(spec, state)
         if not core.is_won(spec, state):
             t0 = time.perf_counter()
+            used = 0  # the positions the search with the rules expanded
             if PRUNED_FIRST:
                 part = None if nodes is None else max(1, int(nodes * PRUNED_FIRST))
                 r = spider.staged(game, nodes=part, seconds=seconds * PRUNED_FIRST, prune=True)
                 if r.status == "won":
                     return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
+                used = r.nodes
                 if nodes is not None:
-                    nodes = max(1, nodes - r.nodes)
+                    nodes = max(1, nodes - used)
             left = seconds - (time.perf_counter() - t0)
             r = spider.staged(game, nodes=nodes, seconds=left, prune=False)
             if r.status == "won":
-                return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
-            return Result("lost" if r.status == "exhausted" else "unknown", (), r.nodes)
+                return Result("won", tuple(game.move(st) for st in r.line), used + r.nodes)
+            outcome = "lost" if r.status == "exhausted" else "unknown"
+            return Result(outcome, (), used + r.nodes)
     return solve(spec, state, seconds=seconds, nodes=nodes)
 
 
