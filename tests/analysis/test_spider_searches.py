@@ -50,7 +50,12 @@ def faked(
     calls: list[tuple[bool, float | None]] = []
 
     def staged(
-        game: spider.SpiderGame, *, nodes: int | None, seconds: float | None, prune: bool
+        game: spider.SpiderGame,
+        *,
+        nodes: int | None,
+        seconds: float | None,
+        prune: bool,
+        use_compiled: bool | None = None,
     ) -> spider.Found:
         calls.append((prune, seconds))
         return spider.Found(pruned if prune else plain, (), 10, prune)

@@ -26,9 +26,8 @@ ever written.
 A Spider position whose stock is empty, searched without a kept table (for a win), gets
 the staged search with its unproven rules for at most half its seconds
 (:data:`PRUNED_FIRST`; it finds most wins there, and often runs out of moves at once),
-then without them (:func:`pasyans.domains.spider.staged` with ``prune=False``) for the
-rest: only that search's exhaustion proves a loss, and the rules drop moves some wins
-need.
+then without them for the rest (:func:`pasyans.domains.spider.solve` with ``pruned``):
+only that search's exhaustion proves a loss, and the rules drop moves some wins need.
 
 **Kept tables** (:func:`table_for`). Spider's searches for a loss (the lost side's) are
 its exhaustive loss prover (:func:`pasyans.domains.spider.prove`) and Backbone's every
@@ -157,22 +156,10 @@ def search(
     if is_spider and not state.piles[spec.index["stock"]]:
         game = spider.SpiderGame(spec, state)
         if not core.is_won(spec, state):
-            t0 = time.perf_counter()
-            used = 0  # the positions the search with the rules expanded
-            if PRUNED_FIRST:
-                part = None if nodes is None else max(1, int(nodes * PRUNED_FIRST))
-                r = spider.staged(game, nodes=part, seconds=seconds * PRUNED_FIRST, prune=True)
-                if r.status == "won":
-                    return Result("won", tuple(game.move(st) for st in r.line), r.nodes)
-                used = r.nodes
-                if nodes is not None:
-                    nodes = max(1, nodes - used)
-            left = seconds - (time.perf_counter() - t0)
-            r = spider.staged(game, nodes=nodes, seconds=left, prune=False)
-            if r.status == "won":
-                return Result("won", tuple(game.move(st) for st in r.line), used + r.nodes)
-            outcome = "lost" if r.status == "exhausted" else "unknown"
-            return Result(outcome, (), used + r.nodes)
+            outcome, moves, used, _ = spider.solve(
+                game, seconds=seconds, nodes=nodes, pruned=PRUNED_FIRST
+            )
+            return Result(outcome, moves, used)
     return solve(spec, state, seconds=seconds, nodes=nodes)
 
 

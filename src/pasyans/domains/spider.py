@@ -757,6 +757,7 @@ def solve(
     seconds: float | None,
     nodes: int | None,
     use_compiled: bool | None = None,
+    pruned: float = 1.0,
 ) -> tuple[Outcome, tuple[Move, ...], int, bool]:
     """Search ``game`` from its root: (outcome, winning moves, positions expanded, whether
     an "unknown" is only due to the unproven rules).
@@ -764,11 +765,24 @@ def solve(
     The staged search with the unproven rules runs first and widens until it wins or the
     budget is spent. Only if it runs out of positions (every stage exhausted) does the same
     search run again without them, with what is left: its exhaustion proves a loss.
+    ``pruned`` below 1 gives the first search at most that share of the budget, and the
+    second the rest also when the first ran out of it (0: the second alone).
     """
     start = time.perf_counter()
-    r = staged(game, nodes=nodes, seconds=seconds, prune=True, use_compiled=use_compiled)
-    used = r.nodes
-    if r.status == "exhausted" and r.dropped:
+    used, again = 0, True
+    if pruned > 0:
+        cut = pruned < 1
+        r = staged(
+            game,
+            nodes=max(1, int(nodes * pruned)) if cut and nodes is not None else nodes,
+            seconds=seconds * pruned if cut and seconds is not None else seconds,
+            prune=True,
+            use_compiled=use_compiled,
+        )
+        used = r.nodes
+        out = r.status in ("unknown", "memory")  # its budget ran out
+        again = (r.status == "exhausted" and r.dropped) or (cut and out)
+    if again:
         left_nodes = None if nodes is None else nodes - used
         left_time = None if seconds is None else seconds - (time.perf_counter() - start)
         if (left_nodes is None or left_nodes > 0) and (left_time is None or left_time > 0):
