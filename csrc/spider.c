@@ -142,20 +142,29 @@ void sp_play(const SpiderGame *g, const SPos *p, Step st, SPos *q)
 const int sp_weights_v1[SP_NWEIGHTS] = {SP_BREAK, SP_OFFSUIT, SP_TANGLE, SP_DOWN, SP_EMPTY,
                                         SP_STOCK, 0,        0,         1,       SP_SHAPE};
 
-/* How far one column looks from done (see spider.column_cost). */
-static int column_cost(const uint8_t *col, int n, int down, const int *w)
+/* How far one column looks from done (see spider.column_cost): the column of the ``na``
+ * cards at ``a`` with the ``nb`` at ``b`` on top (a unit moved onto it, read where both
+ * lie; nb = 0: ``a`` alone). */
+static inline int joined_cost(const uint8_t *a, int na, const uint8_t *b, int nb, int down,
+                              const int *w)
 {
+    int n = na + nb;
     if (!n)
         return -w[W_EMPTY];
-    int cost = w[W_DOWN] * down + (down ? w[W_BURIED] : 0), b = 0;
+    int cost = w[W_DOWN] * down + (down ? w[W_BURIED] : 0), breaks = 0;
     for (int j = 1; j < n; j++) {
-        int gap = col[j - 1] - col[j];
-        if (gap != 4) {
-            b++;
-            cost += ((col[j - 1] >> 2) - (col[j] >> 2) == 1) ? w[W_OFFSUIT] : w[W_BREAK];
+        int hi = j - 1 < na ? a[j - 1] : b[j - 1 - na], lo = j < na ? a[j] : b[j - na];
+        if (hi - lo != 4) {
+            breaks++;
+            cost += ((hi >> 2) - (lo >> 2) == 1) ? w[W_OFFSUIT] : w[W_BREAK];
         }
     }
-    return cost + w[W_TANGLE] * b * (b - 1) / 2;
+    return cost + w[W_TANGLE] * breaks * (breaks - 1) / 2;
+}
+
+static int column_cost(const uint8_t *col, int n, int down, const int *w)
+{
+    return joined_cost(col, n, col, 0, down, w);
 }
 
 int sp_distance_by(const SpiderGame *g, const SPos *p, const int *w)
@@ -546,40 +555,59 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         }
         pdown += p.down[j];
     }
-    for (int x = 0; x < nk; x++) {
+    /* Every child's key, distances and face-down count first, then the table: the
+     * table's slots are prefetched, so their cache misses overlap. */
+    uint64_t hs[MAXSTEPS];
+    int dists[MAXSTEPS], odists[MAXSTEPS], downs[MAXSTEPS], winner = -1;
+    for (int x = 0; x < nk && winner < 0; x++) {
         uint64_t h;
         int qdist, qodist = 0, qdown;
         if (kids[x].cards) {
-            /* A move changes two columns: only they are built (sp_play's follow-ups, a
-             * completed run and the card turned up, on each), not the whole child. */
+            /* A move changes two columns: only they are read (sp_play's follow-ups, a
+             * completed run and the card turned up, on each), where they lie. */
             int i = kids[x].src, c = kids[x].dst, m = kids[x].cards, done = p.done;
             int ns = p.len[i] - m, nd = p.len[c] + m, ds = p.down[i], dd = p.down[c];
-            uint8_t cs[MAXCARDS], cd[MAXCARDS];
-            memcpy(cs, p.cards + off[i], (size_t)ns);
-            memcpy(cd, p.cards + off[c], p.len[c]);
-            memcpy(cd + p.len[c], p.cards + off[i] + ns, (size_t)m);
-            sp_settle(cs, &ns, &ds, &done);
-            sp_settle(cd, &nd, &dd, &done);
-            if (done == g->won) {
-                r->status = SP_WON;
-                path_to(s, e, kids[x], r);
-                return 1;
+            const uint8_t *src = p.cards + off[i], *dst = p.cards + off[c], *unit = src + ns;
+            if (ns && src[ns - 1] < 4 && sp_complete(src, ns, ds)) {
+                ns -= 13;
+                done += 13;
             }
-            h = phash - term[i] - term[c] + sp_column_term(cs, ns, ds, p.left ? i : -1) +
-                sp_column_term(cd, nd, dd, p.left ? c : -1);
+            if (ns && ds >= ns)
+                ds = ns - 1;
+            uint64_t td;
+            int cd1, cd2 = 0;
+            if (sp_joined_complete(dst, p.len[c], dd, unit, m)) {
+                nd -= 13; /* the run leaves: what stays is the start of that column */
+                done += 13;
+                if (nd && dd >= nd)
+                    dd = nd - 1;
+                td = sp_column_term(dst, nd, dd, p.left ? c : -1);
+                cd1 = column_cost(dst, nd, dd, w);
+                if (w2)
+                    cd2 = column_cost(dst, nd, dd, w2);
+            } else {
+                td = sp_joined_term(dst, p.len[c], unit, m, dd, p.left ? c : -1);
+                cd1 = joined_cost(dst, p.len[c], unit, m, dd, w);
+                if (w2)
+                    cd2 = joined_cost(dst, p.len[c], unit, m, dd, w2);
+            }
+            if (done == g->won) {
+                winner = x;
+                break;
+            }
+            h = phash - term[i] - term[c] + sp_column_term(src, ns, ds, p.left ? i : -1) + td;
             h = h ? h : 1;
-            qdist = pdist - cost[i] - cost[c] + column_cost(cs, ns, ds, w) +
-                    column_cost(cd, nd, dd, w) - w[W_DONE] * ((done - p.done) / 13);
+            qdist = pdist - cost[i] - cost[c] + column_cost(src, ns, ds, w) + cd1 -
+                    w[W_DONE] * ((done - p.done) / 13);
             if (w2)
-                qodist = podist - ocost[i] - ocost[c] + column_cost(cs, ns, ds, w2) +
-                         column_cost(cd, nd, dd, w2) - w2[W_DONE] * ((done - p.done) / 13);
+                qodist = podist - ocost[i] - ocost[c] + column_cost(src, ns, ds, w2) + cd2 -
+                         w2[W_DONE] * ((done - p.done) / 13);
             qdown = pdown - p.down[i] - p.down[c] + ds + dd;
         } else {
             sp_play(g, &p, kids[x], &q);
             if (q.done == g->won) {
-                r->status = SP_WON;
-                path_to(s, e, kids[x], r);
-                return 1;
+                winner = x;
+                break;
             }
             h = sp_hash(g, &q);
             qdist = sp_distance_by(g, &q, w);
@@ -589,8 +617,19 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
             for (int j = 0; j < g->width; j++)
                 qdown += q.down[j];
         }
-        if (add_entry(s, h, e, kids[x], qdist, qodist, qdown, &idx[x]) < 0)
+        hs[x] = h;
+        dists[x] = qdist;
+        odists[x] = qodist;
+        downs[x] = qdown;
+        __builtin_prefetch(&s->keys[h & (s->tcap - 1)]);
+    }
+    for (int x = 0; x < (winner < 0 ? nk : winner); x++)
+        if (add_entry(s, hs[x], e, kids[x], dists[x], odists[x], downs[x], &idx[x]) < 0)
             return -1;
+    if (winner >= 0) {
+        r->status = SP_WON;
+        path_to(s, e, kids[winner], r);
+        return 1;
     }
     return add_edges(s, e, idx, nk);
 }

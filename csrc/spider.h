@@ -132,13 +132,38 @@ static inline uint64_t sp_mix64(uint64_t x)
 }
 
 /* A column's share of the key: its cards and face-down count, and its place while the
- * stock still deals by place (once it is empty the key is a multiset of columns). */
+ * stock still deals by place (once it is empty the key is a multiset of columns). The
+ * column is the ``na`` cards at ``a`` with the ``nb`` at ``b`` on top (a unit moved onto
+ * it, read where both lie; nb = 0: ``a`` alone). */
+static inline uint64_t sp_joined_term(const uint8_t *a, int na, const uint8_t *b, int nb,
+                                      int down, int place)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)down << 8) ^ (uint64_t)(na + nb);
+    for (int j = 0; j < na; j++)
+        h = (h ^ a[j]) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
+    for (int j = 0; j < nb; j++)
+        h = (h ^ b[j]) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
+    return sp_mix64(h + (uint64_t)(place + 1) * 0xd6e8feb86659fd93ULL);
+}
+
+/* sp_joined_term of one column of ``n`` cards. */
 static inline uint64_t sp_column_term(const uint8_t *col, int n, int down, int place)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)down << 8) ^ (uint64_t)n;
-    for (int j = 0; j < n; j++)
-        h = (h ^ col[j]) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
-    return sp_mix64(h + (uint64_t)(place + 1) * 0xd6e8feb86659fd93ULL);
+    return sp_joined_term(col, n, col, 0, down, place);
+}
+
+/* sp_complete of the column ``d`` (n cards, ``down`` face down) with ``u`` (m cards) on
+ * top, read where they lie. */
+static inline int sp_joined_complete(const uint8_t *d, int n, int down, const uint8_t *u, int m)
+{
+    if (n + m - down < 13 || u[m - 1] >= 4)
+        return 0;
+    for (int t = 1; t < 13; t++) { /* the t-th card from the top: the Ace's rank + t */
+        int card = t < m ? u[m - 1 - t] : d[n - 1 - (t - m)];
+        if (card != u[m - 1] + 4 * t)
+            return 0;
+    }
+    return 1;
 }
 
 #endif

@@ -98,7 +98,7 @@ typedef struct {
     SPos pos;
     uint64_t term[MAXW], hash; /* each column's share of the key, and the key */
     Step move;     /* the move that led here */
-    uint32_t kids; /* its moves: steps[kids .. kids + nkids) */
+    uint32_t kids; /* its moves still to try: steps[kids .. kids + nkids), keys in ckeys */
     uint32_t nkids, next;
     int32_t index, low; /* Tarjan's */
 } Frame;
@@ -108,6 +108,8 @@ typedef struct {
     size_t nframes, fcap;
     Step *steps;
     size_t nsteps, scap;
+    uint64_t *ckeys; /* each kept move's position's key (0: it wins), beside steps */
+    size_t ccap;
     uint64_t *tarjan; /* open positions' keys, in the order reached */
     size_t nt, tcap;
     uint64_t *keys; /* reached positions: key -> index << 1 | open */
@@ -117,20 +119,69 @@ typedef struct {
 
 static size_t prover_memory(const Prover *P, const SpLost *L)
 {
-    return P->fcap * sizeof(Frame) + P->scap * sizeof(Step) + P->tcap * sizeof(uint64_t) +
-           P->kcap * (sizeof(uint64_t) + sizeof(uint32_t)) + L->cap * sizeof(uint64_t);
+    return P->fcap * sizeof(Frame) + P->scap * sizeof(Step) + P->ccap * sizeof(uint64_t) +
+           P->tcap * sizeof(uint64_t) + P->kcap * (sizeof(uint64_t) + sizeof(uint32_t)) +
+           L->cap * sizeof(uint64_t);
+}
+
+/* The key of the position move ``st`` leads to from frame ``f`` (whose offsets are
+ * ``off``), and in ``won`` whether it is won: for a move of cards, from the two columns it
+ * changes (sp_play's follow-ups on each, as spider.c's expand), read where they lie. */
+static uint64_t child_key(const SpiderGame *g, const Frame *f, const int *off, Step st, int *won)
+{
+    const SPos *p = &f->pos;
+    if (!st.cards) {
+        SPos q;
+        sp_play(g, p, st, &q);
+        *won = q.done == g->won;
+        return sp_hash(g, &q);
+    }
+    int i = st.src, c = st.dst, m = st.cards, done = p->done;
+    const uint8_t *src = p->cards + off[i], *dst = p->cards + off[c];
+    int ns = p->len[i] - m, ds = p->down[i], nd = p->len[c] + m, dd = p->down[c], ns0 = ns;
+    uint64_t ts, td;
+    if (ns && src[ns - 1] < 4 && sp_complete(src, ns, ds)) { /* sp_settle, read in place */
+        ns -= 13;
+        done += 13;
+    }
+    if (ns && ds >= ns)
+        ds = ns - 1;
+    ts = sp_column_term(src, ns, ds, p->left ? i : -1);
+    if (sp_joined_complete(dst, p->len[c], dd, src + ns0, m)) {
+        /* a run completes there and leaves: what stays is the start of that column */
+        nd -= 13;
+        done += 13;
+        if (nd && dd >= nd)
+            dd = nd - 1;
+        td = sp_column_term(dst, nd, dd, p->left ? c : -1);
+    } else {
+        td = sp_joined_term(dst, p->len[c], src + ns0, m, dd, p->left ? c : -1);
+    }
+    *won = done == g->won;
+    uint64_t key = f->hash - f->term[i] - f->term[c] + ts + td;
+    return key ? key : 1;
 }
 
 /* Opens a frame on ``p`` (reached by ``move``) with Tarjan index ``index``: 0, or -1
- * without memory. */
-static int open_frame(const SpiderGame *g, Prover *P, const SPos *p, Step move, int32_t index,
-                      uint64_t key)
+ * without memory. Every move's position is looked up here, at once: the positions this
+ * call reached (an open one lowers the frame's low link) and those in ``L`` are dropped,
+ * and only the rest are kept to try (with their keys). The lookups miss the cache, so all
+ * the slots are prefetched first and the misses overlap. The search is the one that looks
+ * each move up when its turn comes (a position open now stays open until this frame
+ * closes, and one closed meanwhile is in both tables: the same positions in the same
+ * order), but most moves lead to a position reached before and cost no second lookup.
+ * One difference: a move that wins is kept alone (with the key 0), so it is taken before
+ * its siblings' subtrees. */
+static int open_frame(const SpiderGame *g, Prover *P, const SpLost *L, const SPos *p, Step move,
+                      int32_t index, uint64_t key)
 {
     Step out[MAXSTEPS];
+    uint64_t keys[MAXSTEPS];
     int dropped = 0;
     int n = sp_children(g, p, 0, out, &dropped);
     if (GROW_ARRAY(P->frames, P->fcap, P->nframes + 1, 1024) ||
         GROW_ARRAY(P->steps, P->scap, P->nsteps + (size_t)n, 1u << 16) ||
+        GROW_ARRAY(P->ckeys, P->ccap, P->nsteps + (size_t)n, 1u << 16) ||
         GROW_ARRAY(P->tarjan, P->tcap, P->nt + 1, 1024))
         return -1;
     Frame *f = &P->frames[P->nframes++];
@@ -142,12 +193,45 @@ static int open_frame(const SpiderGame *g, Prover *P, const SPos *p, Step move, 
         f->term[j] = sp_column_term(p->cards + off[j], p->len[j], p->down[j], p->left ? j : -1);
     f->move = move;
     f->kids = (uint32_t)P->nsteps;
-    f->nkids = (uint32_t)n;
     f->next = 0;
     f->index = f->low = index;
-    memcpy(P->steps + P->nsteps, out, (size_t)n * sizeof *out);
-    P->nsteps += (size_t)n;
     P->tarjan[P->nt++] = key;
+    int winner = -1;
+    for (int x = 0; x < n && winner < 0; x++) {
+        int won = 0;
+        keys[x] = child_key(g, f, off, out[x], &won);
+        if (won)
+            winner = x;
+        __builtin_prefetch(&P->keys[keys[x] & (P->kcap - 1)]);
+        __builtin_prefetch(&P->vals[keys[x] & (P->kcap - 1)]);
+        if (L->cap)
+            __builtin_prefetch(&L->keys[keys[x] & (L->cap - 1)]);
+    }
+    uint32_t kept = 0;
+    Step *steps = P->steps + P->nsteps;
+    uint64_t *ckeys = P->ckeys + P->nsteps;
+    if (winner >= 0) {
+        steps[0] = out[winner];
+        ckeys[0] = 0;
+        kept = 1;
+    } else {
+        for (int x = 0; x < n; x++) {
+            uint64_t k = keys[x];
+            size_t j = kset_slot(P->keys, P->kcap, k);
+            if (P->keys[j] == k) {
+                uint32_t v = P->vals[j];
+                if ((v & 1u) && (int32_t)(v >> 1) < f->low)
+                    f->low = (int32_t)(v >> 1);
+                continue;
+            }
+            if (sp_lost_has(L, k))
+                continue;
+            steps[kept] = out[x];
+            ckeys[kept++] = k;
+        }
+    }
+    f->nkids = kept;
+    P->nsteps += kept;
     return 0;
 }
 
@@ -175,7 +259,7 @@ void sp_prove(const SpiderGame *g, const SPos *root, SpLost *L, const SearchLimi
         r->status = SP_EXHAUSTED;
         goto done;
     }
-    if (reach_add(&P, rkey, 0) || open_frame(g, &P, root, (Step){0, 0, 0}, 0, rkey)) {
+    if (reach_add(&P, rkey, 0) || open_frame(g, &P, L, root, (Step){0, 0, 0}, 0, rkey)) {
         r->status = SP_NOMEMORY;
         goto done;
     }
@@ -183,36 +267,11 @@ void sp_prove(const SpiderGame *g, const SPos *root, SpLost *L, const SearchLimi
     while (P.nframes) {
         Frame *f = &P.frames[P.nframes - 1];
         int pushed = 0;
-        int off[MAXW + 1];
-        sp_offsets(g, &f->pos, off);
-        const SPos *p = &f->pos;
         while (f->next < f->nkids) {
-            Step st = P.steps[f->kids + f->next++];
-            SPos q;
-            uint64_t key;
-            int won;
-            if (st.cards) {
-                /* Only the two columns a move changes are built (sp_play's follow-ups on
-                 * each, as spider.c's expand): the whole child only when it is new. */
-                int i = st.src, c = st.dst, m = st.cards, done = p->done;
-                int ns = p->len[i] - m, nd = p->len[c] + m, ds = p->down[i], dd = p->down[c];
-                uint8_t cs[MAXCARDS], cd[MAXCARDS];
-                memcpy(cs, p->cards + off[i], (size_t)ns);
-                memcpy(cd, p->cards + off[c], p->len[c]);
-                memcpy(cd + p->len[c], p->cards + off[i] + ns, (size_t)m);
-                sp_settle(cs, &ns, &ds, &done);
-                sp_settle(cd, &nd, &dd, &done);
-                won = done == g->won;
-                key = f->hash - f->term[i] - f->term[c] +
-                      sp_column_term(cs, ns, ds, p->left ? i : -1) +
-                      sp_column_term(cd, nd, dd, p->left ? c : -1);
-                key = key ? key : 1;
-            } else {
-                sp_play(g, p, st, &q);
-                won = q.done == g->won;
-                key = sp_hash(g, &q);
-            }
-            if (won) {
+            size_t at = f->kids + f->next++;
+            Step st = P.steps[at];
+            uint64_t key = P.ckeys[at];
+            if (!key) {
                 r->status = SP_WON;
                 r->line = malloc(P.nframes * sizeof(Step));
                 if (!r->line) {
@@ -225,8 +284,8 @@ void sp_prove(const SpiderGame *g, const SPos *root, SpLost *L, const SearchLimi
                 r->line_n = P.nframes;
                 goto done;
             }
-            if (sp_lost_has(L, key))
-                continue;
+            /* New when the frame opened; an earlier move's subtree may have reached it
+             * since (what it closed is in this table too, not only in L). */
             size_t j = kset_slot(P.keys, P.kcap, key);
             if (P.keys[j] == key) {
                 uint32_t v = P.vals[j];
@@ -241,10 +300,10 @@ void sp_prove(const SpiderGame *g, const SPos *root, SpLost *L, const SearchLimi
                 r->status = SP_NOMEMORY;
                 goto done;
             }
-            if (st.cards)
-                sp_play(g, p, st, &q);
+            SPos q;
+            sp_play(g, &f->pos, st, &q);
             if (count >= INT32_MAX / 2 || reach_add(&P, key, (int32_t)count) ||
-                open_frame(g, &P, &q, st, (int32_t)count, key)) {
+                open_frame(g, &P, L, &q, st, (int32_t)count, key)) {
                 r->status = SP_NOMEMORY;
                 goto done;
             }
@@ -279,6 +338,7 @@ done:
     r->memory = prover_memory(&P, L);
     free(P.frames);
     free(P.steps);
+    free(P.ckeys);
     free(P.tarjan);
     free(P.keys);
     free(P.vals);

@@ -133,3 +133,47 @@ def test_every_position_in_the_table_is_lost() -> None:
                     held += 1
                     assert exhaustive(stock, pos, won) == "exhausted"
     assert held > 100
+
+
+def reachable(stock: Stock, pos: Pos) -> tuple[int, int]:
+    """How many positions can be reached from ``pos`` (itself included), told apart as the
+    key tells them (the columns in order while the stock deals by place, as a multiset of
+    columns once it is empty), and the most cards in completed runs among them."""
+
+    def key(p: Pos) -> object:
+        cols = tuple(zip(p[0], p[1], strict=True))
+        return (tuple(sorted(cols)) if not p[2] else cols), p[2], p[3]
+
+    seen = {key(pos)}
+    todo = [pos]
+    done = pos[3]
+    while todo:
+        p = todo.pop()
+        for st in core.spider_steps(stock, p):
+            q = core.spider_play(stock, p, st)
+            k = key(q)
+            if k not in seen:
+                seen.add(k)
+                todo.append(q)
+                done = max(done, q[3])
+    return len(seen), done
+
+
+def test_an_exhausted_search_reaches_each_position_once() -> None:
+    """An exhausted search reaches every position exactly once: the prover's count equals
+    the reachable positions counted here. Each move's key is worked out from the two
+    columns it changes (a run completing and leaving, a card turned up), so a key that
+    differs from the position's own (sp_hash) would count a position twice. The target is
+    one run more than the layout holds, so no search wins and runs complete on the way."""
+    sizes = []
+    completed = 0
+    for seed in range(200):
+        stock, pos, won = small_game(seed)
+        r = core.spider_prove(stock, pos, won + 13, 50_000, 0.0, spider.MEMORY, core.spider_table())
+        if r["status"] != "exhausted":
+            continue  # over the budget: too many to count here
+        count, done = reachable(stock, pos)
+        assert r["positions"] == count, seed
+        sizes.append(count)
+        completed += done > 0
+    assert len(sizes) >= 20 and max(sizes) >= 1000 and completed >= 5, (sizes, completed)
