@@ -563,46 +563,35 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
         uint64_t h;
         int qdist, qodist = 0, qdown;
         if (kids[x].cards) {
-            /* A move changes two columns: only they are read (sp_play's follow-ups, a
-             * completed run and the card turned up, on each), where they lie. */
-            int i = kids[x].src, c = kids[x].dst, m = kids[x].cards, done = p.done;
-            int ns = p.len[i] - m, nd = p.len[c] + m, ds = p.down[i], dd = p.down[c];
-            const uint8_t *src = p.cards + off[i], *dst = p.cards + off[c], *unit = src + ns;
-            if (ns && src[ns - 1] < 4 && sp_complete(src, ns, ds)) {
-                ns -= 13;
-                done += 13;
-            }
-            if (ns && ds >= ns)
-                ds = ns - 1;
-            uint64_t td;
-            int cd1, cd2 = 0;
-            if (sp_joined_complete(dst, p.len[c], dd, unit, m)) {
-                nd -= 13; /* the run leaves: what stays is the start of that column */
-                done += 13;
-                if (nd && dd >= nd)
-                    dd = nd - 1;
-                td = sp_column_term(dst, nd, dd, p.left ? c : -1);
-                cd1 = column_cost(dst, nd, dd, w);
-                if (w2)
-                    cd2 = column_cost(dst, nd, dd, w2);
-            } else {
-                td = sp_joined_term(dst, p.len[c], unit, m, dd, p.left ? c : -1);
-                cd1 = joined_cost(dst, p.len[c], unit, m, dd, w);
-                if (w2)
-                    cd2 = joined_cost(dst, p.len[c], unit, m, dd, w2);
-            }
-            if (done == g->won) {
+            /* A move changes two columns: only they are read, where they lie (sp_moved). */
+            int i = kids[x].src, c = kids[x].dst;
+            SpMoved mv = sp_moved(&p, off, kids[x]);
+            if (mv.done == g->won) {
                 winner = x;
                 break;
             }
-            h = phash - term[i] - term[c] + sp_column_term(src, ns, ds, p.left ? i : -1) + td;
+            uint64_t td;
+            int cd1, cd2 = 0, cs1 = column_cost(mv.src, mv.ns, mv.ds, w), cs2 = 0;
+            if (mv.joined) {
+                td = sp_joined_term(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, p.left ? c : -1);
+                cd1 = joined_cost(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, w);
+            } else {
+                td = sp_column_term(mv.dst, mv.nd, mv.dd, p.left ? c : -1);
+                cd1 = column_cost(mv.dst, mv.nd, mv.dd, w);
+            }
+            if (w2) {
+                cs2 = column_cost(mv.src, mv.ns, mv.ds, w2);
+                cd2 = mv.joined ? joined_cost(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, w2)
+                                : column_cost(mv.dst, mv.nd, mv.dd, w2);
+            }
+            int runs = (mv.done - p.done) / 13;
+            h = phash - term[i] - term[c] + sp_column_term(mv.src, mv.ns, mv.ds, p.left ? i : -1);
+            h += td;
             h = h ? h : 1;
-            qdist = pdist - cost[i] - cost[c] + column_cost(src, ns, ds, w) + cd1 -
-                    w[W_DONE] * ((done - p.done) / 13);
+            qdist = pdist - cost[i] - cost[c] + cs1 + cd1 - w[W_DONE] * runs;
             if (w2)
-                qodist = podist - ocost[i] - ocost[c] + column_cost(src, ns, ds, w2) + cd2 -
-                         w2[W_DONE] * ((done - p.done) / 13);
-            qdown = pdown - p.down[i] - p.down[c] + ds + dd;
+                qodist = podist - ocost[i] - ocost[c] + cs2 + cd2 - w2[W_DONE] * runs;
+            qdown = pdown - p.down[i] - p.down[c] + mv.ds + mv.dd;
         } else {
             sp_play(g, &p, kids[x], &q);
             if (q.done == g->won) {

@@ -166,4 +166,37 @@ static inline int sp_joined_complete(const uint8_t *d, int n, int down, const ui
     return 1;
 }
 
+/* The two columns a move of cards (``st``, from ``p`` with offsets ``off``) changes, after
+ * sp_play's follow-ups on each (a completed run leaves, the card under it is turned up),
+ * read where they lie: the source is its first ``ns`` cards with ``ds`` face down; the
+ * target is its cards with the ``m`` of ``unit`` on top (``joined``), or, when a run
+ * completes there, its first ``nd`` cards (a unit is at most 12 cards); ``dd`` face down.
+ * ``done``: the cards in completed runs after the move. */
+typedef struct {
+    const uint8_t *src, *dst, *unit;
+    int ns, ds, nd, dd, m, joined, done;
+} SpMoved;
+
+static inline SpMoved sp_moved(const SPos *p, const int *off, Step st)
+{
+    int i = st.src, c = st.dst;
+    SpMoved mv = {p->cards + off[i], p->cards + off[c], NULL, p->len[i] - st.cards,
+                  p->down[i],        p->len[c],        p->down[c], st.cards, 1, p->done};
+    mv.unit = mv.src + mv.ns;
+    if (mv.ns && mv.src[mv.ns - 1] < 4 && sp_complete(mv.src, mv.ns, mv.ds)) {
+        mv.ns -= 13;
+        mv.done += 13;
+    }
+    if (mv.ns && mv.ds >= mv.ns)
+        mv.ds = mv.ns - 1;
+    if (sp_joined_complete(mv.dst, mv.nd, mv.dd, mv.unit, mv.m)) {
+        mv.nd += mv.m - 13;
+        mv.joined = 0;
+        mv.done += 13;
+        if (mv.nd && mv.dd >= mv.nd)
+            mv.dd = mv.nd - 1;
+    }
+    return mv;
+}
+
 #endif

@@ -136,28 +136,12 @@ static uint64_t child_key(const SpiderGame *g, const Frame *f, const int *off, S
         *won = q.done == g->won;
         return sp_hash(g, &q);
     }
-    int i = st.src, c = st.dst, m = st.cards, done = p->done;
-    const uint8_t *src = p->cards + off[i], *dst = p->cards + off[c];
-    int ns = p->len[i] - m, ds = p->down[i], nd = p->len[c] + m, dd = p->down[c], ns0 = ns;
-    uint64_t ts, td;
-    if (ns && src[ns - 1] < 4 && sp_complete(src, ns, ds)) { /* sp_settle, read in place */
-        ns -= 13;
-        done += 13;
-    }
-    if (ns && ds >= ns)
-        ds = ns - 1;
-    ts = sp_column_term(src, ns, ds, p->left ? i : -1);
-    if (sp_joined_complete(dst, p->len[c], dd, src + ns0, m)) {
-        /* a run completes there and leaves: what stays is the start of that column */
-        nd -= 13;
-        done += 13;
-        if (nd && dd >= nd)
-            dd = nd - 1;
-        td = sp_column_term(dst, nd, dd, p->left ? c : -1);
-    } else {
-        td = sp_joined_term(dst, p->len[c], src + ns0, m, dd, p->left ? c : -1);
-    }
-    *won = done == g->won;
+    int i = st.src, c = st.dst;
+    SpMoved mv = sp_moved(p, off, st);
+    uint64_t ts = sp_column_term(mv.src, mv.ns, mv.ds, p->left ? i : -1);
+    uint64_t td = mv.joined ? sp_joined_term(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, p->left ? c : -1)
+                            : sp_column_term(mv.dst, mv.nd, mv.dd, p->left ? c : -1);
+    *won = mv.done == g->won;
     uint64_t key = f->hash - f->term[i] - f->term[c] + ts + td;
     return key ? key : 1;
 }
