@@ -27,6 +27,7 @@ import os
 import time
 from collections import Counter
 
+from analysis import followed
 from pasyans.analysis import line_of
 from pasyans.analysis.simple import simple_game
 from pasyans.domains import spider
@@ -38,13 +39,11 @@ SEARCHES = ("prove", "staged", "full")
 
 
 def game_of(deal: int, cache: dict[str, list[str]] | None) -> Game:
-    """The simple player's game of ``deal``, or the follower's from ``cache``."""
+    """The simple player's game of ``deal``, or the follower's from ``cache`` (played by the
+    follower when missing: ``benchmarks/analysis.py``'s ``followed``)."""
     if cache is None:
         return simple_game("spider", deal, OPTIONS, cap=200)
-    game = Game("spider", deal, OPTIONS)
-    for text in cache[f"spider4:{deal}:200"]:
-        game.play(text)
-    return game
+    return followed("spider4", deal, 200, cache)
 
 
 def run(kind: str, game: spider.SpiderGame, nodes: int) -> spider.Found:

@@ -570,24 +570,14 @@ static int expand(Search *s, uint32_t e, int prune, SearchResult *r)
                 winner = x;
                 break;
             }
-            uint64_t td;
-            int cd1, cd2 = 0, cs1 = column_cost(mv.src, mv.ns, mv.ds, w), cs2 = 0;
-            if (mv.joined) {
-                td = sp_joined_term(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, p.left ? c : -1);
-                cd1 = joined_cost(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, w);
-            } else {
-                td = sp_column_term(mv.dst, mv.nd, mv.dd, p.left ? c : -1);
-                cd1 = column_cost(mv.dst, mv.nd, mv.dd, w);
-            }
+            int cs1 = column_cost(mv.src, mv.ns, mv.ds, w);
+            int cd1 = joined_cost(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, w), cs2 = 0, cd2 = 0;
             if (w2) {
                 cs2 = column_cost(mv.src, mv.ns, mv.ds, w2);
-                cd2 = mv.joined ? joined_cost(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, w2)
-                                : column_cost(mv.dst, mv.nd, mv.dd, w2);
+                cd2 = joined_cost(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, w2);
             }
             int runs = (mv.done - p.done) / 13;
-            h = phash - term[i] - term[c] + sp_column_term(mv.src, mv.ns, mv.ds, p.left ? i : -1);
-            h += td;
-            h = h ? h : 1;
+            h = sp_moved_key(&mv, kids[x], phash, term, p.left);
             qdist = pdist - cost[i] - cost[c] + cs1 + cd1 - w[W_DONE] * runs;
             if (w2)
                 qodist = podist - ocost[i] - ocost[c] + cs2 + cd2 - w2[W_DONE] * runs;

@@ -169,19 +169,19 @@ static inline int sp_joined_complete(const uint8_t *d, int n, int down, const ui
 /* The two columns a move of cards (``st``, from ``p`` with offsets ``off``) changes, after
  * sp_play's follow-ups on each (a completed run leaves, the card under it is turned up),
  * read where they lie: the source is its first ``ns`` cards with ``ds`` face down; the
- * target is its cards with the ``m`` of ``unit`` on top (``joined``), or, when a run
- * completes there, its first ``nd`` cards (a unit is at most 12 cards); ``dd`` face down.
- * ``done``: the cards in completed runs after the move. */
+ * target is its first ``nd`` cards with the ``m`` of ``unit`` on top (m = 0 when a run
+ * completes there: a unit is at most 12 cards, so what stays is a prefix), ``dd`` face
+ * down. ``done``: the cards in completed runs after the move. */
 typedef struct {
     const uint8_t *src, *dst, *unit;
-    int ns, ds, nd, dd, m, joined, done;
+    int ns, ds, nd, dd, m, done;
 } SpMoved;
 
 static inline SpMoved sp_moved(const SPos *p, const int *off, Step st)
 {
     int i = st.src, c = st.dst;
     SpMoved mv = {p->cards + off[i], p->cards + off[c], NULL, p->len[i] - st.cards,
-                  p->down[i],        p->len[c],        p->down[c], st.cards, 1, p->done};
+                  p->down[i],        p->len[c],        p->down[c], st.cards, p->done};
     mv.unit = mv.src + mv.ns;
     if (mv.ns && mv.src[mv.ns - 1] < 4 && sp_complete(mv.src, mv.ns, mv.ds)) {
         mv.ns -= 13;
@@ -191,12 +191,24 @@ static inline SpMoved sp_moved(const SPos *p, const int *off, Step st)
         mv.ds = mv.ns - 1;
     if (sp_joined_complete(mv.dst, mv.nd, mv.dd, mv.unit, mv.m)) {
         mv.nd += mv.m - 13;
-        mv.joined = 0;
+        mv.m = 0;
         mv.done += 13;
         if (mv.nd && mv.dd >= mv.nd)
             mv.dd = mv.nd - 1;
     }
     return mv;
+}
+
+/* The key of the position a move of cards leads to (``mv``: sp_moved's), from its
+ * position's key ``hash`` and columns' terms ``term`` (sp_column_term's, by place while
+ * the stock deals: ``dealing``); never 0 (the tables' empty slot). */
+static inline uint64_t sp_moved_key(const SpMoved *mv, Step st, uint64_t hash,
+                                    const uint64_t *term, int dealing)
+{
+    uint64_t h = hash - term[st.src] - term[st.dst] +
+                 sp_column_term(mv->src, mv->ns, mv->ds, dealing ? st.src : -1) +
+                 sp_joined_term(mv->dst, mv->nd, mv->unit, mv->m, mv->dd, dealing ? st.dst : -1);
+    return h ? h : 1;
 }
 
 #endif

@@ -136,14 +136,22 @@ static uint64_t child_key(const SpiderGame *g, const Frame *f, const int *off, S
         *won = q.done == g->won;
         return sp_hash(g, &q);
     }
-    int i = st.src, c = st.dst;
     SpMoved mv = sp_moved(p, off, st);
-    uint64_t ts = sp_column_term(mv.src, mv.ns, mv.ds, p->left ? i : -1);
-    uint64_t td = mv.joined ? sp_joined_term(mv.dst, mv.nd, mv.unit, mv.m, mv.dd, p->left ? c : -1)
-                            : sp_column_term(mv.dst, mv.nd, mv.dd, p->left ? c : -1);
     *won = mv.done == g->won;
-    uint64_t key = f->hash - f->term[i] - f->term[c] + ts + td;
-    return key ? key : 1;
+    return sp_moved_key(&mv, st, f->hash, f->term, p->left);
+}
+
+/* Whether ``key`` was reached in this call; if so and its position is still open (in the
+ * component being built), it lowers ``low`` (Tarjan's low link) to its index. */
+static inline int reached(const Prover *P, uint64_t key, int32_t *low)
+{
+    size_t j = kset_slot(P->keys, P->kcap, key);
+    if (P->keys[j] != key)
+        return 0;
+    uint32_t v = P->vals[j];
+    if ((v & 1u) && (int32_t)(v >> 1) < *low)
+        *low = (int32_t)(v >> 1);
+    return 1;
 }
 
 /* Opens a frame on ``p`` (reached by ``move``) with Tarjan index ``index``: 0, or -1
@@ -201,14 +209,7 @@ static int open_frame(const SpiderGame *g, Prover *P, const SpLost *L, const SPo
     } else {
         for (int x = 0; x < n; x++) {
             uint64_t k = keys[x];
-            size_t j = kset_slot(P->keys, P->kcap, k);
-            if (P->keys[j] == k) {
-                uint32_t v = P->vals[j];
-                if ((v & 1u) && (int32_t)(v >> 1) < f->low)
-                    f->low = (int32_t)(v >> 1);
-                continue;
-            }
-            if (sp_lost_has(L, k))
+            if (reached(P, k, &f->low) || sp_lost_has(L, k))
                 continue;
             steps[kept] = out[x];
             ckeys[kept++] = k;
@@ -270,13 +271,8 @@ void sp_prove(const SpiderGame *g, const SPos *root, SpLost *L, const SearchLimi
             }
             /* New when the frame opened; an earlier move's subtree may have reached it
              * since (what it closed is in this table too, not only in L). */
-            size_t j = kset_slot(P.keys, P.kcap, key);
-            if (P.keys[j] == key) {
-                uint32_t v = P.vals[j];
-                if ((v & 1u) && (int32_t)(v >> 1) < f->low)
-                    f->low = (int32_t)(v >> 1);
+            if (reached(&P, key, &f->low))
                 continue;
-            }
             if ((lim->nodes && count >= lim->nodes) ||
                 (deadline && (count & 255) == 0 && now() > deadline))
                 goto done;
