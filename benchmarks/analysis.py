@@ -150,6 +150,12 @@ def main() -> None:
         help="a stock-empty Spider position searched for a win without the unproven rules"
         " only (as before 2026-12-07 19:00 UTC)",
     )
+    ap.add_argument(
+        "--estimate-nodes",
+        type=int,
+        help="the chance's positions a position, over its 8 samples (Limits.estimate;"
+        " default: Limits' own)",
+    )
     args = ap.parse_args()
     if args.no_pruned_first:
         outcomes.PRUNED_FIRST = 0.0
@@ -166,6 +172,8 @@ def main() -> None:
     limits = Limits(per_moves=200) if args.scaled else Limits()
     if args.search_total is not None:
         limits = replace(limits, search_total=args.search_total)
+    if args.estimate_nodes is not None:
+        limits = replace(limits, estimate=replace(limits.estimate, nodes=args.estimate_nodes))
     cache: dict[str, list[str]] = {}
     if args.cache and os.path.exists(args.cache):
         with open(args.cache) as f:
@@ -182,6 +190,7 @@ def main() -> None:
         first: list[float] = []
         decided: list[float] = []
         pooled = [0, 0]  # positions decided, positions
+        chances = [0, 0, 0]  # positions estimated, their chance left open, moves graded
         moves: list[int] = []
         said: Counter[str] = Counter()
         ways: list[int] = []  # the length of each game's "Show the way"
@@ -217,6 +226,10 @@ def main() -> None:
             pooled[0] += round(a.decided * len(a.points))
             pooled[1] += len(a.points)
             moves.append(len(a.steps))
+            estimated = [p for p in a.points if p.samples]
+            chances[0] += len(estimated)
+            chances[1] += sum(p.chance is None for p in estimated)
+            chances[2] += sum(s.grade is not None for s in a.steps)
             said[a.verdict.code] += 1
             if a.way_from is not None:
                 ways.append(len(a.way))
@@ -244,6 +257,7 @@ def main() -> None:
         ]
         if ways:
             cells.append(f" way {statistics.median(ways):.0f} / {max(ways)} moves")
+        cells.append(f" chance open at {chances[1]} of {chances[0]} estimated, {chances[2]} graded")
         print(" ".join(cells), flush=True)
     print(f"load average after: {os.getloadavg()}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pasyans import deals
+from pasyans import deals, hints
 from pasyans.analysis import Limits, analyse, line_of
 from pasyans.analysis.simple import play_simply, simple_game
 from pasyans.engine.core import is_won
@@ -52,6 +52,27 @@ def test_spider_one_suit_lost_game() -> None:
     assert a.method == "determinized"
     chances = [p.chance for p in a.points if p.hidden]
     assert chances and all(c is None or 0.0 <= c <= 1.0 for c in chances)
+
+
+def test_undecided_samples_leave_the_chance_open() -> None:
+    """Samples too small to decide anything (8 positions for 8 samples): no chance is
+    drawn as 0%, each hidden position's chance lies between 0 and 1, no move is graded,
+    and the lost-here move (a plain move, no card turned up) is named, not put down to a
+    hidden card (before, every undecided sample counted as lost: chances of 0, and the
+    verdict "unlucky")."""
+    game = play_simply("spider", 3, {"suits": "1"}, seed=3)
+    a = analyse(game, Limits(estimate=hints.Budget(seconds=None, nodes=8, samples=8)))
+    hidden = [p for p in a.points if p.samples]
+    assert hidden and all((p.chance, p.low, p.high) == (None, 0.0, 1.0) for p in hidden)
+    assert not [s for s in a.steps if s.grade]
+    assert a.lost_at == 30 and not a.steps[29].revealed
+    assert a.verdict.code == "lost_at"
+    # the default budget decides more: the move's chance fell from at least 3/8 (5 samples
+    # undecided) to 0 (every sample lost), a mistake
+    full = analyse(game)
+    before, after = full.points[29], full.points[30]
+    assert (before.low, after.chance, after.high) == (0.375, 0.0, 0.0) and before.chance is None
+    assert full.steps[29].grade == "mistake" and full.verdict.code == "lost_at"
 
 
 def test_no_budget_no_false_verdict() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pasyans.analysis import THRESHOLDS, grade
+from pasyans.analysis import THRESHOLDS, cleared, grade
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,19 @@ def test_thresholds_stand_out_of_one_sample_of_eight() -> None:
     assert drops == sorted(drops, reverse=True)
     assert min(drops) > 1 / 8
     assert [name for _, name in THRESHOLDS] == ["blunder", "mistake", "inaccuracy"]
+
+
+@pytest.mark.parametrize(
+    ("most_before", "least_after", "revealed", "expected"),
+    [
+        (0.5, 0.375, False, True),  # one sample of eight at most: cleared
+        (0.5, 0.25, False, False),  # it may have fallen by an inaccuracy
+        (1.0, 0.0, False, False),  # every sample undecided at both: anything is possible
+        (1.0, 0.0, True, True),  # the card it turned up decided
+        (None, 0.5, False, False),  # not estimated: nothing is cleared
+    ],
+)
+def test_cleared_only_when_even_the_largest_drop_is_below_every_grade(
+    most_before: float | None, least_after: float | None, revealed: bool, expected: bool
+) -> None:
+    assert cleared(most_before, least_after, revealed=revealed) is expected

@@ -14,6 +14,7 @@ def judge(
     *,
     won: bool = False,
     grades: Sequence[Grade | None] | None = None,
+    cleared: Sequence[bool] | None = None,
     hidden: Sequence[bool] | None = None,
 ) -> Verdict:
     n = len(outcomes) - 1
@@ -21,6 +22,7 @@ def judge(
         outcomes,
         won=won,
         grades=grades if grades is not None else [None] * n,
+        cleared=cleared if cleared is not None else [True] * n,
         hidden=hidden if hidden is not None else [True] * (n + 1),
         moves=[f"t{k % 9 + 1}>t10" for k in range(n)],
         cards=[["7S"] for _ in range(n)],
@@ -51,6 +53,15 @@ def test_lost_at_names_the_move_when_the_player_could_see_it() -> None:
 def test_a_hidden_card_decided_it() -> None:
     v = judge(["won", "won", "lost", "lost"])
     assert (v.code, v.params["move"]) == ("unlucky", 2)
+
+
+def test_an_open_chance_clears_no_one() -> None:
+    """The lost-here move is ungraded because samples were left undecided, and its chance
+    may have fallen far: the move is named, not called bad luck."""
+    v = judge(["won", "won", "lost", "lost"], cleared=[True, False, True])
+    assert (v.code, v.params["move"]) == ("lost_at", 2)
+    # the same move cleared (it turned the card up, or its chance surely held)
+    assert judge(["won", "won", "lost", "lost"], cleared=[False, True, False]).code == "unlucky"
 
 
 def test_lost_here_needs_both_proofs() -> None:

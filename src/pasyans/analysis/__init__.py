@@ -8,7 +8,7 @@ player could see there (:func:`pasyans.hints.estimate`), each move's grade
 (:mod:`~pasyans.analysis.verdict`). It is pure: no I/O, no clock but its own budget.
 """
 
-from pasyans.analysis.grading import THRESHOLDS, Grade, grade
+from pasyans.analysis.grading import THRESHOLDS, Grade, cleared, grade
 from pasyans.analysis.model import Analysis, Point, Step
 from pasyans.analysis.run import Limits, analyse, line_of
 from pasyans.analysis.verdict import CODES, Verdict, lost_at, verdict
@@ -23,6 +23,7 @@ __all__ = [
     "Step",
     "Verdict",
     "analyse",
+    "cleared",
     "grade",
     "line_of",
     "lost_at",

@@ -15,6 +15,12 @@ lichess's scaled up to whole standard errors of the difference: 0.25 (one), 0.37
 
 A move that turned a hidden card up is not graded: the chance after it depends on the
 card that came, and the drop mixes the player's choice with their luck (``revealed``).
+
+A sample the budget left undecided is neither won nor lost, so a position's chance is
+known only between two bounds: the share of samples won and the share not proven lost.
+A move is graded by the least its chance can have fallen (the low bound before minus the
+high bound after), and :func:`cleared` of a graded loss only when the most it can have
+fallen (the high bound before minus the low bound after) is below every threshold.
 """
 
 from __future__ import annotations
@@ -49,3 +55,19 @@ def grade(before: float | None, after: float | None, *, revealed: bool = False) 
         if before - after >= least - EPSILON:
             return name
     return None
+
+
+def cleared(before: float | None, after: float | None, *, revealed: bool = False) -> bool:
+    """Whether a move surely cost the player no graded share of the chance it took from at
+    most ``before`` to at least ``after`` (the bounds; None: not known): it turned a hidden
+    card up (the card decided, not the choice), or even its largest possible drop is
+    below every threshold.
+
+    >>> cleared(0.5, 0.375), cleared(1.0, 0.0), cleared(None, 0.5), cleared(1.0, 0.0, revealed=True)
+    (True, False, False, True)
+    """
+    if revealed:
+        return True
+    if before is None or after is None:
+        return False
+    return before - after < THRESHOLDS[-1][0] - EPSILON

@@ -18,21 +18,30 @@ game itself (it was won), or not at all."""
 @dataclass(frozen=True)
 class Point:
     """Position ``k`` (after ``k`` moves): its full-information ``outcome`` and how it is
-    known, the ``chance`` the player could see (None: not estimated), from how many
-    ``samples`` (0: every card known, the chance is the outcome), and whether a card was
-    ``hidden`` from the player there."""
+    known, the ``chance`` the player could see (None: not estimated, or a sample left
+    undecided), from how many ``samples`` (0: every card known, the chance is the outcome),
+    and whether a card was ``hidden`` from the player there. ``low`` and ``high`` bound the
+    chance (the share of samples won, and the share not proven lost; both the chance
+    where every sample was decided, None where it was not estimated)."""
 
     outcome: Outcome
     proof: Proof
     chance: float | None
     samples: int
     hidden: bool
+    low: float | None = None
+    high: float | None = None
 
     def to_json(self) -> dict[str, Any]:
+        def share(x: float | None) -> float | None:
+            return None if x is None else round(x, 4)
+
         return {
             "outcome": self.outcome,
             "proof": self.proof,
-            "chance": None if self.chance is None else round(self.chance, 4),
+            "chance": share(self.chance),
+            "low": share(self.low),
+            "high": share(self.high),
             "samples": self.samples,
             "hidden": self.hidden,
         }
@@ -41,7 +50,8 @@ class Point:
 @dataclass(frozen=True)
 class Step:
     """Move ``k`` (1-based): its notation as saved, the face-up ``cards`` it moved, whether
-    it turned a hidden card up, the ``drop`` of the chance it caused and its ``grade``."""
+    it turned a hidden card up, the ``drop`` of the chance it caused (the least it can be:
+    the low bound before minus the high bound after) and its ``grade``."""
 
     text: str
     cards: tuple[str, ...]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from pasyans import hints
-from pasyans.analysis.grading import Grade, grade
+from pasyans.analysis.grading import Grade, cleared, grade
 from pasyans.analysis.model import Analysis, Point, Step
 from pasyans.analysis.outcomes import Outcomes
 from pasyans.analysis.verdict import lost_at, verdict
@@ -141,6 +141,7 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
     outcomes = [found.outcome(k) for k in range(n + 1)]
     hidden = [unseen(spec, s) > 0 and hints.hidden_to_player(spec, s) for s in states]
     chances: list[float | None] = []
+    bounds: list[tuple[float | None, float | None]] = []
     samples: list[int] = []
     method = ""
     end = t0 + limits.total
@@ -150,28 +151,35 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
             e = hints.estimate(spec, s, limits.estimate)
         if e is not None:
             method = method or str(getattr(e, "method", "determinized"))
-            chances.append(e.share)
+            chances.append(chance_of(e))
+            count = e.samples
+            bounds.append((e.won / count, 1.0 - e.lost / count) if count else (None, None))
             samples.append(e.samples)
         else:
             o = outcomes[k][0]
             known = not hidden[k] or o == "lost" or core.is_won(spec, s)
             chances.append(None if o == "unknown" or not known else float(o == "won"))
+            bounds.append((chances[-1], chances[-1]))
             samples.append(0)
         tell(0.3 + 0.7 * (k + 1) / (n + 1))
     steps = []
+    clear: list[bool] = []
     for k, m in enumerate(moves):
         revealed = unseen(spec, states[k + 1]) < unseen(spec, states[k])
-        a, b = chances[k], chances[k + 1]
+        a, b = bounds[k][0], bounds[k + 1][1]  # the least the chance fell
         drop = None if a is None or b is None else a - b
         steps.append(Step(game.saved_moves()[k], moved_cards(spec, states[k], m), revealed,
                           drop, grade(a, b, revealed=revealed)))  # fmt: skip
+        clear.append(cleared(bounds[k][1], bounds[k + 1][0], revealed=revealed))
     points = tuple(
-        Point(o, proof, chances[k], samples[k], hidden[k]) for k, (o, proof) in enumerate(outcomes)
+        Point(o, proof, chances[k], samples[k], hidden[k], *bounds[k])
+        for k, (o, proof) in enumerate(outcomes)
     )
     plain = [o for o, _ in outcomes]
     grades: list[Grade | None] = [s.grade for s in steps]
-    said = verdict(plain, won=core.is_won(spec, states[-1]), grades=grades, hidden=hidden,
-                   moves=[s.text for s in steps], cards=[s.cards for s in steps])  # fmt: skip
+    said = verdict(plain, won=core.is_won(spec, states[-1]), grades=grades, cleared=clear,
+                   hidden=hidden, moves=[s.text for s in steps],
+                   cards=[s.cards for s in steps])  # fmt: skip
     where = lost_at(plain)
     way_from, way = found.way()
     if way_from is not None:  # "Show the way" plays it: its detours cut, within the time
@@ -192,6 +200,13 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
         seconds=time.perf_counter() - t0,
         limits=limits.to_json(),
     )
+
+
+def chance_of(e: hints.Estimate) -> float | None:
+    """The chance an estimate gives: the share of its samples won when every sample was
+    decided (won, or proven lost); else None, and the point's bounds say where it lies (a
+    sample the budget left undecided is not a loss: docs/analysis.md)."""
+    return e.won / e.samples if e.samples and e.won + e.lost == e.samples else None
 
 
 def worst_move(steps: list[Step], where: int | None) -> int | None:

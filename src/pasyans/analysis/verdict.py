@@ -6,9 +6,11 @@ The rules, first match wins:
 1. ``won``: the player won.
 2. ``deal_lost``: the start was proven lost: the deal could not be won.
 3. ``lost_at`` / ``unlucky``: a move took a position proven won to one proven lost (the
-   "lost here" move). ``lost_at`` names it when the player could see it coming: every
-   card was known, or the move is graded (:mod:`pasyans.analysis.grading`); else
-   ``unlucky``: the chance the player could see did not fall, a hidden card decided it.
+   "lost here" move). ``unlucky`` when a card was hidden there and the move surely cost
+   no graded share of the chance the player could see (it turned the card up, or even its
+   largest possible drop is below every threshold: :func:`pasyans.analysis.grading.cleared`):
+   a hidden card decided it. Else ``lost_at`` names the move: every card was known, the
+   move is graded, or the samples left its chance too open to clear it.
 4. ``still_won``: the last position is proven won (an abandoned or given-up game that
    could still be won from where it was left).
 5. ``won_until``: some positions are proven won, the rest left unknown by the budget:
@@ -75,13 +77,15 @@ def verdict(
     *,
     won: bool,
     grades: Sequence[Grade | None],
+    cleared: Sequence[bool],
     hidden: Sequence[bool],
     moves: Sequence[str],
     cards: Sequence[Sequence[str]],
 ) -> Verdict:
     """The verdict of a game whose positions ``0 … n`` have these full-information
-    ``outcomes``. ``grades[k - 1]``, ``moves[k - 1]`` and ``cards[k - 1]`` belong to move
-    ``k``; ``hidden[k]``: position ``k`` had a card the player could not see."""
+    ``outcomes``. ``grades[k - 1]``, ``cleared[k - 1]``, ``moves[k - 1]`` and
+    ``cards[k - 1]`` belong to move ``k``; ``hidden[k]``: position ``k`` had a card the
+    player could not see."""
     if won:
         return Verdict("won", {})
     if outcomes and outcomes[0] == "lost":
@@ -89,8 +93,8 @@ def verdict(
     k = lost_at(outcomes)
     if k is not None:
         params = {"move": k, "text": moves[k - 1], "cards": list(cards[k - 1])}
-        seen = not hidden[k - 1] or grades[k - 1] is not None
-        return Verdict("lost_at" if seen else "unlucky", params)
+        luck = hidden[k - 1] and grades[k - 1] is None and cleared[k - 1]
+        return Verdict("unlucky" if luck else "lost_at", params)
     if outcomes and outcomes[-1] == "won":
         return Verdict("still_won", {})
     last_won = max((i for i, o in enumerate(outcomes) if o == "won"), default=None)

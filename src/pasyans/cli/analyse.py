@@ -14,7 +14,7 @@ from rich.table import Table
 from typer import Argument, Option
 
 from pasyans import messages
-from pasyans.analysis import Analysis, Limits, analyse
+from pasyans.analysis import Analysis, Limits, Point, analyse
 from pasyans.cli.app import app
 from pasyans.cli.common import error_line, fail
 from pasyans.deals import load_game
@@ -39,8 +39,13 @@ def verdict_text(a: Analysis, lang: str) -> str:
     return messages.text(a.verdict.message, lang, **params)
 
 
-def percent(chance: float | None) -> str:
-    return "–" if chance is None else f"{round(100 * chance)}%"
+def percent(p: Point) -> str:
+    """A position's chance, or the range it lies in where samples were left undecided."""
+    if p.chance is not None:
+        return f"{round(100 * p.chance)}%"
+    if p.low is None or p.high is None:
+        return "–"
+    return f"{round(100 * p.low)}–{round(100 * p.high)}%"
 
 
 def table(a: Analysis, lang: str) -> Table:
@@ -55,7 +60,7 @@ def table(a: Analysis, lang: str) -> Table:
         grade = "" if s.grade is None else messages.text(GRADES[s.grade], lang)
         lost = messages.text("ui.analysis.lost_here", lang) if k == a.lost_at else ""
         out.add_row(str(k), play_words(s.text, s.cards),
-                    f"{percent(before.chance)} → {percent(after.chance)}", grade,
+                    f"{percent(before)} → {percent(after)}", grade,
                     lost or f"{before.outcome} → {after.outcome}")  # fmt: skip
     return out
 

@@ -33,6 +33,13 @@ function svg(tag, attrs = {}, ...kids) {
   return el;
 }
 
+/** How the chance was estimated, in words (an unknown method: its name). */
+function methodWords(method) {
+  const code = `analysis.method.${method}`;
+  const words = t(code);
+  return words === code ? method : words;
+}
+
 class AnalysisPage {
   constructor(main, games, share) {
     this.main = main;
@@ -128,7 +135,7 @@ class AnalysisPage {
         this.els.slider, h("div.group", {}, this.els.way, this.els.stepWay, this.els.practice, this.els.share), this.els.status),
       this.els.error,
       h("div.replay-felt", {}, h("div.table-wrap", {}, this.tableEl)),
-      h("p.analysis-note", {}, t("analysis.decided", { percent: Math.round(100 * r.decided), method: r.method })),
+      h("p.analysis-note", {}, t("analysis.decided", { percent: Math.round(100 * r.decided), method: methodWords(r.method) })),
     ));
     this.renderer = new TableRenderer(this.tableEl);
   }
@@ -151,6 +158,19 @@ class AnalysisPage {
       label.textContent = `${Math.round(c * 100)}%`;
       el.append(label);
     }
+    // Where samples were left undecided, the chance lies between its bounds: a band.
+    const lo = (p) => (p.low === undefined ? p.chance : p.low), hi = (p) => (p.high === undefined ? p.chance : p.high);
+    let run = [], banded = false;
+    const closeBand = () => {
+      if (run.some((k) => hi(r.points[k]) - lo(r.points[k]) > 0.001)) {
+        const edge = (f, ks) => ks.map((k) => `${x(k).toFixed(1)},${y(f(r.points[k])).toFixed(1)}`).join(" ");
+        el.append(svg("polygon", { points: `${edge(hi, run)} ${edge(lo, [...run].reverse())}`, class: "band" }));
+        banded = true;
+      }
+      run = [];
+    };
+    r.points.forEach((p, k) => { if (lo(p) === null || hi(p) === null) closeBand(); else run.push(k); });
+    closeBand();
     let path = "";
     r.points.forEach((p, k) => {
       if (p.chance === null) { path += " "; return; }
@@ -167,7 +187,7 @@ class AnalysisPage {
     r.steps.forEach((s, i) => {
       if (!s.grade) return;
       const k = i + 1;
-      const c = r.points[k].chance;
+      const c = r.points[k].chance ?? hi(r.points[k]);  // a range: its top, the most left
       el.append(svg("circle", { cx: x(k), cy: y(c ?? 0), r: 5, class: `mark ${s.grade}`, "data-move": k },
         svg("title", {}, `${t(`analysis.grade.${s.grade}`)}: ${k}`)));
     });
@@ -182,7 +202,8 @@ class AnalysisPage {
     const swatch = (o) => h("span.swatch", { "data-outcome": o }, h("i", { class: `sw ${o}`, "aria-hidden": "true" }), t(`analysis.outcome.${o}`));
     const marks = ["inaccuracy", "mistake", "blunder"].map((g) => h("span.swatch", {}, h("i", { class: `sw dot ${g}`, "aria-hidden": "true" }), t(`analysis.grade.${g}`)));
     return h("figure.analysis-figure", {}, el, h("figcaption", {}, h("span", {}, t("analysis.chart")),
-      h("span.legend", {}, t("analysis.legend"), " ", swatch("won"), swatch("lost"), swatch("unknown")), h("span.legend", {}, ...marks)));
+      h("span.legend", {}, t("analysis.legend"), " ", swatch("won"), swatch("lost"), swatch("unknown")), h("span.legend", {}, ...marks),
+      banded ? h("span.legend", {}, h("span.swatch", { "data-band": "" }, h("i", { class: "sw band", "aria-hidden": "true" }), t("analysis.band"))) : null));
   }
 
   /** The chart again when the page's width changed (a phone turned, a window resized). */
@@ -199,11 +220,15 @@ class AnalysisPage {
     r.steps.forEach((s, i) => {
       const k = i + 1;
       if (!s.grade && k !== r.lost_at) return;
-      const pct = (c) => (c === null ? "–" : String(Math.round(100 * c)));
+      const pct = (p) => {
+        const lo = p.low ?? p.chance, hi = p.high ?? p.chance, r100 = (c) => String(Math.round(100 * c));
+        if (p.chance !== null) return r100(p.chance);
+        return lo === null || hi === null ? "–" : `${r100(lo)}–${r100(hi)}`;
+      };
       const what = [s.grade ? t(`analysis.grade.${s.grade}`) : null, k === r.lost_at ? t("analysis.lost_here") : null].filter(Boolean).join(" · ");
       items.push(h("li", { "data-move": String(k), class: s.grade || "lost" },
         h("button.linkish", { type: "button", onclick: () => this.go(k - 1, 0) }, t("analysis.move", { move: k, play: playWords(s.text, s.cards) })),
-        ` ${what} (${t("analysis.drop", { before: pct(r.points[k - 1].chance), after: pct(r.points[k].chance) })})`));
+        ` ${what} (${t("analysis.drop", { before: pct(r.points[k - 1]), after: pct(r.points[k]) })})`));
     });
     return h("section.analysis-marks", {}, h("h2", {}, t("analysis.moves")),
       items.length ? h("ol", {}, items) : h("p", {}, t("analysis.no_marks")));
