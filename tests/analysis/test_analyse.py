@@ -3,6 +3,8 @@ where the budget runs out."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from pasyans import deals, hints
@@ -10,6 +12,7 @@ from pasyans.analysis import Limits, analyse, line_of
 from pasyans.analysis.simple import play_simply, simple_game
 from pasyans.engine.core import is_won
 from pasyans.engine.moves import Move
+from pasyans.hints import sampling
 from pasyans.rules import get_game
 from pasyans.solver.search import replay, solve
 
@@ -68,11 +71,41 @@ def test_undecided_samples_leave_the_chance_open() -> None:
     assert a.lost_at == 30 and not a.steps[29].revealed
     assert a.verdict.code == "lost_at"
     # the default budget decides more: the move's chance fell from at least 3/8 (5 samples
-    # undecided) to 0 (every sample lost), a mistake
+    # undecided) to 0 (every sample lost): three layouts' wins surely thrown away, a blunder
     full = analyse(game)
     before, after = full.points[29], full.points[30]
     assert (before.low, after.chance, after.high) == (0.375, 0.0, 0.0) and before.chance is None
-    assert full.steps[29].grade == "mistake" and full.verdict.code == "lost_at"
+    assert full.steps[29].grade == "blunder" and full.verdict.code == "lost_at"
+
+
+def test_a_move_that_turns_nothing_up_keeps_the_samples() -> None:
+    """The chance on both sides of a move that turns no card up is estimated on the same
+    ways the hidden cards could lie (``sampling.seed_for`` depends only on the hidden places
+    and the unseen cards), so a drop counts layouts whose win the move threw away, not the
+    difference of two independent draws (docs/analysis.md, Grading)."""
+    game = play_simply("spider", 3, {"suits": "1"}, seed=3)
+    spec = game.spec
+    states, _ = line_of(game)
+    budget = Limits().estimate
+    kept = changed = 0
+    for a, b in itertools.pairwise(states):
+        va, vb = sampling.known(spec, a), sampling.known(spec, b)
+        places = sampling.slots(spec, va)
+        if not places:
+            continue
+        da = [
+            [s.piles[i][k] for i, k in places] for s in sampling.samples(spec, va, 8, budget.seed)
+        ]
+        if sampling.slots(spec, vb) == places:
+            db = [
+                [s.piles[i][k] for i, k in places]
+                for s in sampling.samples(spec, vb, 8, budget.seed)
+            ]
+            assert da == db
+            kept += 1
+        else:
+            changed += 1
+    assert kept > 30 and changed > 5
 
 
 def test_no_budget_no_false_verdict() -> None:

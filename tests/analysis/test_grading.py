@@ -11,11 +11,10 @@ from pasyans.analysis import THRESHOLDS, cleared, grade
     ("before", "after", "expected"),
     [
         (1.0, 0.0, "blunder"),
-        (0.75, 0.25, "blunder"),  # exactly the blunder threshold
-        (0.75, 0.375, "mistake"),
-        (0.5, 0.125, "mistake"),
-        (0.5, 0.25, "inaccuracy"),
-        (0.5, 0.375, None),  # one sample of eight: noise, not a grade
+        (0.75, 0.375, "blunder"),  # three layouts of eight surely lost their win
+        (0.5, 0.25, "mistake"),  # two
+        (0.5, 0.375, "inaccuracy"),  # one
+        (0.5, 0.5, None),  # none
         (0.25, 0.5, None),  # the chance rose
         (0.0, 0.0, None),
     ],
@@ -34,19 +33,19 @@ def test_an_unknown_chance_is_not_graded() -> None:
     assert grade(1.0, None) is None
 
 
-def test_thresholds_stand_out_of_one_sample_of_eight() -> None:
-    """Every threshold is above the weight of one sample of a hint's eight, worst first."""
-    drops = [least for least, _ in THRESHOLDS]
-    assert drops == sorted(drops, reverse=True)
-    assert min(drops) > 1 / 8
-    assert [name for _, name in THRESHOLDS] == ["blunder", "mistake", "inaccuracy"]
+def test_thresholds_are_lichess_and_one_layout_of_eight_counts() -> None:
+    """Lichess's thresholds, worst first; at the analysis's 8 samples (paired across a move
+    that turns nothing up: tests/analysis/test_analyse.py) each layout whose win the move
+    surely threw away is one grade step."""
+    assert THRESHOLDS == ((0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy"))
+    assert [grade(1.0, 1.0 - k / 8) for k in range(4)] == [None, "inaccuracy", "mistake", "blunder"]
 
 
 @pytest.mark.parametrize(
     ("most_before", "least_after", "revealed", "expected"),
     [
-        (0.5, 0.375, False, True),  # one sample of eight at most: cleared
-        (0.5, 0.25, False, False),  # it may have fallen by an inaccuracy
+        (0.5, 0.5, False, True),  # no layout can have lost its win: cleared
+        (0.5, 0.375, False, False),  # one may have: an inaccuracy
         (1.0, 0.0, False, False),  # every sample undecided at both: anything is possible
         (1.0, 0.0, True, True),  # the card it turned up decided
         (None, 0.5, False, False),  # not estimated: nothing is cleared

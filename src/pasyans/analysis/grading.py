@@ -1,26 +1,28 @@
 """How much a move cost the player, graded from the chance they could see.
 
 Lichess grades a chess move by the drop of the win chance it causes: 0.1 an inaccuracy,
-0.2 a mistake, 0.3 a blunder. Its chance comes from an engine's evaluation, which barely
-wobbles between two neighbouring positions. Ours is a sampled estimate
-(:func:`pasyans.hints.estimate`): the share of ``n`` ways the hidden cards could lie that
-a search wins, so one sample more or less moves it by ``1/n`` (0.125 at the 8 samples of
-a hint) although the player did nothing wrong. Two independent estimates of a position
-whose true chance is ``p`` differ by a standard error of ``sqrt(2 p (1-p) / n)``, 0.25 at
-``p = 0.5`` and 8 samples. A grade must stand out of that noise, so our thresholds are
-lichess's scaled up to whole standard errors of the difference: 0.25 (one), 0.375 and
-0.5 (two): at 8 samples two, three and four samples' worth. Where every card is known
-(Spine, and any position with nothing face down) the chance is the exact verdict, 1 or
-0, and the only drop is the move that threw a won position away: a blunder.
+0.2 a mistake, 0.3 a blunder. Ours is a sampled estimate (:func:`pasyans.hints.estimate`):
+of ``n`` ways the hidden cards could lie (8 in the analysis), how many a search wins and
+how many it proves lost; the rest the budget leaves undecided. So a position's chance is
+known between two bounds, the share won and the share not proven lost.
+
+Both sides of a move that turns nothing up are estimated on the **same** ways the cards
+could lie (:func:`pasyans.hints.sampling.seed_for` depends only on the hidden places and
+the unseen cards), and a search's verdict on a sample is exact. A move's drop is the
+least it can have fallen: the low bound before minus the high bound after, which counts
+the samples the move surely took from won to lost, each a layout whose win it threw away.
+That is not the noise of two independent draws, so lichess's thresholds stand as they
+are: at 8 samples one such layout is an inaccuracy, two a mistake, three a blunder. Until
+2026-12-08 an undecided sample counted as lost, so a search that missed a win after the
+move looked like a drop, and the thresholds were twice as high to stand out of it. Where
+every card is known (Spine, and any position with nothing face down) the chance is the
+exact verdict, 1 or 0, and the only drop is the move that threw a won position away: a
+blunder.
 
 A move that turned a hidden card up is not graded: the chance after it depends on the
 card that came, and the drop mixes the player's choice with their luck (``revealed``).
-
-A sample the budget left undecided is neither won nor lost, so a position's chance is
-known only between two bounds: the share of samples won and the share not proven lost.
-A move is graded by the least its chance can have fallen (the low bound before minus the
-high bound after), and :func:`cleared` of a graded loss only when the most it can have
-fallen (the high bound before minus the low bound after) is below every threshold.
+:func:`cleared` tells a move that surely cost nothing graded: the most it can have fallen
+(the high bound before minus the low bound after) is below every threshold.
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from typing import Literal
 Grade = Literal["inaccuracy", "mistake", "blunder"]
 
 THRESHOLDS: tuple[tuple[float, Grade], ...] = (
-    (0.5, "blunder"),
-    (0.375, "mistake"),
-    (0.25, "inaccuracy"),
+    (0.3, "blunder"),
+    (0.2, "mistake"),
+    (0.1, "inaccuracy"),
 )
-"""The smallest drop of the chance for each grade, worst first (see the module's text)."""
+"""The smallest drop of the chance for each grade, worst first: lichess's (see the
+module's text)."""
 
 EPSILON = 1e-9
 
@@ -44,7 +47,7 @@ def grade(before: float | None, after: float | None, *, revealed: bool = False) 
     (shares in 0…1; None: not known), or None when it is not graded: a chance unknown, a
     hidden card turned up, or a drop below every threshold.
 
-    >>> grade(0.75, 0.25), grade(0.5, 0.125), grade(0.5, 0.25), grade(0.5, 0.375)
+    >>> grade(0.5, 0.125), grade(0.5, 0.25), grade(0.5, 0.375), grade(0.5, 0.5)
     ('blunder', 'mistake', 'inaccuracy', None)
     >>> grade(1.0, 0.0, revealed=True), grade(None, 0.0)
     (None, None)
@@ -63,8 +66,10 @@ def cleared(before: float | None, after: float | None, *, revealed: bool = False
     card up (the card decided, not the choice), or even its largest possible drop is
     below every threshold.
 
-    >>> cleared(0.5, 0.375), cleared(1.0, 0.0), cleared(None, 0.5), cleared(1.0, 0.0, revealed=True)
-    (True, False, False, True)
+    >>> cleared(0.5, 0.5), cleared(0.5, 0.375), cleared(None, 0.5)
+    (True, False, False)
+    >>> cleared(1.0, 0.0, revealed=True)
+    True
     """
     if revealed:
         return True
