@@ -158,11 +158,26 @@ def test_is_this_still_winnable_answers_honestly(page: Page) -> None:
     open_table(page, "backbone", deal=1)  # the stock is hidden: an estimate, labelled so
     page.locator("section.table .card").first.focus()
     page.keyboard.press("w")
+    # every sample decided: one share; some left undecided: the range they leave open
     expect(message).to_have_text(
         re.compile(
-            r"^Estimate: about \d+% of the ways the hidden cards could lie are winnable "
-            r"\(\d+ of 8 samples\)\."
+            r"^Estimate: (about \d+% of the ways the hidden cards could lie are winnable "
+            r"\(\d+ of 8 samples\)\.|between \d+% and \d+% of the ways the hidden cards could"
+            r" lie are winnable \(of 8 samples \d+ won, \d+ lost, [1-8] undecided in the time"
+            r" allowed\)\.)$"
         )
+    )
+    # Four-suit Spider: the no-peek player's playouts, none of them proven lost (a playout
+    # that does not win proves nothing), so the share is a range up to 100%, not "0%"
+    open_table(page, "spider", deal=1, options={"suits": "4"})
+    page.locator("section.table .card").last.focus()
+    page.keyboard.press("w")
+    expect(message).to_have_text(
+        re.compile(
+            r"^Estimate: between \d+% and 100% of the ways the hidden cards could lie are"
+            r" winnable \(of \d+ samples \d+ won, 0 lost, \d+ undecided in the time allowed\)\.$"
+        ),
+        timeout=20000,
     )
 
 

@@ -286,9 +286,12 @@ export async function winnable(c) {
   const e = res.estimate;
   let text = t(`msg.winnable_${res.result}`);
   if (e) {
-    text = t("msg.winnable_estimate", { percent: e.percent, won: e.won, samples: e.samples });
     const open = e.samples - e.won - e.lost;
-    if (open > 0) text += " " + t("msg.winnable_open", { open });
+    // A sample left undecided is neither won nor lost: the share lies between two bounds.
+    const high = Math.round((100 * (e.samples - e.lost)) / e.samples);
+    text = open > 0
+      ? t("msg.winnable_range", { low: e.percent, high, won: e.won, lost: e.lost, open, samples: e.samples })
+      : t("msg.winnable_estimate", { percent: e.percent, won: e.won, samples: e.samples });
   }
   tell(c, text);
 }
