@@ -33,6 +33,11 @@ function svg(tag, attrs = {}, ...kids) {
   return el;
 }
 
+/** A point's bounds on the chance (where samples were left undecided; an analysis stored
+ * before they existed has only the chance). */
+const lowOf = (p) => (p.low === undefined ? p.chance : p.low);
+const highOf = (p) => (p.high === undefined ? p.chance : p.high);
+
 /** How the chance was estimated, in words (an unknown method: its name). */
 function methodWords(method) {
   const code = `analysis.method.${method}`;
@@ -159,7 +164,7 @@ class AnalysisPage {
       el.append(label);
     }
     // Where samples were left undecided, the chance lies between its bounds: a band.
-    const lo = (p) => (p.low === undefined ? p.chance : p.low), hi = (p) => (p.high === undefined ? p.chance : p.high);
+    const lo = lowOf, hi = highOf;
     let run = [], banded = false;
     const closeBand = () => {
       if (run.some((k) => hi(r.points[k]) - lo(r.points[k]) > 0.001)) {
@@ -221,7 +226,7 @@ class AnalysisPage {
       const k = i + 1;
       if (!s.grade && k !== r.lost_at) return;
       const pct = (p) => {
-        const lo = p.low ?? p.chance, hi = p.high ?? p.chance, r100 = (c) => String(Math.round(100 * c));
+        const lo = lowOf(p), hi = highOf(p), r100 = (c) => String(Math.round(100 * c));
         if (p.chance !== null) return r100(p.chance);
         return lo === null || hi === null ? "–" : `${r100(lo)}–${r100(hi)}`;
       };
