@@ -70,12 +70,33 @@ def test_undecided_samples_leave_the_chance_open() -> None:
     assert not [s for s in a.steps if s.grade]
     assert a.lost_at == 30 and not a.steps[29].revealed
     assert a.verdict.code == "lost_at"
-    # the default budget decides more: the move's chance fell from at least 3/8 (5 samples
-    # undecided) to 0 (every sample lost): three layouts' wins surely thrown away, a blunder
-    full = analyse(game)
+    # the estimate's own budget decides more: the move's chance fell from at least 3/8 (5
+    # samples undecided) to 0 (every sample lost): three layouts' wins surely thrown away,
+    # a blunder (without the second look at the lost-here move, ``refine``)
+    full = analyse(game, Limits(refine=1))
     before, after = full.points[29], full.points[30]
     assert (before.low, after.chance, after.high) == (0.375, 0.0, 0.0) and before.chance is None
     assert full.steps[29].grade == "blunder" and full.verdict.code == "lost_at"
+
+
+def test_the_lost_here_move_is_estimated_again_when_its_chance_is_open() -> None:
+    """The simple player's one-suit game of deal 4 is lost at move 46 (a move that turns
+    nothing up). At the estimate's budget the chance before it is open (6 of 8 samples won,
+    2 undecided); ``Limits.refine`` estimates both sides again with 8 times the nodes on
+    the same layouts, and the chance before it is then known: 100%, to 0%."""
+    game = simple_game("spider", 4, {"suits": "1"}, cap=200)
+    once = analyse(game, Limits(refine=1))
+    k = once.lost_at
+    assert k == 46 and not once.steps[k - 1].revealed
+    before = once.points[k - 1]
+    assert (before.chance, before.low, before.high) == (None, 0.75, 1.0)
+    again = analyse(game)
+    assert again.lost_at == k
+    assert (again.points[k - 1].chance, again.points[k].chance) == (1.0, 0.0)
+    assert again.steps[k - 1].grade == "blunder" and again.verdict.code == "lost_at"
+    # only the two sides of that move were estimated again
+    changed = [j for j, (a, b) in enumerate(zip(once.points, again.points, strict=True)) if a != b]
+    assert changed == [k - 1]
 
 
 def test_a_move_that_turns_nothing_up_keeps_the_samples() -> None:

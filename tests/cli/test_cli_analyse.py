@@ -25,8 +25,8 @@ def test_table_and_verdict(invoke: Invoke, tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "Marked moves" in r.output and "The game was lost here" in r.output
     assert "It was winnable until move 30, when you played 7S t4>t9." in r.output
-    # the chance before it is a range (5 of its 8 samples undecided), after it 0
-    assert "38–100% → 0%" in r.output
+    # the chance before it is a range (7 of its 8 samples won, 1 undecided), after it 0
+    assert "88–100% → 0%" in r.output
 
 
 def test_json_is_the_analysis(invoke: Invoke, tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_json_is_the_analysis(invoke: Invoke, tmp_path: Path) -> None:
     assert out["lost_at"] == 30 and out["verdict"]["code"] == "lost_at"
     assert len(out["points"]) == out["moves"] + 1
     before = out["points"][29]
-    assert (before["chance"], before["low"], before["high"]) == (None, 0.375, 1.0)
+    assert (before["chance"], before["low"], before["high"]) == (None, 0.875, 1.0)
 
 
 def test_not_a_saved_game(invoke: Invoke, tmp_path: Path) -> None:

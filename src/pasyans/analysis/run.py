@@ -70,6 +70,10 @@ class Limits:
     estimate: hints.Budget = field(
         default_factory=lambda: hints.Budget(seconds=None, nodes=4000, samples=8)
     )
+    refine: int = 8
+    """The "lost here" move's two positions, when their chance is left open and the move
+    turns nothing up, are estimated again with this many times ``estimate``'s nodes (the
+    same layouts: their verdict rests on that move; 1: not again)."""
     per_moves: int | None = None
     """A game of more moves gets ``search_total`` and ``total`` times its moves over
     this, at most ``longest`` seconds in all; None (the default): never. Off because on
@@ -85,6 +89,11 @@ class Limits:
             return self
         return replace(self, search_total=self.search_total * scale, total=self.total * scale)
 
+    def refined(self) -> hints.Budget:
+        """The budget of the "lost here" move's second estimates (``refine``)."""
+        e = self.estimate
+        return replace(e, nodes=None if e.nodes is None else e.nodes * self.refine)
+
     def to_json(self) -> dict[str, object]:
         return {
             "seconds": self.seconds,
@@ -92,6 +101,7 @@ class Limits:
             "search_total": self.search_total,
             "total": self.total,
             "estimate": {"nodes": self.estimate.nodes, "samples": self.estimate.samples},
+            "refine": self.refine,
         }
 
 
@@ -152,8 +162,7 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
         if e is not None:
             method = method or str(getattr(e, "method", "determinized"))
             chances.append(chance_of(e))
-            count = e.samples
-            bounds.append((e.won / count, 1.0 - e.lost / count) if count else (None, None))
+            bounds.append(bounds_of(e))
             samples.append(e.samples)
         else:
             o = outcomes[k][0]
@@ -162,6 +171,17 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
             bounds.append((chances[-1], chances[-1]))
             samples.append(0)
         tell(0.3 + 0.7 * (k + 1) / (n + 1))
+    plain = [o for o, _ in outcomes]
+    where = lost_at(plain)
+    turned = where is not None and unseen(spec, states[where]) < unseen(spec, states[where - 1])
+    if where is not None and not turned and limits.refine > 1:
+        # the verdict's move, its chance left open: its two sides again on the same layouts
+        more = limits.refined()
+        for k in (where - 1, where):
+            if samples[k] and bounds[k][0] != bounds[k][1] and time.perf_counter() < end:
+                e = hints.estimate(spec, states[k], more)
+                if e is not None:
+                    chances[k], bounds[k] = chance_of(e), bounds_of(e)
     steps = []
     clear: list[bool] = []
     for k, m in enumerate(moves):
@@ -175,12 +195,10 @@ def analyse(game: Game, limits: Limits | None = None, progress: Progress | None 
         Point(o, proof, chances[k], samples[k], hidden[k], *bounds[k])
         for k, (o, proof) in enumerate(outcomes)
     )
-    plain = [o for o, _ in outcomes]
     grades: list[Grade | None] = [s.grade for s in steps]
     said = verdict(plain, won=core.is_won(spec, states[-1]), grades=grades, cleared=clear,
                    hidden=hidden, moves=[s.text for s in steps],
                    cards=[s.cards for s in steps])  # fmt: skip
-    where = lost_at(plain)
     way_from, way = found.way()
     if way_from is not None:  # "Show the way" plays it: its detours cut, within the time
         way = shortened(spec, states[way_from], way, deadline=way_deadline(end, len(way)))
@@ -207,6 +225,12 @@ def chance_of(e: hints.Estimate) -> float | None:
     decided (won, or proven lost); else None, and the point's bounds say where it lies (a
     sample the budget left undecided is not a loss: docs/analysis.md)."""
     return e.won / e.samples if e.samples and e.won + e.lost == e.samples else None
+
+
+def bounds_of(e: hints.Estimate) -> tuple[float | None, float | None]:
+    """The bounds an estimate puts on the chance: the share of its samples won, and the
+    share not proven lost."""
+    return (e.won / e.samples, 1.0 - e.lost / e.samples) if e.samples else (None, None)
 
 
 def worst_move(steps: list[Step], where: int | None) -> int | None:
