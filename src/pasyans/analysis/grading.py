@@ -43,9 +43,10 @@ EPSILON = 1e-9
 
 
 def grade(before: float | None, after: float | None, *, revealed: bool = False) -> Grade | None:
-    """The grade of a move that took the player's chance from ``before`` to ``after``
-    (shares in 0…1; None: not known), or None when it is not graded: a chance unknown, a
-    hidden card turned up, or a drop below every threshold.
+    """The grade of a move that took the player's chance from at least ``before`` to at
+    most ``after`` (the low bound before it and the high bound after it, shares in 0…1;
+    None: not known), or None when it is not graded: a chance unknown, a hidden card
+    turned up, or a drop below every threshold.
 
     >>> grade(0.5, 0.125), grade(0.5, 0.25), grade(0.5, 0.375), grade(0.5, 0.5)
     ('blunder', 'mistake', 'inaccuracy', None)
